@@ -1,0 +1,52 @@
+#pragma once
+//! Host-side owner of a layout's blobs, and conversion to and from a canonical form (a
+//! function giving record i's value). Used to build inputs, read outputs and in tests.
+
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#include "lb/layout/view.hpp"
+
+namespace lb::layout {
+
+template <class Mapping>
+class HostStorage {
+ public:
+  explicit HostStorage(std::size_t n) : mapping_{n} {
+    for (std::size_t b = 0; b < Mapping::blob_count; ++b) {
+      const std::size_t align = Mapping::blob_alignment(b) < 64 ? 64 : Mapping::blob_alignment(b);
+      const std::size_t bytes = detail::round_up(mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1, align);
+      void* p = std::aligned_alloc(align, bytes);
+      if (p == nullptr) throw std::bad_alloc();
+      blobs_[b].reset(static_cast<std::byte*>(p));
+      __builtin_memset(p, 0, bytes);
+    }
+  }
+
+  View<Mapping> view() const {
+    View<Mapping> v{mapping_, {}};
+    for (std::size_t b = 0; b < Mapping::blob_count; ++b) v.blobs[b] = blobs_[b].get();
+    return v;
+  }
+  const Mapping& mapping() const { return mapping_; }
+  std::size_t size() const { return mapping_.n; }
+  const std::byte* blob(std::size_t b) const { return blobs_[b].get(); }
+  std::byte* blob(std::size_t b) { return blobs_[b].get(); }
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const { std::free(p); }
+  };
+  Mapping mapping_;
+  std::unique_ptr<std::byte, Free> blobs_[Mapping::blob_count];
+};
+
+//! Stores value_of(i) into every record of the view.
+template <class Mapping, class ValueOf>
+void fill(const View<Mapping>& view, ValueOf&& value_of) {
+  for (std::size_t i = 0; i < view.size(); ++i) view.store(i, value_of(i));
+}
+
+}  // namespace lb::layout

@@ -1,0 +1,157 @@
+// Layout library: golden offsets and sizes of the paper's layouts, round trips through every
+// layout, footprints, and the composition rules (Split, AoSoA).
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "lb/idw/layouts.hpp"
+#include "lb/layout/host_storage.hpp"
+
+namespace {
+
+using namespace lb::layout;
+using lb::idw::MappingOf;
+using lb::idw::Point;
+using lb::idw::X;
+using lb::idw::Y;
+using lb::idw::Z;
+
+template <class M, class Tag>
+Location loc(std::size_t n, std::size_t i) {
+  return M{n}.template locate<Tag>(i);
+}
+
+TEST(LayoutGolden, AoSIsPlainStruct) {
+  using Mf = MappingOf<lb::idw::LayoutAoS, float>;
+  using Md = MappingOf<lb::idw::LayoutAoS, double>;
+  EXPECT_EQ(Mf::stride, 12u);
+  EXPECT_EQ(Md::stride, 24u);
+  EXPECT_EQ((loc<Mf, Z>(10, 3).offset), 3 * 12 + 8u);
+  EXPECT_EQ((loc<Md, Y>(10, 2).offset), 2 * 24 + 8u);
+  EXPECT_EQ(footprint_bytes(Mf{100}), 1200u);
+}
+
+TEST(LayoutGolden, AoaSIsAlignedTo16) {
+  using Mf = MappingOf<lb::idw::LayoutAoaS, float>;
+  using Md = MappingOf<lb::idw::LayoutAoaS, double>;
+  EXPECT_EQ(Mf::stride, 16u);  // one 128-bit access
+  EXPECT_EQ(Md::stride, 32u);  // two 128-bit accesses
+  EXPECT_EQ(Mf::blob_alignment(0), 16u);
+  EXPECT_EQ((loc<Mf, Z>(10, 5).offset), 5 * 16 + 8u);
+  EXPECT_EQ((loc<Md, Z>(10, 5).offset), 5 * 32 + 16u);
+  EXPECT_EQ((lb::layout::detail::word_bytes(Mf::stride, Mf::alignment)), 16u);
+}
+
+TEST(LayoutGolden, BuiltinIsVector4) {
+  using Mf = MappingOf<lb::idw::LayoutBuiltin, float>;
+  using Md = MappingOf<lb::idw::LayoutBuiltin, double>;
+  EXPECT_EQ(Mf::stride, sizeof(float4));
+  EXPECT_EQ(Md::stride, 32u);
+  EXPECT_EQ(Md::blob_alignment(0), 16u);  // double4 as the paper's CUDA aligned it
+  EXPECT_EQ((loc<Md, Y>(4, 1).offset), 32 + 8u);
+}
+
+TEST(LayoutGolden, SoAHasOneArrayPerField) {
+  using M = MappingOf<lb::idw::LayoutSoA, float>;
+  EXPECT_EQ(M::blob_count, 3u);
+  EXPECT_EQ((loc<M, Y>(10, 7).blob), 1u);
+  EXPECT_EQ((loc<M, Y>(10, 7).offset), 28u);
+  EXPECT_EQ(footprint_bytes(M{10}), 120u);
+}
+
+TEST(LayoutGolden, SoAoSAndHybrid) {
+  using S = MappingOf<lb::idw::LayoutSoAoS, double>;
+  using H = MappingOf<lb::idw::LayoutHybrid, double>;
+  EXPECT_EQ(S::blob_count, 2u);
+  EXPECT_EQ(H::blob_count, 2u);
+  // {x, y} aligned pairs: 16 bytes per record in both.
+  EXPECT_EQ((loc<S, Y>(8, 3).blob), 0u);
+  EXPECT_EQ((loc<S, Y>(8, 3).offset), 3 * 16 + 8u);
+  EXPECT_EQ((loc<H, Y>(8, 3).offset), 3 * 16 + 8u);
+  // z: padded to 16 bytes in SoAoS, plain 8-byte array in Hybrid.
+  EXPECT_EQ((loc<S, Z>(8, 3).blob), 1u);
+  EXPECT_EQ((loc<S, Z>(8, 3).offset), 48u);
+  EXPECT_EQ((loc<H, Z>(8, 3).offset), 24u);
+  EXPECT_EQ(footprint_bytes(S{8}), 8 * 32u);
+  EXPECT_EQ(footprint_bytes(H{8}), 8 * 24u);
+}
+
+TEST(LayoutGolden, AoSoATiles) {
+  using M = AoSoAMapping<Point<float>, 4>;
+  // record 6 = tile 1, lane 2; tile = 4 * 12 bytes; z block starts at 4 * 8 in a tile.
+  EXPECT_EQ((M{10}.locate<Z>(6).offset), 48 + 32 + 2 * 4u);
+  EXPECT_EQ(footprint_bytes(M{10}), 3 * 48u);  // 3 tiles, the last partly used
+  using One = AoSoAMapping<Point<float>, 1>;  // lanes = 1 is packed AoS
+  EXPECT_EQ((One{10}.locate<Y>(3).offset), (MappingOf<lb::idw::LayoutAoS, float>{10}.locate<Y>(3).offset));
+}
+
+TEST(LayoutGolden, MixedFieldTypesFollowCStructRules) {
+  struct A {};
+  struct B {};
+  using R = Record<Field<A, char>, Field<B, double>>;
+  EXPECT_EQ((AoSMapping<R>{1}.locate<B>(0).offset), 8u);
+  EXPECT_EQ((AoSMapping<R>::stride), 16u);
+  EXPECT_EQ(R::packed_size, 9u);
+}
+
+// Round trip: store distinct values through each layout, read them back by load() and by
+// get<Tag>(); a write through get<Tag>() must change exactly that field.
+template <class M>
+void round_trip(std::size_t n) {
+  using T = typename M::record::template field_type<0>;
+  HostStorage<M> s(n);
+  const auto v = s.view();
+  fill(v, [](std::size_t i) {
+    RecordValue<typename M::record> r;
+    r.template get<X>() = static_cast<T>(i) + T(0.25);
+    r.template get<Y>() = static_cast<T>(2 * i) + T(0.5);
+    r.template get<Z>() = -static_cast<T>(i);
+    return r;
+  });
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = v.load(i);
+    ASSERT_EQ(r.template get<X>(), static_cast<T>(i) + T(0.25)) << i;
+    ASSERT_EQ(r.template get<Y>(), static_cast<T>(2 * i) + T(0.5)) << i;
+    ASSERT_EQ(r.template get<Z>(), -static_cast<T>(i)) << i;
+    ASSERT_EQ(v.template get<Z>(i), -static_cast<T>(i)) << i;
+  }
+  v.template get<Y>(n / 2) = T(42);  // a real reference
+  EXPECT_EQ(v.load(n / 2).template get<Y>(), T(42));
+  EXPECT_EQ(v.load(n / 2).template get<X>(), static_cast<T>(n / 2) + T(0.25));
+}
+
+template <class Layout, class T>
+void round_trip_if_supported() {
+  if constexpr (Layout::template supports<T>) round_trip<MappingOf<Layout, T>>(37);
+}
+
+TEST(LayoutRoundTrip, EveryIdwLayoutAndPrecision) {
+  [&]<class... Ls>(lb::idw::LayoutList<Ls...>) {
+    (round_trip_if_supported<Ls, float>(), ...);
+    (round_trip_if_supported<Ls, double>(), ...);
+  }(lb::idw::AllLayouts{});
+}
+
+TEST(LayoutRoundTrip, AoSoAWithPartialLastTile) {
+  round_trip<AoSoAMapping<Point<float>, 8>>(37);
+  round_trip<AoSoAMapping<Point<double>, 32>>(37);
+}
+
+TEST(LayoutRoundTrip, SplitClusterWithTiles) {
+  using F = Split<Cluster<AoSoA<4>, X, Z>, Cluster<AlignedAoS<16>, Y>>;
+  round_trip<F::mapping<Point<float>>>(37);
+}
+
+TEST(LayoutNames, MatrixPerPrecision) {
+  EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f32),
+            (std::vector<std::string>{"soa", "aos", "aoas", "builtin"}));
+  EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f64),
+            (std::vector<std::string>{"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}));
+  EXPECT_THROW(lb::idw::check_layout("soaos", lb::idw::Precision::f32), std::invalid_argument);
+  EXPECT_THROW(lb::idw::check_layout("aosoa", lb::idw::Precision::f64), std::invalid_argument);
+  EXPECT_THROW(lb::idw::parse_precision("half"), std::invalid_argument);
+}
+
+}  // namespace
