@@ -1,0 +1,95 @@
+#pragma once
+//! The IDW point record and the paper's layout matrix (Mei & Tian 2016, Table "layouts"),
+//! each expressed with the layout library, plus a runtime dispatcher from names to types.
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "lb/layout/view.hpp"
+
+namespace lb::idw {
+
+struct X {};
+struct Y {};
+struct Z {};
+
+//! One data or prediction point: (x, y) position and the value z.
+template <class T>
+using Point = layout::Record<layout::Field<X, T>, layout::Field<Y, T>, layout::Field<Z, T>>;
+
+namespace L = layout;
+
+struct LayoutSoA {
+  static constexpr std::string_view name = "soa";
+  using family = L::SoA;
+  template <class T> static constexpr bool supports = true;
+};
+struct LayoutAoS {  //! plain struct {T x, y, z;}: 12 / 24 bytes, no alignment
+  static constexpr std::string_view name = "aos";
+  using family = L::AoS;
+  template <class T> static constexpr bool supports = true;
+};
+struct LayoutAoaS {  //! the same struct __align__(16): 16 / 32 bytes, 128-bit accesses
+  static constexpr std::string_view name = "aoas";
+  using family = L::AlignedAoS<16>;
+  template <class T> static constexpr bool supports = true;
+};
+struct LayoutBuiltin {  //! float4 / double4 (16-byte aligned), w as padding
+  static constexpr std::string_view name = "builtin";
+  using family = L::BuiltinVec4;
+  template <class T> static constexpr bool supports = true;
+};
+struct LayoutSoAoS {  //! aligned {x, y} array + aligned {z, pad} array (double only)
+  static constexpr std::string_view name = "soaos";
+  using family = L::Split<L::Cluster<L::AlignedAoS<16>, X, Y>, L::Cluster<L::AlignedAoS<16>, Z>>;
+  template <class T> static constexpr bool supports = std::is_same_v<T, double>;
+};
+struct LayoutHybrid {  //! aligned {x, y} array + plain z[] (double only)
+  static constexpr std::string_view name = "hybrid";
+  using family = L::Split<L::Cluster<L::AlignedAoS<16>, X, Y>, L::Cluster<L::SoA, Z>>;
+  template <class T> static constexpr bool supports = std::is_same_v<T, double>;
+};
+
+template <class... Ls>
+struct LayoutList {};
+using AllLayouts = LayoutList<LayoutSoA, LayoutAoS, LayoutAoaS, LayoutBuiltin, LayoutSoAoS, LayoutHybrid>;
+
+template <class Layout, class T>
+using MappingOf = typename Layout::family::template mapping<Point<T>>;
+
+enum class Precision { f32, f64 };
+std::string_view to_string(Precision p);
+//! "float" or "double"; throws std::invalid_argument naming the accepted values otherwise.
+Precision parse_precision(std::string_view name);
+
+//! Names of the layouts that exist for a precision, in the paper's order.
+std::vector<std::string> layout_names(Precision p);
+//! Throws std::invalid_argument if `name` is not a layout of the matrix for that precision.
+void check_layout(std::string_view name, Precision p);
+
+//! Calls f.template operator()<Layout, T>() for the layout named `name` in precision p.
+template <class F>
+decltype(auto) dispatch(std::string_view name, Precision p, F&& f) {
+  check_layout(name, p);
+  auto try_precision = [&]<class T>() -> decltype(auto) {
+    using R = decltype(f.template operator()<LayoutSoA, T>());
+    if constexpr (std::is_void_v<R>) {
+      [&]<class... Ls>(LayoutList<Ls...>) {
+        ((Ls::name == name && Ls::template supports<T> ? (f.template operator()<Ls, T>(), true) : false) || ...);
+      }(AllLayouts{});
+    } else {
+      R result{};
+      [&]<class... Ls>(LayoutList<Ls...>) {
+        ((Ls::name == name && Ls::template supports<T> ? (result = f.template operator()<Ls, T>(), true) : false) ||
+         ...);
+      }(AllLayouts{});
+      return result;
+    }
+  };
+  if (p == Precision::f32) return try_precision.template operator()<float>();
+  return try_precision.template operator()<double>();
+}
+
+}  // namespace lb::idw

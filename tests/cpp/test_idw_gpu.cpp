@@ -1,0 +1,82 @@
+// GPU: every IDW version x layout x precision x power against the double CPU reference, at
+// sizes that are and are not multiples of the block size, with poisoned outputs so an
+// unwritten point fails. Without a GPU every test reports SKIPPED.
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/datasets/points.hpp"
+#include "lb/idw/device.hpp"
+#include "lb/idw/reference.hpp"
+
+namespace {
+
+using namespace lb;
+
+bool have_gpu() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+struct Case {
+  std::size_t m, n;
+  int block;
+};
+
+//! Runs one variant and returns the worst relative error (or fails the test).
+void check_variant(const std::string& layout, idw::Precision prec, idw::Version version, double p, const Case& c) {
+  auto data = datasets::uniform_points(c.m, 1000 + c.m);
+  auto pred = datasets::uniform_points(c.n, 2000 + c.n);
+  pred.x[c.n / 2] = data.x[c.m / 3];  // one prediction point exactly on a data point
+  pred.y[c.n / 2] = data.y[c.m / 3];
+  auto problem = idw::make_device_problem(layout, prec, data, pred);
+  problem->poison_output(nullptr);
+  problem->launch(version, p, c.block, nullptr);
+  check(cudaDeviceSynchronize(), "IDW test run");
+  const auto out = problem->read_output(nullptr);
+  const std::string what = std::string(idw::to_string(version)) + "/" + layout + "/" +
+                           std::string(idw::to_string(prec)) + " p=" + std::to_string(p) +
+                           " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " block=" +
+                           std::to_string(c.block);
+  ASSERT_EQ(out.unwritten, 0u) << what << ": first unwritten " << out.first_unwritten;
+  const auto rd = idw::rounded_to(data, prec), rp = idw::rounded_to(pred, prec);
+  const auto idx = idw::check_indices(c.n);
+  const auto ref = idw::reference_values(rd, rp, idx, p);
+  const double tol = idw::tolerance(prec, c.m);
+  for (std::size_t k = 0; k < idx.size(); ++k)
+    ASSERT_LE(std::abs(out.z[idx[k]] - ref[k]) / ref[k], tol) << what << " point " << idx[k];
+  EXPECT_EQ(out.z[c.n / 2], static_cast<double>(rd.z[c.m / 3])) << what << ": coincident point";
+}
+
+void check_all(const std::vector<Case>& cases) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (auto prec : {idw::Precision::f32, idw::Precision::f64})
+    for (const auto& layout : idw::layout_names(prec))
+      for (auto version : idw::gpu_versions())
+        for (double p : {2.0, 3.0})
+          for (const auto& c : cases) check_variant(layout, prec, version, p, c);
+}
+
+TEST(IdwGpuSmall, EveryVariantMatchesTheReference) {
+  // Non-multiples of the block size on both m and n; a block size other than the default.
+  check_all({{1000, 777, 256}, {2048 + 37, 1500, 128}, {256, 256, 256}});
+}
+
+TEST(IdwGpuLarge, EveryVariantMatchesTheReferenceAt100K) {
+  check_all({{102400 + 13, 102400 - 7, 256}});
+}
+
+TEST(IdwGpuErrors, BadLaunchConfigurationIsReported) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const auto data = datasets::uniform_points(100, 1), pred = datasets::uniform_points(100, 2);
+  auto problem = idw::make_device_problem("aos", idw::Precision::f32, data, pred);
+  EXPECT_THROW(problem->launch(idw::Version::naive, 2.0, 4096, nullptr), CudaError);
+}
+
+}  // namespace
