@@ -1,0 +1,355 @@
+//! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
+//! each validated against the double CPU reference before it is timed, plus the paper's
+//! single-core CPU baseline and an OpenMP CPU time.
+
+#include <omp.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/datasets/points.hpp"
+#include "lb/exec/cpu_launcher.hpp"
+#include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/suite.hpp"
+#include "lb/idw/device.hpp"
+#include "lb/idw/naive_body.hpp"
+#include "lb/idw/reference.hpp"
+#include "lb/layout/host_storage.hpp"
+
+namespace lb::harness {
+namespace {
+
+using idw::Precision;
+using idw::Version;
+
+constexpr std::uint64_t kDataSeed = 20160104;        // the paper's publication date
+constexpr std::uint64_t kPredictionSeed = 20160105;  // a different stream for prediction points
+constexpr double kSerialBudget = 0x1.0p25;           // interactions per timed CPU run (serial)
+constexpr double kOpenMPBudget = 0x1.0p29;
+
+struct Config {
+  std::vector<std::size_t> sizes;
+  std::vector<Version> versions;
+  std::vector<std::string> layouts;  //!< empty = all layouts of each precision
+  std::vector<Precision> precisions;
+  std::vector<double> powers;
+  int block = 256;
+  bool cpu_baselines = true;
+};
+
+template <class T>
+std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key) {
+  if (!j.contains(key)) throw preset.error_at("idw", fmt::format("suite 'idw' needs '{}'", key));
+  const auto& v = j[key];
+  if (!v.is_array() || v.empty()) throw preset.error_at(key, fmt::format("'{}' must be a non-empty list", key));
+  try {
+    return v.get<std::vector<T>>();
+  } catch (const nlohmann::json::exception&) {
+    throw preset.error_at(key, fmt::format("'{}' has an element of the wrong type", key));
+  }
+}
+
+Config read_config(const Preset& preset, const Overrides& overrides) {
+  if (!preset.suites.contains("idw")) throw preset.error_at("suites", "this preset has no 'idw' suite");
+  const auto& j = preset.suites["idw"];
+  preset.check_keys(j, "idw", {"sizes", "versions", "layouts", "precisions", "powers", "block", "cpu_baselines"});
+  Config c;
+  c.sizes = overrides.sizes.empty() ? list_of<std::size_t>(preset, j, "sizes") : overrides.sizes;
+  for (std::size_t s : c.sizes)
+    if (s < 1) throw preset.error_at("sizes", "sizes must be positive");
+  auto parse_each = [&](const std::vector<std::string>& names, const char* key, auto parse) {
+    std::vector<decltype(parse(std::string{}))> out;
+    for (const auto& n : names) {
+      try {
+        out.push_back(parse(n));
+      } catch (const std::invalid_argument& e) {
+        throw preset.error_at(key, e.what());
+      }
+    }
+    return out;
+  };
+  c.versions = parse_each(list_of<std::string>(preset, j, "versions"), "versions", idw::parse_version);
+  const auto precision_names =
+      overrides.precisions.empty() ? list_of<std::string>(preset, j, "precisions") : overrides.precisions;
+  c.precisions = parse_each(precision_names, "precisions", idw::parse_precision);
+  c.powers = list_of<double>(preset, j, "powers");
+  for (double p : c.powers)
+    if (!(p > 0)) throw preset.error_at("powers", "powers must be positive");
+  if (j.contains("layouts") && !(j["layouts"].is_string() && j["layouts"] == "all")) {
+    c.layouts = list_of<std::string>(preset, j, "layouts");
+    for (const auto& l : c.layouts) {
+      bool known = false;
+      for (Precision p : {Precision::f32, Precision::f64})
+        for (const auto& name : idw::layout_names(p)) known = known || name == l;
+      if (!known) throw preset.error_at("layouts", fmt::format("unknown layout '{}'", l));
+    }
+  }
+  if (j.contains("block")) {
+    if (!j["block"].is_number_integer() || j["block"].get<int>() < 32 || j["block"].get<int>() > 1024 ||
+        j["block"].get<int>() % 32 != 0)
+      throw preset.error_at("block", "'block' must be a multiple of 32 in [32, 1024]");
+    c.block = j["block"].get<int>();
+  }
+  if (j.contains("cpu_baselines")) c.cpu_baselines = j["cpu_baselines"].get<bool>();
+  return c;
+}
+
+std::string power_text(double p) { return fmt::format("{:g}", p); }
+
+// --- data, references and device problems, cached across benchmarks -------------------
+
+struct Inputs {
+  datasets::PointSet data, pred;
+};
+
+const Inputs& inputs(std::size_t size) {
+  static std::map<std::size_t, Inputs> cache;
+  auto it = cache.find(size);
+  if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
+    Inputs in{datasets::uniform_points(size, kDataSeed), datasets::uniform_points(size, kPredictionSeed)};
+    it = cache.emplace(size, std::move(in)).first;
+  }
+  return it->second;
+}
+
+//! The inputs as a variant of precision `prec` sees them (rounded), cached per (size, prec).
+const Inputs& rounded_inputs(std::size_t size, Precision prec) {
+  static std::map<std::pair<std::size_t, Precision>, Inputs> cache;
+  const auto key = std::make_pair(size, prec);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
+    const Inputs& in = inputs(size);
+    it = cache.emplace(key, Inputs{idw::rounded_to(in.data, prec), idw::rounded_to(in.pred, prec)}).first;
+  }
+  return it->second;
+}
+
+struct Reference {
+  std::vector<std::size_t> indices;
+  std::vector<double> values;
+};
+
+const Reference& reference(std::size_t size, Precision prec, double p) {
+  static std::map<std::tuple<std::size_t, Precision, double>, Reference> cache;
+  const auto key = std::make_tuple(size, prec, p);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    const Inputs& in = rounded_inputs(size, prec);
+    Reference r;
+    r.indices = idw::check_indices(in.pred.size());
+    r.values = idw::reference_values(in.data, in.pred, r.indices, p);
+    it = cache.emplace(key, std::move(r)).first;
+  }
+  return it->second;
+}
+
+//! The device problem of the current (layout, precision, size); one at a time on the GPU.
+idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, std::size_t size) {
+  static std::tuple<std::string, Precision, std::size_t> key;
+  static std::unique_ptr<idw::DeviceProblem> problem;
+  const auto wanted = std::make_tuple(layout, prec, size);
+  if (!problem || key != wanted) {
+    problem.reset();
+    const Inputs& in = inputs(size);
+    problem = idw::make_device_problem(layout, prec, in.data, in.pred);
+    key = wanted;
+  }
+  return *problem;
+}
+
+std::size_t footprint_estimate(const std::string& layout, Precision prec, std::size_t size) {
+  return idw::dispatch(layout, prec, [&]<class Layout, class T>() {
+    return 2 * layout::footprint_bytes(idw::MappingOf<Layout, T>{size});
+  });
+}
+
+// --- validation ------------------------------------------------------------------------
+
+struct Validation {
+  bool ok = false;
+  std::string message;
+  double max_rel_err = 0;
+  std::size_t checked = 0;
+  double tolerance = 0;
+};
+
+Validation validate(idw::DeviceProblem& problem, Version version, Precision prec, double p, int block,
+                    std::size_t size) {
+  cudaStream_t stream = env().timer->stream();
+  problem.poison_output(stream);
+  problem.launch(version, p, block, stream);
+  check(cudaStreamSynchronize(stream), "validation run");
+  const idw::Output out = problem.read_output(stream);
+  Validation v;
+  v.tolerance = idw::tolerance(prec, size);
+  if (out.unwritten > 0) {
+    v.message = fmt::format("validation: {} of {} outputs never written (first: point {})", out.unwritten,
+                            out.z.size(), out.first_unwritten);
+    return v;
+  }
+  for (std::size_t i = 0; i < out.z.size(); ++i)
+    if (!std::isfinite(out.z[i])) {
+      v.message = fmt::format("validation: output {} is not finite ({})", i, out.z[i]);
+      return v;
+    }
+  const Reference& ref = reference(size, prec, p);
+  for (std::size_t k = 0; k < ref.indices.size(); ++k) {
+    const double got = out.z[ref.indices[k]], want = ref.values[k];
+    const double rel = std::abs(got - want) / std::max(std::abs(want), 1e-300);
+    v.max_rel_err = std::max(v.max_rel_err, rel);
+    if (rel > v.tolerance) {
+      v.message = fmt::format("validation: point {}: got {:.17g}, CPU reference {:.17g} (relative error {:.3g} > {:.3g})",
+                              ref.indices[k], got, want, rel, v.tolerance);
+      return v;
+    }
+  }
+  v.checked = ref.indices.size();
+  v.ok = true;
+  return v;
+}
+
+// --- the two kinds of benchmark --------------------------------------------------------
+
+struct GpuVariant {
+  Version version;
+  std::string layout;
+  Precision prec;
+  double p;
+  std::size_t size;
+  int block;
+};
+
+//! Lower bound on the time of m*n interactions from the measured ceilings: 6 FP operations
+//! (2 sub, mul, fma, add, fma) plus one reciprocal each, whichever unit saturates first.
+double compute_limit_s(double interactions, Precision prec) {
+  const Ceilings& c = env().ceilings;
+  if (prec == Precision::f32) return interactions * std::max(6.0 / c.fp32_fma_per_s, 1.0 / c.fp32_rcp_per_s);
+  return interactions * 6.0 / c.fp64_fma_per_s;
+}
+
+void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
+  static std::map<std::string, Validation> validated;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const std::size_t needed = footprint_estimate(v.layout, v.prec, v.size);
+  if (needed > free_bytes) {
+    state.SkipWithError(fmt::format("does not fit on the device: needs {} MiB, {} MiB free", needed >> 20,
+                                    free_bytes >> 20)
+                            .c_str());
+    return;
+  }
+  idw::DeviceProblem& problem = device_problem(v.layout, v.prec, v.size);
+  auto it = validated.find(name);
+  if (it == validated.end()) it = validated.emplace(name, validate(problem, v.version, v.prec, v.p, v.block, v.size)).first;
+  const Validation& check_result = it->second;
+  if (!check_result.ok) {
+    state.SkipWithError(check_result.message.c_str());
+    return;
+  }
+  const double seconds =
+      env().timer->run(state, name, [&](cudaStream_t s) { problem.launch(v.version, v.p, v.block, s); });
+  const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
+  const double limit = compute_limit_s(interactions, v.prec);
+  state.counters["interactions"] = interactions;
+  state.counters["interactions_per_s"] = interactions / seconds;
+  state.counters["limit_s"] = limit;
+  state.counters["pct_of_limit"] = 100.0 * limit / seconds;
+  state.counters["footprint_bytes"] = static_cast<double>(problem.footprint_bytes());
+  state.counters["max_rel_err"] = check_result.max_rel_err;
+  state.counters["checked_points"] = static_cast<double>(check_result.checked);
+  state.counters["tolerance"] = check_result.tolerance;
+}
+
+struct CpuVariant {
+  bool parallel;
+  Precision prec;
+  double p;
+  std::size_t size;
+};
+
+//! The paper's baseline: the naive body on the plain struct (AoS) layout, on one core (or
+//! all cores with OpenMP). At large sizes a sample of prediction points is timed and the
+//! time scaled by n / sample (every point does identical work); the entry says so.
+void run_cpu(benchmark::State& state, const CpuVariant& v) {
+  idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
+    using M = idw::MappingOf<Layout, T>;
+    const Inputs& in = inputs(v.size);
+    layout::HostStorage<M> data(v.size), pred(v.size);
+    auto value = [](const datasets::PointSet& s, std::size_t i) {
+      layout::RecordValue<idw::Point<T>> r;
+      r.template get<idw::X>() = static_cast<T>(s.x[i]);
+      r.template get<idw::Y>() = static_cast<T>(s.y[i]);
+      r.template get<idw::Z>() = static_cast<T>(s.z[i]);
+      return r;
+    };
+    layout::fill(data.view(), [&](std::size_t i) { return value(in.data, i); });
+    layout::fill(pred.view(), [&](std::size_t i) { return value(in.pred, i); });
+    const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
+    const double budget = v.parallel ? kOpenMPBudget : kSerialBudget;
+    const std::size_t min_sample = v.parallel ? 256 : 32;
+    const bool sampled = interactions > budget;
+    const std::size_t count =
+        sampled ? std::min(v.size, std::max(min_sample, static_cast<std::size_t>(budget / v.size))) : v.size;
+    auto index_of = [&](std::size_t k) { return count == v.size ? k : k * (v.size - 1) / (count - 1); };
+    double total_s = 0;
+    idw::with_power(v.p, [&](auto power) {
+      const idw::NaiveBody body{data.view(), pred.view(), power};
+      for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (v.parallel)
+          exec::run_openmp_on(count, index_of, body);
+        else
+          exec::run_serial_on(count, index_of, body);
+        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double scaled = dt * static_cast<double>(v.size) / static_cast<double>(count);
+        state.SetIterationTime(scaled);
+        total_s += scaled;
+        benchmark::DoNotOptimize(pred.blob(0));
+      }
+    });
+    state.counters["interactions"] = interactions;
+    state.counters["interactions_per_s"] = interactions * static_cast<double>(state.iterations()) / total_s;
+    state.counters["sampled"] = sampled ? 1 : 0;
+    state.counters["sample_points"] = static_cast<double>(count);
+    state.counters["omp_threads"] = v.parallel ? omp_get_max_threads() : 1;
+  });
+}
+
+}  // namespace
+
+std::vector<PlannedBenchmark> plan_idw(const Preset& preset, const Overrides& overrides) {
+  const Config c = read_config(preset, overrides);
+  std::vector<PlannedBenchmark> plan;
+  for (std::size_t size : c.sizes)
+    for (Precision prec : c.precisions) {
+      if (c.cpu_baselines)
+        for (double p : c.powers)
+          for (bool parallel : {false, true}) {
+            const CpuVariant v{parallel, prec, p, size};
+            plan.push_back({fmt::format("idw/shepard/{}/aos/{}/p:{}/size:{}", parallel ? "cpu-omp" : "cpu-serial",
+                                        idw::to_string(prec), power_text(p), size),
+                            [v](benchmark::State& st) { run_cpu(st, v); }});
+          }
+      for (const auto& layout : idw::layout_names(prec)) {
+        if (!c.layouts.empty() && std::find(c.layouts.begin(), c.layouts.end(), layout) == c.layouts.end()) continue;
+        for (Version version : c.versions)
+          for (double p : c.powers) {
+            const GpuVariant v{version, layout, prec, p, size, c.block};
+            std::string name = fmt::format("idw/shepard/{}/{}/{}/p:{}/size:{}/block:{}", idw::to_string(version),
+                                           layout, idw::to_string(prec), power_text(p), size, c.block);
+            plan.push_back({name, [v, name](benchmark::State& st) { run_gpu(st, v, name); }});
+          }
+      }
+    }
+  return plan;
+}
+
+}  // namespace lb::harness

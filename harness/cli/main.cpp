@@ -1,0 +1,205 @@
+//! layoutbench: the benchmark binary. Subcommands:
+//!   list-devices       visible GPUs as JSON
+//!   plan               the benchmark names a preset runs (no GPU needed)
+//!   run                run them on the first visible GPU, journaling each result
+//!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
+//! The orchestrator harness/run.py drives plan/run, one process per GPU.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/datasets/points.hpp"
+#include "lb/harness/ceilings.hpp"
+#include "lb/harness/device_context.hpp"
+#include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/journal.hpp"
+#include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
+#include "idw_interpolate.hpp"
+
+namespace lb::harness {
+namespace {
+
+struct Selection {
+  std::string suite = "idw";
+  std::string preset = "quick";
+  std::string filter;
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> precisions;
+};
+
+void add_selection_options(CLI::App* cmd, Selection& s) {
+  cmd->add_option("--suite", s.suite, "suite (paper) to run")->capture_default_str();
+  cmd->add_option("--preset", s.preset, "quick, paper, or a preset .json file")->capture_default_str();
+  cmd->add_option("--filter", s.filter, "only benchmarks whose name matches this regex (ECMAScript, search)");
+  cmd->add_option("--sizes", s.sizes, "override the preset's sizes")->delimiter(',');
+  cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")->delimiter(',');
+}
+
+struct Plan {
+  Preset preset;
+  std::vector<PlannedBenchmark> benchmarks;
+};
+
+Plan make_plan(const Selection& s) {
+  Plan plan{load_preset(s.preset), {}};
+  const Suite& suite = find_suite(s.suite);
+  auto all = suite.plan(plan.preset, Overrides{s.sizes, s.precisions});
+  std::optional<std::regex> filter;
+  if (!s.filter.empty()) {
+    try {
+      filter.emplace(s.filter);
+    } catch (const std::regex_error& e) {
+      throw std::invalid_argument(fmt::format("--filter '{}' is not a valid regular expression: {}", s.filter, e.what()));
+    }
+  }
+  for (auto& b : all)
+    if (!filter || std::regex_search(b.name, *filter)) plan.benchmarks.push_back(std::move(b));
+  return plan;
+}
+
+std::set<std::string> read_skip_file(const std::string& path) {
+  std::set<std::string> names;
+  if (path.empty()) return names;
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read skip file " + path);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) names.insert(line);
+  return names;
+}
+
+int cmd_list_devices() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : list_devices()) out.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}});
+  std::printf("%s\n", out.dump().c_str());
+  return 0;
+}
+
+int cmd_plan(const Selection& s) {
+  for (const auto& b : make_plan(s).benchmarks) std::printf("%s\n", b.name.c_str());
+  return 0;
+}
+
+int cmd_run(const Selection& s, const std::string& journal_path, const std::string& skip_path) {
+  Plan plan = make_plan(s);
+  const auto skip = read_skip_file(skip_path);
+  const auto devices = list_devices();
+  if (devices.empty()) throw std::runtime_error("no CUDA GPU visible: `run` needs one");
+
+  RunEnv& e = env();
+  e.device = devices.front();
+  check(cudaSetDevice(e.device.index), "cudaSetDevice");
+  e.gpu = gpu_context(e.device.index);
+  std::fprintf(stderr, "device %d: %s (%s), measuring ceilings...\n", e.device.index, e.device.name.c_str(),
+               e.device.uuid.c_str());
+  e.ceilings = measure_ceilings();
+  std::fprintf(stderr, "ceilings: copy %.0f GB/s, FP32 FMA %.2f T/s, FP64 FMA %.2f T/s, FP32 rcp %.2f T/s\n",
+               e.ceilings.copy_bandwidth_gbs, e.ceilings.fp32_fma_per_s / 1e12, e.ceilings.fp64_fma_per_s / 1e12,
+               e.ceilings.fp32_rcp_per_s / 1e12);
+  e.timer = std::make_unique<GpuTimer>(e.device.uuid);
+
+  Journal journal(journal_path);
+  nlohmann::json context = host_context();
+  context["lb"] = {{"gpu", e.gpu},
+                   {"build", build_context()},
+                   {"ceilings", e.ceilings.to_json()},
+                   {"run",
+                    {{"preset", plan.preset.name},
+                     {"preset_file", plan.preset.path},
+                     {"suite", s.suite},
+                     {"filter", s.filter},
+                     {"repetitions", plan.preset.repetitions},
+                     {"min_time_s", plan.preset.min_time_s},
+                     {"spread_flag_pct", plan.preset.spread_flag_pct},
+                     {"device_index", e.device.index}}}};
+  journal.write({{"type", "context"}, {"context", context}});
+
+  // Google Benchmark's own flags come from the preset, not from our command line.
+  std::vector<std::string> args = {"layoutbench", fmt::format("--benchmark_repetitions={}", plan.preset.repetitions),
+                                   fmt::format("--benchmark_min_time={}", plan.preset.min_time_s)};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+
+  std::size_t already_done = 0;
+  for (const auto& b : plan.benchmarks) already_done += skip.count(b.name);
+  JournalReporter reporter(journal, already_done, plan.benchmarks.size(), plan.preset.spread_flag_pct);
+  for (auto& b : plan.benchmarks) {
+    if (skip.count(b.name)) continue;
+    benchmark::RegisterBenchmark(b.name.c_str(),
+                                 [run = b.run, name = b.name, &reporter](benchmark::State& st) {
+                                   reporter.started(name);
+                                   if (context_lost()) {
+                                     st.SkipWithError("CUDA context lost earlier in this process");
+                                     return;
+                                   }
+                                   try {
+                                     run(st);
+                                   } catch (const CudaError& err) {
+                                     if (err.sticky()) mark_context_lost();
+                                     st.SkipWithError(err.what());
+                                   } catch (const std::exception& err) {
+                                     st.SkipWithError(err.what());
+                                   }
+                                 })
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->ComputeStatistics(
+            "spread",
+            [](const std::vector<double>& v) {
+              std::vector<double> s = v;
+              std::sort(s.begin(), s.end());
+              const double median = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+              return median > 0 ? (s.back() - s.front()) / median : 0.0;
+            },
+            benchmark::StatisticUnit::kPercentage);
+  }
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  std::fprintf(stderr, "%zu benchmark(s) finished, %zu failed\n", plan.benchmarks.size() - already_done,
+               reporter.failures());
+  return 0;
+}
+
+}  // namespace
+}  // namespace lb::harness
+
+int main(int argc, char** argv) {
+  using namespace lb::harness;
+  CLI::App app{"layoutbench: GPU data-layout benchmarks (see README.md)"};
+  app.require_subcommand(1);
+  Selection sel;
+  std::string journal, skip;
+  auto* list = app.add_subcommand("list-devices", "print the visible GPUs as JSON");
+  auto* plan = app.add_subcommand("plan", "print the benchmark names a preset runs");
+  add_selection_options(plan, sel);
+  auto* run = app.add_subcommand("run", "run benchmarks on the first visible GPU");
+  add_selection_options(run, sel);
+  run->add_option("--journal", journal, "JSON-lines file each finished benchmark is appended to")->required();
+  run->add_option("--skip-file", skip, "names (one per line) already done: not run again");
+  lb::tools::InterpolateOptions interp;
+  auto* interpolate = app.add_subcommand("idw-interpolate", "IDW of a CSV point file (x,y,value) onto a grid");
+  lb::tools::add_interpolate_options(interpolate, interp);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*list) return cmd_list_devices();
+    if (*plan) return cmd_plan(sel);
+    if (*run) return cmd_run(sel, journal, skip);
+    if (*interpolate) return lb::tools::interpolate(interp);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "layoutbench: error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

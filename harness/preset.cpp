@@ -1,0 +1,85 @@
+#include "lb/harness/preset.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace lb::harness {
+namespace {
+
+std::size_t line_of_offset(const std::string& text, std::size_t offset) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) line += text[i] == '\n';
+  return line;
+}
+
+}  // namespace
+
+std::string preset_dir() {
+  if (const char* dir = std::getenv("LB_PRESET_DIR")) return dir;
+  return LB_PRESET_DIR;
+}
+
+PresetError Preset::error_at(std::string_view key, const std::string& problem) const {
+  const std::size_t pos = text.find(fmt::format("\"{}\"", key));
+  const std::size_t line = pos == std::string::npos ? 1 : line_of_offset(text, pos);
+  return PresetError(fmt::format("{}:{}: {}", path, line, problem));
+}
+
+void Preset::check_keys(const nlohmann::json& object, std::string_view where,
+                        std::initializer_list<std::string_view> allowed) const {
+  if (!object.is_object()) throw error_at(where, fmt::format("'{}' must be an object", where));
+  for (const auto& [key, value] : object.items()) {
+    bool known = false;
+    std::string list;
+    for (auto a : allowed) {
+      known = known || a == key;
+      list += (list.empty() ? "" : ", ") + std::string(a);
+    }
+    if (!known) throw error_at(key, fmt::format("unknown key '{}' in {} (expected: {})", key, where, list));
+  }
+}
+
+Preset load_preset(const std::string& name_or_path) {
+  Preset p;
+  const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
+  p.path = is_path ? name_or_path : preset_dir() + "/" + name_or_path + ".json";
+  p.name = std::filesystem::path(p.path).stem().string();
+  std::ifstream in(p.path);
+  if (!in) {
+    if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));
+    std::string names;
+    for (const auto& e : std::filesystem::directory_iterator(preset_dir()))
+      if (e.path().extension() == ".json") names += (names.empty() ? "" : ", ") + e.path().stem().string();
+    throw PresetError(fmt::format("unknown preset '{}' (expected one of: {}, or a path to a .json file)",
+                                  name_or_path, names));
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  p.text = buf.str();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(p.text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, line_of_offset(p.text, e.byte), e.what()));
+  }
+  p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
+  auto number = [&](const char* key, auto& out, double lo) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_number() || j[key].get<double>() < lo)
+      throw p.error_at(key, fmt::format("'{}' must be a number >= {}", key, lo));
+    out = j[key].get<std::remove_reference_t<decltype(out)>>();
+  };
+  number("repetitions", p.repetitions, 1);
+  number("min_time_s", p.min_time_s, 0);
+  number("spread_flag_pct", p.spread_flag_pct, 0);
+  if (!j.contains("suites") || !j["suites"].is_object() || j["suites"].empty())
+    throw p.error_at("suites", "a preset needs a non-empty 'suites' object");
+  p.suites = j["suites"];
+  return p;
+}
+
+}  // namespace lb::harness

@@ -1,0 +1,149 @@
+// Harness: presets (named, malformed, unknown keys with file:line), the IDW plan (names,
+// counts, overrides, bad names), and the journal's Google Benchmark run format.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "lb/harness/journal.hpp"
+#include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
+
+namespace lb::harness {
+std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
+}
+
+namespace {
+
+using namespace lb::harness;
+namespace fs = std::filesystem;
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto p = fs::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+std::string preset_error(const std::string& text) {
+  try {
+    const Preset p = load_preset(write_temp("lb_preset_test.json", text));
+    plan_idw(p, {});
+  } catch (const PresetError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Preset, NamedPresetsLoad) {
+  const Preset quick = load_preset("quick");
+  EXPECT_EQ(quick.name, "quick");
+  EXPECT_TRUE(quick.suites.contains("idw"));
+  const Preset paper = load_preset("paper");
+  EXPECT_EQ(paper.suites["idw"]["sizes"].back(), 1024000);
+}
+
+TEST(Preset, UnknownNameListsTheKnownOnes) {
+  try {
+    load_preset("fast");
+    FAIL();
+  } catch (const PresetError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("unknown preset 'fast'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("quick"), std::string::npos) << msg;
+  }
+}
+
+TEST(Preset, MalformedJsonGivesFileAndLine) {
+  const auto msg = preset_error("{\n  \"repetitions\": 3,\n  \"suites\": {\n    \"idw\": [1,\n  }\n}\n");
+  EXPECT_NE(msg.find("lb_preset_test.json:5:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("malformed JSON"), std::string::npos) << msg;
+}
+
+TEST(Preset, UnknownKeyGivesItsLine) {
+  const auto msg = preset_error(
+      "{\n  \"suites\": {\n    \"idw\": {\n      \"sizes\": [1024],\n      \"sizez\": [1],\n"
+      "      \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]\n    }\n  }\n}\n");
+  EXPECT_NE(msg.find("lb_preset_test.json:5: unknown key 'sizez'"), std::string::npos) << msg;
+}
+
+TEST(Preset, BadNamesInsideTheSuite) {
+  const std::string head = "{\"suites\": {\"idw\": {\"sizes\": [1024], \"powers\": [2], ";
+  EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"half\"]}}}").find("unknown precision 'half'"),
+            std::string::npos);
+  EXPECT_NE(preset_error(head + "\"versions\": [\"cdp\"], \"precisions\": [\"float\"]}}}").find("unknown IDW version 'cdp'"),
+            std::string::npos);
+  EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"layouts\": [\"aosoa\"]}}}")
+                .find("unknown layout 'aosoa'"),
+            std::string::npos);
+  EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"block\": 100}}}").find("multiple of 32"),
+            std::string::npos);
+}
+
+TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
+  const auto plan = plan_idw(load_preset("quick"), {});
+  // per size: float 4 layouts, double 6, x 2 versions x 2 powers = 40 GPU; CPU 2 x 2 x 2 = 8.
+  EXPECT_EQ(plan.size(), 2u * (40 + 8));
+  std::set<std::string> names;
+  const std::regex gpu(R"(idw/shepard/(naive|tiled)/(soa|aos|aoas|builtin|soaos|hybrid)/(float|double)/p:[23]/size:\d+/block:256)");
+  const std::regex cpu(R"(idw/shepard/cpu-(serial|omp)/aos/(float|double)/p:[23]/size:\d+)");
+  for (const auto& b : plan) {
+    EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
+    EXPECT_TRUE(names.insert(b.name).second) << "duplicate " << b.name;
+  }
+  EXPECT_TRUE(names.count("idw/shepard/tiled/hybrid/double/p:3/size:51200/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/tiled/hybrid/float/p:3/size:51200/block:256"));
+}
+
+TEST(Plan, OverridesReplaceSizesAndPrecisions) {
+  const auto plan = plan_idw(load_preset("quick"), Overrides{{1000}, {"double"}});
+  EXPECT_EQ(plan.size(), 24u + 4u);
+  for (const auto& b : plan) {
+    EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
+    EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
+  }
+  EXPECT_THROW(plan_idw(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
+}
+
+TEST(Journal, AppendsOneJsonObjectPerLine) {
+  const auto path = (fs::temp_directory_path() / "lb_journal_test.jsonl").string();
+  fs::remove(path);
+  {
+    Journal j(path);
+    j.write({{"type", "start"}, {"name", "a"}});
+    j.write({{"type", "done"}, {"name", "a"}, {"ok", true}});
+  }
+  std::ifstream in(path);
+  std::string l1, l2, l3;
+  std::getline(in, l1);
+  std::getline(in, l2);
+  EXPECT_FALSE(std::getline(in, l3));
+  EXPECT_EQ(nlohmann::json::parse(l1)["type"], "start");
+  EXPECT_EQ(nlohmann::json::parse(l2)["ok"], true);
+}
+
+TEST(Journal, RunEntryHasGoogleBenchmarkKeys) {
+  benchmark::BenchmarkReporter::Run run;
+  run.run_name.function_name = "idw/shepard/naive/aos/float/p:2/size:10";
+  run.run_name.time_type = "manual_time";
+  run.run_type = benchmark::BenchmarkReporter::Run::RT_Iteration;
+  run.iterations = 4;
+  run.real_accumulated_time = 0.008;
+  run.cpu_accumulated_time = 0.004;
+  run.time_unit = benchmark::kMillisecond;
+  run.repetitions = 3;
+  run.repetition_index = 1;
+  run.threads = 1;
+  run.counters["interactions"] = benchmark::Counter(100);
+  const auto j = run_to_json(run);
+  EXPECT_EQ(j["name"], "idw/shepard/naive/aos/float/p:2/size:10/manual_time");
+  EXPECT_EQ(j["run_type"], "iteration");
+  EXPECT_DOUBLE_EQ(j["real_time"].get<double>(), 2.0);  // 8 ms over 4 iterations
+  EXPECT_EQ(j["time_unit"], "ms");
+  EXPECT_EQ(j["interactions"], 100);
+  EXPECT_FALSE(j.contains("error_occurred"));
+}
+
+}  // namespace
