@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""A stand-in for the `layoutbench` binary, for testing harness/run.py without a GPU.
+
+It honours the binary's command-line and journal contract (list-devices, plan, run) and is
+configured through environment variables:
+
+  FAKE_LB_DEVICES      number of visible devices (default 1; 0 = no GPU)
+  FAKE_LB_GPU_NAME     device name (default "NVIDIA H100 80GB HBM3")
+  FAKE_LB_SUITES       suites `plan` accepts (default "idw")
+  FAKE_LB_LAYOUTS      layouts in the generated names (default "soa,aos,aoas")
+  FAKE_LB_REPS         repetitions per benchmark (default 2)
+  FAKE_LB_DELAY        seconds spent in each benchmark, after its first repetition (default 0)
+  FAKE_LB_CRASH        "REGEX=ACTION[;REGEX=ACTION...]": the first time (per journal) a planned
+                       name matching REGEX starts, the process fails. ACTION is
+                         3        record the benchmark as failed, then exit 3 (sticky CUDA error);
+                         N        any other exit code: die mid-benchmark with exit code N;
+                         SIGSEGV  (any signal name): die mid-benchmark by that signal;
+                         torn     write half a journal line, then die by SIGKILL.
+  FAKE_LB_STARTUP_EXIT exit code to die with in `run` before any benchmark starts
+  FAKE_LB_CALLS        file to which each invocation appends one JSON line
+                       {"argv": [...], "cuda_visible_devices": ...}
+
+Names are `<suite>/shepard/naive/<layout>/<precision>/p:2/size:<n>/manual_time` for each
+precision (default float,double), layout and size (quick: 1024; paper: 1024,4096). A preset
+other than quick/paper must be an existing file; one containing the word "bad" is rejected.
+"""
+import json
+import os
+import re
+import resource
+import signal
+import sys
+import time
+
+PRESET_SIZES = {"quick": ["1024"], "paper": ["1024", "4096"]}
+
+
+def fail(message, code=2):
+    print(f"layoutbench: error: {message}\nRun with --help for more information.", file=sys.stderr)
+    sys.exit(code)
+
+
+def parse_options(args):
+    options = {}
+    i = 0
+    while i < len(args):
+        key = args[i]
+        if not key.startswith("--") or i + 1 >= len(args):
+            fail(f"bad argument '{key}'")
+        options[key[2:]] = args[i + 1]
+        i += 2
+    return options
+
+
+def plan(options):
+    suite = options.get("suite")
+    if suite not in os.environ.get("FAKE_LB_SUITES", "idw").split(","):
+        fail(f"unknown suite '{suite}'")
+    preset = options.get("preset", "quick")
+    if preset in PRESET_SIZES:
+        sizes = PRESET_SIZES[preset]
+    elif os.path.isfile(preset):
+        with open(preset) as f:
+            if "bad" in f.read():
+                fail(f"{preset}:1: malformed preset")
+        sizes = ["2048"]
+    else:
+        fail(f"unknown preset '{preset}'")
+    if "sizes" in options:
+        sizes = options["sizes"].split(",")
+        if not all(s.isdigit() for s in sizes):
+            fail(f"bad --sizes '{options['sizes']}'")
+    precisions = options.get("precision", "float,double").split(",")
+    layouts = os.environ.get("FAKE_LB_LAYOUTS", "soa,aos,aoas").split(",")
+    names = [f"{suite}/shepard/naive/{layout}/{precision}/p:2/size:{size}/manual_time"
+             for precision in precisions for layout in layouts for size in sizes]
+    if "filter" in options:
+        names = [n for n in names if re.search(options["filter"], n)]
+    return names
+
+
+def crash_action(name):
+    for spec in filter(None, os.environ.get("FAKE_LB_CRASH", "").split(";")):
+        pattern, action = spec.rsplit("=", 1)
+        if re.search(pattern, name):
+            return action
+    return None
+
+
+def iteration(name, rep, reps, real_time):
+    return {"name": name, "family_index": 0, "per_family_instance_index": 0,
+            "run_name": name, "run_type": "iteration", "repetitions": reps,
+            "repetition_index": rep, "threads": 1, "iterations": 10,
+            "real_time": real_time, "cpu_time": real_time / 2, "time_unit": "us",
+            "interactions": 1048576.0, "interactions_per_s": 1.0e12}
+
+
+def aggregate(name, kind, reps, value, unit="time"):
+    entry = {"name": f"{name}_{kind}", "family_index": 0, "per_family_instance_index": 0,
+             "run_name": name, "run_type": "aggregate", "repetitions": reps,
+             "threads": 1, "aggregate_name": kind, "aggregate_unit": unit,
+             "iterations": reps, "time_unit": "us"}
+    if unit == "time":
+        entry.update(real_time=value, cpu_time=value / 2)
+    else:
+        entry.update(real_time=value, cpu_time=value)
+    return entry
+
+
+def run(options):
+    if os.environ.get("FAKE_LB_STARTUP_EXIT"):
+        print("layoutbench: cannot initialise the device", file=sys.stderr)
+        sys.exit(int(os.environ["FAKE_LB_STARTUP_EXIT"]))
+    names = plan(options)
+    skip = set()
+    if "skip-file" in options and os.path.exists(options["skip-file"]):
+        with open(options["skip-file"]) as f:
+            skip = {line.strip() for line in f if line.strip()}
+    started_before = set()
+    if os.path.exists(options["journal"]):
+        with open(options["journal"]) as f:
+            for line in f:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if record.get("type") == "start":
+                    started_before.add(record["name"])
+    device = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if not re.fullmatch(r"\d+", device):
+        fail(f"CUDA_VISIBLE_DEVICES must name one device, got '{device}'", 1)
+    reps = int(os.environ.get("FAKE_LB_REPS", "2"))
+    delay = float(os.environ.get("FAKE_LB_DELAY", "0"))
+    journal = open(options["journal"], "a")
+
+    def append(record):
+        journal.write(json.dumps(record) + "\n")
+        journal.flush()
+
+    context = {"date": time.strftime("%Y-%m-%dT%H:%M:%S"), "host_name": "fake",
+               "executable": sys.argv[0], "num_cpus": 1, "mhz_per_cpu": 1000,
+               "caches": [], "library_build_type": "release", "json_schema_version": 1,
+               "lb": {"gpu": {"name": os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3"),
+                              "uuid": f"GPU-fake-{device}"},
+                      "run": {"preset": options.get("preset"), "suite": options.get("suite"),
+                              "device_index": int(device)}}}
+    append({"type": "context", "context": context})
+    todo = [n for n in names if n not in skip]
+    for k, name in enumerate(todo, 1):
+        append({"type": "start", "name": name})
+        print(f"[{k}/{len(todo)}] {name} ...", file=sys.stderr, flush=True)
+        action = crash_action(name) if name not in started_before else None
+        if action == "3":
+            append({"type": "run", "name": name, "run": {
+                "name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
+                "repetition_index": 0, "threads": 1, "error_occurred": True,
+                "error_message": "CUDA error: an illegal memory access was encountered",
+                "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ms"}})
+            append({"type": "done", "name": name, "ok": False})
+            print("layoutbench: sticky CUDA error, exiting", file=sys.stderr, flush=True)
+            sys.exit(3)
+        append({"type": "run", "name": name, "run": iteration(name, 0, reps, 100.0)})
+        time.sleep(delay)  # an interruption now leaves a partial benchmark in the journal
+        if action == "torn":
+            journal.write('{"type": "run", "name": "' + name[:10])
+            journal.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+        elif action is not None and action.startswith("SIG"):
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            signal.signal(getattr(signal, action), signal.SIG_DFL)
+            os.kill(os.getpid(), getattr(signal, action))
+        elif action is not None:
+            os._exit(int(action))
+        for rep in range(1, reps):
+            append({"type": "run", "name": name, "run": iteration(name, rep, reps, 100.0)})
+        for entry in (aggregate(name, "mean", reps, 100.0), aggregate(name, "median", reps, 100.0),
+                      aggregate(name, "cv", reps, 0.01, "percentage")):
+            append({"type": "run", "name": name, "run": entry})
+        append({"type": "done", "name": name, "ok": True})
+        print(f"[{k}/{len(todo)}] {name} 100 us ± 1%", file=sys.stderr, flush=True)
+    sys.exit(0)
+
+
+def main():
+    if os.environ.get("FAKE_LB_CALLS"):
+        with open(os.environ["FAKE_LB_CALLS"], "a") as f:
+            call = {"argv": sys.argv[1:],
+                    "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
+            f.write(json.dumps(call) + "\n")
+    if len(sys.argv) < 2:
+        fail("usage: layoutbench list-devices|plan|run ...")
+    command, options = sys.argv[1], parse_options(sys.argv[2:])
+    if command == "list-devices":
+        count = int(os.environ.get("FAKE_LB_DEVICES", "1"))
+        name = os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3")
+        devices = [{"index": i, "name": name, "uuid": f"GPU-fake-{i}"} for i in range(count)]
+        print(json.dumps(devices))
+    elif command == "plan":
+        print("\n".join(plan(options)))
+    elif command == "run":
+        run(options)
+    else:
+        fail(f"unknown command '{command}'")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,391 @@
+"""harness/run.py against a fake layoutbench (tests/python/fake_layoutbench.py): assembly,
+crash recovery, interruption and resume, bad input, several devices, figures."""
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RUN_PY = REPO / "harness" / "run.py"
+FAKE = Path(__file__).with_name("fake_layoutbench.py")
+
+LAYOUTS = ("soa", "aos", "aoas")
+QUICK_PLAN = [f"idw/shepard/naive/{layout}/{precision}/p:2/size:1024/manual_time"
+              for precision in ("float", "double") for layout in LAYOUTS]
+
+
+def load_run_module():
+    spec = importlib.util.spec_from_file_location("harness_run", RUN_PY)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["harness_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def work(tmp_path):
+    """A wrapper script standing in for build/layoutbench, a results root and a calls log."""
+    binary = tmp_path / "layoutbench"
+    binary.write_text(f'#!/bin/sh\nexec "{sys.executable}" -S "{FAKE}" "$@"\n')
+    binary.chmod(0o755)
+
+    class Work:
+        bin = binary
+        root = tmp_path / "runs"
+        calls = tmp_path / "calls.jsonl"
+
+        def env(self, **fake):
+            env = {k: v for k, v in os.environ.items()
+                   if not k.startswith("FAKE_LB_") and k != "CUDA_VISIBLE_DEVICES"}
+            env["FAKE_LB_CALLS"] = str(self.calls)
+            env.update({f"FAKE_LB_{k.upper()}": str(v) for k, v in fake.items()})
+            return env
+
+        def command(self, *args, script=RUN_PY):
+            return [sys.executable, str(script), "--bin", str(self.bin),
+                    "--results-root", str(self.root), *args]
+
+        def run(self, *args, script=RUN_PY, figures=False, **fake):
+            args = args if figures else (*args, "--no-figures")
+            return subprocess.run(self.command(*args, script=script), env=self.env(**fake),
+                                  capture_output=True, text=True, timeout=60)
+
+        def start(self, *args, **fake):
+            return subprocess.Popen(self.command(*args, "--no-figures"), env=self.env(**fake),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        def run_dirs(self):
+            return sorted(self.root.iterdir()) if self.root.exists() else []
+
+        def the_run_dir(self):
+            (run_dir,) = self.run_dirs()
+            return run_dir
+
+        def run_calls(self):
+            if not self.calls.exists():
+                return []
+            calls = [json.loads(line) for line in self.calls.read_text().splitlines()]
+            return [c for c in calls if c["argv"][0] == "run"]
+
+    return Work()
+
+
+def records(journal):
+    return [json.loads(line) for line in journal.read_text().splitlines() if line.strip()]
+
+
+def start_counts(journal):
+    return Counter(r["name"] for r in records(journal) if r["type"] == "start")
+
+
+def load_google_benchmark_json(path):
+    """Loads a result file the way google benchmark's tools/compare.py reads one."""
+    document = json.loads(path.read_text())
+    assert set(document) == {"context", "benchmarks"}
+    assert isinstance(document["context"], dict)
+    for entry in document["benchmarks"]:
+        assert isinstance(entry["name"], str) and isinstance(entry["run_name"], str)
+        assert entry["run_type"] in ("iteration", "aggregate")
+        # Every entry has the time keys compare.py reads; a failure has a message and zero times.
+        assert "time_unit" in entry and "real_time" in entry and "cpu_time" in entry
+        if entry.get("error_occurred"):
+            assert entry["error_message"] and entry["real_time"] == 0
+        if entry["run_type"] == "aggregate":
+            assert entry["aggregate_name"]
+    return document
+
+
+def benchmark_names(document):
+    return list(dict.fromkeys(entry["run_name"] for entry in document["benchmarks"]))
+
+
+def test_full_run_assembles_google_benchmark_json(work):
+    result = work.run()
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    assert run_dir.name.endswith("_nvidia-h100-80gb-hbm3_quick")
+    assert run_dir.name[:10].count("-") == 2  # YYYY-MM-DD_
+    document = load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    assert benchmark_names(document) == QUICK_PLAN
+    assert document["context"]["lb"]["gpu"]["uuid"] == "GPU-fake-0"
+    # 2 repetitions + mean, median, cv for each benchmark, none failed
+    assert len(document["benchmarks"]) == 5 * len(QUICK_PLAN)
+    assert not any(entry.get("error_occurred") for entry in document["benchmarks"])
+    meta = json.loads((run_dir / "run.json").read_text())
+    assert meta["args"]["preset"] == "quick" and meta["plan"] == {"idw": 6} and meta["started"]
+    log = (run_dir / "run.log").read_text()
+    assert "[gpu 0] [1/6] idw/shepard" in log and "idw: 6/6 benchmarks done" in log
+    assert "elapsed" in log
+    assert result.stdout.strip().splitlines()[-1] == f"run folder: {run_dir}"
+    assert [c["cuda_visible_devices"] for c in work.run_calls()] == ["0"]
+    assert not (run_dir / ".lock").exists()
+
+
+def test_existing_folder_gets_a_suffix_and_preset_file_its_stem(work, tmp_path):
+    assert work.run().returncode == 0
+    assert work.run().returncode == 0
+    assert [d.name[11:] for d in work.run_dirs()] == [
+        "nvidia-h100-80gb-hbm3_quick", "nvidia-h100-80gb-hbm3_quick_2"]
+    preset = tmp_path / "my-sweep.json"
+    preset.write_text("{}")
+    assert work.run("--preset", str(preset)).returncode == 0
+    assert work.run_dirs()[0].name.endswith("_my-sweep")
+    assert [c for c in work.run_calls()][-1]["argv"][4] == str(preset)
+
+
+def test_crashes_are_recorded_as_failed_and_the_rest_runs(work):
+    sticky, segfault = QUICK_PLAN[1], QUICK_PLAN[4]
+    result = work.run(crash=f"{sticky}=3;{segfault}=SIGSEGV")
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    document = load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    assert benchmark_names(document) == QUICK_PLAN
+    by_name = {}
+    for entry in document["benchmarks"]:
+        by_name.setdefault(entry["run_name"], []).append(entry)
+    # exit 3: the binary recorded the failure itself
+    assert [e.get("error_occurred") for e in by_name[sticky]] == [True]
+    # SIGSEGV mid-benchmark: the orchestrator's record replaces the partial repetition
+    (crashed,) = by_name[segfault]
+    assert crashed["error_occurred"] is True and "SIGSEGV" in crashed["error_message"]
+    for name in set(QUICK_PLAN) - {sticky, segfault}:
+        assert not any(e.get("error_occurred") for e in by_name[name])
+    assert start_counts(run_dir / "idw.gpu0.journal.jsonl") == Counter(QUICK_PLAN)
+    assert len(work.run_calls()) == 3
+    assert "2 failed" in result.stdout and "restarting for the remaining" in result.stdout
+
+
+def test_torn_journal_line_from_a_killed_binary_is_dropped(work):
+    torn = QUICK_PLAN[2]
+    result = work.run(crash=f"{torn}=torn")
+    assert result.returncode == 0, result.stderr
+    journal = work.the_run_dir() / "idw.gpu0.journal.jsonl"
+    assert "dropping an incomplete last journal line" in result.stderr
+    records(journal)  # every line is JSON again
+    document = load_google_benchmark_json(work.the_run_dir() / "idw.gpu0.json")
+    assert benchmark_names(document) == QUICK_PLAN
+    failed = [e for e in document["benchmarks"] if e.get("error_occurred")]
+    assert [e["name"] for e in failed] == [torn] and "SIGKILL" in failed[0]["error_message"]
+
+
+def wait_for_done(journal, count, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if journal.exists() and journal.read_text().count('"type": "done"') >= count:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{journal} never had {count} done records")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_run_resumes_only_what_is_missing(work, signum):
+    layouts = "soa,aos,aoas,builtin,soaos,hybrid"
+    proc = work.start("--filter", "/(aos|aoas|soaos)/", delay=0.2, layouts=layouts)
+    wait_for_done(_first_journal(work), 2)
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + signum, stderr
+    run_dir = work.the_run_dir()
+    journal = run_dir / "idw.gpu0.journal.jsonl"
+    assert "resume with" in stdout and not (run_dir / ".lock").exists()
+    done_before = [r["name"] for r in records(journal) if r["type"] == "done"]
+    assert 2 <= len(done_before) < 6
+    interrupted = [r["name"] for r in records(journal) if r["type"] == "start"][len(done_before):]
+    assert len(interrupted) == 1  # killed after its first repetition was journaled
+    assert any(r["type"] == "run" and r["name"] == interrupted[0] for r in records(journal))
+    assert all(r["ok"] for r in records(journal) if r["type"] == "done")  # nothing failed
+    partial = load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    assert benchmark_names(partial) == done_before
+
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir),
+                             "--no-figures"], env=work.env(layouts=layouts), capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    planned = [f"idw/shepard/naive/{layout}/{precision}/p:2/size:1024/manual_time"
+               for precision in ("float", "double") for layout in ("aos", "aoas", "soaos")]
+    # the filter came from run.json
+    document = load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    assert benchmark_names(document) == planned
+    assert not any(e.get("error_occurred") for e in document["benchmarks"])
+    assert len(document["benchmarks"]) == 5 * len(planned)  # no leftovers of the killed attempt
+    starts = start_counts(journal)
+    assert all(starts[name] == 1 for name in done_before)
+    assert set(starts) == set(planned)
+    assert sum(starts.values()) == len(planned) + 1
+    assert json.loads((run_dir / "run.json").read_text())["resumed"]
+
+
+def _first_journal(work, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for run_dir in work.run_dirs():
+            return run_dir / "idw.gpu0.journal.jsonl"
+        time.sleep(0.02)
+    raise AssertionError("no run folder appeared")
+
+
+def test_resume_refuses_while_the_run_is_still_going(work):
+    proc = work.start(delay=0.3)
+    wait_for_done(_first_journal(work), 1)
+    run_dir = work.the_run_dir()
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir)],
+                            env=work.env(), capture_output=True, text=True, timeout=60)
+    proc.terminate()
+    proc.communicate(timeout=20)
+    assert result.returncode == 2 and "still being written by" in result.stderr
+
+
+def test_resume_rejects_a_different_selection(work):
+    assert work.run().returncode == 0
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(work.the_run_dir()),
+                             "--preset", "paper"], env=work.env(), capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and "differs from the run being resumed" in result.stderr
+
+
+def test_truncated_last_journal_line_is_tolerated_on_resume(work):
+    assert work.run().returncode == 0
+    run_dir = work.the_run_dir()
+    journal = run_dir / "idw.gpu0.journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    third_done = [i for i, line in enumerate(lines) if '"done"' in line][2]
+    journal.write_text("".join(lines[:third_done + 1]) + '{"type": "run", "name": "idw/sh')
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir),
+                             "--no-figures"], env=work.env(), capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert f"{journal}:{third_done + 2}: dropping an incomplete last journal line" in result.stderr
+    assert benchmark_names(load_google_benchmark_json(run_dir / "idw.gpu0.json")) == QUICK_PLAN
+    assert start_counts(journal) == Counter(QUICK_PLAN)
+
+
+def test_corrupt_journal_line_in_the_middle_is_an_error(work):
+    assert work.run().returncode == 0
+    run_dir = work.the_run_dir()
+    journal = run_dir / "idw.gpu0.journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text("".join(lines[:2]) + "{garbage\n" + "".join(lines[2:]))
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir),
+                             "--no-figures"], env=work.env(), capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    assert f"{journal}:3: corrupt journal line" in result.stderr
+
+
+def test_read_journal_and_assemble_tolerate_only_the_last_line(tmp_path, capsys):
+    run = load_run_module()
+    journal = tmp_path / "idw.gpu0.journal.jsonl"
+    good = [{"type": "context", "context": {"host_name": "h"}},
+            {"type": "start", "name": "a"},
+            {"type": "run", "name": "a", "run": {"name": "a", "run_name": "a", "real_time": 1}},
+            {"type": "done", "name": "a", "ok": True}]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in good) + '{"type": "st')
+    parsed = run.read_journal(journal)
+    assert parsed.records == good and parsed.torn_line == 5
+    run.assemble(journal, tmp_path / "out.json", ["a", "b"], run.Console())
+    assert f"{journal}:5: ignoring an incomplete last journal line" in capsys.readouterr().err
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert document == {"context": {"host_name": "h"}, "benchmarks": [good[2]["run"]]}
+    journal.write_text('{"type": "start", "name": "a"}\n[1]\n' + json.dumps(good[3]) + "\n")
+    with pytest.raises(run.JournalError, match=r"journal.jsonl:2: corrupt journal line"):
+        run.read_journal(journal)
+
+
+def test_cuda_visible_devices_follows_an_inherited_list(monkeypatch):
+    run = load_run_module()
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    assert run.cuda_visible_devices(1) == "1"
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4,5")
+    assert run.cuda_visible_devices(1) == "5"
+
+
+def test_no_gpu_is_one_line_and_exit_2(work):
+    result = work.run(devices=0)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "no CUDA GPU" in result.stderr and "make figures" in result.stderr
+    assert result.stdout == "" and not work.root.exists()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--preset", "nosuch"], "unknown preset 'nosuch'"),
+    (["--preset", "BAD_PRESET_FILE"], "malformed preset"),
+    (["--suites", "idw,nosuch"], "unknown suite 'nosuch'"),
+    (["--devices", "3"], "unknown device index 3"),
+    (["--sizes", "big"], "bad --sizes"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_input_is_one_message_exit_2_and_creates_nothing(work, tmp_path, args, expected):
+    bad_preset = tmp_path / "broken.json"
+    bad_preset.write_text("this preset is bad\n")
+    args = [str(bad_preset) if a == "BAD_PRESET_FILE" else a for a in args]
+    result = work.run(*args)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and expected in result.stderr
+    assert not work.root.exists()
+
+
+def test_binary_dying_before_any_benchmark_gives_up(work):
+    result = work.run(startup_exit=5)
+    assert result.returncode == 1
+    assert "exited with code 5 before finishing any benchmark" in result.stderr
+    assert len(work.run_calls()) == 1
+
+
+def test_two_devices_give_two_journals_and_two_result_files(work):
+    result = work.run(devices=2)
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    for k in (0, 1):
+        document = load_google_benchmark_json(run_dir / f"idw.gpu{k}.json")
+        assert benchmark_names(document) == QUICK_PLAN
+        assert document["context"]["lb"]["gpu"]["uuid"] == f"GPU-fake-{k}"
+        assert (run_dir / f"idw.gpu{k}.journal.jsonl").exists()
+    assert sorted(c["cuda_visible_devices"] for c in work.run_calls()) == ["0", "1"]
+    log = (run_dir / "run.log").read_text()
+    assert "[gpu 0] [6/6]" in log and "[gpu 1] [6/6]" in log
+
+    assert work.run("--devices", "1", devices=2).returncode == 0
+    second = work.run_dirs()[1]
+    assert sorted(p.name for p in second.glob("*.json*")) == [
+        "idw.gpu1.journal.jsonl", "idw.gpu1.json", "run.json"]
+
+
+def test_two_suites_run_in_order(work):
+    result = work.run("--suites", "idw,kriging", suites="idw,kriging")
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    kriging = load_google_benchmark_json(run_dir / "kriging.gpu0.json")
+    assert benchmark_names(kriging) == [n.replace("idw/", "kriging/", 1) for n in QUICK_PLAN]
+    assert json.loads((run_dir / "run.json").read_text())["plan"] == {"idw": 6, "kriging": 6}
+
+
+@pytest.mark.parametrize("plots_exit", [0, 1])
+def test_figures_run_on_the_folder_and_their_failure_keeps_results(work, tmp_path, plots_exit):
+    repo = tmp_path / "repo"
+    (repo / "harness").mkdir(parents=True)
+    shutil.copy(RUN_PY, repo / "harness" / "run.py")
+    (repo / "plots").mkdir()
+    (repo / "plots" / "__init__.py").write_text("")
+    (repo / "plots" / "__main__.py").write_text(
+        "import pathlib, sys\n"
+        "pathlib.Path(sys.argv[1], 'figures').mkdir()\n"
+        "print('drew figures')\n"
+        f"sys.exit({plots_exit})\n")
+    result = work.run(script=repo / "harness" / "run.py", figures=True)
+    run_dir = work.the_run_dir()
+    assert (run_dir / "figures").is_dir() and "[plots] drew figures" in result.stdout
+    load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    if plots_exit == 0:
+        assert result.returncode == 0, result.stderr
+    else:
+        assert result.returncode == 3 and "figures failed" in result.stderr
+    assert result.stdout.strip().splitlines()[-1] == f"run folder: {run_dir}"
