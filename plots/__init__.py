@@ -1,0 +1,1 @@
+"""Figures, claims check and REPORT.md from Google Benchmark result folders."""

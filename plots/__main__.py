@@ -1,0 +1,39 @@
+"""`python3 -m plots [--out DIR] RESULTS_DIR [RESULTS_DIR ...]`: figures and REPORT.md.
+
+Several results folders are several GPUs, shown side by side. Bad input ends with one
+message and a non-zero exit, never a traceback.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from plots.claims import ClaimsError
+from plots.load import ResultsError, load_results
+from plots.report import write_report
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m plots",
+        description="Regenerate every paper figure and REPORT.md from results folders.")
+    parser.add_argument("--out", type=Path,
+                        help="output folder (default: the first results folder)")
+    parser.add_argument("results", nargs="+", type=Path, metavar="RESULTS_DIR",
+                        help="folder holding <suite>.gpu<k>.json files; one per GPU")
+    args = parser.parse_args(argv)
+    try:
+        written = write_report(load_results(args.results), args.out or args.results[0])
+    except (ResultsError, ClaimsError) as error:
+        print(f"plots: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"plots: error: cannot write output: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

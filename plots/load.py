@@ -1,0 +1,316 @@
+"""Read results folders (`<suite>.gpu<k>.json`, results/README.md) into one row per benchmark.
+
+Each benchmark's repetitions and aggregates collapse into a `Benchmark`: median time in
+seconds, relative spread, median counters, or an error (an errored benchmark never has a
+time). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
+several `gpu<k>` files) mean several GPUs side by side in the figures.
+"""
+
+import json
+import re
+import statistics
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from plots.names import FIELDS, parse_name
+
+RESULT_FILE = re.compile(r"^(?P<suite>.+)\.gpu(?P<index>\d+)\.json$")
+SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+HOST_VERSION_PREFIX = "cpu-"
+# Keys Google Benchmark writes itself; every other numeric key of an entry is a counter.
+_RUNNER_KEYS = {
+    "name", "run_name", "run_type", "family_index", "per_family_instance_index", "threads",
+    "repetitions", "repetition_index", "aggregate_name", "aggregate_unit",
+    "iterations", "real_time", "cpu_time", "time_unit", "error_occurred", "error_message",
+    "skipped", "skip_message", "label",
+}
+
+
+class ResultsError(Exception):
+    """Bad input: a message naming the folder or file, meant for the user as is."""
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark on one device: every repetition and aggregate folded together."""
+
+    name: str
+    paper: str
+    app: str
+    version: str
+    layout: str
+    precision: str
+    params: dict
+    device: str
+    preset: str
+    source: Path
+    time_s: float | None = None
+    spread: float | None = None
+    counters: dict = field(default_factory=dict)
+    error: str | None = None
+    throttled: bool = False
+
+    def get(self, key):
+        """A name field or parameter by key; None when this benchmark lacks it."""
+        if key in FIELDS:
+            return getattr(self, key)
+        return self.params.get(key)
+
+    @property
+    def is_host(self):
+        """CPU baselines do not depend on the GPU, so devices of one folder share them."""
+        return self.version.startswith(HOST_VERSION_PREFIX)
+
+
+@dataclass(frozen=True)
+class ResultFile:
+    path: Path
+    suite: str
+    device_index: int
+    context: dict
+    entry_count: int
+    benchmarks: tuple
+
+    @property
+    def lb(self):
+        """The suite's own context block (gpu, build, run, ceilings); {} when absent."""
+        lb = self.context.get("lb")
+        return lb if isinstance(lb, dict) else {}
+
+    @property
+    def gpu_name(self):
+        return str(_nested(self.lb, "gpu", "name") or "unknown")
+
+    @property
+    def preset(self):
+        return str(_nested(self.lb, "run", "preset") or "unknown")
+
+    @property
+    def spread_flag_pct(self):
+        """The run's own threshold for flagging a noisy time, if it recorded one."""
+        value = _nested(self.lb, "run", "spread_flag_pct")
+        return value if _is_number(value) else None
+
+
+@dataclass(frozen=True)
+class Device:
+    """One GPU of one results folder, with the host baselines of that folder."""
+
+    label: str
+    preset: str
+    folder: Path
+    files: tuple
+    benchmarks: tuple
+
+    def for_paper(self, paper):
+        return replace(self, benchmarks=tuple(b for b in self.benchmarks if b.paper == paper))
+
+
+@dataclass(frozen=True)
+class Results:
+    folders: tuple
+    files: tuple
+    devices: tuple
+
+    @property
+    def benchmark_count(self):
+        return sum(len(f.benchmarks) for f in self.files)
+
+    @property
+    def entry_count(self):
+        return sum(f.entry_count for f in self.files)
+
+
+def load_results(folders):
+    """Read every `<suite>.gpu<k>.json` of each folder; raise ResultsError on bad input."""
+    if not folders:
+        raise ResultsError("no results folder given")
+    files, devices = [], []
+    for folder in map(Path, folders):
+        folder_files = [read_result_file(path) for path in _result_paths(folder)]
+        files.extend(folder_files)
+        devices.extend(_devices_of_folder(folder, folder_files))
+    return Results(tuple(map(Path, folders)), tuple(files), tuple(_unique_labels(devices)))
+
+
+def _result_paths(folder):
+    if not folder.is_dir():
+        raise ResultsError(f"{folder}: results folder does not exist")
+    paths = sorted(p for p in folder.iterdir() if RESULT_FILE.match(p.name))
+    if not paths:
+        raise ResultsError(f"{folder}: no <suite>.gpu<k>.json result files")
+    return paths
+
+
+def read_result_file(path):
+    """Parse one Google Benchmark JSON file into a ResultFile."""
+    path = Path(path)
+    match = RESULT_FILE.match(path.name)
+    if not match:
+        raise ResultsError(f"{path}: not named <suite>.gpu<k>.json")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ResultsError(f"{path}:{error.lineno}: malformed JSON: {error.msg}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ResultsError(f"{path}: cannot read: {error}") from None
+    if not isinstance(doc, dict):
+        raise ResultsError(f"{path}: top level is not a JSON object")
+    for key, kind in (("context", dict), ("benchmarks", list)):
+        if not isinstance(doc.get(key), kind):
+            raise ResultsError(f"{path}: missing or malformed key '{key}'")
+
+    shell = ResultFile(path, match["suite"], int(match["index"]), doc["context"],
+                       len(doc["benchmarks"]), ())
+    groups = {}
+    for position, entry in enumerate(doc["benchmarks"]):
+        where = f"{path}: benchmarks[{position}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise ResultsError(f"{where}: entry without a 'name'")
+        if entry.get("run_type") not in ("iteration", "aggregate"):
+            raise ResultsError(f"{where} ({entry['name']}): missing or unknown 'run_type'")
+        try:
+            parsed = parse_name(entry["name"])
+        except ValueError as error:
+            raise ResultsError(f"{where}: {error}") from None
+        groups.setdefault(parsed["benchmark"], (parsed, []))[1].append(entry)
+
+    benchmarks = tuple(
+        _fold(path, shell.gpu_name, shell.preset, parsed, entries)
+        for parsed, entries in groups.values()
+    )
+    return replace(shell, benchmarks=benchmarks)
+
+
+def _fold(path, device, preset, parsed, entries):
+    """Fold one benchmark's entries into a Benchmark (time, spread, counters or error)."""
+    base = Benchmark(
+        name=parsed["benchmark"], params=parsed["params"], device=device, preset=preset,
+        source=path, **{f: parsed[f] for f in FIELDS},
+    )
+    failure = _failure(entries)
+    if failure:
+        return replace(base, error=failure)
+
+    where = f"{path}: {base.name}"
+    iterations = [e for e in entries if e["run_type"] == "iteration"]
+    aggregates = {e.get("aggregate_name"): e for e in entries if e["run_type"] == "aggregate"}
+    median_entry = aggregates.get("median")
+    if median_entry is not None and median_entry.get("aggregate_unit", "time") == "time":
+        time_s = _seconds(where, median_entry)
+    elif iterations:
+        time_s = statistics.median(_seconds(where, e) for e in iterations)
+    else:
+        raise ResultsError(f"{where}: no iteration entry and no median aggregate")
+
+    counter_source = iterations or [median_entry]
+    counters = {
+        key: statistics.median(e[key] for e in counter_source if key in e)
+        for key in _counter_keys(counter_source)
+    }
+    throttled = any(_is_number(e.get("throttled")) and e["throttled"] >= 1
+                    for e in counter_source)
+    spread = _spread(where, aggregates.get("spread"), iterations, time_s)
+    return replace(base, time_s=time_s, spread=spread, counters=counters, throttled=throttled)
+
+
+def _failure(entries):
+    """The error (or skip) message when any entry failed, else None."""
+    for entry in entries:
+        if entry.get("error_occurred"):
+            return str(entry.get("error_message") or "error (no message)")
+    for entry in entries:
+        if entry.get("skipped"):
+            return "skipped: " + str(entry.get("skip_message") or "no reason given")
+    return None
+
+
+def _seconds(where, entry):
+    unit = entry.get("time_unit")
+    value = entry.get("real_time")
+    if unit not in SECONDS_PER_UNIT:
+        raise ResultsError(f"{where}: missing or unknown 'time_unit' {unit!r}")
+    if not _is_number(value):
+        raise ResultsError(f"{where}: missing or non-numeric 'real_time'")
+    return value * SECONDS_PER_UNIT[unit]
+
+
+def _spread(where, spread_entry, iterations, time_s):
+    """Relative spread (max - min) / median as a fraction.
+
+    Computed from the repetitions when there are two or more: that is the harness's own
+    `spread` statistic, and it does not depend on how the aggregate's value was scaled
+    (Google Benchmark writes percentage aggregates as fractions, but a reporter that runs
+    them through GetAdjustedRealTime multiplies by the time unit and divides by the
+    iteration count). The `spread` aggregate is used only when repetitions are absent.
+    """
+    if len(iterations) >= 2 and time_s:
+        times = [_seconds(where, e) for e in iterations]
+        return (max(times) - min(times)) / time_s
+    if spread_entry is None:
+        return None
+    if spread_entry.get("aggregate_unit") == "percentage":
+        value = spread_entry.get("real_time")
+        if not _is_number(value):
+            raise ResultsError(f"{where}: spread aggregate without a numeric 'real_time'")
+        return value
+    return _seconds(where, spread_entry) / time_s if time_s else None
+
+
+def _counter_keys(entries):
+    keys = []
+    for entry in entries:
+        keys += [k for k, v in entry.items()
+                 if k not in _RUNNER_KEYS and _is_number(v) and k not in keys]
+    return keys
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _nested(mapping, *keys):
+    for key in keys:
+        if not isinstance(mapping, dict):
+            return None
+        mapping = mapping.get(key)
+    return mapping
+
+
+def _devices_of_folder(folder, files):
+    """Group a folder's files by GPU; every device also sees the folder's CPU baselines."""
+    groups = {}
+    for result_file in files:
+        gpu = result_file.lb.get("gpu") if isinstance(result_file.lb.get("gpu"), dict) else {}
+        key = gpu.get("uuid") or f"{gpu.get('name', 'unknown')}#{result_file.device_index}"
+        groups.setdefault(key, []).append(result_file)
+
+    host = _first_of_each(b for f in files for b in f.benchmarks if b.is_host)
+    devices = []
+    for group in groups.values():
+        own = [b for f in group for b in f.benchmarks]
+        own_names = {b.name for b in own}
+        shared = [b for b in host if b.name not in own_names]
+        devices.append(Device(group[0].gpu_name, group[0].preset, folder, tuple(group),
+                              tuple(own + shared)))
+    return devices
+
+
+def _first_of_each(benchmarks):
+    """One host baseline per name when several files of a folder measured it."""
+    seen = {}
+    for benchmark in benchmarks:
+        seen.setdefault(benchmark.name, benchmark)
+    return list(seen.values())
+
+
+def _unique_labels(devices):
+    """Keep GPU names as labels unless two devices share one; then add folder and index."""
+    names = [d.label for d in devices]
+    unique = []
+    for device in devices:
+        if names.count(device.label) > 1:
+            indexes = "+".join(f"gpu{f.device_index}" for f in device.files)
+            device = replace(device, label=f"{device.label} ({device.folder.name}/{indexes})")
+        unique.append(device)
+    return unique

@@ -1,0 +1,137 @@
+"""REPORT.md: device context, every paper's figures and tables, claims verdicts, flags.
+
+Everything that can fail on bad input (results, claims files) is read before the first
+file is written, and every file is written atomically.
+"""
+
+import json
+import os
+from pathlib import Path
+
+from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope, evaluate_claims,
+                          load_claims)
+from plots.figures import write_atomically
+from plots.papers import PAPERS
+
+DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
+CONTEXT_SECTIONS = ("gpu", "build", "run", "ceilings")
+
+
+def write_report(results, out_dir):
+    """Write every figure and `<out_dir>/REPORT.md`; return the paths written, in order."""
+    out_dir = Path(out_dir)
+    evaluated = []  # (paper, devices, verdicts per device): all checks before any write
+    for paper in (PAPERS[p] for p in _papers_in(results) if p in PAPERS):
+        claims = load_claims(paper.claims_file)
+        devices = [d for d in (d.for_paper(paper.id) for d in results.devices) if d.benchmarks]
+        verdicts = [evaluate_claims(claims, Scope(d.benchmarks, paper.baseline, paper.prefer))
+                    for d in devices]
+        evaluated.append((paper, devices, verdicts))
+
+    parts, written = [_header(results), _devices(results)], []
+    for paper, devices, verdicts in evaluated:
+        sections = paper.render(devices, out_dir / "figures")
+        written += [f for s in sections for f in _figure_files(s)]
+        parts.append(_paper_part(paper, devices, sections, verdicts, out_dir))
+    parts += [_flags(results), _unsupported(results)]
+
+    report = out_dir / "REPORT.md"
+    text = "\n\n".join(p for p in parts if p) + "\n"
+    write_atomically(report, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+    return written + [report]
+
+
+def _papers_in(results):
+    return list(dict.fromkeys(b.paper for f in results.files for b in f.benchmarks))
+
+
+def _figure_files(section):
+    return [f for png in section.figures for f in (png, png.with_suffix(".svg"))]
+
+
+def _header(results):
+    folders = ", ".join(f"`{f}`" for f in results.folders)
+    return (f"# Layout benchmark report\n\nRead {results.benchmark_count} benchmarks "
+            f"({results.entry_count} JSON entries) from {len(results.files)} result file(s) "
+            f"in {len(results.folders)} results folder(s): {folders}.")
+
+
+def _devices(results):
+    lines = ["## Devices"]
+    for device in results.devices:
+        lines.append(f"### {device.label} — preset {device.preset}\n\nFolder `{device.folder}`.")
+        for result_file in device.files:
+            lines += [f"#### `{result_file.path.name}`", "",
+                      "| context | key | value |", "|---|---|---|"]
+            for section in CONTEXT_SECTIONS:
+                values = result_file.lb.get(section)
+                if not isinstance(values, dict) or not values:
+                    lines.append(f"| {section} | — | not recorded |")
+                    continue
+                lines += [f"| {section} | {key} | {_cell(_value_text(value))} |"
+                          for key, value in values.items()]
+    return "\n".join(lines)
+
+
+def _paper_part(paper, devices, sections, verdicts, out_dir):
+    lines = [f"## {paper.title}", "", paper.intro]
+    for section in sections:
+        lines += ["", f"### {section.heading}"]
+        if section.body:
+            lines += ["", section.body]
+        for png in section.figures:
+            png_link = Path(os.path.relpath(png, out_dir)).as_posix()
+            svg_link = Path(os.path.relpath(png.with_suffix(".svg"), out_dir)).as_posix()
+            lines += ["", f"![{section.heading}]({png_link}) ([SVG]({svg_link}))"]
+    for device, device_verdicts in zip(devices, verdicts):
+        lines += ["", f"### Claims — {device.label} (preset {device.preset})", "",
+                  _claims_table(device_verdicts)]
+    return "\n".join(lines)
+
+
+def _claims_table(verdicts):
+    counts = {v: sum(x.verdict == v for x in verdicts)
+              for v in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
+    summary = ", ".join(f"{n} {v}" for v, n in counts.items())
+    lines = [f"{summary}. Ratios are reproduced within ±10 % (log scale) of the paper's "
+             "value; orderings list variants fastest first.", "",
+             "| claim | paper | measured | verdict | note |", "|---|---|---|---|---|"]
+    lines += [f"| {_cell(v.text)} (`{v.claim_id}`) | {_cell(v.paper)} | {_cell(v.measured)} | "
+              f"{v.verdict} | {_cell(v.note)} |" for v in verdicts]
+    return "\n".join(lines)
+
+
+def _flags(results):
+    """Errors first, then noisy and throttled times: what a reader must not over-trust."""
+    errors, noisy, throttled = [], [], []
+    for result_file in results.files:
+        flag_pct = result_file.spread_flag_pct
+        flag_pct = DEFAULT_SPREAD_FLAG_PCT if flag_pct is None else flag_pct
+        for b in result_file.benchmarks:
+            where = f"`{b.name}` on {b.device} (`{result_file.path.name}`)"
+            if b.error:
+                errors.append(f"- **error** {where}: {b.error}")
+            if b.spread is not None and 100 * b.spread > flag_pct:
+                noisy.append(f"- **spread {b.spread:.1%}** (> {flag_pct:g}%) {where}")
+            if b.throttled:
+                throttled.append(f"- **throttled** in at least one repetition: {where}")
+    lines = errors + noisy + throttled
+    return "## Errored and flagged benchmarks\n\n" + ("\n".join(lines) or "None.")
+
+
+def _unsupported(results):
+    missing = [p for p in _papers_in(results) if p not in PAPERS]
+    if not missing:
+        return ""
+    return ("## Papers without a figure module\n\n"
+            + "\n".join(f"- `{p}`: read, not plotted" for p in missing))
+
+
+def _value_text(value):
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def _cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")

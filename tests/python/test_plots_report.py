@@ -1,0 +1,182 @@
+"""python3 -m plots: figures, REPORT.md and the CLI's behaviour on bad input."""
+
+import contextlib
+import importlib.util
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plots.__main__ import main
+from plots.claims import load_claims
+from plots.figures import write_atomically
+from plots.papers import PAPERS
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE = FIXTURES / "idw_quick"
+FIGURES = ("idw_fig7", "idw_fig8", "idw_fig2", "idw_builtin_vs_aoas", "idw_pct_of_limit")
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """One CLI run on a copy of the fixture, without --out: output lands in that folder."""
+    folder = tmp_path_factory.mktemp("report") / "run"
+    shutil.copytree(FIXTURE, folder)
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        assert main([str(folder)]) == 0
+    return folder, stdout.getvalue()
+
+
+@pytest.fixture(scope="module")
+def report(run):
+    return run[0]
+
+
+def test_every_figure_is_written_as_png_and_svg(report):
+    for stem in FIGURES:
+        png, svg = report / "figures" / f"{stem}.png", report / "figures" / f"{stem}.svg"
+        assert png.read_bytes().startswith(b"\x89PNG"), stem
+        assert "<svg" in svg.read_text()[:500], stem
+    assert not list(report.rglob("*.tmp")), "temporary files left behind"
+
+
+def test_panels_without_data_say_not_measured(report):
+    assert "not measured" in (report / "figures" / "idw_fig2.svg").read_text()
+    assert "not measured" not in (report / "figures" / "idw_fig7.svg").read_text()
+
+
+def test_titles_name_figure_gpu_and_preset(report):
+    svg = (report / "figures" / "idw_fig7.svg").read_text()
+    for words in ("Fig. 7", "NVIDIA H100 80GB HBM3", "preset quick"):
+        assert words in svg
+
+
+def test_report_has_one_claims_row_per_claim(report):
+    text = (report / "REPORT.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
+    for claim in load_claims(PAPERS["idw"].claims_file):
+        matching = [row for row in rows if f"(`{claim['id']}`)" in row]
+        assert len(matching) == 1, claim["id"]
+    tiled = next(r for r in rows if "(`float-tiled-aoas-over-aos`)" in r)
+    assert tiled.split(" | ")[3:4] == ["reproduced"]
+    cdp = next(r for r in rows if "(`float-cdp-ordering`)" in r)
+    assert "| not measured |" in cdp and "absent: cdp-improved" in cdp
+    speedup = next(r for r in rows if "(`float-speedup-naive-aoas`)" in r)
+    assert "| not reproduced |" in speedup and "GT640" in speedup
+
+
+def test_report_embeds_figures_and_lists_context_and_flags(report):
+    text = (report / "REPORT.md").read_text()
+    for stem in FIGURES:
+        assert f"](figures/{stem}.png)" in text and f"(figures/{stem}.svg)" in text
+    assert "Read 48 benchmarks (377 JSON entries)" in text
+    assert "GT640" in text and "CUDA 5.5" in text
+    assert "| ceilings | fp32_fma_per_s | 3e+13 |" in text
+    assert "**error** `idw/shepard/tiled/hybrid/double/p:2/size:51200/block:256`" in text
+    assert "**spread" in text and "**throttled**" in text
+    assert "| NVIDIA H100 80GB HBM3 | naive | float | 10K |" in text
+
+
+def test_cli_prints_one_line_per_file_written_by_default_into_the_results_folder(run):
+    folder, stdout = run
+    lines = stdout.splitlines()
+    assert len(lines) == 2 * len(FIGURES) + 1
+    assert all(line.startswith("wrote ") and Path(line[6:]).is_file() for line in lines)
+    assert f"wrote {folder / 'REPORT.md'}" in lines
+
+
+def test_several_folders_are_several_gpus(tmp_path):
+    folders = []
+    for gpu in ("NVIDIA H100 80GB HBM3", "NVIDIA H200"):
+        folder = tmp_path / gpu.split()[-1]
+        shutil.copytree(FIXTURE, folder)
+        path = folder / "idw.gpu0.json"
+        doc = json.loads(path.read_text())
+        doc["context"]["lb"]["gpu"].update(name=gpu, uuid=f"GPU-{gpu}")
+        path.write_text(json.dumps(doc))
+        folders.append(str(folder))
+    out = tmp_path / "out"
+    assert main(["--out", str(out), *folders]) == 0
+    text = (out / "REPORT.md").read_text()
+    assert "### Claims — NVIDIA H100 80GB HBM3 (preset quick)" in text
+    assert "### Claims — NVIDIA H200 (preset quick)" in text
+    assert "NVIDIA H200" in (out / "figures" / "idw_fig8.svg").read_text()
+
+
+def broken_results(tmp_path, breakage):
+    folder = tmp_path / "run"
+    if breakage != "missing folder":
+        folder.mkdir()
+    if breakage == "malformed JSON":
+        (folder / "idw.gpu0.json").write_text('{"context": {}, "benchmarks": [')
+    return folder
+
+
+@pytest.mark.parametrize("breakage", ["missing folder", "malformed JSON", "no result files"])
+def test_bad_input_exits_nonzero_with_one_message_and_writes_nothing(tmp_path, capsys,
+                                                                      breakage):
+    out = tmp_path / "out"
+    assert main(["--out", str(out), str(broken_results(tmp_path, breakage))]) != 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith("plots: error: ")
+    assert "run" in captured.err
+    assert captured.out == ""
+    assert not out.exists()
+
+
+def test_bad_input_from_the_shell_shows_no_traceback(tmp_path):
+    folder = broken_results(tmp_path, "malformed JSON")
+    result = subprocess.run([sys.executable, "-m", "plots", str(folder)],
+                            cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "idw.gpu0.json:1: malformed JSON" in result.stderr
+
+
+def test_cli_without_arguments_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 2
+    assert "RESULTS_DIR" in capsys.readouterr().err
+
+
+def test_spread_flag_threshold_comes_from_the_run_context(tmp_path):
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURE, folder)
+    path = folder / "idw.gpu0.json"
+    doc = json.loads(path.read_text())
+    doc["context"]["lb"]["run"]["spread_flag_pct"] = 10.0
+    doc["benchmarks"] = [e for e in doc["benchmarks"] if "/naive/soa/float/" in e["name"]
+                         or "/cpu-serial/" in e["name"]]
+    path.write_text(json.dumps(doc))
+    assert main(["--out", str(tmp_path / "out"), str(folder)]) == 0
+    assert "**spread" not in (tmp_path / "out" / "REPORT.md").read_text()
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
+    target = tmp_path / "REPORT.md"
+    target.write_text("old report")
+
+    def fail_halfway(temp):
+        Path(temp).write_text("half")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        write_atomically(target, fail_halfway)
+    assert target.read_text() == "old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["REPORT.md"]
+
+
+def test_committed_fixture_matches_its_generator():
+    spec = importlib.util.spec_from_file_location("make_idw_fixture",
+                                                  FIXTURES / "make_idw_fixture.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert json.loads((FIXTURE / "idw.gpu0.json").read_text()) == generator.build_fixture()
+    assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 300_000
