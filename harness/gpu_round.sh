@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One round on a GPU machine, in as few device calls as possible. Everything it writes that
+# should come back goes under $OUT (logs, a tarball of the run folders).
+#   check    build, `make test` (GPU tests, compute-sanitizer, SASS check), `make reproduce`
+#   resume   kill a quick run midway, resume it, and show that only missing points ran
+#   paper    PRESET=paper run of IDW (the reference results), packed for results/reference/
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/lb-round}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+phase=${1:-check}
+jobs=$(nproc)
+
+stamp() { echo "=== $(date +%T) $*"; }
+
+case "$phase" in
+  check)
+    stamp "device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
+    stamp "make test"; time make test JOBS="$jobs" 2>&1 | tee "$OUT/test.log" | grep -vE "^\s+Start|Test +#" | tail -40
+    stamp "make reproduce (quick)"; time make reproduce JOBS="$jobs" 2>&1 | tee "$OUT/reproduce.log" | tail -25
+    tar czf "$OUT/runs.tgz" results/runs
+    ;;
+  resume)
+    stamp "quick run, killed after 40 s"
+    python3 harness/run.py --preset quick --no-figures --results-root /tmp/resume-demo > "$OUT/resume-1.log" 2>&1 &
+    pid=$!; sleep 40; kill -INT $pid; wait $pid; echo "orchestrator exit: $?"
+    run=$(ls -d /tmp/resume-demo/*/ | head -1)
+    done_before=$(grep -c '"type": *"done"' "$run"/idw.gpu0.journal.jsonl)
+    stamp "resume $run ($done_before done before the kill)"
+    time make reproduce RESUME="$run" 2>&1 | tee "$OUT/resume-2.log" | tail -8
+    python3 - "$run" <<'PY'
+import collections, json, sys
+starts = collections.Counter()
+for line in open(sys.argv[1] + "/idw.gpu0.journal.jsonl"):
+    r = json.loads(line)
+    if r["type"] == "start": starts[r["name"]] += 1
+again = [n for n, c in starts.items() if c > 1]
+print(f"benchmarks: {len(starts)}, started more than once: {len(again)} {again}")
+PY
+    ;;
+  paper)
+    stamp "make reproduce PRESET=paper"
+    time make reproduce PRESET=paper JOBS="$jobs" 2>&1 | tee "$OUT/paper.log" | tail -30
+    tar czf "$OUT/paper.tgz" results/runs
+    ;;
+  *) echo "unknown phase $phase (check | resume | paper)"; exit 2 ;;
+esac
