@@ -2,6 +2,7 @@
 # One round on a GPU machine, in as few device calls as possible. Everything it writes that
 # should come back goes under $OUT (logs, a tarball of the run folders).
 #   check    build, `make test` (GPU tests, compute-sanitizer, SASS check), `make reproduce`
+#   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
 #   paper    PRESET=paper run of IDW (the reference results), packed for results/reference/
 set -uo pipefail
@@ -20,6 +21,12 @@ case "$phase" in
     stamp "make test"; time make test JOBS="$jobs" 2>&1 | tee "$OUT/test.log" | grep -vE "^\s+Start|Test +#" | tail -40
     stamp "make reproduce (quick)"; time make reproduce JOBS="$jobs" 2>&1 | tee "$OUT/reproduce.log" | tail -25
     tar czf "$OUT/runs.tgz" results/runs
+    ;;
+  probe)
+    for l in aoas soa; do cuobjdump --dump-sass build/CMakeFiles/lb_idw.dir/kernels/idw/device_$l.cu.o > "$OUT/sass_$l.txt"; done
+    stamp "1000K float p=2 probe"
+    build/layoutbench run --preset paper --filter '(naive|tiled)/(aoas|soa)/float/p:2/size:1024000' \
+      --journal /tmp/probe.jsonl 2>&1 | tail -6
     ;;
   resume)
     stamp "quick run, killed after 40 s"
