@@ -30,6 +30,9 @@
 namespace lb::harness {
 namespace {
 
+template <class State>
+constexpr bool has_skip_with_message = requires(State& st) { st.SkipWithMessage(""); };
+
 struct Selection {
   std::string suite = "idw";
   std::string preset = "quick";
@@ -125,8 +128,11 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
   journal.write({{"type", "context"}, {"context", context}});
 
   // Google Benchmark's own flags come from the preset, not from our command line.
+  // Google Benchmark 1.8 (it has SkipWithMessage) wants a unit suffix on the minimum time.
+  constexpr bool min_time_has_unit = has_skip_with_message<benchmark::State>;
   std::vector<std::string> args = {"layoutbench", fmt::format("--benchmark_repetitions={}", plan.preset.repetitions),
-                                   fmt::format("--benchmark_min_time={}", plan.preset.min_time_s)};
+                                   fmt::format("--benchmark_min_time={}{}", plan.preset.min_time_s,
+                                               min_time_has_unit ? "s" : "")};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());

