@@ -124,8 +124,9 @@ void check_no_coincident(const PointSet& s, double min_d2) {
       const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j];
       if (dx * dx + dy * dy < min_d2) {
         const auto [first, second] = std::minmax(i, j);
+        const std::string other = s.line.empty() ? fmt::format("point {}", first) : fmt::format("line {}", s.line[first]);
         throw InputError(fmt::format("{}: data point coincides with {} at ({}, {}); remove or merge duplicates",
-                                     where(second), where(first), s.x[first], s.y[first]));
+                                     where(second), other, s.x[first], s.y[first]));
       }
     }
   }

@@ -4,7 +4,8 @@
 #   check    build, `make test` (GPU tests, compute-sanitizer, SASS check), `make reproduce`
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
-#   paper    PRESET=paper run of IDW (the reference results), packed for results/reference/
+#   paper    PRESET=paper run of IDW (the reference results) in chunks of $CHUNK seconds: each
+#            call starts it or resumes the run folder under results/runs (carry it back in)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/lb-round}
@@ -47,8 +48,13 @@ print(f"benchmarks: {len(starts)}, started more than once: {len(again)} {again}"
 PY
     ;;
   paper)
-    stamp "make reproduce PRESET=paper"
-    time make reproduce PRESET=paper JOBS="$jobs" 2>&1 | tee "$OUT/paper.log" | tail -30
+    make build JOBS="$jobs" 2>&1 | tail -1
+    python3 -m pytest -q tests/python/test_cli_interpolate.py 2>&1 | tail -1
+    run=$(ls -d results/runs/*_paper 2>/dev/null | head -1)
+    if [ -n "$run" ]; then args=(--resume "$run"); else args=(--preset paper); fi
+    stamp "paper run: ${args[*]} (stopped after ${CHUNK:=520} s if unfinished)"
+    timeout -s INT "$CHUNK" python3 harness/run.py "${args[@]}" --bin build/layoutbench 2>&1 \
+      | tee -a "$OUT/paper.log" | grep -vE "benchmarks done, " | tail -40
     tar czf "$OUT/paper.tgz" results/runs
     ;;
   *) echo "unknown phase $phase (check | resume | paper)"; exit 2 ;;
