@@ -40,6 +40,7 @@ def write_atomically(path, write):
     os.close(handle)
     try:
         write(temp)
+        os.chmod(temp, 0o644)  # mkstemp makes it private; results are meant to be shared
         os.replace(temp, path)
     except BaseException:
         os.unlink(temp)
