@@ -33,6 +33,14 @@ constexpr std::uint64_t kPredictionSeed = 20160105;  // a different stream for p
 constexpr double kSerialBudget = 0x1.0p25;           // interactions per timed CPU run (serial)
 constexpr double kOpenMPBudget = 0x1.0p29;
 
+//! What one version runs, where the preset narrows it ("version_overrides"): e.g. the
+//! original CDP version only at the sizes where a child grid per point is affordable.
+struct VersionScope {
+  std::vector<std::size_t> sizes;    //!< empty = all sizes
+  std::vector<std::string> layouts;  //!< empty = all layouts
+  std::vector<double> powers;        //!< empty = all powers
+};
+
 struct Config {
   std::vector<std::size_t> sizes;
   std::vector<Version> versions;
@@ -41,6 +49,18 @@ struct Config {
   std::vector<double> powers;
   int block = 256;
   bool cpu_baselines = true;
+  std::map<Version, VersionScope> scopes;
+
+  template <class V>
+  static bool admits(const std::vector<V>& allowed, const V& v) {
+    return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+  }
+  bool runs(Version version, const std::string& layout, double p, std::size_t size) const {
+    const auto it = scopes.find(version);
+    if (!admits(layouts, layout)) return false;
+    if (it == scopes.end()) return true;
+    return admits(it->second.sizes, size) && admits(it->second.layouts, layout) && admits(it->second.powers, p);
+  }
 };
 
 template <class T>
@@ -58,7 +78,8 @@ std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char
 Config read_config(const Preset& preset, const Overrides& overrides) {
   if (!preset.suites.contains("idw")) throw preset.error_at("suites", "this preset has no 'idw' suite");
   const auto& j = preset.suites["idw"];
-  preset.check_keys(j, "idw", {"sizes", "versions", "layouts", "precisions", "powers", "block", "cpu_baselines"});
+  preset.check_keys(j, "idw",
+                    {"sizes", "versions", "layouts", "precisions", "powers", "block", "cpu_baselines", "version_overrides"});
   Config c;
   c.sizes = overrides.sizes.empty() ? list_of<std::size_t>(preset, j, "sizes") : overrides.sizes;
   for (std::size_t s : c.sizes)
@@ -81,13 +102,27 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
   c.powers = list_of<double>(preset, j, "powers");
   for (double p : c.powers)
     if (!(p > 0)) throw preset.error_at("powers", "powers must be positive");
-  if (j.contains("layouts") && !(j["layouts"].is_string() && j["layouts"] == "all")) {
-    c.layouts = list_of<std::string>(preset, j, "layouts");
-    for (const auto& l : c.layouts) {
+  auto check_layouts = [&](const std::vector<std::string>& names) {
+    for (const auto& l : names) {
       bool known = false;
       for (Precision p : {Precision::f32, Precision::f64})
         for (const auto& name : idw::layout_names(p)) known = known || name == l;
       if (!known) throw preset.error_at("layouts", fmt::format("unknown layout '{}'", l));
+    }
+  };
+  if (j.contains("layouts") && !(j["layouts"].is_string() && j["layouts"] == "all")) {
+    c.layouts = list_of<std::string>(preset, j, "layouts");
+    check_layouts(c.layouts);
+  }
+  if (j.contains("version_overrides")) {
+    preset.check_keys(j["version_overrides"], "version_overrides", {"naive", "tiled", "cdp-original", "cdp-improved", "roofline"});
+    for (const auto& [name, o] : j["version_overrides"].items()) {
+      preset.check_keys(o, name, {"sizes", "layouts", "powers"});
+      VersionScope scope;
+      if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes");
+      if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts"));
+      if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers");
+      c.scopes[idw::parse_version(name)] = scope;
     }
   }
   if (j.contains("block")) {
@@ -190,6 +225,10 @@ Validation validate(idw::DeviceProblem& problem, Version version, Precision prec
   const idw::Output out = problem.read_output(stream);
   Validation v;
   v.tolerance = idw::tolerance(prec, size);
+  if (const std::size_t failed = problem.failed_device_launches(); failed > 0) {
+    v.message = fmt::format("validation: {} device-side (CDP) launches failed", failed);
+    return v;
+  }
   if (out.unwritten > 0) {
     v.message = fmt::format("validation: {} of {} outputs never written (first: point {})", out.unwritten,
                             out.z.size(), out.first_unwritten);
@@ -256,6 +295,10 @@ void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& na
   }
   const double seconds =
       env().timer->run(state, name, [&](cudaStream_t s) { problem.launch(v.version, v.p, v.block, s); });
+  if (const std::size_t failed = problem.failed_device_launches(); failed > 0) {
+    state.SkipWithError(fmt::format("{} device-side (CDP) launches failed during timing", failed).c_str());
+    return;
+  }
   const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
   const double limit = compute_limit_s(interactions, v.prec);
   state.counters["interactions"] = interactions;
@@ -339,9 +382,9 @@ std::vector<PlannedBenchmark> plan_idw(const Preset& preset, const Overrides& ov
                             [v](benchmark::State& st) { run_cpu(st, v); }});
           }
       for (const auto& layout : idw::layout_names(prec)) {
-        if (!c.layouts.empty() && std::find(c.layouts.begin(), c.layouts.end(), layout) == c.layouts.end()) continue;
         for (Version version : c.versions)
           for (double p : c.powers) {
+            if (!c.runs(version, layout, p, size)) continue;
             const GpuVariant v{version, layout, prec, p, size, c.block};
             std::string name = fmt::format("idw/shepard/{}/{}/{}/p:{}/size:{}/block:{}", idw::to_string(version),
                                            layout, idw::to_string(prec), power_text(p), size, c.block);

@@ -26,7 +26,7 @@ case "$phase" in
   probe)
     for l in aoas soa; do cuobjdump --dump-sass build/CMakeFiles/lb_idw.dir/kernels/idw/device_$l.cu.o > "$OUT/sass_$l.txt"; done
     stamp "1000K float p=2 probe"
-    build/layoutbench run --preset paper --filter '(naive|tiled)/(aoas|soa)/float/p:2/size:1024000' \
+    build/layoutbench run --preset paper --filter '(tiled|roofline|cdp-improved)/aoas/float/p:2/size:1024000' \
       --journal /tmp/probe.jsonl 2>&1 | tail -6
     ;;
   resume)

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/exec/gpu_launcher.cuh"
+#include "lb/idw/cdp.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/layout/device_storage.hpp"
@@ -61,6 +63,78 @@ __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
   if (active) pred.template get<Z>(i) = sums.value();
 }
 
+//! Roofline version (beyond the paper), written for throughput: each thread keeps
+//! kRooflinePoints prediction points in registers, so one 128-bit broadcast load of a staged
+//! data point feeds that many interactions; the coincidence test is one min per interaction
+//! (the rare coincident point is looked up again at the end); float uses the SFU reciprocal.
+//! Per interaction that leaves 7 FP32 instructions and one MUFU.RCP.
+constexpr int kRooflinePoints = 4;
+
+template <class T, class DataView>
+__device__ T coincident_value(const DataView& data, T qx, T qy) {
+  for (std::size_t j = 0; j < data.size(); ++j) {
+    const auto d = data.load(j);
+    if (squared_distance(qx, qy, d.template get<X>(), d.template get<Y>()) < T(kCoincidentD2)) return d.template get<Z>();
+  }
+  return std::numeric_limits<T>::quiet_NaN();  // unreachable: the caller saw such a point
+}
+
+template <class T, class DataView, class PredView, class Power>
+__global__ void __launch_bounds__(256) roofline_kernel(DataView data, PredView pred, Power power) {
+  extern __shared__ __align__(16) unsigned char idw_tile_smem[];
+  TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
+  constexpr int P = kRooflinePoints;
+  const std::size_t n = pred.size();
+  const std::size_t m = data.size();
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x * P + threadIdx.x;
+  T qx[P], qy[P], weights[P], weighted[P], nearest_d2[P];
+#pragma unroll
+  for (int k = 0; k < P; ++k) {
+    const std::size_t i = first + static_cast<std::size_t>(k) * blockDim.x;
+    qx[k] = qy[k] = weights[k] = weighted[k] = T(0);
+    nearest_d2[k] = std::numeric_limits<T>::infinity();
+    if (i < n) {
+      const auto q = pred.load(i);
+      qx[k] = q.template get<X>();
+      qy[k] = q.template get<Y>();
+    }
+  }
+  for (std::size_t tile = 0; tile < m; tile += blockDim.x) {
+    const std::size_t j = tile + threadIdx.x;
+    if (j < m) {
+      const auto d = data.load(j);
+      tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
+    }
+    __syncthreads();
+    const unsigned count = m - tile < blockDim.x ? static_cast<unsigned>(m - tile) : blockDim.x;
+    auto interact = [&](unsigned e) {
+      const TileEntry<T> d = tile_points[e];
+#pragma unroll
+      for (int k = 0; k < P; ++k) {
+        const T d2 = squared_distance(qx[k], qy[k], d.x, d.y);
+        nearest_d2[k] = d2 < nearest_d2[k] ? d2 : nearest_d2[k];
+        const T w = power.template weight<T>(d2);
+        weights[k] += w;
+        weighted[k] += w * d.z;
+      }
+    };
+    if (count == blockDim.x) {
+#pragma unroll 4
+      for (unsigned e = 0; e < blockDim.x; ++e) interact(e);
+    } else {
+      for (unsigned e = 0; e < count; ++e) interact(e);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int k = 0; k < P; ++k) {
+    const std::size_t i = first + static_cast<std::size_t>(k) * blockDim.x;
+    if (i >= n) continue;
+    pred.template get<Z>(i) =
+        nearest_d2[k] < T(kCoincidentD2) ? coincident_value(data, qx[k], qy[k]) : weighted[k] / weights[k];
+  }
+}
+
 template <class T>
 T poison_value() {
   // A quiet NaN with a payload no arithmetic produces (GPUs return the canonical NaN).
@@ -95,16 +169,38 @@ class DeviceProblemImpl final : public DeviceProblem {
   void launch(Version version, double p, int block, cudaStream_t stream) override {
     const auto data = data_dev_.view();
     const auto pred = pred_dev_.view();
+    if (version == Version::cdp_original || version == Version::cdp_improved) {
+      launch_cdp<Layout, T>(version, data, pred, p, block, cdp_scratch(version), stream);
+      return;
+    }
+    const std::size_t smem = sizeof(TileEntry<T>) * static_cast<std::size_t>(block);
     with_power(p, [&](auto power) {
       if (version == Version::naive) {
         exec::launch_for_each(pred.size(), block, stream, NaiveBody{data, pred, power});
-      } else {
+      } else if (version == Version::tiled) {
         const auto grid = static_cast<unsigned>((pred.size() + block - 1) / block);
-        const std::size_t smem = sizeof(TileEntry<T>) * static_cast<std::size_t>(block);
         tiled_kernel<T><<<grid, block, smem, stream>>>(data, pred, power);
         check_launch("idw tiled_kernel");
+      } else {
+        const std::size_t per_block = static_cast<std::size_t>(block) * kRooflinePoints;
+        const auto grid = static_cast<unsigned>((pred.size() + per_block - 1) / per_block);
+        roofline_kernel<T><<<grid, block, smem, stream>>>(data, pred, power);
+        check_launch("idw roofline_kernel");
       }
     });
+  }
+
+  std::size_t failed_device_launches() override {
+    if (!cdp_.launch_failures) return 0;
+    unsigned failures = 0;
+    check(cudaMemcpy(&failures, cdp_.launch_failures, sizeof failures, cudaMemcpyDeviceToHost), "read CDP failures");
+    check(cudaMemset(cdp_.launch_failures, 0, sizeof failures), "reset CDP failures");
+    return failures;
+  }
+
+  ~DeviceProblemImpl() override {
+    cudaFree(cdp_.accumulators);
+    cudaFree(cdp_.launch_failures);
   }
 
   void poison_output(cudaStream_t stream) override { pred_dev_.upload(pred_host_, stream); }
@@ -129,6 +225,18 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
  private:
+  //! CDP scratch, allocated on first use (the other versions need none).
+  const CdpScratch& cdp_scratch(Version version) {
+    if (!cdp_.launch_failures) {
+      check(cudaMalloc(&cdp_.launch_failures, sizeof(unsigned)), "cudaMalloc (CDP failure count)");
+      check(cudaMemset(cdp_.launch_failures, 0, sizeof(unsigned)), "cudaMemset (CDP failure count)");
+      reserve_device_launches(pred_host_.size() + 1024);
+    }
+    if (version == Version::cdp_original && !cdp_.accumulators)
+      check(cudaMalloc(&cdp_.accumulators, pred_host_.size() * sizeof(CdpAccumulator<T>)), "cudaMalloc (CDP accumulators)");
+    return cdp_;
+  }
+
   static layout::RecordValue<Point<T>> point(const datasets::PointSet& s, std::size_t i, T z) {
     layout::RecordValue<Point<T>> v;
     v.template get<X>() = static_cast<T>(s.x[i]);
@@ -140,6 +248,7 @@ class DeviceProblemImpl final : public DeviceProblem {
   layout::DeviceStorage<M> data_dev_;
   layout::DeviceStorage<M> pred_dev_;
   layout::HostStorage<M> pred_host_;  //!< prediction points with poisoned values
+  CdpScratch cdp_;
 };
 
 template <class Layout>

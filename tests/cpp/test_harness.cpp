@@ -80,14 +80,20 @@ TEST(Preset, BadNamesInsideTheSuite) {
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"block\": 100}}}").find("multiple of 32"),
             std::string::npos);
+  EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], "
+                                "\"version_overrides\": {\"cdp\": {\"sizes\": [1]}}}}}")
+                .find("unknown key 'cdp' in version_overrides"),
+            std::string::npos);
 }
 
 TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
   const auto plan = plan_idw(load_preset("quick"), {});
-  // per size: float 4 layouts, double 6, x 2 versions x 2 powers = 40 GPU; CPU 2 x 2 x 2 = 8.
-  EXPECT_EQ(plan.size(), 2u * (40 + 8));
+  // per size: float 4 layouts + double 6, x 2 powers = 20 per version: naive, tiled and
+  // cdp-improved; cdp-original only at 10K; roofline on aoas only (2 precisions x 2 powers);
+  // CPU 2 x 2 x 2 = 8.
+  EXPECT_EQ(plan.size(), (3 * 20 + 20 + 4 + 8) + (3 * 20 + 4 + 8));
   std::set<std::string> names;
-  const std::regex gpu(R"(idw/shepard/(naive|tiled)/(soa|aos|aoas|builtin|soaos|hybrid)/(float|double)/p:[23]/size:\d+/block:256)");
+  const std::regex gpu(R"(idw/shepard/(naive|tiled|cdp-original|cdp-improved|roofline)/(soa|aos|aoas|builtin|soaos|hybrid)/(float|double)/p:[23]/size:\d+/block:256)");
   const std::regex cpu(R"(idw/shepard/cpu-(serial|omp)/aos/(float|double)/p:[23]/size:\d+)");
   for (const auto& b : plan) {
     EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
@@ -95,11 +101,15 @@ TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
   }
   EXPECT_TRUE(names.count("idw/shepard/tiled/hybrid/double/p:3/size:51200/block:256"));
   EXPECT_FALSE(names.count("idw/shepard/tiled/hybrid/float/p:3/size:51200/block:256"));
+  EXPECT_TRUE(names.count("idw/shepard/cdp-original/aos/float/p:3/size:10240/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/cdp-original/aos/float/p:3/size:51200/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/roofline/soa/float/p:2/size:51200/block:256"));
 }
 
 TEST(Plan, OverridesReplaceSizesAndPrecisions) {
   const auto plan = plan_idw(load_preset("quick"), Overrides{{1000}, {"double"}});
-  EXPECT_EQ(plan.size(), 24u + 4u);
+  // naive, tiled, cdp-improved: 6 layouts x 2 powers each; roofline: aoas x 2; CPU: 4.
+  EXPECT_EQ(plan.size(), 3 * 12u + 2u + 4u);
   for (const auto& b : plan) {
     EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;

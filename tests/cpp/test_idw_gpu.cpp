@@ -40,6 +40,7 @@ void check_variant(const std::string& layout, idw::Precision prec, idw::Version 
   problem->launch(version, p, c.block, nullptr);
   check(cudaDeviceSynchronize(), "IDW test run");
   const auto out = problem->read_output(nullptr);
+  ASSERT_EQ(problem->failed_device_launches(), 0u);
   const std::string what = std::string(idw::to_string(version)) + "/" + layout + "/" +
                            std::string(idw::to_string(prec)) + " p=" + std::to_string(p) +
                            " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " block=" +
@@ -54,22 +55,36 @@ void check_variant(const std::string& layout, idw::Precision prec, idw::Version 
   EXPECT_EQ(out.z[c.n / 2], static_cast<double>(rd.z[c.m / 3])) << what << ": coincident point";
 }
 
-void check_all(const std::vector<Case>& cases) {
+void check_all(const std::vector<Case>& cases, const std::vector<idw::Version>& versions) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto prec : {idw::Precision::f32, idw::Precision::f64})
     for (const auto& layout : idw::layout_names(prec))
-      for (auto version : idw::gpu_versions())
+      for (auto version : versions)
         for (double p : {2.0, 3.0})
           for (const auto& c : cases) check_variant(layout, prec, version, p, c);
 }
 
-TEST(IdwGpuSmall, EveryVariantMatchesTheReference) {
-  // Non-multiples of the block size on both m and n; a block size other than the default.
-  check_all({{1000, 777, 256}, {2048 + 37, 1500, 128}, {256, 256, 256}});
+// Non-multiples of the block size (and of the roofline's 4 points per thread) on both m and
+// n; a block size other than the default.
+const std::vector<Case> kSmall = {{1000, 777, 256}, {2048 + 37, 1501, 128}, {256, 256, 256}};
+
+TEST(IdwGpuSmall, EveryVersionMatchesTheReference) { check_all(kSmall, idw::gpu_versions()); }
+
+TEST(IdwGpuLarge, EveryVersionMatchesTheReferenceAt100K) {
+  // The original CDP version launches a grid of m / block blocks per prediction point, 4e7
+  // blocks here: it is checked at the small sizes and at 10K below.
+  check_all({{102400 + 13, 102400 - 7, 256}}, {idw::Version::naive, idw::Version::tiled,
+                                               idw::Version::cdp_improved, idw::Version::roofline});
 }
 
-TEST(IdwGpuLarge, EveryVariantMatchesTheReferenceAt100K) {
-  check_all({{102400 + 13, 102400 - 7, 256}});
+TEST(IdwGpuLarge, OriginalCdpMatchesTheReferenceAt10K) {
+  check_all({{10240 + 5, 10240 - 3, 256}}, {idw::Version::cdp_original});
+}
+
+TEST(IdwGpuLarge, CdpLaunchesEveryChildAt100K) {
+  // 100K children outstanding at once: beyond the default pending-launch limit (2048).
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  check_variant("soa", idw::Precision::f32, idw::Version::cdp_improved, 2.0, {1024, 102400, 256});
 }
 
 TEST(IdwGpuErrors, BadLaunchConfigurationIsReported) {

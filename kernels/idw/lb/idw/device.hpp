@@ -15,7 +15,9 @@
 
 namespace lb::idw {
 
-enum class Version { naive, tiled };
+//! naive and tiled (Mei 2014), the two CDP versions (Mei 2014's original, Mei & Tian's
+//! improved) and a roofline version written as one would today (beyond the paper).
+enum class Version { naive, tiled, cdp_original, cdp_improved, roofline };
 std::string_view to_string(Version v);
 //! Throws std::invalid_argument naming the accepted versions.
 Version parse_version(std::string_view name);
@@ -37,6 +39,8 @@ class DeviceProblem {
   virtual Output read_output(cudaStream_t stream) = 0;
   //! Bytes of device memory the layout takes for data + prediction points.
   virtual std::size_t footprint_bytes() const = 0;
+  //! Device-side (CDP) launches that failed since the last call (and resets the count).
+  virtual std::size_t failed_device_launches() = 0;
 };
 
 std::unique_ptr<DeviceProblem> make_device_problem(std::string_view layout, Precision prec,

@@ -59,6 +59,13 @@ decltype(auto) with_power(double p, F&& f) {
 }
 
 template <class T>
+LB_HD LB_FORCEINLINE T squared_distance(T qx, T qy, T x, T y) {
+  const T dx = qx - x;
+  const T dy = qy - y;
+  return dx * dx + dy * dy;
+}
+
+template <class T>
 struct Sums {
   T weights = 0;
   T weighted_values = 0;
@@ -68,9 +75,7 @@ struct Sums {
 
   template <class Power>
   LB_HD LB_FORCEINLINE void add(T qx, T qy, T x, T y, T z, const Power& power) {
-    const T dx = qx - x;
-    const T dy = qy - y;
-    const T d2 = dx * dx + dy * dy;
+    const T d2 = squared_distance(qx, qy, x, y);
     if (d2 < T(kCoincidentD2)) coincident_value = z;
     const T w = power.template weight<T>(d2);
     weights += w;
