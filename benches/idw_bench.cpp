@@ -39,6 +39,7 @@ struct VersionScope {
   std::vector<std::size_t> sizes;    //!< empty = all sizes
   std::vector<std::string> layouts;  //!< empty = all layouts
   std::vector<double> powers;        //!< empty = all powers
+  std::map<double, std::size_t> max_size_by_power;  //!< e.g. p = 3 (pow) only up to 100K
 };
 
 struct Config {
@@ -59,7 +60,10 @@ struct Config {
     const auto it = scopes.find(version);
     if (!admits(layouts, layout)) return false;
     if (it == scopes.end()) return true;
-    return admits(it->second.sizes, size) && admits(it->second.layouts, layout) && admits(it->second.powers, p);
+    const VersionScope& scope = it->second;
+    const auto cap = scope.max_size_by_power.find(p);
+    return admits(scope.sizes, size) && admits(scope.layouts, layout) && admits(scope.powers, p) &&
+           (cap == scope.max_size_by_power.end() || size <= cap->second);
   }
 };
 
@@ -117,11 +121,25 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
   if (j.contains("version_overrides")) {
     preset.check_keys(j["version_overrides"], "version_overrides", {"naive", "tiled", "cdp-original", "cdp-improved", "roofline"});
     for (const auto& [name, o] : j["version_overrides"].items()) {
-      preset.check_keys(o, name, {"sizes", "layouts", "powers"});
+      preset.check_keys(o, name, {"sizes", "layouts", "powers", "max_size_by_power"});
       VersionScope scope;
       if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes");
       if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts"));
       if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers");
+      if (o.contains("max_size_by_power")) {
+        const auto& caps = o["max_size_by_power"];
+        if (!caps.is_object()) throw preset.error_at("max_size_by_power", "'max_size_by_power' maps a power to a size");
+        for (const auto& [power, size] : caps.items()) {
+          double p = 0;
+          try {
+            p = std::stod(power);
+          } catch (const std::exception&) {
+            throw preset.error_at(power, fmt::format("'{}' is not a power", power));
+          }
+          if (!size.is_number_unsigned()) throw preset.error_at(power, "a maximum size must be a positive integer");
+          scope.max_size_by_power[p] = size.get<std::size_t>();
+        }
+      }
       c.scopes[idw::parse_version(name)] = scope;
     }
   }

@@ -26,8 +26,11 @@ case "$phase" in
   probe)
     for l in aoas soa; do cuobjdump --dump-sass build/CMakeFiles/lb_idw.dir/kernels/idw/device_$l.cu.o > "$OUT/sass_$l.txt"; done
     stamp "1000K float p=2 probe"
-    build/layoutbench run --preset paper --filter '(tiled|roofline|cdp-improved)/aoas/float/p:2/size:1024000' \
+    build/layoutbench run --preset paper --filter '(tiled|roofline)/aoas/float/p:2/size:1024000|cdp-improved/soa/float/p:2/size:512000' \
       --journal /tmp/probe.jsonl 2>&1 | tail -6
+    stamp "does memcheck follow the CDP child grids?"
+    LB_GPU_TEST_VERSIONS=cdp-original,cdp-improved compute-sanitizer --tool memcheck build/tests/lb_gpu_tests \
+      --gtest_filter='*Small*' 2>&1 | grep -E "not supported|ERROR SUMMARY|PASSED|FAILED" | head -5
     ;;
   resume)
     stamp "quick run, killed after 40 s"

@@ -63,12 +63,11 @@ __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
   if (active) pred.template get<Z>(i) = sums.value();
 }
 
-//! Roofline version (beyond the paper), written for throughput: each thread keeps
-//! kRooflinePoints prediction points in registers, so one 128-bit broadcast load of a staged
-//! data point feeds that many interactions; the coincidence test is one min per interaction
-//! (the rare coincident point is looked up again at the end); float uses the SFU reciprocal.
-//! Per interaction that leaves 7 FP32 instructions and one MUFU.RCP.
-constexpr int kRooflinePoints = 4;
+//! Roofline version (beyond the paper), written for throughput: each thread keeps P
+//! prediction points in registers, so one 128-bit broadcast load of a staged data point feeds
+//! P interactions; the coincidence test is one min per interaction (the rare coincident point
+//! is looked up again at the end); float uses the SFU reciprocal. Per interaction that leaves
+//! 7 FP32 instructions and one MUFU.RCP. P = 4 when the grid still fills the GPU, else fewer.
 
 template <class T, class DataView>
 __device__ T coincident_value(const DataView& data, T qx, T qy) {
@@ -79,11 +78,10 @@ __device__ T coincident_value(const DataView& data, T qx, T qy) {
   return std::numeric_limits<T>::quiet_NaN();  // unreachable: the caller saw such a point
 }
 
-template <class T, class DataView, class PredView, class Power>
-__global__ void __launch_bounds__(256) roofline_kernel(DataView data, PredView pred, Power power) {
+template <int P, class T, class DataView, class PredView, class Power>
+__global__ void roofline_kernel(DataView data, PredView pred, Power power) {
   extern __shared__ __align__(16) unsigned char idw_tile_smem[];
   TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
-  constexpr int P = kRooflinePoints;
   const std::size_t n = pred.size();
   const std::size_t m = data.size();
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x * P + threadIdx.x;
@@ -112,7 +110,7 @@ __global__ void __launch_bounds__(256) roofline_kernel(DataView data, PredView p
 #pragma unroll
       for (int k = 0; k < P; ++k) {
         const T d2 = squared_distance(qx[k], qy[k], d.x, d.y);
-        nearest_d2[k] = d2 < nearest_d2[k] ? d2 : nearest_d2[k];
+        nearest_d2[k] = fmin(nearest_d2[k], d2);  // one FMNMX
         const T w = power.template weight<T>(d2);
         weights[k] += w;
         weighted[k] += w * d.z;
@@ -182,10 +180,7 @@ class DeviceProblemImpl final : public DeviceProblem {
         tiled_kernel<T><<<grid, block, smem, stream>>>(data, pred, power);
         check_launch("idw tiled_kernel");
       } else {
-        const std::size_t per_block = static_cast<std::size_t>(block) * kRooflinePoints;
-        const auto grid = static_cast<unsigned>((pred.size() + per_block - 1) / per_block);
-        roofline_kernel<T><<<grid, block, smem, stream>>>(data, pred, power);
-        check_launch("idw roofline_kernel");
+        launch_roofline(data, pred, power, block, smem, stream);
       }
     });
   }
@@ -225,6 +220,29 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
  private:
+  //! The most points per thread (4, 2 or 1) that still gives every SM four blocks.
+  template <class Power>
+  static void launch_roofline(const layout::View<M>& data, const layout::View<M>& pred, Power power, int block,
+                              std::size_t smem, cudaStream_t stream) {
+    static const int sms = [] {
+      int device = 0, count = 0;
+      check(cudaGetDevice(&device), "cudaGetDevice");
+      check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+      return count;
+    }();
+    auto grid_for = [&](int points) {
+      const std::size_t per_block = static_cast<std::size_t>(block) * points;
+      return static_cast<unsigned>((pred.size() + per_block - 1) / per_block);
+    };
+    if (grid_for(4) >= 4u * sms)
+      roofline_kernel<4, T><<<grid_for(4), block, smem, stream>>>(data, pred, power);
+    else if (grid_for(2) >= 4u * sms)
+      roofline_kernel<2, T><<<grid_for(2), block, smem, stream>>>(data, pred, power);
+    else
+      roofline_kernel<1, T><<<grid_for(1), block, smem, stream>>>(data, pred, power);
+    check_launch("idw roofline_kernel");
+  }
+
   //! CDP scratch, allocated on first use (the other versions need none).
   const CdpScratch& cdp_scratch(Version version) {
     if (!cdp_.launch_failures) {
