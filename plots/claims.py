@@ -8,8 +8,11 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
   rule         {"rule": one of RULES, ...parameters}
   note         optional context kept with the verdict (e.g. the paper's GPU)
 Selectors are those of plots/select.py; `size` is the sweep every measurement runs along.
-A measurement needs every variant at every size any of its variants has; an absent, errored
-or ambiguous benchmark makes the verdict "not measured", naming it.
+A measurement runs over the sizes at which every one of its variants was run (a version too
+costly for large sizes, such as cdp-original, limits a comparison to the sizes it has; the
+note names the sizes used and the ones skipped). A variant absent at every size, no size
+common to all variants, or an errored or ambiguous benchmark at a measured size makes the
+verdict "not measured", naming it.
 """
 
 import json
@@ -68,8 +71,29 @@ class Scope:
 
 # --- measurements ------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Coverage:
+    """The sizes a measurement used, and those skipped because a variant was not run there."""
+
+    sizes: list
+    skipped: dict  # size -> selectors of the variants not run at that size
+
+    @property
+    def text(self):
+        used = _sizes_text(self.sizes)
+        if not self.skipped:
+            return used
+        absent = _describe_all([sel for sels in self.skipped.values() for sel in sels])
+        shown = ", ".join(absent[:_NOTE_PROBLEMS])
+        more = f", +{len(absent) - _NOTE_PROBLEMS} more" if len(absent) > _NOTE_PROBLEMS else ""
+        skipped = ", ".join(map(str, self.skipped))
+        only = ("the only size" if len(self.sizes) == 1 else "only the sizes")
+        return (f"{used}, {only} where every variant was run "
+                f"(skipped {skipped}: not run for {shown}{more})")
+
+
 def _collect(scope, selectors):
-    """{key: {size: seconds}} over one common set of sizes, or raise NotMeasured."""
+    """({key: {size: seconds}}, Coverage) over the sizes every selector has, or NotMeasured."""
     chosen, problems = {}, []
     for key, selector in selectors:
         points, ambiguous = by_size(scope.benchmarks, selector, scope.prefer)
@@ -77,27 +101,34 @@ def _collect(scope, selectors):
         if not points and not ambiguous:
             problems.append(f"absent: {describe(selector)} (every size)")
         chosen[key] = (selector, points)
-    sizes = sorted(set().union(*(points for _, points in chosen.values())))
-    for selector, points in chosen.values():
-        for size in sizes if points else ():
-            benchmark = points.get(size)
-            if benchmark is None:
-                problems.append(f"absent: {describe(selector)}/size:{size}")
-            elif benchmark.error:
-                problems.append(f"errored: {benchmark.name} ({benchmark.error})")
     if problems:
         raise NotMeasured(problems)
-    return {key: {s: points[s].time_s for s in sizes} for key, (_, points) in chosen.items()}, sizes
+    every = sorted(set().union(*(points for _, points in chosen.values())))
+    sizes = [s for s in every if all(s in points for _, points in chosen.values())]
+    if not sizes:
+        runs = dict.fromkeys(f"{describe(sel)} at {_sizes_text(sorted(points))}"
+                             for sel, points in chosen.values())
+        raise NotMeasured(["no size at which every variant was run: " + "; ".join(runs)])
+    skipped = {s: [sel for sel, points in chosen.values() if s not in points]
+               for s in every if s not in sizes}
+    for selector, points in chosen.values():
+        for size in sizes:
+            if points[size].error:
+                problems.append(f"errored: {points[size].name} ({points[size].error})")
+    if problems:
+        raise NotMeasured(problems)
+    times = {key: {s: points[s].time_s for s in sizes} for key, (_, points) in chosen.items()}
+    return times, Coverage(sizes, skipped)
 
 
 def _per_size_ratios(scope, select, faster, slower):
     """time(slower) / time(faster) for every variant of `select` at every size."""
     pairs = [(label, {**v, **faster}, {**v, **slower}) for label, v in expand(select)]
-    times, sizes = _collect(scope, [((role, label), sel) for label, a, b in pairs
-                                    for role, sel in (("faster", a), ("slower", b))])
+    times, coverage = _collect(scope, [((role, label), sel) for label, a, b in pairs
+                                       for role, sel in (("faster", a), ("slower", b))])
     ratios = [times["slower", label][s] / times["faster", label][s]
-              for label, _, _ in pairs for s in sizes]
-    return ratios, f"{len(pairs)} variant(s) × sizes {_sizes_text(sizes)}"
+              for label, _, _ in pairs for s in coverage.sizes]
+    return ratios, f"{len(pairs)} variant(s) × sizes {coverage.text}"
 
 
 def _baseline(spec, scope):
@@ -133,36 +164,36 @@ def measure_speedup_range(spec, scope):
 
 
 def _variant_times(spec, scope):
-    """{variant label: geometric-mean time over the common sizes}."""
+    """({variant label: geometric-mean time over the common sizes}, Coverage)."""
     variants = expand(spec["select"])
-    times, sizes = _collect(scope, variants)
-    return {label: _geomean(times[label].values()) for label, _ in variants}, sizes
+    times, coverage = _collect(scope, variants)
+    return {label: _geomean(times[label].values()) for label, _ in variants}, coverage
 
 
 def measure_about_equal(spec, scope):
     """Slowest / fastest of the variants' geometric-mean times."""
-    times, sizes = _variant_times(spec, scope)
+    times, coverage = _variant_times(spec, scope)
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
     value = times[slowest] / times[fastest]
-    detail = f"slowest {slowest}, fastest {fastest}; sizes {_sizes_text(sizes)}"
+    detail = f"slowest {slowest}, fastest {fastest}; sizes {coverage.text}"
     return Measured(value, f"{value:.3f}× max/min", detail, times)
 
 
 def measure_ordering(spec, scope):
     """Variants sorted by geometric-mean time, fastest first."""
-    times, sizes = _variant_times(spec, scope)
+    times, coverage = _variant_times(spec, scope)
     value = sorted(times, key=times.get)
     steps = ", ".join(f"{b}/{a} {times[b] / times[a]:.2f}×" for a, b in zip(value, value[1:]))
-    return Measured(value, " < ".join(value), f"{steps}; sizes {_sizes_text(sizes)}", times)
+    return Measured(value, " < ".join(value), f"{steps}; sizes {coverage.text}", times)
 
 
 def measure_best(spec, scope):
     """The fastest variant (or the slowest, with "pick": "slowest")."""
-    times, sizes = _variant_times(spec, scope)
+    times, coverage = _variant_times(spec, scope)
     pick = max if spec.get("pick", "fastest") == "slowest" else min
     value = pick(times, key=times.get)
     others = sorted(times, key=times.get)
-    detail = f"by time: {' < '.join(others)}; sizes {_sizes_text(sizes)}"
+    detail = f"by time: {' < '.join(others)}; sizes {coverage.text}"
     return Measured(value, value, detail, times)
 
 
@@ -180,6 +211,35 @@ def measure_each(spec, scope):
     return Measured([m.value for m in results], ", ".join(m.text for m in results), details, {})
 
 
+def measure_limit_ratio(spec, scope):
+    """time / the benchmark's own `limit_s` counter (1 = at the device's compute bound).
+
+    Taken at `at_size` when that size was run, else at the largest size of the selection
+    (the note says which, and that the target size was not run).
+    """
+    select = spec["select"]
+    points, ambiguous = by_size(scope.benchmarks, select, scope.prefer)
+    if ambiguous:
+        raise NotMeasured(ambiguous)
+    if not points:
+        raise NotMeasured([f"absent: {describe(select)} (every size)"])
+    target = spec.get("at_size")
+    size = target if target in points else max(points)
+    benchmark = points[size]
+    if benchmark.error:
+        raise NotMeasured([f"errored: {benchmark.name} ({benchmark.error})"])
+    limit = benchmark.counters.get("limit_s")
+    if not isinstance(limit, (int, float)) or limit <= 0:
+        raise NotMeasured([f"no limit_s counter: {benchmark.name}"])
+    value = benchmark.time_s / limit
+    where = f"size {size}"
+    if size != target:
+        where += ", the largest run" + (f" (target size {target} not run)" if target else "")
+    detail = (f"time {_seconds_text(benchmark.time_s)} vs limit_s {_seconds_text(limit)} "
+              f"({100 / value:.1f} % of the limit) at {where}")
+    return Measured(value, f"{value:.2f}× the limit", detail, {})
+
+
 MEASURES = {  # kind -> (function, keys its spec needs)
     "ratio": (measure_ratio, ("select", "faster", "slower")),
     "ratio_range": (measure_ratio_range, ("select", "faster", "slower")),
@@ -189,6 +249,7 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "ordering": (measure_ordering, ("select",)),
     "best": (measure_best, ("select",)),
     "each": (measure_each, ("parts",)),
+    "limit_ratio": (measure_limit_ratio, ("select",)),
 }
 
 
@@ -339,6 +400,25 @@ def _times(value):
 
 def _range_text(value):
     return f"{_times(value[0])[:-1]}–{_times(value[1])}"
+
+
+def _seconds_text(seconds):
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def _describe_all(selectors):
+    """Distinct selector descriptions; selectors differing in one key only are merged
+    (`cdp-original/{soa,aos,aoas}/float/p:2`)."""
+    unique = list({describe(s): s for s in selectors}.values())
+    keys = {tuple(s) for s in unique}
+    if len(unique) > 1 and len(keys) == 1:
+        varying = [k for k in unique[0] if len({repr(s[k]) for s in unique}) > 1]
+        if len(varying) == 1 and not any(isinstance(s[varying[0]], list) for s in unique):
+            return [describe({**unique[0], varying[0]: [s[varying[0]] for s in unique]})]
+    return [describe(s) for s in unique]
 
 
 def _sizes_text(sizes):

@@ -1,7 +1,9 @@
 """Mei & Tian 2016 (IDW) figures: Fig. 7, Fig. 8, Fig. 2, builtin vs AoaS, % of compute limit.
 
 Every figure has one row of panels per device, so several results folders (GPUs) sit side by
-side; a panel without data says "not measured" rather than disappearing.
+side; a panel without data says "not measured" rather than disappearing. The `roofline`
+version is beyond the paper (a kernel written for today's throughput, layout AoaS only): it
+is drawn as one black dashed reference line, never as a paper series.
 """
 
 from plots.figures import (Section, format_seconds, mark_not_measured, panel_grid,
@@ -27,6 +29,13 @@ LIMIT_LAYOUTS = ("soa", "aos", "aoas", "builtin")
 LAYOUT_NAMES = {"soa": "SoA", "aos": "AoS", "aoas": "AoaS", "builtin": "Builtin",
                 "soaos": "SoAoS", "hybrid": "Hybrid"}
 LAYOUT_COLORS = {layout: f"C{i}" for i, layout in enumerate(LAYOUT_NAMES)}
+ROOFLINE = {"version": "roofline", "layout": "aoas"}
+ROOFLINE_LABEL = "roofline (aoas)"
+ROOFLINE_STYLE = {"color": "black", "linestyle": "--", "marker": "D", "markersize": 5,
+                  "linewidth": 1.6, "zorder": 3}
+ROOFLINE_PANEL = "tiled"  # Fig. 7/8: the paper's fastest version, the one to compare with
+ROOFLINE_TARGET = 1.25  # time within 1.25× of the compute limit (float, p = 2, 1000K)
+LIMIT_VERSIONS = ("naive", "tiled", "cdp-original", "cdp-improved")
 
 
 def render(devices, figures_dir):
@@ -42,41 +51,81 @@ def render(devices, figures_dir):
     return sections
 
 
+def speedup_curves(device, version, precision, layouts):
+    """{layout: (sizes, speedups)} of one version at p = LAYOUT_FIGURE_P: Fig. 7/8 data."""
+    point = {"precision": precision, "p": LAYOUT_FIGURE_P}
+    baseline = timed_by_size(device.benchmarks, {**BASELINE, **point}, PREFER)
+    curves = {}
+    for layout in layouts:
+        gpu = timed_by_size(device.benchmarks, {"version": version, "layout": layout, **point},
+                            PREFER)
+        sizes = sorted(set(gpu) & set(baseline))
+        if sizes:
+            curves[layout] = (sizes, [baseline[s] / gpu[s] for s in sizes])
+    return curves
+
+
+def roofline_speedup(device, precision):
+    """(sizes, speedups) of the roofline version over the CPU baseline; None when not run."""
+    curve = speedup_curves(device, ROOFLINE["version"], precision, (ROOFLINE["layout"],))
+    return curve.get(ROOFLINE["layout"])
+
+
 def speedup_section(devices, figures_dir, figure, precision, layouts):
-    """Fig. 7 / Fig. 8: speedup over the single-thread CPU per layout, one panel per version."""
+    """Fig. 7 / Fig. 8: speedup over the single-thread CPU per layout, one panel per version.
+
+    The roofline version is one extra black dashed line in the tiled panel (its own panel
+    when tiled was not run): one reference next to the paper's fastest version, without
+    squashing the slower versions' panels onto its scale.
+    """
     versions = [v for v in FIGURE_VERSIONS if _has(devices, version=v, precision=precision)]
-    fig, axes = panel_grid(len(devices), max(len(versions), 1))
+    roofline = _has(devices, **ROOFLINE, precision=precision, p=LAYOUT_FIGURE_P)
+    panels = versions + ([ROOFLINE["version"]] if roofline and ROOFLINE_PANEL not in versions
+                         else [])
+    roofline_panel = ROOFLINE_PANEL if ROOFLINE_PANEL in versions else ROOFLINE["version"]
+    fig, axes = panel_grid(len(devices), max(len(panels), 1))
     for row, device in enumerate(devices):
-        point = {"precision": precision, "p": LAYOUT_FIGURE_P}
-        baseline = timed_by_size(device.benchmarks, {**BASELINE, **point}, PREFER)
-        if not versions:
+        if not panels:
             axes[row][0].set_title(_panel_title("GPU versions", device, devices))
             mark_not_measured(axes[row][0], f"no naive/tiled/CDP {precision} benchmarks")
-        for ax, version in zip(axes[row], versions):
-            ax.set_title(_panel_title(version, device, devices))
-            curves = {}
-            for layout in layouts:
-                gpu = timed_by_size(device.benchmarks,
-                                    {"version": version, "layout": layout, **point}, PREFER)
-                sizes = sorted(set(gpu) & set(baseline))
-                if sizes:
-                    curves[layout] = (sizes, [baseline[s] / gpu[s] for s in sizes])
-            if not curves:
-                mark_not_measured(ax, f"no {BASELINE['version']} baseline" if not baseline
+        for ax, version in zip(axes[row], panels):
+            ax.set_title(_panel_title(version if version != roofline_panel or not roofline
+                                      else f"{version} + {ROOFLINE_LABEL}", device, devices))
+            curves = speedup_curves(device, version, precision, layouts) \
+                if version != ROOFLINE["version"] else {}
+            extra = roofline_speedup(device, precision) if version == roofline_panel else None
+            if not curves and not extra:
+                has_baseline = timed_by_size(device.benchmarks, {**BASELINE, "precision":
+                                             precision, "p": LAYOUT_FIGURE_P}, PREFER)
+                mark_not_measured(ax, f"no {BASELINE['version']} baseline" if not has_baseline
                                   else f"no {version} {precision} p = {LAYOUT_FIGURE_P} times")
                 continue
-            _plot_layouts(ax, curves)
+            _plot_layouts(ax, curves, roofline=extra)
             ax.set_ylabel("speedup over single-thread CPU (×)")
+    where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
+             if roofline else "")
     fig.suptitle(f"{PAPER}, {figure}: {precision} speedup over the CPU per layout, "
-                 f"p = {LAYOUT_FIGURE_P}\n{_devices_text(devices)}")
+                 f"p = {LAYOUT_FIGURE_P}\n{_devices_text(devices)}{where}")
     stem = figure.lower().replace(". ", "").replace(" ", "")
-    return Section(f"{figure} — {precision} precision, speedup per layout", _baseline_note(),
+    body = _baseline_note()
+    if roofline:
+        body += (f" Black dashed line in the {roofline_panel} panel: the `roofline` version "
+                 "(beyond the paper: a kernel written for today's throughput, run on layout "
+                 "AoaS only), drawn once as a reference rather than in every panel so the "
+                 "slower versions keep a readable scale.")
+    return Section(f"{figure} — {precision} precision, speedup per layout", body,
                    (save_figure(fig, figures_dir, f"idw_{stem}"),))
 
 
 def cdp_section(devices, figures_dir):
-    """Fig. 2: original vs improved CDP, time vs size, p = 2 and p = 3."""
+    """Fig. 2: original vs improved CDP, time vs size, p = 2 and p = 3.
+
+    cdp-original is affordable only at small sizes (a child grid of m/256 blocks per
+    prediction point), so its curves cover the sizes it was run at; hollow squares keep a
+    single-size curve visible.
+    """
     fig, axes = panel_grid(len(devices), 2)
+    original_sizes = set()
     for row, device in enumerate(devices):
         for ax, p in zip(axes[row], (2, 3)):
             ax.set_title(_panel_title(f"CDP, float, p = {p}", device, devices))
@@ -85,13 +134,18 @@ def cdp_section(devices, figures_dir):
                 for layout in FLOAT_LAYOUTS:
                     times = timed_by_size(device.benchmarks, {"version": version, "layout": layout,
                                           "precision": "float", "p": p}, PREFER)
-                    if times:
-                        sizes = sorted(times)
-                        ax.plot(sizes, [times[s] for s in sizes], marker="o",
-                                color=LAYOUT_COLORS[layout],
-                                linestyle="-" if version == "cdp-improved" else "--",
-                                label=f"{version} {LAYOUT_NAMES[layout]}")
-                        drawn += sizes
+                    if not times:
+                        continue
+                    sizes = sorted(times)
+                    improved = version == "cdp-improved"
+                    ax.plot(sizes, [times[s] for s in sizes], color=LAYOUT_COLORS[layout],
+                            marker="o" if improved else "s",
+                            fillstyle="full" if improved else "none", markersize=6 if
+                            improved else 8, linestyle="-" if improved else "--",
+                            label=f"{version} {LAYOUT_NAMES[layout]}")
+                    drawn += sizes
+                    if not improved:
+                        original_sizes.update(sizes)
             if not drawn:
                 mark_not_measured(ax, "no cdp-original / cdp-improved benchmarks")
                 continue
@@ -99,9 +153,16 @@ def cdp_section(devices, figures_dir):
             ax.set_yscale("log")
             ax.set_ylabel("time (s)")
             ax.legend(fontsize=7)
-    fig.suptitle(f"{PAPER}, Fig. 2: original vs improved CDP (solid = improved)\n"
+    fig.suptitle(f"{PAPER}, Fig. 2: original vs improved CDP "
+                 f"(solid dots = improved, dashed hollow squares = original)\n"
                  f"{_devices_text(devices)}")
-    return Section("Fig. 2 — original vs improved CDP", "",
+    body = ""
+    if original_sizes:
+        body = ("cdp-original launches a child grid of m/256 blocks per prediction point, so "
+                "runs keep it to small sizes; its curves cover the sizes it was run at "
+                f"({', '.join(size_label(s) for s in sorted(original_sizes))}), and the "
+                "claims comparing it are measured at those sizes only.")
+    return Section("Fig. 2 — original vs improved CDP", body,
                    (save_figure(fig, figures_dir, "idw_fig2"),))
 
 
@@ -141,40 +202,103 @@ def builtin_section(devices, figures_dir):
                    (save_figure(fig, figures_dir, "idw_builtin_vs_aoas"),))
 
 
+def limit_curves(device, version, layouts=LIMIT_LAYOUTS, precision="float", p=2):
+    """{layout: (sizes, pct_of_limit)} of one version: the % of compute limit figure's data."""
+    curves = {}
+    for layout in layouts:
+        chosen, _ = by_size(device.benchmarks, {"version": version, "layout": layout,
+                            "precision": precision, "p": p}, PREFER)
+        points = {s: b.counters["pct_of_limit"] for s, b in chosen.items()
+                  if b.error is None and "pct_of_limit" in b.counters}
+        if points:
+            curves[layout] = (sorted(points), [points[s] for s in sorted(points)])
+    return curves
+
+
+def roofline_limit_rows(device):
+    """(precision, p, size, time s, limit s) of every timed roofline benchmark with limit_s."""
+    rows = []
+    for b in device.benchmarks:
+        if (matches(b, ROOFLINE) and b.error is None and b.time_s
+                and isinstance(b.params.get("size"), (int, float)) and b.counters.get("limit_s")):
+            rows.append((b.precision, b.params.get("p"), b.params["size"], b.time_s,
+                         b.counters["limit_s"]))
+    order = {"float": 0, "double": 1}
+    return sorted(rows, key=lambda r: (order.get(r[0], 2), r[0], str(r[1]), r[2]))
+
+
 def limit_section(devices, figures_dir):
-    """Each variant's time against the device's compute bound (`pct_of_limit` counter)."""
-    versions = ("naive", "tiled")
-    fig, axes = panel_grid(len(devices), len(versions))
+    """Each version's time against the device's compute bound (`pct_of_limit` counter).
+
+    One panel per version (float, p = 2) with the roofline version as a black dashed line
+    in every panel, and the roofline target (time within 1.25× of the limit = 80 %) dotted.
+    """
+    versions = [v for v in LIMIT_VERSIONS if any(limit_curves(d, v) for d in devices)]
+    roofline = any(limit_curves(d, ROOFLINE["version"], (ROOFLINE["layout"],))
+                   for d in devices)
+    panels = versions or [ROOFLINE["version"]]
+    fig, axes = panel_grid(len(devices), len(panels))
     for row, device in enumerate(devices):
-        for ax, version in zip(axes[row], versions):
+        extra = limit_curves(device, ROOFLINE["version"], (ROOFLINE["layout"],))
+        extra = extra.get(ROOFLINE["layout"])
+        for ax, version in zip(axes[row], panels):
             ax.set_title(_panel_title(f"{version}, float, p = 2", device, devices))
-            curves = {}
-            for layout in LIMIT_LAYOUTS:
-                chosen, _ = by_size(device.benchmarks, {"version": version, "layout": layout,
-                                    "precision": "float", "p": 2}, PREFER)
-                points = {s: b.counters["pct_of_limit"] for s, b in chosen.items()
-                          if b.error is None and "pct_of_limit" in b.counters}
-                if points:
-                    curves[layout] = (sorted(points), [points[s] for s in sorted(points)])
-            if not curves:
+            curves = limit_curves(device, version) if version in versions else {}
+            if not curves and not extra:
                 mark_not_measured(ax, "no pct_of_limit counter")
                 continue
-            _plot_layouts(ax, curves)
+            _plot_layouts(ax, curves, roofline=extra)
+            if extra:
+                ax.axhline(100 / ROOFLINE_TARGET, color="0.4", linestyle=":", linewidth=1.2,
+                           label=f"roofline target ({ROOFLINE_TARGET:g}× limit)")
+                ax.legend(fontsize=7)
             ax.set_ylabel("% of device compute limit")
             ax.set_ylim(bottom=0)
+    where = (f"\nblack dashed: {ROOFLINE_LABEL} in every panel; dotted: its target, "
+             f"time within {ROOFLINE_TARGET:g}× of the limit" if roofline else "")
     fig.suptitle(f"{PAPER}: time vs the measured compute bound (100 % = at the limit)\n"
-                 f"{_devices_text(devices)}")
-    body = ("`pct_of_limit` = 100 · limit_s / time, where limit_s is the FP32 FMA + reciprocal "
-            "bound from the ceilings measured at process start.")
+                 f"{_devices_text(devices)}{where}")
+    body = ("`pct_of_limit` = 100 · limit_s / time, where limit_s is the benchmark's compute "
+            "bound from the ceilings measured at process start (float: 6 FP32 operations at "
+            "the FMA rate or 1 reciprocal per interaction, whichever unit saturates first; "
+            "double: 6 FP64 operations per interaction). Float, p = 2, one panel per version.")
+    if roofline:
+        body += (f" The black dashed line in every panel is the `roofline` version (AoaS, "
+                 f"beyond the paper); the dotted line is its target, time within "
+                 f"{ROOFLINE_TARGET:g}× of the limit ({100 / ROOFLINE_TARGET:g} %), set for "
+                 "float p = 2 at 1000K.")
+    table = _roofline_table(devices)
+    if table:
+        body += "\n\n" + table
     return Section("% of device compute limit", body,
                    (save_figure(fig, figures_dir, "idw_pct_of_limit"),))
 
 
-def _plot_layouts(ax, curves):
+def _roofline_table(devices):
+    lines = []
+    for device in devices:
+        for precision, p, size, time_s, limit_s in roofline_limit_rows(device):
+            lines.append(f"| {device.label} | {precision} | {p} | {size_label(size)} | "
+                         f"{format_seconds(time_s)} | {format_seconds(limit_s)} | "
+                         f"{time_s / limit_s:.2f}× | {100 * limit_s / time_s:.1f} % |")
+    if not lines:
+        return ""
+    return ("Roofline version (AoaS) against its compute limit; target: float, p = 2, at 1000K "
+            f"within {ROOFLINE_TARGET:g}× (claim `roofline-float-p2-within-limit` below).\n\n"
+            "| GPU | precision | p | size | time | limit_s | time / limit | % of limit |\n"
+            "|---|---|---|---|---|---|---|---|\n" + "\n".join(lines))
+
+
+def _plot_layouts(ax, curves, roofline=None):
+    """One line per layout, plus the roofline reference line when given (sizes, values)."""
     for layout, (sizes, values) in curves.items():
         ax.plot(sizes, values, marker="o", color=LAYOUT_COLORS[layout],
                 label=LAYOUT_NAMES[layout])
-    size_axis(ax, sorted({s for sizes, _ in curves.values() for s in sizes}))
+    lines = list(curves.values())
+    if roofline:
+        ax.plot(*roofline, label=ROOFLINE_LABEL, **ROOFLINE_STYLE)
+        lines.append(roofline)
+    size_axis(ax, sorted({s for sizes, _ in lines for s in sizes}))
     ax.legend(fontsize=8)
 
 

@@ -65,17 +65,20 @@ __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
 
 //! Roofline version (beyond the paper), written for throughput: each thread keeps P
 //! prediction points in registers, so one 128-bit broadcast load of a staged data point feeds
-//! P interactions; the coincidence test is one min per interaction (the rare coincident point
-//! is looked up again at the end); float uses the SFU reciprocal. Per interaction that leaves
-//! 7 FP32 instructions and one MUFU.RCP. P = 4 when the grid still fills the GPU, else fewer.
+//! P interactions; float uses the SFU reciprocal. The coincidence test leaves the loop: a data
+//! point with d^2 < kCoincidentD2 has weight above w(kCoincidentD2), so only a weight sum that
+//! large (rare) sends a point to a second scan for it. Per interaction that leaves 6 FP32
+//! instructions and one MUFU.RCP, so the SFU, not instruction issue, is the limit.
+//! P = 4 when the grid still fills the GPU, else fewer.
 
+//! The value of a data point within the coincidence distance of (qx, qy), or `otherwise`.
 template <class T, class DataView>
-__device__ T coincident_value(const DataView& data, T qx, T qy) {
+__device__ T coincident_value_or(const DataView& data, T qx, T qy, T otherwise) {
   for (std::size_t j = 0; j < data.size(); ++j) {
     const auto d = data.load(j);
     if (squared_distance(qx, qy, d.template get<X>(), d.template get<Y>()) < T(kCoincidentD2)) return d.template get<Z>();
   }
-  return std::numeric_limits<T>::quiet_NaN();  // unreachable: the caller saw such a point
+  return otherwise;
 }
 
 template <int P, class T, class DataView, class PredView, class Power>
@@ -85,12 +88,11 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power) {
   const std::size_t n = pred.size();
   const std::size_t m = data.size();
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x * P + threadIdx.x;
-  T qx[P], qy[P], weights[P], weighted[P], nearest_d2[P];
+  T qx[P], qy[P], weights[P], weighted[P];
 #pragma unroll
   for (int k = 0; k < P; ++k) {
     const std::size_t i = first + static_cast<std::size_t>(k) * blockDim.x;
     qx[k] = qy[k] = weights[k] = weighted[k] = T(0);
-    nearest_d2[k] = std::numeric_limits<T>::infinity();
     if (i < n) {
       const auto q = pred.load(i);
       qx[k] = q.template get<X>();
@@ -109,9 +111,7 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power) {
       const TileEntry<T> d = tile_points[e];
 #pragma unroll
       for (int k = 0; k < P; ++k) {
-        const T d2 = squared_distance(qx[k], qy[k], d.x, d.y);
-        nearest_d2[k] = fmin(nearest_d2[k], d2);  // one FMNMX
-        const T w = power.template weight<T>(d2);
+        const T w = power.template weight<T>(squared_distance(qx[k], qy[k], d.x, d.y));
         weights[k] += w;
         weighted[k] += w * d.z;
       }
@@ -124,12 +124,15 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power) {
     }
     __syncthreads();
   }
+  // Half the weight of a point at the coincidence distance: margin for the reciprocal's ulp.
+  const T suspicious_weights = T(0.5) * power.template weight<T>(T(kCoincidentD2));
 #pragma unroll
   for (int k = 0; k < P; ++k) {
     const std::size_t i = first + static_cast<std::size_t>(k) * blockDim.x;
     if (i >= n) continue;
+    const T value = weighted[k] / weights[k];
     pred.template get<Z>(i) =
-        nearest_d2[k] < T(kCoincidentD2) ? coincident_value(data, qx[k], qy[k]) : weighted[k] / weights[k];
+        weights[k] < suspicious_weights ? value : coincident_value_or(data, qx[k], qy[k], value);
   }
 }
 

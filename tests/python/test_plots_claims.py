@@ -23,16 +23,16 @@ TIMES = {
 }
 
 
-def bench(name, time_s=None, error=None):
+def bench(name, time_s=None, error=None, **counters):
     parsed = parse_name(name)
     return Benchmark(name=parsed["benchmark"], params=parsed["params"], device="test GPU",
                      preset="test", source=Path("hand-built"), time_s=time_s, error=error,
-                     **{f: parsed[f] for f in FIELDS})
+                     counters=counters, **{f: parsed[f] for f in FIELDS})
 
 
-def name(version, layout, size, precision="float", block=256):
+def name(version, layout, size, precision="float", block=256, p=2):
     tail = "" if version.startswith("cpu-") else f"/block:{block}"
-    return f"idw/shepard/{version}/{layout}/{precision}/p:2/size:{size}{tail}"
+    return f"idw/shepard/{version}/{layout}/{precision}/p:{p}/size:{size}{tail}"
 
 
 def scope(extra=()):
@@ -176,13 +176,66 @@ def test_errored_benchmark_is_not_measured_and_named():
     assert errored.name in result.note and "validation failed at point 7" in result.note
 
 
-def test_a_missing_size_is_not_measured():
+def test_a_variant_run_at_some_sizes_is_measured_at_the_sizes_every_variant_has():
     extra = [bench(name("tiled", "aos", 1024), 0.5), bench(name("tiled", "soa", 1024), 0.6),
              bench(name("tiled", "soa", 2048), 2.4)]
     result = evaluate_claim(claim(1.2, ratio("aos", "soa", version="tiled"), WITHIN),
                             scope(extra))
+    assert result.value == pytest.approx(1.2)
+    assert result.verdict == REPRODUCED
+    assert ("sizes 1024, the only size where every variant was run "
+            "(skipped 2048: not run for tiled/aos/float/p:2)") in result.note
+
+
+def test_partial_sizes_name_the_skipped_variants_together():
+    """cdp-original is affordable only at small sizes: compared there, not "not measured"."""
+    improved = [bench(name("cdp-improved", l, s), t * 10) for (v, l), by_size in TIMES.items()
+                if v == "naive" and l != "builtin" for s, t in by_size.items()]
+    original = [bench(name("cdp-original", l, 1024), t * 29)
+                for (v, l), by_size in TIMES.items() if v == "naive" and l != "builtin"
+                for t in [by_size[1024]]]
+    measure = {"kind": "ratio", "select": {"layout": ["soa", "aos", "aoas"], **FLOAT},
+               "faster": {"version": "cdp-improved"}, "slower": {"version": "cdp-original"}}
+    result = evaluate_claim(claim(2.9, measure, WITHIN), scope(improved + original))
+    assert result.value == pytest.approx(2.9)
+    assert result.verdict == REPRODUCED
+    assert "3 variant(s) × sizes 1024, the only size where every variant was run" in result.note
+    assert "(skipped 2048: not run for cdp-original/{soa,aos,aoas}/float/p:2)" in result.note
+
+
+def test_sizes_common_to_several_are_listed_with_their_count():
+    extra = [bench(name("tiled", l, s), 1.0) for l in ("soa", "aos") for s in (512, 1024, 2048)]
+    extra.append(bench(name("tiled", "aoas", 1024), 1.0))
+    extra.append(bench(name("tiled", "aoas", 2048), 1.0))
+    measure = {"kind": "about_equal", "select": {"version": "tiled",
+               "layout": ["soa", "aos", "aoas"], **FLOAT}}
+    result = evaluate_claim(claim("about equal", measure, {"rule": "at_most", "limit": 1.1}),
+                            scope(extra))
+    assert result.verdict == REPRODUCED
+    assert ("sizes 1024–2048 (2), only the sizes where every variant was run "
+            "(skipped 512: not run for tiled/aoas/float/p:2)") in result.note
+
+
+def test_no_size_common_to_every_variant_is_not_measured():
+    extra = [bench(name("tiled", "aos", 1024), 0.5), bench(name("tiled", "soa", 2048), 2.4)]
+    result = evaluate_claim(claim(1.2, ratio("aos", "soa", version="tiled"), WITHIN),
+                            scope(extra))
     assert result.verdict == NOT_MEASURED
-    assert "absent: tiled/aos/float/p:2/size:2048" in result.note
+    assert "no size at which every variant was run" in result.note
+    assert "tiled/aos/float/p:2 at 1024" in result.note
+    assert "tiled/soa/float/p:2 at 2048" in result.note
+
+
+def test_an_error_at_a_skipped_size_does_not_matter_but_at_a_measured_size_does():
+    common = [bench(name("tiled", "aos", 1024), 0.5), bench(name("tiled", "soa", 1024), 0.6),
+              bench(name("tiled", "aos", 2048), error="validation failed at point 9")]
+    skipped = evaluate_claim(claim(1.2, ratio("aos", "soa", version="tiled"), WITHIN),
+                             scope(common))
+    assert skipped.verdict == REPRODUCED and "skipped 2048" in skipped.note
+    measured = evaluate_claim(claim(1.2, ratio("aos", "soa", version="tiled"), WITHIN),
+                              scope(common + [bench(name("tiled", "soa", 2048), 2.4)]))
+    assert measured.verdict == NOT_MEASURED
+    assert "validation failed at point 9" in measured.note
 
 
 def test_preferred_block_size_resolves_a_block_sweep_and_ambiguity_does_not_pass():
@@ -248,3 +301,119 @@ def test_idw_claims_file_holds_every_claim_of_the_paper():
     layout_claims = [c for c in claims.values() if "p" in c["measure"].get("select", {})
                      and not c["id"].startswith("cdp-improved-over-original")]
     assert all(c["measure"]["select"]["p"] == 2 for c in layout_claims)
+
+
+# --- the roofline target: time / limit_s at the target size, else the largest run -------
+
+def idw_claim(claim_id):
+    return next(c for c in load_claims(PAPERS["idw"].claims_file) if c["id"] == claim_id)
+
+
+def roofline(size, time_s, limit_s, precision="float", **fields):
+    return bench(name("roofline", "aoas", size, precision), time_s, limit_s=limit_s,
+                 pct_of_limit=100 * limit_s / time_s, **fields)
+
+
+def test_roofline_claim_is_the_time_over_the_limit_with_the_spec_target():
+    target = idw_claim("roofline-float-p2-within-limit")
+    assert target["paper_value"] == "≤ 1.25× the limit"
+    assert target["rule"] == {"rule": "at_most", "limit": 1.25}
+    assert target["measure"]["select"] == {"version": "roofline", "layout": "aoas",
+                                           "precision": "float", "p": 2}
+    assert target["measure"]["at_size"] == 1024000
+
+
+@pytest.mark.parametrize("time_s, verdict", [(1.2e-3, REPRODUCED), (1.25e-3, REPRODUCED),
+                                             (1.3e-3, NOT_REPRODUCED)])
+def test_roofline_within_the_limit_at_the_target_size(time_s, verdict):
+    extra = [roofline(51200, 9e-3, 1e-4), roofline(1024000, time_s, 1e-3),
+             roofline(1024000, 5e-3, 1e-3, precision="double")]
+    result = evaluate_claim(idw_claim("roofline-float-p2-within-limit"), scope(extra))
+    assert result.value == pytest.approx(time_s / 1e-3)
+    assert result.verdict == verdict
+    assert result.paper == "≤ 1.25× the limit"
+    assert "at size 1024000; limit 1.25" in result.note
+
+
+def test_roofline_without_the_target_size_is_judged_at_the_largest_size_run():
+    extra = [roofline(10240, 1e-3, 1e-4), roofline(51200, 4.9e-3, 1e-3)]
+    result = evaluate_claim(idw_claim("roofline-float-p2-within-limit"), scope(extra))
+    assert result.value == pytest.approx(4.9)
+    assert result.verdict == NOT_REPRODUCED
+    assert result.measured == "4.90× the limit"
+    assert "at size 51200, the largest run (target size 1024000 not run)" in result.note
+    assert "20.4 % of the limit" in result.note
+
+
+@pytest.mark.parametrize("extra, complaint", [
+    ([], "absent: roofline/aoas/float/p:2 (every size)"),
+    ([bench(name("roofline", "aoas", 51200), 1e-3)], "no limit_s counter"),
+    ([bench(name("roofline", "aoas", 51200), error="validation failed")], "errored: "),
+])
+def test_roofline_claim_is_not_measured_without_a_timed_benchmark_and_limit(extra, complaint):
+    result = evaluate_claim(idw_claim("roofline-float-p2-within-limit"), scope(extra))
+    assert result.verdict == NOT_MEASURED
+    assert complaint in result.note
+
+
+# --- every IDW claim on a run with every version -------------------------------------------
+
+IDW_SIZES = (10240, 51200, 102400)
+IDW_LAYOUTS = ("soa", "aos", "aoas", "builtin", "soaos", "hybrid")
+
+
+def full_idw_run(original_sizes=IDW_SIZES):
+    """Every version, layout, precision and power; cdp-original at `original_sizes`."""
+    rows = []
+    for precision in ("float", "double"):
+        for p in (2, 3):
+            for size in IDW_SIZES:
+                work = size * size * (2 if precision == "double" else 1) * (3 if p == 3 else 1)
+                rows.append(bench(name("cpu-serial", "aos", size, precision, p=p), work * 1e-9))
+                versions = {"naive": 4, "tiled": 2, "cdp-improved": 8, "cdp-original": 20}
+                for k, (version, slowdown) in enumerate(versions.items()):
+                    if version == "cdp-original" and size not in original_sizes:
+                        continue
+                    for j, layout in enumerate(IDW_LAYOUTS):
+                        rows.append(bench(name(version, layout, size, precision, p=p),
+                                          work * 1e-12 * slowdown * (1 + 0.01 * j),
+                                          limit_s=work * 1e-13))
+                rows.append(bench(name("roofline", "aoas", size, precision, p=p),
+                                  work * 1.1e-13, limit_s=work * 1e-13))
+    return Scope(tuple(rows), PAPERS["idw"].baseline, PAPERS["idw"].prefer)
+
+
+def test_every_idw_claim_is_measured_when_every_version_ran_at_every_size():
+    verdicts = [evaluate_claim(c, full_idw_run()) for c in load_claims(PAPERS["idw"].claims_file)]
+    assert [v.claim_id for v in verdicts if v.verdict == NOT_MEASURED] == []
+    assert not any("skipped" in v.note for v in verdicts)
+    roofline_verdict = next(v for v in verdicts if v.claim_id == "roofline-float-p2-within-limit")
+    assert roofline_verdict.value == pytest.approx(1.1)
+    assert roofline_verdict.verdict == REPRODUCED
+
+
+def test_idw_claims_with_cdp_original_at_small_sizes_only_use_those_sizes():
+    claims = load_claims(PAPERS["idw"].claims_file)
+    verdicts = {v.claim_id: v for v in
+                (evaluate_claim(c, full_idw_run(original_sizes=(10240,))) for c in claims)}
+    assert [i for i, v in verdicts.items() if v.verdict == NOT_MEASURED] == []
+    for claim_id in ("cdp-improved-over-original-p2", "cdp-improved-over-original-p3",
+                     "mei2014-naive-over-cdp-original"):
+        note = verdicts[claim_id].note
+        assert "sizes 10240, the only size where every variant was run" in note, claim_id
+        assert "skipped 51200, 102400: not run for cdp-original/{soa,aos,aoas}/float" in note
+    assert verdicts["cdp-improved-over-original-p2"].value == pytest.approx(20 / 8 * 1.01,
+                                                                            rel=0.02)
+    untouched = verdicts["mei2014-tiled-over-naive"]
+    assert "skipped" not in untouched.note and "10240–102400 (3)" in untouched.note
+
+
+def test_idw_claims_without_cdp_original_stay_not_measured():
+    claims = load_claims(PAPERS["idw"].claims_file)
+    verdicts = {v.claim_id: v for v in
+                (evaluate_claim(c, full_idw_run(original_sizes=())) for c in claims)}
+    missing = {i for i, v in verdicts.items() if v.verdict == NOT_MEASURED}
+    assert missing == {"cdp-improved-over-original-p2", "cdp-improved-over-original-p3",
+                       "mei2014-naive-over-cdp-original"}
+    assert "absent: cdp-original/soa/float/p:2 (every size)" in \
+        verdicts["cdp-improved-over-original-p2"].note

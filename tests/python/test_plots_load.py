@@ -40,7 +40,7 @@ def iteration(name, real_time, unit="us", **counters):
 
 def test_fixture_folder_reads_every_benchmark_with_context():
     results = load_results([FIXTURE])
-    assert results.benchmark_count == 48
+    assert results.benchmark_count == 73
     assert results.entry_count == len(raw_entries())
     (device,) = results.devices
     assert device.label == "NVIDIA H100 80GB HBM3"

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from plots import idw
 from plots.__main__ import main
 from plots.claims import load_claims
 from plots.figures import write_atomically
+from plots.load import load_results
 from plots.papers import PAPERS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -66,21 +68,70 @@ def test_report_has_one_claims_row_per_claim(report):
     tiled = next(r for r in rows if "(`float-tiled-aoas-over-aos`)" in r)
     assert tiled.split(" | ")[3:4] == ["reproduced"]
     cdp = next(r for r in rows if "(`float-cdp-ordering`)" in r)
-    assert "| not measured |" in cdp and "absent: cdp-improved" in cdp
+    assert "| soa < aoas < aos | reproduced |" in cdp
     speedup = next(r for r in rows if "(`float-speedup-naive-aoas`)" in r)
     assert "| not reproduced |" in speedup and "GT640" in speedup
+    original = next(r for r in rows if "(`cdp-improved-over-original-p2`)" in r)
+    assert "| reproduced |" in original
+    assert ("sizes 10240, the only size where every variant was run (skipped 51200: not run "
+            "for cdp-original/{soa,aos,aoas}/float/p:2)") in original
+    p3 = next(r for r in rows if "(`cdp-improved-over-original-p3`)" in r)
+    assert "| not measured |" in p3 and "absent: cdp-original/soa/float/p:3 (every size)" in p3
+    target = next(r for r in rows if "(`roofline-float-p2-within-limit`)" in r)
+    assert "| ≤ 1.25× the limit | 1.16× the limit | reproduced |" in target
+    assert "at size 51200, the largest run (target size 1024000 not run)" in target
 
 
 def test_report_embeds_figures_and_lists_context_and_flags(report):
     text = (report / "REPORT.md").read_text()
     for stem in FIGURES:
         assert f"](figures/{stem}.png)" in text and f"(figures/{stem}.svg)" in text
-    assert "Read 48 benchmarks (377 JSON entries)" in text
+    assert "Read 73 benchmarks (577 JSON entries)" in text
     assert "GT640" in text and "CUDA 5.5" in text
     assert "| ceilings | fp32_fma_per_s | 3e+13 |" in text
     assert "**error** `idw/shepard/tiled/hybrid/double/p:2/size:51200/block:256`" in text
     assert "**spread" in text and "**throttled**" in text
     assert "| NVIDIA H100 80GB HBM3 | naive | float | 10K |" in text
+
+
+def test_roofline_is_its_own_series_in_the_speedup_and_limit_figures(report):
+    (device,) = load_results([FIXTURE]).devices
+    for precision in ("float", "double"):
+        sizes, speedups = idw.roofline_speedup(device, precision)
+        assert sizes == [10240, 51200]
+        tiled = idw.speedup_curves(device, "tiled", precision, ("aoas",))["aoas"][1]
+        assert all(r > t for r, t in zip(speedups, tiled))  # the fixture's roofline is faster
+        assert "roofline" not in idw.speedup_curves(device, "tiled", precision,
+                                                    idw.DOUBLE_LAYOUTS)
+    limit = idw.limit_curves(device, "roofline", ("aoas",))["aoas"]
+    assert limit[0] == [10240, 51200] and 80 < limit[1][1] < 100
+    assert set(idw.limit_curves(device, "cdp-original")) == {"soa", "aos", "aoas"}
+    assert idw.limit_curves(device, "cdp-original")["soa"][0] == [10240]
+    for stem in ("idw_fig7", "idw_fig8", "idw_pct_of_limit"):
+        svg = (report / "figures" / f"{stem}.svg").read_text()
+        assert "roofline (aoas)" in svg, stem
+    fig7 = (report / "figures" / "idw_fig7.svg").read_text()
+    assert "tiled + roofline (aoas)" in fig7 and "in the tiled panel" in fig7
+    assert "roofline target (1.25× limit)" in (report / "figures" /
+                                               "idw_pct_of_limit.svg").read_text()
+    assert "roofline" not in (report / "figures" / "idw_fig2.svg").read_text()
+
+
+def test_report_tables_the_roofline_time_against_its_limit(report):
+    text = (report / "REPORT.md").read_text()
+    assert "| GPU | precision | p | size | time | limit_s | time / limit | % of limit |" in text
+    rows = [line for line in text.splitlines()
+            if line.startswith("| NVIDIA H100 80GB HBM3 | float | 2 | 50K |")]
+    assert len(rows) == 1 and "| 1.16× |" in rows[0]
+    assert "Black dashed line in the tiled panel" in text
+
+
+def test_fig2_draws_cdp_original_over_the_sizes_it_has(report):
+    text = (report / "REPORT.md").read_text()
+    assert "its curves cover the sizes it was run at (10K)" in text
+    svg = (report / "figures" / "idw_fig2.svg").read_text()
+    assert "cdp-original SoA" in svg and "cdp-improved AoaS" in svg
+    assert "not measured" in svg  # the fixture has no p = 3 CDP runs
 
 
 def test_cli_prints_one_line_per_file_written_by_default_into_the_results_folder(run):
@@ -179,4 +230,4 @@ def test_committed_fixture_matches_its_generator():
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     assert json.loads((FIXTURE / "idw.gpu0.json").read_text()) == generator.build_fixture()
-    assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 300_000
+    assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 400_000
