@@ -89,18 +89,23 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
             axes[row][0].set_title(_panel_title("GPU versions", device, devices))
             mark_not_measured(axes[row][0], f"no naive/tiled/CDP {precision} benchmarks")
         for ax, version in zip(axes[row], panels):
-            ax.set_title(_panel_title(version if version != roofline_panel or not roofline
-                                      else f"{version} + {ROOFLINE_LABEL}", device, devices))
-            curves = speedup_curves(device, version, precision, layouts) \
-                if version != ROOFLINE["version"] else {}
+            own = version == ROOFLINE["version"]
+            title = (f"{ROOFLINE_LABEL}, beyond the paper" if own else
+                     f"{version} + {ROOFLINE_LABEL}" if roofline and version == roofline_panel
+                     else version)
+            ax.set_title(_panel_title(title, device, devices))
+            curves = {} if own else speedup_curves(device, version, precision, layouts)
             extra = roofline_speedup(device, precision) if version == roofline_panel else None
+            has_baseline = timed_by_size(device.benchmarks, {**BASELINE, "precision": precision,
+                                         "p": LAYOUT_FIGURE_P}, PREFER)
+            missing = (f"no {BASELINE['version']} baseline" if not has_baseline
+                       else f"no {version} {precision} p = {LAYOUT_FIGURE_P} times")
             if not curves and not extra:
-                has_baseline = timed_by_size(device.benchmarks, {**BASELINE, "precision":
-                                             precision, "p": LAYOUT_FIGURE_P}, PREFER)
-                mark_not_measured(ax, f"no {BASELINE['version']} baseline" if not has_baseline
-                                  else f"no {version} {precision} p = {LAYOUT_FIGURE_P} times")
+                mark_not_measured(ax, missing)
                 continue
             _plot_layouts(ax, curves, roofline=extra)
+            if not curves and not own:
+                _note_missing(ax, missing)
             ax.set_ylabel("speedup over single-thread CPU (×)")
     where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
              if roofline else "")
@@ -248,6 +253,8 @@ def limit_section(devices, figures_dir):
                 mark_not_measured(ax, "no pct_of_limit counter")
                 continue
             _plot_layouts(ax, curves, roofline=extra)
+            if not curves and version != ROOFLINE["version"]:
+                _note_missing(ax, f"no {version} pct_of_limit counter")
             if extra:
                 ax.axhline(100 / ROOFLINE_TARGET, color="0.4", linestyle=":", linewidth=1.2,
                            label=f"roofline target ({ROOFLINE_TARGET:g}× limit)")
@@ -280,7 +287,7 @@ def _roofline_table(devices):
         for precision, p, size, time_s, limit_s in roofline_limit_rows(device):
             lines.append(f"| {device.label} | {precision} | {p} | {size_label(size)} | "
                          f"{format_seconds(time_s)} | {format_seconds(limit_s)} | "
-                         f"{time_s / limit_s:.2f}× | {100 * limit_s / time_s:.1f} % |")
+                         f"{_ratio_text(time_s / limit_s)} | {100 * limit_s / time_s:.1f} % |")
     if not lines:
         return ""
     return ("Roofline version (AoaS) against its compute limit; target: float, p = 2, at 1000K "
@@ -331,11 +338,22 @@ def _has(devices, **selector):
 
 
 def _panel_title(what, device, devices):
-    return what if len(devices) == 1 else f"{what} — {device.label}"
+    return what if len(devices) == 1 else f"{what}\n{device.label}"
+
+
+def _note_missing(ax, reason):
+    """A panel that shows only the roofline reference still says its own version is missing."""
+    ax.text(0.5, 0.5, f"not measured ({reason})", ha="center", va="center",
+            transform=ax.transAxes, fontsize=9, color="0.35")
 
 
 def _devices_text(devices):
     return "; ".join(f"{d.label} (preset {d.preset})" for d in devices)
+
+
+def _ratio_text(value):
+    digits = 0 if value >= 100 else 1 if value >= 10 else 2
+    return f"{value:.{digits}f}×"
 
 
 def _time_cell(seconds):
