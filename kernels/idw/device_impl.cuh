@@ -81,12 +81,8 @@ __device__ T coincident_value_or(const DataView& data, T qx, T qy, T otherwise) 
   return otherwise;
 }
 
-//! Float: at most 32 registers (8 blocks of 256 per SM), so at 1000K the 1000 blocks of 4
-//! points per thread are all resident at once instead of 792 in a first wave and 208 in a
-//! second (every block does the same work: a second wave costs a whole block time).
-//! Double needs twice the registers: 4 blocks per SM.
 template <int P, class T, class DataView, class PredView, class Power>
-__global__ void __launch_bounds__(256, sizeof(T) == 4 ? 8 : 4) roofline_kernel(DataView data, PredView pred, Power power) {
+__global__ void roofline_kernel(DataView data, PredView pred, Power power) {
   extern __shared__ __align__(16) unsigned char idw_tile_smem[];
   TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
   const std::size_t n = pred.size();
