@@ -8,6 +8,7 @@
 #include <random>
 
 #include "lb/datasets/points.hpp"
+#include "temp_files.hpp"
 #include "lb/idw/interaction.hpp"
 
 namespace {
@@ -15,16 +16,8 @@ namespace {
 using namespace lb::datasets;
 namespace fs = std::filesystem;
 
-class CsvFile : public ::testing::Test {
+class CsvFile : public TempFilesTest {
  protected:
-  fs::path dir_ = fs::temp_directory_path() / ("lb_csv_" + std::to_string(::getpid()));
-  void SetUp() override { fs::create_directories(dir_); }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const auto p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
   //! The message of the InputError that loading `text` raises ("" if none).
   std::string error_of(const std::string& text) {
     try {
