@@ -1,0 +1,188 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "lb/kriging/cpu.hpp"
+
+namespace lb::kriging {
+namespace {
+
+//! The per-point system lives on the heap once per program call (about 34 KB in double at
+//! 64 wells), reused for every point.
+template <class T>
+std::unique_ptr<PointSystem<T>> new_system() {
+  return std::make_unique<PointSystem<T>>();
+}
+
+//! Names the grid point, the failed pivot and the closest pair of wells (two wells at one
+//! position are the usual cause: their rows of A are equal).
+template <class T>
+[[noreturn]] void throw_singular(const KrigingInput<T>& in, const SolveStatus& status, const std::string& where) {
+  std::size_t first = 0, second = 0;
+  double closest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < in.wells; ++i)
+    for (std::size_t j = i + 1; j < in.wells; ++j) {
+      const double d = std::hypot(double(in.well_x[i]) - double(in.well_x[j]), double(in.well_y[i]) - double(in.well_y[j]));
+      if (d < closest) closest = d, first = i, second = j;
+    }
+  std::string cause;
+  if (in.wells >= 2)
+    cause = fmt::format("; the closest wells are {} at ({}, {}) and {} at ({}, {}), {:.3g} apart (range {:.6g}): two "
+                        "wells at (nearly) one position make A singular, so remove or merge them",
+                        first, double(in.well_x[first]), double(in.well_y[first]), second, double(in.well_x[second]),
+                        double(in.well_y[second]), closest, in.variogram.range);
+  throw SingularSystem(fmt::format("kriging system of {} wells is singular in {} {}: pivot {:.3g} in "
+                                   "column {} is not above {:.3g}{}",
+                                   in.wells, sizeof(T) == 4 ? "float" : "double", where, status.pivot,
+                                   status.singular_column, status.threshold, cause));
+}
+
+std::string at_point(double px, double py) { return fmt::format("at grid point ({}, {})", px, py); }
+
+}  // namespace
+
+CpuProgram cpu_program_of(int experiment) {
+  switch (experiment) {
+    case 1: return CpuProgram::rebuild_every_point;
+    case 2:
+    case 3: return CpuProgram::reuse_matrix;
+    case 4:
+    case 5:
+    case 6: return CpuProgram::shared_weights;
+    default: throw datasets::InputError(fmt::format("kriging: no experiment {} (the paper has 1 to 6)", experiment));
+  }
+}
+
+template <class T>
+std::vector<T> kriging_matrix(const KrigingInput<T>& in) {
+  const int n = static_cast<int>(in.wells);
+  std::vector<T> a(static_cast<std::size_t>((n + 1) * (n + 1)));
+  build_matrix(in.well_x.data(), in.well_y.data(), n, in.covariance, a.data());
+  return a;
+}
+
+//! Experiments 1 and 2: every grid point of every surface solves its own system; `solve`
+//! says how (building A anew, or copying the precomputed one).
+template <class T, class Solve>
+std::vector<T> krige_each_surface(const KrigingInput<T>& in, Solve solve) {
+  const int n = static_cast<int>(in.wells);
+  const std::size_t mx = in.grid_x.size(), points = in.points();
+  std::vector<T> out(in.surfaces * points);
+  auto sys = new_system<T>();
+  for (std::size_t h = 0; h < in.surfaces; ++h) {
+    const T* values = in.values.data() + h * in.wells;
+    for (std::size_t p = 0; p < points; ++p) {
+      const T px = in.grid_x[p % mx], py = in.grid_y[p / mx];
+      const SolveStatus status = solve(px, py, *sys);
+      if (!status.ok()) throw_singular(in, status, at_point(px, py));
+      out[h * points + p] = combine(sys->b, values, n);
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> krige_rebuild_every_point(const KrigingInput<T>& in) {
+  const int n = static_cast<int>(in.wells);
+  return krige_each_surface(in, [&](T px, T py, auto& sys) {
+    return solve_weights_rebuilding(in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, sys);
+  });
+}
+
+template <class T>
+std::vector<T> krige_reuse_matrix(const KrigingInput<T>& in) {
+  const int n = static_cast<int>(in.wells);
+  const std::vector<T> a = kriging_matrix(in);
+  return krige_each_surface(in, [&](T px, T py, auto& sys) {
+    return solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, sys);
+  });
+}
+
+template <class T>
+std::vector<T> krige_shared_weights(const KrigingInput<T>& in) {
+  const int n = static_cast<int>(in.wells);
+  const std::size_t mx = in.grid_x.size(), points = in.points();
+  const std::vector<T> a = kriging_matrix(in);
+  std::vector<T> out(in.surfaces * points);
+  auto sys = new_system<T>();
+  for (std::size_t p = 0; p < points; ++p) {
+    const T px = in.grid_x[p % mx], py = in.grid_y[p / mx];
+    const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
+    if (!status.ok()) throw_singular(in, status, at_point(px, py));
+    for (std::size_t h = 0; h < in.surfaces; ++h)
+      out[h * points + p] = combine(sys->b, in.values.data() + h * in.wells, n);
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> run_cpu_program(CpuProgram program, const KrigingInput<T>& in) {
+  switch (program) {
+    case CpuProgram::rebuild_every_point: return krige_rebuild_every_point(in);
+    case CpuProgram::reuse_matrix: return krige_reuse_matrix(in);
+    case CpuProgram::shared_weights: return krige_shared_weights(in);
+  }
+  throw datasets::InputError("kriging: unknown CPU program");
+}
+
+template <class T>
+std::vector<T> weights_at(const KrigingInput<T>& in, T px, T py) {
+  const int n = static_cast<int>(in.wells);
+  const std::vector<T> a = kriging_matrix(in);
+  auto sys = new_system<T>();
+  const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
+  if (!status.ok()) throw_singular(in, status, at_point(px, py));
+  return std::vector<T>(sys->b, sys->b + n);
+}
+
+template <class T>
+std::vector<T> estimates_at(const KrigingInput<T>& in, T px, T py) {
+  const std::vector<T> lambda = weights_at(in, px, py);
+  std::vector<T> out(in.surfaces);
+  for (std::size_t h = 0; h < in.surfaces; ++h)
+    out[h] = combine(lambda.data(), in.values.data() + h * in.wells, static_cast<int>(in.wells));
+  return out;
+}
+
+double condition_number_inf(const KrigingInput<double>& in) {
+  const std::vector<double> a = kriging_matrix(in);
+  const int m = static_cast<int>(in.wells) + 1;
+  auto row_sums_max = [m](const std::vector<double>& mat) {
+    double best = 0.0;
+    for (int r = 0; r < m; ++r) {
+      double sum = 0.0;
+      for (int c = 0; c < m; ++c) sum += std::abs(mat[r * m + c]);
+      best = std::max(best, sum);
+    }
+    return best;
+  };
+  std::vector<double> inverse(a.size());
+  auto sys = new_system<double>();
+  for (int col = 0; col < m; ++col) {
+    std::copy(a.begin(), a.end(), sys->a);
+    std::fill(sys->b, sys->b + m, 0.0);
+    sys->b[col] = 1.0;
+    const SolveStatus status = solve_in_place(sys->a, sys->b, m);
+    if (!status.ok()) throw_singular(in, status, "inverting A");
+    for (int r = 0; r < m; ++r) inverse[r * m + col] = sys->b[r];
+  }
+  return row_sums_max(a) * row_sums_max(inverse);
+}
+
+#define LB_KRIGING_INSTANTIATE(T)                                                            \
+  template std::vector<T> kriging_matrix(const KrigingInput<T>&);                            \
+  template std::vector<T> krige_rebuild_every_point(const KrigingInput<T>&);                 \
+  template std::vector<T> krige_reuse_matrix(const KrigingInput<T>&);                        \
+  template std::vector<T> krige_shared_weights(const KrigingInput<T>&);                      \
+  template std::vector<T> run_cpu_program(CpuProgram, const KrigingInput<T>&);               \
+  template std::vector<T> weights_at(const KrigingInput<T>&, T, T);                          \
+  template std::vector<T> estimates_at(const KrigingInput<T>&, T, T);
+LB_KRIGING_INSTANTIATE(float)
+LB_KRIGING_INSTANTIATE(double)
+#undef LB_KRIGING_INSTANTIATE
+
+}  // namespace lb::kriging

@@ -1,0 +1,54 @@
+#include <fmt/format.h>
+
+#include "lb/kriging/cpu.hpp"
+
+namespace lb::kriging {
+
+template <class T>
+KrigingInput<T> make_input(const datasets::WellSet& wells, const datasets::GridSpec& grid, const Variogram& variogram) {
+  const std::size_t n = wells.wells();
+  if (n == 0) throw datasets::InputError(fmt::format("{}: no wells to krige from", wells.source));
+  if (wells.surfaces() == 0) throw datasets::InputError(fmt::format("{}: no surfaces to krige", wells.source));
+  if (n > static_cast<std::size_t>(kMaxWells))
+    throw datasets::InputError(fmt::format("{}: {} wells, but the per-point kriging solver holds at most {} "
+                                           "(kMaxWells, fixed at compile time)",
+                                           wells.source, n, kMaxWells));
+  if (wells.values.size() != n * wells.surfaces() || wells.y.size() != n)
+    throw datasets::InputError(fmt::format("{}: inconsistent well set ({} x, {} y, {} values for {} surfaces)",
+                                           wells.source, n, wells.y.size(), wells.values.size(), wells.surfaces()));
+  if (!(variogram.range > 0.0) || !(variogram.sill > 0.0))
+    throw datasets::InputError(
+        fmt::format("kriging: variogram needs a positive sill and range, got {} and {}", variogram.sill, variogram.range));
+  auto convert = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
+  KrigingInput<T> in;
+  in.wells = n;
+  in.surfaces = wells.surfaces();
+  in.well_x = convert(wells.x);
+  in.well_y = convert(wells.y);
+  in.values = convert(wells.values);
+  in.grid_x = convert(datasets::grid_axis(grid.x0, grid.x1, grid.nx));
+  in.grid_y = convert(datasets::grid_axis(grid.y0, grid.y1, grid.ny));
+  in.variogram = variogram;
+  in.covariance = ExponentialCovariance<T>::from(variogram);
+  return in;
+}
+
+template KrigingInput<float> make_input(const datasets::WellSet&, const datasets::GridSpec&, const Variogram&);
+template KrigingInput<double> make_input(const datasets::WellSet&, const datasets::GridSpec&, const Variogram&);
+
+KrigingInput<double> widen(const KrigingInput<float>& in) {
+  auto convert = [](const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); };
+  KrigingInput<double> out;
+  out.wells = in.wells;
+  out.surfaces = in.surfaces;
+  out.well_x = convert(in.well_x);
+  out.well_y = convert(in.well_y);
+  out.values = convert(in.values);
+  out.grid_x = convert(in.grid_x);
+  out.grid_y = convert(in.grid_y);
+  out.variogram = in.variogram;
+  out.covariance = {double(in.covariance.sill), double(in.covariance.decay)};
+  return out;
+}
+
+}  // namespace lb::kriging

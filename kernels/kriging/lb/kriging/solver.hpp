@@ -1,0 +1,143 @@
+#pragma once
+//! The per-grid-point ordinary kriging system and its solver, written once for the CPU
+//! programs and (later) the CUDA kernels: plain functions over raw arrays of fixed
+//! capacity, no allocation, no exceptions (failure is a returned status).
+//!
+//! For n wells the system is m = n + 1 equations:
+//!     [ C(x_i - x_j)  1 ] [ lambda ]   [ C(x* - x_j) ]
+//!     [ 1^T           0 ] [ -mu    ] = [ 1           ]
+//! A (left) depends only on the wells, B (right) on the grid point x*. Matrices are stored
+//! row-major with stride m (compact in the first m^2 entries of a capacity-sized buffer).
+
+#include <limits>
+
+#include "lb/kriging/variogram.hpp"
+#include "lb/layout/config.hpp"
+
+namespace lb::kriging {
+
+//! Wells the per-point solver holds (its arrays are sized at compile time; a thread's
+//! system is (kMaxWells + 1)^2 + kMaxWells + 1 values). More wells are refused on the host.
+inline constexpr int kMaxWells = 64;
+
+template <class T, int Capacity = kMaxWells>
+struct PointSystem {
+  static constexpr int kCapacity = Capacity;
+  T a[(Capacity + 1) * (Capacity + 1)];
+  T b[Capacity + 1];  //!< right-hand side in, solution (lambda_0..n-1, -mu) out
+};
+
+//! A for wells (wx, wy): each covariance computed once and mirrored (A is symmetric).
+template <class T>
+LB_HD void build_matrix(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T* a) {
+  const int m = n + 1;
+  for (int i = 0; i < n; ++i) {
+    a[i * m + i] = cov(T(0));
+    for (int j = i + 1; j < n; ++j) a[i * m + j] = a[j * m + i] = cov(planar_distance(wx[i], wy[i], wx[j], wy[j]));
+    a[i * m + n] = a[n * m + i] = T(1);
+  }
+  a[n * m + n] = T(0);
+}
+
+//! B for the grid point (px, py).
+template <class T>
+LB_HD void build_rhs(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T px, T py, T* b) {
+  for (int j = 0; j < n; ++j) b[j] = cov(planar_distance(px, py, wx[j], wy[j]));
+  b[n] = T(1);
+}
+
+struct SolveStatus {
+  int singular_column = -1;  //!< the elimination step whose best pivot was too small
+  double pivot = 0.0;        //!< that pivot's magnitude
+  double threshold = 0.0;    //!< and the bound it fell below
+
+  LB_HD bool ok() const { return singular_column < 0; }
+};
+
+//! A pivot below this fraction of the matrix's largest entry means a singular (or, in this
+//! precision, numerically singular) system: 8 m unit round-offs, the order of the rounding
+//! error the elimination leaves in a pivot that is zero in exact arithmetic. Two wells at
+//! one position give two equal rows; eliminating one with the other leaves a rounding-level
+//! pivot (9e-17 on the base case with a duplicated well), not always an exact 0.
+template <class T>
+LB_HD LB_FORCEINLINE T pivot_tolerance(int m) {
+  return T(8) * T(m) * std::numeric_limits<T>::epsilon();
+}
+
+template <class T>
+LB_HD LB_FORCEINLINE T magnitude(T v) {
+  return v < T(0) ? -v : v;
+}
+
+//! Solves A x = b in place by Gaussian elimination with partial pivoting: b becomes x, a is
+//! overwritten. Returns a failed status (and leaves b unusable) when a pivot is not above
+//! pivot_tolerance * max|A|; NaN entries fail the same test.
+template <class T>
+LB_HD SolveStatus solve_in_place(T* a, T* b, int m) {
+  T scale = T(0);
+  for (int k = 0; k < m * m; ++k) scale = magnitude(a[k]) > scale ? magnitude(a[k]) : scale;
+  const T threshold = pivot_tolerance<T>(m) * scale;
+  for (int k = 0; k < m; ++k) {
+    int pivot_row = k;
+    T best = magnitude(a[k * m + k]);
+    for (int r = k + 1; r < m; ++r) {
+      if (magnitude(a[r * m + k]) > best) {
+        best = magnitude(a[r * m + k]);
+        pivot_row = r;
+      }
+    }
+    if (!(best > threshold)) return {k, double(best), double(threshold)};
+    if (pivot_row != k) {
+      for (int c = k; c < m; ++c) {
+        const T t = a[k * m + c];
+        a[k * m + c] = a[pivot_row * m + c];
+        a[pivot_row * m + c] = t;
+      }
+      const T t = b[k];
+      b[k] = b[pivot_row];
+      b[pivot_row] = t;
+    }
+    const T inv_pivot = T(1) / a[k * m + k];
+    for (int r = k + 1; r < m; ++r) {
+      const T factor = a[r * m + k] * inv_pivot;
+      for (int c = k + 1; c < m; ++c) a[r * m + c] -= factor * a[k * m + c];
+      b[r] -= factor * b[k];
+    }
+  }
+  for (int k = m - 1; k >= 0; --k) {
+    T sum = b[k];
+    for (int c = k + 1; c < m; ++c) sum -= a[k * m + c] * b[c];
+    b[k] = sum / a[k * m + k];
+  }
+  return {};
+}
+
+//! Z'(x*) = sum_i lambda_i Z(x_i) for one surface's values.
+template <class T>
+LB_HD LB_FORCEINLINE T combine(const T* lambda, const T* values, int n) {
+  T sum = T(0);
+  for (int i = 0; i < n; ++i) sum += lambda[i] * values[i];
+  return sum;
+}
+
+//! The weights of grid point (px, py) given a prebuilt A (exp. 2 onwards): copies A into the
+//! point's system, builds B, solves; lambda is sys.b[0..n-1].
+template <class T, int Capacity>
+LB_HD SolveStatus solve_weights(const T* a_prebuilt, const T* wx, const T* wy, int n, ExponentialCovariance<T> cov,
+                                T px, T py, PointSystem<T, Capacity>& sys) {
+  const int m = n + 1;
+  for (int k = 0; k < m * m; ++k) sys.a[k] = a_prebuilt[k];
+  build_rhs(wx, wy, n, cov, px, py, sys.b);
+  return solve_in_place(sys.a, sys.b, m);
+}
+
+//! The weights of grid point (px, py) building A as well (exp. 1).
+template <class T, int Capacity>
+LB_HD SolveStatus solve_weights_rebuilding(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T px, T py,
+                                           PointSystem<T, Capacity>& sys) {
+  build_matrix(wx, wy, n, cov, sys.a);
+  build_rhs(wx, wy, n, cov, px, py, sys.b);
+  return solve_in_place(sys.a, sys.b, n + 1);
+}
+
+}  // namespace lb::kriging

@@ -1,0 +1,470 @@
+// Kriging on the CPU (Li & Dong): the solver against a hand-solved system, the variogram,
+// kriging's own facts (exact at the wells, weights summing to 1), the CPU programs of the
+// paper's experiments against each other and float against double, the base-case
+// generator (ordered surfaces, determinism, scaling), the wells CSV loader (good and
+// malformed files) and the errors for singular systems and too many wells.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <unistd.h>
+
+#include "lb/datasets/wells.hpp"
+#include "lb/kriging/cpu.hpp"
+#include "temp_files.hpp"
+
+namespace {
+
+using namespace lb;
+using datasets::InputError;
+using datasets::WellSet;
+namespace fs = std::filesystem;
+
+kriging::Variogram base_variogram(const datasets::KrigingCase& c) {
+  return kriging::Variogram::for_domain(c.width, c.height);
+}
+
+template <class T>
+kriging::KrigingInput<T> base_input(int scale = 1) {
+  const auto c = datasets::kriging_base_case(scale);
+  return kriging::make_input<T>(c.wells, c.grid, base_variogram(c));
+}
+
+//! Wells at the corners of a 100 m square and one inside, 2 surfaces: small enough to reason
+//! about, and the grid 0:100:3 x 0:100:3 has points exactly at the four corner wells.
+WellSet square_wells() {
+  WellSet w;
+  w.x = {0, 100, 0, 100, 40};
+  w.y = {0, 0, 100, 100, 70};
+  w.surface_names = {"top", "base"};
+  w.values = {10, 20, 30, 40, 25,  // top
+              50, 65, 70, 90, 60};  // base
+  w.source = "square";
+  return w;
+}
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// --- the solver and the variogram ------------------------------------------------------
+
+TEST(KrigingSolver, PartialPivotingSolvesAZeroDiagonalSystem) {
+  // Zero diagonal: without row exchanges the first pivot is 0. Solution (1, 2, 3).
+  double a[9] = {0, 1, 1, 1, 0, 1, 1, 1, 0};
+  double b[3] = {5, 4, 3};
+  ASSERT_TRUE(kriging::solve_in_place(a, b, 3).ok());
+  EXPECT_NEAR(b[0], 1.0, 1e-15);
+  EXPECT_NEAR(b[1], 2.0, 1e-15);
+  EXPECT_NEAR(b[2], 3.0, 1e-15);
+}
+
+TEST(KrigingSolver, SingularMatrixIsReportedNotSolved) {
+  double a[9] = {1, 2, 3, 2, 4, 6, 1, 0, 1};  // row 1 = 2 x row 0
+  double b[3] = {1, 2, 3};
+  const auto status = kriging::solve_in_place(a, b, 3);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.singular_column, 2);
+  EXPECT_LE(status.pivot, status.threshold);
+  double nan_matrix[4] = {std::nan(""), 1, 1, 0};
+  double rhs[2] = {1, 1};
+  EXPECT_FALSE(kriging::solve_in_place(nan_matrix, rhs, 2).ok());
+}
+
+TEST(KrigingVariogram, ExponentialModelAndDomainChoice) {
+  const auto v = kriging::Variogram::for_domain(5000, 9000);
+  EXPECT_DOUBLE_EQ(v.range, 0.5 * std::sqrt(5000.0 * 5000.0 + 9000.0 * 9000.0));
+  EXPECT_EQ(v.sill, kriging::kSill);
+  EXPECT_NEAR(v.gamma(v.range), 0.95 * v.sill, 0.003);  // practical range: 1 - e^-3 = 95.0 %
+  EXPECT_EQ(v.gamma(0.0), 0.0);                         // nugget 0
+  for (double h : {0.0, 100.0, 2500.0, 20000.0}) EXPECT_NEAR(v.gamma(h) + v.covariance(h), v.sill, 1e-15);
+  const auto cov = kriging::ExponentialCovariance<double>::from(v);
+  EXPECT_NEAR(cov(1234.5), v.covariance(1234.5), 1e-15);
+}
+
+TEST(Kriging, TwoWellsMatchTheClosedForm) {
+  // Two wells: subtracting the two covariance equations gives
+  // lambda_1 = 1/2 + (C(d_1) - C(d_2)) / (2 (C(0) - C(d_12))), lambda_2 = 1 - lambda_1.
+  WellSet w;
+  w.x = {0, 1000};
+  w.y = {0, 0};
+  w.surface_names = {"s"};
+  w.values = {10, 40};
+  w.source = "two wells";
+  const kriging::Variogram v{1.0, 3000.0};
+  const auto in = kriging::make_input<double>(w, {0, 1, 1, 0, 1, 1}, v);
+  const std::pair<double, double> points[] = {{250, 0}, {250, 300}, {1500, -200}, {500, 0}};
+  for (auto [px, py] : points) {
+    const double c1 = v.covariance(std::hypot(px, py)), c2 = v.covariance(std::hypot(px - 1000, py));
+    const double l1 = 0.5 + (c1 - c2) / (2 * (v.sill - v.covariance(1000)));
+    const auto lambda = kriging::weights_at(in, px, py);
+    EXPECT_NEAR(lambda[0], l1, 1e-14) << px << "," << py;
+    EXPECT_NEAR(lambda[1], 1 - l1, 1e-14);
+    EXPECT_NEAR(kriging::estimates_at(in, px, py)[0], 10 * l1 + 40 * (1 - l1), 1e-12);
+  }
+  EXPECT_NEAR(kriging::weights_at(in, 500.0, 0.0)[0], 0.5, 1e-15);  // symmetry
+}
+
+TEST(Kriging, WeightsDoNotDependOnTheSill) {
+  // C and B scale together with c: the reason kSill = 1 loses nothing. Checked with c != 1
+  // so that a c dropped somewhere (e.g. A's diagonal written as 1) cannot hide.
+  auto c = datasets::kriging_base_case(1);
+  const auto unit = base_variogram(c);
+  const kriging::Variogram tall{2.5, unit.range};
+  const auto a = kriging::make_input<double>(c.wells, c.grid, unit), b = kriging::make_input<double>(c.wells, c.grid, tall);
+  for (int experiment : {1, 2, 4}) {
+    const auto program = kriging::cpu_program_of(experiment);
+    const auto out_a = kriging::run_cpu_program(program, a), out_b = kriging::run_cpu_program(program, b);
+    for (std::size_t k = 0; k < out_a.size(); k += 101) ASSERT_NEAR(out_a[k], out_b[k], 1e-12 * out_a[k]) << k;
+  }
+}
+
+// --- kriging's facts ---------------------------------------------------------------------
+
+TEST(Kriging, ExactAtTheWells) {
+  const auto in = base_input<double>();
+  for (std::size_t i = 0; i < in.wells; ++i) {
+    const auto est = kriging::estimates_at(in, in.well_x[i], in.well_y[i]);
+    for (std::size_t h = 0; h < in.surfaces; ++h) {
+      const double value = in.values[h * in.wells + i];
+      EXPECT_NEAR(est[h], value, 1e-9 * std::abs(value)) << "well " << i << " surface " << h;
+    }
+  }
+}
+
+TEST(Kriging, EveryProgramIsExactAtGridPointsOnWells) {
+  const auto in = kriging::make_input<double>(square_wells(), {0, 100, 3, 0, 100, 3}, {1.0, 150.0});
+  // Mesh points 0, 2, 6, 8 (x fastest) are the corner wells 0, 1, 2, 3.
+  const std::size_t at_well[4] = {0, 2, 6, 8};
+  for (int experiment : {1, 2, 4}) {
+    const auto out = kriging::run_cpu_program(kriging::cpu_program_of(experiment), in);
+    ASSERT_EQ(out.size(), 2u * 9u);
+    for (std::size_t h = 0; h < 2; ++h)
+      for (std::size_t i = 0; i < 4; ++i) {
+        const double value = in.values[h * in.wells + i];
+        EXPECT_NEAR(out[h * 9 + at_well[i]], value, 1e-9 * value) << "exp " << experiment << " surface " << h;
+      }
+  }
+}
+
+// The last row of A is (1 ... 1, 0), so sum(lambda) - 1 is one entry of the residual, which
+// a backward-stable solve keeps within 3 m u (sum|lambda| + 1).
+template <class T>
+void expect_weights_sum_to_one() {
+  const auto in = base_input<T>();
+  const double u = std::numeric_limits<T>::epsilon() / 2, m = double(in.wells + 1);
+  for (std::size_t p = 0; p < in.points(); p += 97) {
+    const auto lambda = kriging::weights_at(in, in.grid_x[p % in.grid_x.size()], in.grid_y[p / in.grid_x.size()]);
+    double sum = 0, sum_abs = 0;
+    for (T l : lambda) {
+      sum += l;
+      sum_abs += std::abs(double(l));
+    }
+    EXPECT_NEAR(sum, 1.0, 3 * m * u * (sum_abs + 1)) << "point " << p;
+  }
+}
+TEST(Kriging, WeightsSumToOneDouble) { expect_weights_sum_to_one<double>(); }
+TEST(Kriging, WeightsSumToOneFloat) { expect_weights_sum_to_one<float>(); }
+
+template <class T>
+void expect_programs_agree(int scale) {
+  const auto in = base_input<T>(scale);
+  const auto e1 = kriging::krige_rebuild_every_point(in);
+  const auto e2 = kriging::krige_reuse_matrix(in);
+  const auto e4 = kriging::krige_shared_weights(in);
+  ASSERT_EQ(e1.size(), in.surfaces * in.points());
+  ASSERT_EQ(e1.size(), std::size_t(50 * 90 * 11 * scale * scale));
+  // The three do the same arithmetic per point, in the same order: equal up to rounding
+  // (in fact bit for bit today; a reordering would be allowed 4 ulps of max|Z|).
+  T max_abs = 0;
+  for (T v : e1) max_abs = std::max(max_abs, std::abs(v));
+  const double tol = 4 * std::numeric_limits<T>::epsilon() * max_abs;
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < e1.size(); ++k) {
+    ASSERT_TRUE(std::isfinite(e1[k]));
+    bad += std::abs(double(e1[k]) - double(e2[k])) > tol || std::abs(double(e1[k]) - double(e4[k])) > tol;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+TEST(KrigingPrograms, Exp1Exp2Exp4AgreeDoubleScale1) { expect_programs_agree<double>(1); }
+TEST(KrigingPrograms, Exp1Exp2Exp4AgreeFloatScale1) { expect_programs_agree<float>(1); }
+TEST(KrigingPrograms, Exp1Exp2Exp4AgreeDoubleScale2) { expect_programs_agree<double>(2); }
+
+TEST(KrigingPrograms, ExperimentsMapToTheirCpuPrograms) {
+  using kriging::CpuProgram;
+  EXPECT_EQ(kriging::cpu_program_of(1), CpuProgram::rebuild_every_point);
+  EXPECT_EQ(kriging::cpu_program_of(3), CpuProgram::reuse_matrix);
+  EXPECT_EQ(kriging::cpu_program_of(5), CpuProgram::shared_weights);
+  EXPECT_EQ(kriging::cpu_program_of(6), CpuProgram::shared_weights);
+  EXPECT_NE(error_of([] { kriging::cpu_program_of(7); }).find("no experiment 7"), std::string::npos);
+}
+
+TEST(KrigingPrograms, FloatAgreesWithDoubleWithinTheConditioningBound) {
+  // The float program against the double program on the same (float-rounded) inputs, so
+  // only the arithmetic differs. Gaussian elimination with partial pivoting is backward
+  // stable (relative backward error ~ 3 m u at small growth); B's entries carry a few u
+  // more (distance, exp); the forward error in lambda is then at most kappa_inf(A) times
+  // that, and the combination multiplies it by max|Z|: tol = max|Z| kappa 4 m u.
+  const auto in_f = base_input<float>();
+  const auto in_d = kriging::widen(in_f);
+  const double kappa = kriging::condition_number_inf(in_d);
+  ASSERT_GT(kappa, 1.0);
+  ASSERT_LT(kappa, 1e3);  // well-spaced wells: a well-conditioned A
+  const auto out_f = kriging::krige_shared_weights(in_f);
+  const auto out_d = kriging::krige_shared_weights(in_d);
+  double max_z = 0, max_diff = 0;
+  for (double v : in_d.values) max_z = std::max(max_z, std::abs(v));
+  for (std::size_t k = 0; k < out_d.size(); ++k) max_diff = std::max(max_diff, std::abs(double(out_f[k]) - out_d[k]));
+  const double u = 0x1.0p-24, m = double(in_f.wells + 1);
+  const double tol = max_z * kappa * 4 * m * u;
+  EXPECT_LT(tol, 1e-3 * max_z);  // the bound says something: below 1 m on 1300 m depths
+  EXPECT_LE(max_diff, tol) << "kappa " << kappa;
+  EXPECT_GT(max_diff, 0.0);  // the float program really ran in float
+}
+
+TEST(KrigingPrograms, ScalingKeepsTheWellsInfluence) {
+  // At scale s the wells, the domain and the range are s times larger: the estimate at s p
+  // equals the scale-1 estimate at p (up to rounding of the scaled coordinates and range).
+  const auto c1 = base_input<double>(1), c4 = base_input<double>(4);
+  const std::pair<double, double> points[] = {{50, 50}, {2345, 6789}, {4950, 8950}};
+  for (auto [px, py] : points) {
+    const auto a = kriging::estimates_at(c1, px, py), b = kriging::estimates_at(c4, 4 * px, 4 * py);
+    for (std::size_t h = 0; h < a.size(); ++h) EXPECT_NEAR(a[h], b[h], 1e-10 * a[h]);
+  }
+}
+
+// --- errors ------------------------------------------------------------------------------
+
+TEST(KrigingErrors, CoincidentWellsGiveASingularSystemErrorNotNaN) {
+  WellSet w = square_wells();
+  w.x.push_back(100);  // a sixth well on top of well 1
+  w.y.push_back(0);
+  w.values = {10, 20, 30, 40, 25, 20, 50, 65, 70, 90, 60, 65};
+  const datasets::GridSpec grid{0, 100, 4, 0, 100, 4};
+  const kriging::Variogram v{1.0, 150.0};
+  auto expect_singular = [&](auto&& program, const char* what) {
+    try {
+      program();
+      ADD_FAILURE() << what << ": singular system accepted";
+    } catch (const kriging::SingularSystem& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("singular"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("closest wells are 1 at (100, 0) and 5 at (100, 0), 0 apart"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("remove or merge"), std::string::npos) << msg;
+    }
+  };
+  const auto in_d = kriging::make_input<double>(w, grid, v);
+  const auto in_f = kriging::make_input<float>(w, grid, v);
+  expect_singular([&] { kriging::krige_rebuild_every_point(in_d); }, "exp 1");
+  expect_singular([&] { kriging::krige_reuse_matrix(in_d); }, "exp 2");
+  expect_singular([&] { kriging::krige_shared_weights(in_d); }, "exp 4");
+  expect_singular([&] { kriging::krige_shared_weights(in_f); }, "exp 4 float");
+  expect_singular([&] { kriging::condition_number_inf(in_d); }, "condition number");
+  // The data-level check names the same pair before any kriging.
+  EXPECT_NE(error_of([&] { datasets::check_no_coincident_wells(w); }).find("well 5 coincides with well 1"),
+            std::string::npos);
+}
+
+TEST(KrigingErrors, NearlyCoincidentWellsAreSingularInFloatOnly) {
+  // 1 mm apart with a 5 km range: the two rows of A differ by ~6e-7, below float's pivot
+  // tolerance (8 m u ~ 1e-5) but far above double's (~2e-14).
+  auto c = datasets::kriging_base_case(1);
+  c.wells.x[1] = c.wells.x[0] + 1e-3;
+  c.wells.y[1] = c.wells.y[0];
+  const auto v = base_variogram(c);
+  EXPECT_NO_THROW(kriging::krige_shared_weights(kriging::make_input<double>(c.wells, c.grid, v)));
+  EXPECT_THROW(kriging::krige_shared_weights(kriging::make_input<float>(c.wells, c.grid, v)), kriging::SingularSystem);
+}
+
+TEST(KrigingErrors, MoreWellsThanTheSolverHolds) {
+  const std::size_t cap = kriging::kMaxWells;
+  auto at_capacity = datasets::generate_kriging_case({.wells = cap, .mesh_x = 5, .mesh_y = 9});
+  const auto in = kriging::make_input<double>(at_capacity.wells, at_capacity.grid, base_variogram(at_capacity));
+  const auto out = kriging::krige_shared_weights(in);  // the full capacity works
+  for (double v : out) ASSERT_TRUE(std::isfinite(v));
+  const auto est = kriging::estimates_at(in, in.well_x[cap - 1], in.well_y[cap - 1]);
+  EXPECT_NEAR(est[0], in.values[cap - 1], 1e-9 * in.values[cap - 1]);
+
+  const auto over = datasets::generate_kriging_case({.wells = cap + 1, .mesh_x = 5, .mesh_y = 9});
+  const auto msg = error_of([&] { kriging::make_input<float>(over.wells, over.grid, base_variogram(over)); });
+  EXPECT_NE(msg.find("65 wells"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("holds at most 64"), std::string::npos) << msg;
+}
+
+// --- the generator -----------------------------------------------------------------------
+
+TEST(KrigingCase, BaseCaseShapeAndDomain) {
+  const auto c = datasets::kriging_base_case(1);
+  EXPECT_EQ(c.wells.wells(), 10u);
+  EXPECT_EQ(c.wells.surfaces(), 11u);
+  EXPECT_EQ(c.grid.nx * c.grid.ny * c.wells.surfaces(), 49500u);  // the paper's count at scale 1
+  EXPECT_EQ(c.width, 5000.0);
+  EXPECT_EQ(c.height, 9000.0);
+  const auto xs = datasets::grid_axis(c.grid.x0, c.grid.x1, c.grid.nx);
+  EXPECT_EQ(xs.front(), 50.0);  // cell centres, 100 m apart
+  EXPECT_NEAR(xs[1] - xs[0], 100.0, 1e-12);
+  EXPECT_EQ(xs.back(), 4950.0);
+  EXPECT_EQ(xs, datasets::grid_axis(50, 4950, 50));
+  const auto pts = datasets::grid_points(c.grid);  // the same coordinates as the IDW grid
+  EXPECT_EQ(pts.x[49], xs[49]);
+  for (std::size_t i = 0; i < c.wells.wells(); ++i) {
+    EXPECT_GT(c.wells.x[i], 0.05 * c.width - 1e-9);
+    EXPECT_LT(c.wells.x[i], 0.95 * c.width);
+    EXPECT_GT(c.wells.y[i], 0.05 * c.height - 1e-9);
+    EXPECT_LT(c.wells.y[i], 0.95 * c.height);
+  }
+  EXPECT_NO_THROW(datasets::check_no_coincident_wells(c.wells, 1000.0 * 1000.0));  // >= 1061 m apart
+}
+
+TEST(KrigingCase, ScaleMultipliesMeshDomainAndWellsNotValues) {
+  const auto base = datasets::kriging_base_case(1);
+  for (int s : datasets::kKrigingScales) {
+    const auto c = datasets::kriging_base_case(s);
+    EXPECT_EQ(c.grid.nx, 50u * static_cast<std::size_t>(s));
+    EXPECT_EQ(c.grid.ny, 90u * static_cast<std::size_t>(s));
+    EXPECT_EQ(c.width, 5000.0 * s);
+    EXPECT_EQ(c.grid.x1, 5000.0 * s - 50.0);
+    for (std::size_t i = 0; i < c.wells.wells(); ++i) {
+      EXPECT_EQ(c.wells.x[i], base.wells.x[i] * s);
+      EXPECT_EQ(c.wells.y[i], base.wells.y[i] * s);
+    }
+    EXPECT_EQ(c.wells.values, base.wells.values);
+  }
+  EXPECT_EQ(datasets::kriging_base_case(10).grid.nx * datasets::kriging_base_case(10).grid.ny * 11, 4'950'000u);
+  EXPECT_NE(error_of([] { datasets::kriging_base_case(0); }).find("scale must be at least 1"), std::string::npos);
+}
+
+TEST(KrigingCase, DeterministicWithPinnedFirstValues) {
+  const auto a = datasets::kriging_base_case(1), b = datasets::kriging_base_case(1);
+  EXPECT_EQ(a.wells.x, b.wells.x);
+  EXPECT_EQ(a.wells.values, b.wells.values);
+  const auto other = datasets::generate_kriging_case({.seed = datasets::kKrigingSeed + 1});
+  EXPECT_NE(a.wells.x, other.wells.x);
+  // Positions are integer arithmetic on the random stream: exact on every platform. The
+  // values go through std::sin, so they are pinned to within a few ulps of a math library.
+  EXPECT_EQ(a.wells.x[0], 4423.2976372040821);
+  EXPECT_EQ(a.wells.y[0], 7073.1512750058946);
+  EXPECT_EQ(a.wells.x[9], 3801.8201052022541);
+  EXPECT_NEAR(a.wells.value(0, 0), 583.50243815498925, 1e-10);
+  EXPECT_NEAR(a.wells.value(10, 0), 1215.5446289359638, 1e-10);
+}
+
+TEST(KrigingCase, SurfacesAreOrderedAndEstimatesKeepTheOrder) {
+  const auto c = datasets::kriging_base_case(1);
+  const auto& w = c.wells;
+  for (std::size_t i = 0; i < w.wells(); ++i)
+    for (std::size_t h = 1; h < w.surfaces(); ++h)
+      EXPECT_GT(w.value(h, i), w.value(h - 1, i) + 10.0) << "well " << i << " surface " << h;  // >= t/2 >= 15 m
+  const auto in = kriging::make_input<double>(w, c.grid, base_variogram(c));
+  for (std::size_t i = 0; i < in.wells; ++i) {
+    const auto est = kriging::estimates_at(in, in.well_x[i], in.well_y[i]);
+    for (std::size_t h = 1; h < in.surfaces; ++h) EXPECT_GT(est[h], est[h - 1]) << "well " << i;
+  }
+  // Between the wells kriging does not guarantee it (weights can be negative), but on this
+  // case no two surfaces cross anywhere on the mesh (a property of the data set, relied on
+  // by the model figure).
+  const auto out = kriging::krige_shared_weights(in);
+  const std::size_t points = in.points();
+  std::size_t crossings = 0;
+  for (std::size_t h = 1; h < in.surfaces; ++h)
+    for (std::size_t p = 0; p < points; ++p) crossings += !(out[h * points + p] > out[(h - 1) * points + p]);
+  EXPECT_EQ(crossings, 0u);
+}
+
+// --- the wells CSV loader ----------------------------------------------------------------
+
+class WellsCsv : public TempFilesTest {
+ protected:
+  //! The message of the InputError that loading `text` raises ("" if none).
+  std::string load_error(const std::string& text) {
+    return error_of([&] { datasets::load_wells_csv(write("bad.csv", text)); });
+  }
+};
+
+TEST_F(WellsCsv, ReadsHeaderNamesCommentsAndBlankLines) {
+  const auto w = datasets::load_wells_csv(
+      write("ok.csv", "# wells of the survey\nX, Y ,top,middle,base\r\n1,2,10,20,30\n\n4.5, -6 ,11,21,3.1e1\r\n7,8,12,22,32\n"));
+  ASSERT_EQ(w.wells(), 3u);
+  ASSERT_EQ(w.surfaces(), 3u);
+  EXPECT_EQ(w.surface_names, (std::vector<std::string>{"top", "middle", "base"}));
+  EXPECT_EQ(w.x[1], 4.5);
+  EXPECT_EQ(w.y[1], -6.0);
+  EXPECT_EQ(w.line, (std::vector<std::size_t>{3, 5, 6}));
+  EXPECT_EQ(w.values, (std::vector<double>{10, 11, 12, 20, 21, 22, 30, 31, 32}));  // surface-major
+  EXPECT_EQ(w.value(2, 1), 31.0);
+  // One surface is enough; and the loaded wells krige.
+  const auto one = datasets::load_wells_csv(write("one.csv", "x,y,depth\n0,0,1\n10,0,3\n"));
+  const auto in = kriging::make_input<double>(one, {0, 10, 3, 0, 0, 1}, {1.0, 30.0});
+  const auto out = kriging::krige_reuse_matrix(in);
+  EXPECT_NEAR(out[0], 1.0, 1e-12);
+  EXPECT_NEAR(out[1], 2.0, 1e-12);  // midway between two wells: the mean
+  EXPECT_NEAR(out[2], 3.0, 1e-12);
+}
+
+TEST_F(WellsCsv, MissingOrMalformedHeader) {
+  auto msg = load_error("1,2,3\n4,5,6\n");
+  EXPECT_NE(msg.find("bad.csv:1: expected a header x,y,<surface 1>"), std::string::npos) << msg;
+  msg = load_error("# c\nx,y\n1,2\n");
+  EXPECT_NE(msg.find("bad.csv:2: expected a header"), std::string::npos) << msg;
+  msg = load_error("x,y,top,5\n");
+  EXPECT_NE(msg.find("bad.csv:1: column 4 of the header must name a surface, found '5'"), std::string::npos) << msg;
+  msg = load_error("x,y,top,,base\n");
+  EXPECT_NE(msg.find("column 4 of the header must name a surface"), std::string::npos) << msg;
+  msg = load_error("x,y,top,top\n");
+  EXPECT_NE(msg.find("bad.csv:1: columns 3 and 4 are both named 'top'"), std::string::npos) << msg;
+}
+
+TEST_F(WellsCsv, WrongColumnCountNamesFileAndLine) {
+  auto msg = load_error("x,y,top,base\n1,2,3,4\n1,2,3\n");
+  EXPECT_NE(msg.find("bad.csv:3: expected 4 columns (x,y + 2 surfaces), found 3"), std::string::npos) << msg;
+  msg = load_error("x,y,top\n1,2,3,4\n");
+  EXPECT_NE(msg.find("bad.csv:2: expected 3 columns (x,y + 1 surfaces), found 4"), std::string::npos) << msg;
+}
+
+TEST_F(WellsCsv, NonNumericValueNamesTheColumn) {
+  auto msg = load_error("x,y,top,base\n1,2,3,4\n5,6,abc,8\n");
+  EXPECT_NE(msg.find("bad.csv:3: column 3 (top) is not a number: 'abc'"), std::string::npos) << msg;
+  msg = load_error("x,y,top\n1,,3\n");
+  EXPECT_NE(msg.find("bad.csv:2: column 2 (y) is not a number"), std::string::npos) << msg;
+}
+
+TEST_F(WellsCsv, NaNAndInfinityRejected) {
+  auto msg = load_error("x,y,top\n1,2,nan\n3,4,5\n");
+  EXPECT_NE(msg.find("bad.csv:2: column 3 (top) is not finite: 'nan'"), std::string::npos) << msg;
+  msg = load_error("x,y,top\n1,2,3\ninf,4,5\n");
+  EXPECT_NE(msg.find("bad.csv:3: column 1 (x) is not finite"), std::string::npos) << msg;
+}
+
+TEST_F(WellsCsv, EmptyFileAndTooFewWells) {
+  auto msg = load_error("");
+  EXPECT_NE(msg.find("bad.csv: empty file"), std::string::npos) << msg;
+  msg = load_error("# only a comment\n\n");
+  EXPECT_NE(msg.find("empty file"), std::string::npos) << msg;
+  msg = load_error("x,y,top\n");
+  EXPECT_NE(msg.find("bad.csv: 0 wells; kriging needs at least 2"), std::string::npos) << msg;
+  msg = load_error("x,y,top\n1,2,3\n");
+  EXPECT_NE(msg.find("bad.csv: 1 well; kriging needs at least 2"), std::string::npos) << msg;
+  msg = error_of([&] { datasets::load_wells_csv((dir_ / "missing.csv").string()); });
+  EXPECT_NE(msg.find("cannot open"), std::string::npos) << msg;
+}
+
+TEST_F(WellsCsv, CoincidentWellsNamedByLine) {
+  const auto msg = load_error("x,y,top\n1,1,5\n2,2,6\n# dup\n1,1.0000000001,7\n");
+  EXPECT_NE(msg.find("bad.csv:5: well coincides with line 2 at (1, 1)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("kriging system singular"), std::string::npos) << msg;
+  EXPECT_TRUE(load_error("x,y,top\n1,1,5\n1,1.001,7\n").empty());  // 1 mm apart: distinct wells
+}
+
+}  // namespace
