@@ -18,10 +18,14 @@ std::unique_ptr<PointSystem<T>> new_system() {
   return std::make_unique<PointSystem<T>>();
 }
 
+std::string at_point(double px, double py) { return fmt::format("at grid point ({}, {})", px, py); }
+
+}  // namespace
+
 //! Names the grid point, the failed pivot and the closest pair of wells (two wells at one
 //! position are the usual cause: their rows of A are equal).
 template <class T>
-[[noreturn]] void throw_singular(const KrigingInput<T>& in, const SolveStatus& status, const std::string& where) {
+void throw_singular_system(const KrigingInput<T>& in, const SolveStatus& status, const std::string& where) {
   std::size_t first = 0, second = 0;
   double closest = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < in.wells; ++i)
@@ -41,9 +45,8 @@ template <class T>
                                    status.singular_column, status.threshold, cause));
 }
 
-std::string at_point(double px, double py) { return fmt::format("at grid point ({}, {})", px, py); }
-
-}  // namespace
+template void throw_singular_system(const KrigingInput<float>&, const SolveStatus&, const std::string&);
+template void throw_singular_system(const KrigingInput<double>&, const SolveStatus&, const std::string&);
 
 CpuProgram cpu_program_of(int experiment) {
   switch (experiment) {
@@ -78,7 +81,7 @@ std::vector<T> krige_each_surface(const KrigingInput<T>& in, Solve solve) {
     for (std::size_t p = 0; p < points; ++p) {
       const T px = in.grid_x[p % mx], py = in.grid_y[p / mx];
       const SolveStatus status = solve(px, py, *sys);
-      if (!status.ok()) throw_singular(in, status, at_point(px, py));
+      if (!status.ok()) throw_singular_system(in, status, at_point(px, py));
       out[h * points + p] = combine(sys->b, values, n);
     }
   }
@@ -112,7 +115,7 @@ std::vector<T> krige_shared_weights(const KrigingInput<T>& in) {
   for (std::size_t p = 0; p < points; ++p) {
     const T px = in.grid_x[p % mx], py = in.grid_y[p / mx];
     const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
-    if (!status.ok()) throw_singular(in, status, at_point(px, py));
+    if (!status.ok()) throw_singular_system(in, status, at_point(px, py));
     for (std::size_t h = 0; h < in.surfaces; ++h)
       out[h * points + p] = combine(sys->b, in.values.data() + h * in.wells, n);
   }
@@ -135,7 +138,7 @@ std::vector<T> weights_at(const KrigingInput<T>& in, T px, T py) {
   const std::vector<T> a = kriging_matrix(in);
   auto sys = new_system<T>();
   const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
-  if (!status.ok()) throw_singular(in, status, at_point(px, py));
+  if (!status.ok()) throw_singular_system(in, status, at_point(px, py));
   return std::vector<T>(sys->b, sys->b + n);
 }
 
@@ -167,7 +170,7 @@ double condition_number_inf(const KrigingInput<double>& in) {
     std::fill(sys->b, sys->b + m, 0.0);
     sys->b[col] = 1.0;
     const SolveStatus status = solve_in_place(sys->a, sys->b, m);
-    if (!status.ok()) throw_singular(in, status, "inverting A");
+    if (!status.ok()) throw_singular_system(in, status, "inverting A");
     for (int r = 0; r < m; ++r) inverse[r * m + col] = sys->b[r];
   }
   return row_sums_max(a) * row_sums_max(inverse);

@@ -15,16 +15,11 @@
 #include "lb/idw/device.hpp"
 #include "lb/idw/reference.hpp"
 
+#include "gpu_available.hpp"
+
 namespace {
 
 using namespace lb;
-
-bool have_gpu() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();
-  return ok;
-}
 
 struct Case {
   std::size_t m, n;

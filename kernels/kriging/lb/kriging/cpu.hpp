@@ -10,6 +10,7 @@
 //! float). Estimates are H x (M N), surface-major, each surface's mesh x fastest.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "lb/datasets/wells.hpp"
@@ -24,6 +25,14 @@ class SingularSystem : public datasets::InputError {
  public:
   using datasets::InputError::InputError;
 };
+
+template <class T>
+struct KrigingInput;
+
+//! Throws SingularSystem for `status` (a failed solve) `where` (e.g. "at grid point (x, y)"),
+//! naming the pivot and the closest pair of wells. Used by the CPU and the CUDA programs.
+template <class T>
+[[noreturn]] void throw_singular_system(const KrigingInput<T>& in, const SolveStatus& status, const std::string& where);
 
 //! Everything a program reads, converted to precision T once: flat arrays as the device
 //! will hold them.

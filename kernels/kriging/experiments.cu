@@ -1,0 +1,433 @@
+// Li & Dong's CUDA programs, experiments 1-6 (see lb/kriging/device.hpp for what each run
+// times). Whole-program compilation: the kernels, the __constant__ pool and the host code
+// that launches them are all in this translation unit.
+//
+// Every kernel uses the shared per-point solver (lb/kriging/solver.hpp) with a per-thread
+// PointSystem<T, kDeviceMaxWells> in local memory. A thread whose solve fails records it in
+// a FailureRecord (count + the first failure's point and pivot) and writes NaN; the host
+// reads the record after every run and throws SingularSystem.
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/kriging/device.hpp"
+#include "lb/kriging/solver.hpp"
+#include "device_messages.hpp"
+
+namespace lb::kriging {
+namespace {
+
+template <class T>
+using DeviceSystem = PointSystem<T, kDeviceMaxWells>;
+
+//! Written by the first thread whose solve fails (the one that sees count 0), counted by all.
+struct FailureRecord {
+  unsigned int count;
+  int point;  //!< grid point index p = iy * M + ix
+  int column;
+  double pivot, threshold;
+};
+
+__device__ void record_failure(FailureRecord* f, int point, const SolveStatus& s) {
+  if (atomicAdd(&f->count, 1u) == 0u) {
+    f->point = point;
+    f->column = s.singular_column;
+    f->pivot = s.pivot;
+    f->threshold = s.threshold;
+  }
+}
+
+template <class T>
+__device__ LB_FORCEINLINE T quiet_nan() {
+  return std::numeric_limits<T>::quiet_NaN();
+}
+
+//! Writes grid point p's estimates for `surfaces` consecutive surfaces (surface h's well
+//! values at values + h n, its estimate at out[h * stride]) from the solved weights in
+//! sys.b; after a failed solve it records the failure and writes NaN instead.
+template <class T, class System>
+__device__ LB_FORCEINLINE void write_estimates(const SolveStatus& status, const System& sys, const T* values, int n, int surfaces,
+                                T* out, std::size_t stride, int p, FailureRecord* failures) {
+  if (!status.ok()) record_failure(failures, p, status);
+  for (int h = 0; h < surfaces; ++h)
+    out[std::size_t(h) * stride] = status.ok() ? combine(sys.b, values + std::size_t(h) * n, n) : quiet_nan<T>();
+}
+
+//! The one user __constant__ symbol of this translation unit (64 KiB, the whole bank):
+//! experiments 5 and 6 lay wells, A and values out in it as constant_layout() says. Kernels
+//! read it through typed pointers derived from the symbol, which nvcc compiles to ld.const.
+__constant__ double2 c_pool[kConstantPoolBytes / sizeof(double2)];
+
+template <class T>
+struct WellXY {
+  T x, y;
+};
+
+// --- kernels ---------------------------------------------------------------------------
+
+//! Exp 1: one thread per grid point of ONE surface; builds A and B, solves, combines.
+template <class T>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp1_kernel(const T* __restrict__ wx, const T* __restrict__ wy, const T* __restrict__ values, int n,
+                ExponentialCovariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny,
+                T* __restrict__ out, FailureRecord* failures) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix >= mx || iy >= ny) return;
+  const int p = iy * mx + ix;
+  DeviceSystem<T> sys;
+  const SolveStatus status = solve_weights_rebuilding(wx, wy, n, cov, gx[ix], gy[iy], sys);
+  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures);
+}
+
+//! Exp 2: as exp 1, but A is prebuilt (global memory) and copied into the thread's system.
+template <class T>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp2_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
+                const T* __restrict__ values, int n, ExponentialCovariance<T> cov, const T* __restrict__ gx,
+                const T* __restrict__ gy, int mx, int ny, T* __restrict__ out, FailureRecord* failures) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix >= mx || iy >= ny) return;
+  const int p = iy * mx + ix;
+  DeviceSystem<T> sys;
+  const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
+  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures);
+}
+
+//! Exp 3: blocks (10, 9, H), one launch; thread (x, y, z) solves grid point (x, y) for
+//! surface z (every surface re-solves the same weights, as in exp 2). 990 threads a block
+//! at H = 11: __launch_bounds__(1024) caps registers at 64 so such a block can launch.
+template <class T>
+__global__ void __launch_bounds__(kMaxThreadsPerBlock)
+    exp3_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
+                const T* __restrict__ values, int n, int surfaces, ExponentialCovariance<T> cov,
+                const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                FailureRecord* failures) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  const int h = threadIdx.z;
+  if (ix >= mx || iy >= ny || h >= surfaces) return;
+  const int p = iy * mx + ix;
+  const std::size_t o = std::size_t(h) * std::size_t(mx) * std::size_t(ny) + std::size_t(p);
+  DeviceSystem<T> sys;
+  const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
+  write_estimates(status, sys, values + std::size_t(h) * n, n, 1, out + o, 0, p, failures);
+}
+
+//! Exp 4: one thread per grid point; the weights are solved once and combined for all H
+//! surfaces.
+template <class T>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp4_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
+                const T* __restrict__ values, int n, int surfaces, ExponentialCovariance<T> cov,
+                const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                FailureRecord* failures) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix >= mx || iy >= ny) return;
+  const int p = iy * mx + ix;
+  const std::size_t points = std::size_t(mx) * std::size_t(ny);
+  DeviceSystem<T> sys;
+  const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
+  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures);
+}
+
+//! Covariance of exp 6: C(h) = sill * exp(-decay * h) with the fast-math intrinsics made
+//! explicit (the project's flags stay IEEE): the distance as d2 * rsqrtf(d2) (MUFU
+//! approximate reciprocal square root, ~2 ulp; d2 = 0 gives h = 0 exactly, so B's entry of
+//! a well on the grid point is exactly the sill) and __expf (ex2.approx: 2 + 1.173 |x| ulp
+//! for argument x, |x| <= 6 on the base case, where the domain is two ranges across).
+struct FastFloatCovariance {
+  float sill, decay;
+  __device__ LB_FORCEINLINE float operator()(float px, float py, float wx, float wy) const {
+    const float dx = px - wx, dy = py - wy;
+    const float d2 = __fmaf_rn(dx, dx, dy * dy);
+    const float h = d2 > 0.0f ? d2 * rsqrtf(d2) : 0.0f;
+    return sill * __expf(-decay * h);
+  }
+};
+
+//! The IEEE covariance of exp 5, with the same interface.
+template <class T>
+struct PreciseCovariance {
+  ExponentialCovariance<T> cov;
+  __device__ LB_FORCEINLINE T operator()(T px, T py, T wx, T wy) const { return cov(planar_distance(px, py, wx, wy)); }
+};
+
+//! Exps 5 and 6: as exp 4, with the wells ({x, y} structs), A and all values in __constant__
+//! memory (every thread of a warp reads the same address at the same time: the constant
+//! cache's broadcast). The grid point, the covariance's parameters, n and H are held in
+//! registers for the loops; each surface's sum is a register accumulator over lambda (in
+//! the thread's local system) and the constant values.
+template <class T, class Cov>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp56_kernel(unsigned wells_offset, unsigned matrix_offset, unsigned values_offset, int n, int surfaces, Cov cov,
+                 const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                 FailureRecord* failures) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix >= mx || iy >= ny) return;
+  const unsigned char* pool = reinterpret_cast<const unsigned char*>(c_pool);
+  const WellXY<T>* wells = reinterpret_cast<const WellXY<T>*>(pool + wells_offset);
+  const T* a = reinterpret_cast<const T*>(pool + matrix_offset);
+  const T* values = reinterpret_cast<const T*>(pool + values_offset);
+  const int p = iy * mx + ix;
+  const int m = n + 1;
+  const std::size_t points = std::size_t(mx) * std::size_t(ny);
+  const T px = gx[ix], py = gy[iy];  // registers for the loop below
+  DeviceSystem<T> sys;
+  for (int k = 0; k < m * m; ++k) sys.a[k] = a[k];
+  for (int j = 0; j < n; ++j) {
+    const WellXY<T> w = wells[j];
+    sys.b[j] = cov(px, py, w.x, w.y);
+  }
+  sys.b[n] = T(1);
+  const SolveStatus status = solve_in_place(sys.a, sys.b, m);
+  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures);
+}
+
+unsigned ceil_div(std::size_t a, unsigned b) { return static_cast<unsigned>((a + b - 1) / b); }
+
+//! A device buffer of T (freed on destruction).
+template <class T>
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t count) : count_(count) {
+    if (count) check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "kriging: cudaMalloc");
+  }
+  ~Buffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  Buffer(Buffer&& o) noexcept : ptr_(o.ptr_), count_(o.count_) { o.ptr_ = nullptr, o.count_ = 0; }
+  Buffer& operator=(Buffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
+  T* get() const { return ptr_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+//! Event pair owned for the duration of one run.
+struct Events {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Events() {
+    check(cudaEventCreate(&start), "kriging: cudaEventCreate");
+    check(cudaEventCreate(&stop), "kriging: cudaEventCreate");
+  }
+  ~Events() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+};
+
+template <class T>
+void upload(const Buffer<T>& dst, const T* src, std::size_t count, cudaStream_t s, const char* what) {
+  check(cudaMemcpyAsync(dst.get(), src, count * sizeof(T), cudaMemcpyHostToDevice, s), what);
+}
+
+template <class T>
+void download(T* dst, const T* src, std::size_t count, cudaStream_t s, const char* what) {
+  check(cudaMemcpyAsync(dst, src, count * sizeof(T), cudaMemcpyDeviceToHost, s), what);
+}
+
+}  // namespace
+
+template <class T>
+struct DeviceExperiment<T>::Impl {
+  int experiment;
+  KrigingInput<T> in;
+  int n, surfaces, mx, ny;
+  std::size_t points;
+  Buffer<T> wx, wy, values, a, gx, gy, out;
+  Buffer<FailureRecord> failures;
+
+  void run_region(T* host_out, cudaStream_t s);
+};
+
+template <class T>
+DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in) : impl_(std::make_unique<Impl>()) {
+  check_device_experiment(experiment, in.wells, in.surfaces, sizeof(T));
+  check_device_mesh(experiment, in.points(), in.surfaces);
+  Impl& d = *impl_;
+  d.experiment = experiment;
+  d.in = in;
+  d.n = static_cast<int>(in.wells);
+  d.surfaces = static_cast<int>(in.surfaces);
+  d.mx = static_cast<int>(in.grid_x.size());
+  d.ny = static_cast<int>(in.grid_y.size());
+  d.points = in.points();
+  const std::size_t m = in.wells + 1;
+  if (experiment <= 4) {
+    d.wx = Buffer<T>(in.wells);
+    d.wy = Buffer<T>(in.wells);
+    // Exps 1-2 hold one surface's values at a time; 3-4 all of them.
+    d.values = Buffer<T>(experiment <= 2 ? in.wells : in.wells * in.surfaces);
+  }
+  if (experiment >= 2 && experiment <= 4) d.a = Buffer<T>(m * m);
+  d.gx = Buffer<T>(in.grid_x.size());
+  d.gy = Buffer<T>(in.grid_y.size());
+  d.out = Buffer<T>(experiment <= 2 ? d.points : d.points * in.surfaces);
+  d.failures = Buffer<FailureRecord>(1);
+}
+
+template <class T>
+DeviceExperiment<T>::~DeviceExperiment() = default;
+
+template <class T>
+int DeviceExperiment<T>::experiment() const {
+  return impl_->experiment;
+}
+
+//! The timed region (see device.hpp): everything between the two events.
+template <class T>
+void DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s) {
+  const KrigingInput<T>& d = in;
+  const dim3 point_block(kPointBlockX, kPointBlockY, 1);
+  const dim3 point_grid(ceil_div(d.grid_x.size(), kPointBlockX), ceil_div(d.grid_y.size(), kPointBlockY), 1);
+  switch (experiment) {
+    case 1:
+    case 2: {
+      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
+      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
+      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      if (experiment == 2) {
+        const std::vector<T> host_a = kriging_matrix(d);  // A once, on the host
+        upload(a, host_a.data(), host_a.size(), s, "kriging exp 2: upload A");
+      }
+      for (int h = 0; h < surfaces; ++h) {
+        upload(values, d.values.data() + std::size_t(h) * d.wells, d.wells, s, "kriging: upload one surface's values");
+        if (experiment == 1)
+          exp1_kernel<T><<<point_grid, point_block, 0, s>>>(wx.get(), wy.get(), values.get(), n, d.covariance, gx.get(),
+                                                            gy.get(), mx, ny, out.get(), failures.get());
+        else
+          exp2_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, d.covariance,
+                                                            gx.get(), gy.get(), mx, ny, out.get(), failures.get());
+        check_launch(experiment == 1 ? "kriging exp1_kernel" : "kriging exp2_kernel");
+        download(host_out + std::size_t(h) * points, out.get(), points, s, "kriging: download one surface");
+      }
+      return;
+    }
+    case 3:
+    case 4: {
+      const std::vector<T> host_a = kriging_matrix(d);
+      upload(a, host_a.data(), host_a.size(), s, "kriging: upload A");
+      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
+      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
+      upload(values, d.values.data(), d.values.size(), s, "kriging: upload values");
+      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      if (experiment == 3) {
+        const dim3 block(kExp3BlockX, kExp3BlockY, static_cast<unsigned>(surfaces));
+        const dim3 grid(ceil_div(d.grid_x.size(), kExp3BlockX), ceil_div(d.grid_y.size(), kExp3BlockY), 1);
+        exp3_kernel<T><<<grid, block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces, d.covariance,
+                                              gx.get(), gy.get(), mx, ny, out.get(), failures.get());
+        check_launch("kriging exp3_kernel");
+      } else {
+        exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces,
+                                                          d.covariance, gx.get(), gy.get(), mx, ny, out.get(),
+                                                          failures.get());
+        check_launch("kriging exp4_kernel");
+      }
+      download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
+      return;
+    }
+    case 5:
+    case 6: {
+      const ConstantLayout layout = constant_layout(d.wells, d.surfaces, sizeof(T));
+      const std::vector<T> host_a = kriging_matrix(d);
+      std::vector<unsigned char> pool(layout.bytes);
+      for (std::size_t i = 0; i < d.wells; ++i) {
+        const WellXY<T> w{d.well_x[i], d.well_y[i]};
+        std::memcpy(pool.data() + layout.wells_offset + i * sizeof w, &w, sizeof w);
+      }
+      std::memcpy(pool.data() + layout.matrix_offset, host_a.data(), host_a.size() * sizeof(T));
+      std::memcpy(pool.data() + layout.values_offset, d.values.data(), d.values.size() * sizeof(T));
+      check(cudaMemcpyToSymbolAsync(c_pool, pool.data(), pool.size(), 0, cudaMemcpyHostToDevice, s),
+            "kriging: upload constant memory");
+      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      const auto wo = static_cast<unsigned>(layout.wells_offset), mo = static_cast<unsigned>(layout.matrix_offset),
+                 vo = static_cast<unsigned>(layout.values_offset);
+      if constexpr (std::is_same_v<T, float>) {
+        const FastFloatCovariance cov{d.covariance.sill, d.covariance.decay};
+        exp56_kernel<float><<<point_grid, point_block, 0, s>>>(wo, mo, vo, n, surfaces, cov, gx.get(), gy.get(), mx,
+                                                               ny, out.get(), failures.get());
+        check_launch("kriging exp6_kernel");
+      } else {
+        const PreciseCovariance<T> cov{d.covariance};
+        exp56_kernel<T><<<point_grid, point_block, 0, s>>>(wo, mo, vo, n, surfaces, cov, gx.get(), gy.get(), mx, ny,
+                                                           out.get(), failures.get());
+        check_launch("kriging exp5_kernel");
+      }
+      download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
+      return;
+    }
+  }
+}
+
+template <class T>
+DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream) {
+  Impl& d = *impl_;
+  DeviceRun<T> result;
+  result.estimates.assign(d.points * d.in.surfaces, T(0));
+  check(cudaMemsetAsync(d.failures.get(), 0, sizeof(FailureRecord), stream), "kriging: clear failure record");
+  Events ev;
+  check(cudaEventRecord(ev.start, stream), "kriging: record start");
+  d.run_region(result.estimates.data(), stream);
+  check(cudaEventRecord(ev.stop, stream), "kriging: record stop");
+  check(cudaEventSynchronize(ev.stop), "kriging: CUDA experiment run");
+  float ms = 0.0f;
+  check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "kriging: event elapsed time");
+  result.seconds = double(ms) * 1e-3;
+
+  FailureRecord failure{};
+  check(cudaMemcpyAsync(&failure, d.failures.get(), sizeof failure, cudaMemcpyDeviceToHost, stream),
+        "kriging: read failure record");
+  check(cudaStreamSynchronize(stream), "kriging: read failure record");
+  if (failure.count > 0) {
+    const std::size_t mx = d.in.grid_x.size();
+    const std::size_t p = static_cast<std::size_t>(failure.point);
+    const double px = double(d.in.grid_x[p % mx]), py = double(d.in.grid_y[p / mx]);
+    SolveStatus status;
+    status.singular_column = failure.column;
+    status.pivot = failure.pivot;
+    status.threshold = failure.threshold;
+    throw_singular_system(d.in, status,
+                          device_failure_where(d.experiment, px, py, failure.count));
+  }
+  return result;
+}
+
+template class DeviceExperiment<float>;
+template class DeviceExperiment<double>;
+
+DeviceRun<double> run_device_experiment(int experiment, const KrigingInput<double>& in, cudaStream_t stream) {
+  DeviceExperiment<double> e(experiment, in);
+  return e.run(stream);
+}
+
+DeviceRun<float> run_device_experiment(int experiment, const KrigingInput<float>& in, cudaStream_t stream) {
+  DeviceExperiment<float> e(experiment, in);
+  return e.run(stream);
+}
+
+}  // namespace lb::kriging

@@ -1,0 +1,122 @@
+#pragma once
+//! Li & Dong's CUDA programs (experiments 1-6), seen from host code. No CUDA syntax here:
+//! the kernels live in experiments.cu (whole-program compilation, no -rdc).
+//!
+//! Precision is the spec's: experiments 1-5 run in double, experiment 6 in float (with
+//! fast-math intrinsics in its covariance path). A DeviceExperiment<double> for experiment
+//! 6, or <float> for 1-5, is refused with an InputError.
+//!
+//! The timed region ("computing time" as the paper uses it: each design includes the
+//! transfers it implies). For every experiment it starts with a CUDA event recorded on the
+//! stream before anything below and ends with an event after the last download; host work
+//! inside it (building A, packing constant memory) is on the critical path, so the event
+//! pair measures it as GPU idle time. NOT timed: device allocation, zeroing the failure
+//! record, reading it back, and the output vector's allocation. Host buffers are the
+//! KrigingInput's own vectors and the output std::vector (pageable memory, as a
+//! straightforward program would use; cudaMemcpyAsync from/to pageable memory is
+//! synchronous with the host, so nothing overlaps).
+//!   exp 1  upload the well coordinates (x, y) and the mesh axes (M + N values) once; then
+//!          per surface h = 0..H-1: upload that surface's n well values, launch the kernel
+//!          (one thread per grid point, blocks (25, 5, 1), grid (ceil(M/25), ceil(N/5), 1);
+//!          each thread builds A and B, solves, combines), download that surface's M*N
+//!          estimates. H uploads, H launches, H downloads.
+//!   exp 2  build A on the host (once), upload A, the well coordinates and the mesh axes;
+//!          then per surface as in exp 1 (upload values, launch, download); each thread
+//!          copies A into its own system, builds B, solves, combines.
+//!   exp 3  build A on the host; upload A, coordinates, axes and all H x n values; ONE
+//!          launch of blocks (10, 9, H), grid (ceil(M/10), ceil(N/9), 1): M*N*H threads,
+//!          thread z = surface; download all H*M*N estimates.
+//!   exp 4  as 3 in its transfers, but the launch has one thread per grid point (blocks
+//!          (25, 5, 1) as exp 1-2; the spec gives no shape): the weights are solved once
+//!          and combined for all H surfaces.
+//!   exp 5  build A on the host and pack wells (array of {x, y}), A and all values into one
+//!          host buffer; upload it to __constant__ memory (cudaMemcpyToSymbolAsync); upload
+//!          the mesh axes; one launch as exp 4; download all estimates.
+//!   exp 6  as 5, everything in float; the device covariance uses __expf and an
+//!          approximate square root (rsqrtf) explicitly.
+//!
+//! Failed solves (a pivot below the solver's tolerance: coincident wells, NaN input) are
+//! counted on the device; run() then throws SingularSystem naming the experiment and the
+//! first grid point recorded, instead of returning NaNs (the failed points hold NaN).
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "lb/kriging/cpu.hpp"
+
+namespace lb::kriging {
+
+//! Wells the device solver holds per thread: each thread's PointSystem<T, 16> is
+//! 17 x 17 + 17 values (2.4 KB of local memory in double). The CPU programs hold kMaxWells.
+inline constexpr int kDeviceMaxWells = 16;
+
+//! __constant__ memory of experiments 5 and 6: one pool of 64 KiB (the whole user constant
+//! bank of the translation unit; experiments.cu declares nothing else __constant__).
+inline constexpr std::size_t kConstantPoolBytes = 64 * 1024;
+
+//! Experiment 3 puts the H surfaces in the block's z: 10 x 9 x H threads in one block.
+inline constexpr int kExp3BlockX = 10, kExp3BlockY = 9;
+inline constexpr int kMaxThreadsPerBlock = 1024;
+//! Blocks of experiments 1, 2, 4, 5, 6.
+inline constexpr int kPointBlockX = 25, kPointBlockY = 5;
+
+//! Where experiments 5 and 6 put each array in the constant pool (byte offsets, each
+//! aligned to 16 bytes): wells as {x, y} structs, then A ((n+1)^2, row-major), then the
+//! values (H x n, surface-major).
+struct ConstantLayout {
+  std::size_t wells_offset = 0, matrix_offset = 0, values_offset = 0, bytes = 0;
+  bool fits() const { return bytes <= kConstantPoolBytes; }
+};
+ConstantLayout constant_layout(std::size_t wells, std::size_t surfaces, std::size_t value_bytes);
+
+//! True for experiment 6 (float), false for 1-5 (double); throws InputError otherwise.
+bool experiment_uses_float(int experiment);
+
+//! Every host-side check a CUDA experiment makes before touching the device (also usable
+//! without a GPU): the experiment number and its precision, no wells/surfaces, more wells
+//! than kDeviceMaxWells, experiment 3's block of 10 x 9 x H threads above 1024, and
+//! experiments 5/6's constant pool overflowing 64 KiB. Throws InputError naming the
+//! experiment and the limit.
+void check_device_experiment(int experiment, std::size_t wells, std::size_t surfaces, std::size_t value_bytes);
+
+//! An empty mesh, or more estimates (M N H) than the kernels' int indices reach: InputError.
+void check_device_mesh(int experiment, std::size_t points, std::size_t surfaces);
+
+template <class T>
+struct DeviceRun {
+  std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
+  double seconds = 0.0;      //!< the timed region above, from CUDA events
+};
+
+//! One experiment on one input, its device buffers allocated once (in the constructor, not
+//! timed); run() may be called repeatedly (a benchmark's iterations). Experiments 5 and 6
+//! share one __constant__ pool per process, filled by each run: runs of different objects
+//! must not overlap in time (same stream, or synchronised).
+template <class T>
+class DeviceExperiment {
+ public:
+  //! Checks (check_device_experiment) and allocates; throws InputError or CudaError.
+  DeviceExperiment(int experiment, const KrigingInput<T>& in);
+  ~DeviceExperiment();
+  DeviceExperiment(const DeviceExperiment&) = delete;
+  DeviceExperiment& operator=(const DeviceExperiment&) = delete;
+
+  //! One run, timed with CUDA events around exactly the region described above; waits for
+  //! it to finish. Throws SingularSystem if any grid point's solve failed.
+  DeviceRun<T> run(cudaStream_t stream = nullptr);
+
+  int experiment() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+//! Convenience: construct, run once, return {estimates, seconds}.
+DeviceRun<double> run_device_experiment(int experiment, const KrigingInput<double>& in, cudaStream_t stream = nullptr);
+DeviceRun<float> run_device_experiment(int experiment, const KrigingInput<float>& in, cudaStream_t stream = nullptr);
+
+}  // namespace lb::kriging

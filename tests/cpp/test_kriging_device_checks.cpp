@@ -1,0 +1,113 @@
+// The CUDA kriging experiments' host-side checks, which run before any device call and so
+// are testable without a GPU: experiment numbers and precisions, the device solver's well
+// capacity, experiment 3's block of 10 x 9 x H threads, experiments 5/6's 64 KiB constant
+// pool (the well-count sweep's 100 and 1000 wells), and the mesh size.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lb/kriging/device.hpp"
+
+namespace {
+
+using namespace lb;
+using kriging::check_device_experiment;
+
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const datasets::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(KrigingDeviceChecks, ExperimentNumbersAndPrecisions) {
+  for (int e = 1; e <= 5; ++e) {
+    EXPECT_FALSE(kriging::experiment_uses_float(e));
+    EXPECT_NO_THROW(check_device_experiment(e, 10, 11, sizeof(double)));
+    EXPECT_NE(error_of([&] { check_device_experiment(e, 10, 11, sizeof(float)); }).find("runs in double"),
+              std::string::npos);
+  }
+  EXPECT_TRUE(kriging::experiment_uses_float(6));
+  EXPECT_NO_THROW(check_device_experiment(6, 10, 11, sizeof(float)));
+  EXPECT_NE(error_of([] { check_device_experiment(6, 10, 11, sizeof(double)); }).find("runs in float"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { check_device_experiment(7, 10, 11, sizeof(double)); }).find("no CUDA experiment 7"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { check_device_experiment(0, 10, 11, sizeof(double)); }).find("no CUDA experiment 0"),
+            std::string::npos);
+}
+
+TEST(KrigingDeviceChecks, WellCapacityOfThePerThreadSolver) {
+  const std::size_t cap = kriging::kDeviceMaxWells;
+  for (int e = 1; e <= 6; ++e) {
+    const std::size_t bytes = e == 6 ? sizeof(float) : sizeof(double);
+    EXPECT_NO_THROW(check_device_experiment(e, cap, 11, bytes)) << e;
+    const auto msg = error_of([&] { check_device_experiment(e, cap + 1, 11, bytes); });
+    EXPECT_NE(msg.find("experiment " + std::to_string(e) + ": 17 wells"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("at most 16"), std::string::npos) << msg;
+  }
+  EXPECT_NE(error_of([] { check_device_experiment(4, 0, 11, sizeof(double)); }).find("no wells"), std::string::npos);
+  EXPECT_NE(error_of([] { check_device_experiment(4, 5, 0, sizeof(double)); }).find("no surfaces"), std::string::npos);
+}
+
+TEST(KrigingDeviceChecks, Exp3BlockHoldsAtMost11Surfaces) {
+  EXPECT_NO_THROW(check_device_experiment(3, 10, 11, sizeof(double)));  // 990 threads: the paper's block
+  const auto msg = error_of([] { check_device_experiment(3, 10, 12, sizeof(double)); });
+  EXPECT_NE(msg.find("10 x 9 x 12 = 1080 threads"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("H <= 11"), std::string::npos) << msg;
+  EXPECT_NO_THROW(check_device_experiment(2, 10, 12, sizeof(double)));  // only exp 3's shape
+  EXPECT_NO_THROW(check_device_experiment(4, 10, 40, sizeof(double)));
+}
+
+TEST(KrigingDeviceChecks, ConstantLayoutIsAlignedAndSized) {
+  // 10 wells, 11 surfaces, double: wells 160 B, A 11 x 11 x 8 = 968 B (-> 976), values 880 B.
+  const auto l = kriging::constant_layout(10, 11, sizeof(double));
+  EXPECT_EQ(l.wells_offset, 0u);
+  EXPECT_EQ(l.matrix_offset, 160u);
+  EXPECT_EQ(l.values_offset, 160u + 976u);
+  EXPECT_EQ(l.bytes, 160u + 976u + 880u);
+  EXPECT_TRUE(l.fits());
+  EXPECT_EQ(l.matrix_offset % 16, 0u);
+  EXPECT_EQ(l.values_offset % 16, 0u);
+  const auto f = kriging::constant_layout(7, 3, sizeof(float));  // 56 B -> 64, 64 floats = 256 B
+  EXPECT_EQ(f.matrix_offset, 64u);
+  EXPECT_EQ(f.values_offset, 64u + 256u);
+  EXPECT_EQ(f.bytes, 64u + 256u + 84u);
+}
+
+TEST(KrigingDeviceChecks, ConstantMemoryCapacityForTheWellSweep) {
+  // 100 wells: A alone is 101^2 x 8 = 81.6 KB in double (over 64 KiB); in float 40.8 KB,
+  // which with wells and 11 surfaces (46 KB) still fits. 1000 wells fit in neither.
+  EXPECT_FALSE(kriging::constant_layout(100, 11, sizeof(double)).fits());
+  EXPECT_TRUE(kriging::constant_layout(100, 11, sizeof(float)).fits());
+  EXPECT_FALSE(kriging::constant_layout(1000, 11, sizeof(float)).fits());
+  EXPECT_FALSE(kriging::constant_layout(1000, 11, sizeof(double)).fits());
+  // The largest double case that fits at H = 11 is 83 wells (16 n + 8 (n+1)^2 + 88 n, aligned).
+  EXPECT_TRUE(kriging::constant_layout(83, 11, sizeof(double)).fits());
+  EXPECT_FALSE(kriging::constant_layout(84, 11, sizeof(double)).fits());
+  EXPECT_TRUE(kriging::constant_layout(16, 11, sizeof(double)).fits());  // the device capacity fits
+  // Exps 5/6 check constant memory before the device solver's 16 wells, so the sweep's
+  // answer names the real limit.
+  auto msg = error_of([] { check_device_experiment(5, 100, 11, sizeof(double)); });
+  EXPECT_NE(msg.find("experiment 5: 100 wells x 11 surfaces need 92016 bytes of constant memory"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("above the 65536 bytes"), std::string::npos) << msg;
+  msg = error_of([] { check_device_experiment(6, 1000, 11, sizeof(float)); });
+  EXPECT_NE(msg.find("constant memory"), std::string::npos) << msg;
+  msg = error_of([] { check_device_experiment(6, 100, 11, sizeof(float)); });  // fits: the solver's limit
+  EXPECT_NE(msg.find("at most 16"), std::string::npos) << msg;
+  msg = error_of([] { check_device_experiment(4, 1000, 11, sizeof(double)); });  // no constant memory in exp 4
+  EXPECT_NE(msg.find("at most 16"), std::string::npos) << msg;
+}
+
+TEST(KrigingDeviceChecks, MeshLimits) {
+  EXPECT_NE(error_of([] { kriging::check_device_mesh(4, 0, 11); }).find("empty mesh"), std::string::npos);
+  EXPECT_NO_THROW(kriging::check_device_mesh(4, 500 * 900, 11));  // scale 10
+  EXPECT_NE(error_of([] { kriging::check_device_mesh(4, std::size_t(1) << 28, 11); }).find("above the int range"),
+            std::string::npos);
+}
+
+}  // namespace
