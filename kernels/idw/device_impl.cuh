@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/exec/gpu_launcher.cuh"
