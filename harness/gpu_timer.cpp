@@ -30,6 +30,22 @@ GpuTimer::~GpuTimer() {
 
 double GpuTimer::run(benchmark::State& state, const std::string& name,
                      const std::function<void(cudaStream_t)>& launch, bool flush_l2) {
+  return run_self_timed(
+      state, name,
+      [&](cudaStream_t s) {
+        check(cudaEventRecord(start_, s), "cudaEventRecord");
+        launch(s);
+        check(cudaEventRecord(stop_, s), "cudaEventRecord");
+        check(cudaEventSynchronize(stop_), "cudaEventSynchronize (benchmark run)");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+        return ms / 1e3;
+      },
+      flush_l2);
+}
+
+double GpuTimer::run_self_timed(benchmark::State& state, const std::string& name,
+                                const std::function<double(cudaStream_t)>& timed_run, bool flush_l2) {
   const Nvml& nvml = Nvml::for_device(uuid_);
   unsigned clock_min = ~0u, clock_max = 0;
   std::uint64_t reasons = 0;
@@ -38,14 +54,9 @@ double GpuTimer::run(benchmark::State& state, const std::string& name,
   nvtxRangePushA(name.c_str());
   for (auto _ : state) {
     if (flush_l2) check(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, stream_), "cudaMemset (L2 flush)");
-    check(cudaEventRecord(start_, stream_), "cudaEventRecord");
-    launch(stream_);
-    check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
-    check(cudaEventSynchronize(stop_), "cudaEventSynchronize (benchmark run)");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    state.SetIterationTime(ms / 1e3);
-    total_s += ms / 1e3;
+    const double seconds = timed_run(stream_);
+    state.SetIterationTime(seconds);
+    total_s += seconds;
     if (const auto clock = nvml.sm_clock_mhz()) {
       clock_min = std::min(clock_min, *clock);
       clock_max = std::max(clock_max, *clock);
