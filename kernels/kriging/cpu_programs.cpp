@@ -7,14 +7,19 @@
 #include <fmt/format.h>
 
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/reference.hpp"
 
 namespace lb::kriging {
 namespace {
 
 //! The per-point system lives on the heap once per program call (about 34 KB in double at
-//! 64 wells), reused for every point.
+//! 64 wells), reused for every point. More wells than it holds: InputError.
 template <class T>
-std::unique_ptr<PointSystem<T>> new_system() {
+std::unique_ptr<PointSystem<T>> new_system(const KrigingInput<T>& in) {
+  if (in.wells > static_cast<std::size_t>(kMaxWells))
+    throw datasets::InputError(fmt::format("kriging: {} wells, but the CPU programs' per-point solver holds at most {} "
+                                           "(kMaxWells, fixed at compile time)",
+                                           in.wells, kMaxWells));
   return std::make_unique<PointSystem<T>>();
 }
 
@@ -75,7 +80,7 @@ std::vector<T> krige_each_surface(const KrigingInput<T>& in, Solve solve) {
   const int n = static_cast<int>(in.wells);
   const std::size_t mx = in.grid_x.size(), points = in.points();
   std::vector<T> out(in.surfaces * points);
-  auto sys = new_system<T>();
+  auto sys = new_system(in);
   for (std::size_t h = 0; h < in.surfaces; ++h) {
     const T* values = in.values.data() + h * in.wells;
     for (std::size_t p = 0; p < points; ++p) {
@@ -111,7 +116,7 @@ std::vector<T> krige_shared_weights(const KrigingInput<T>& in) {
   const std::size_t mx = in.grid_x.size(), points = in.points();
   const std::vector<T> a = kriging_matrix(in);
   std::vector<T> out(in.surfaces * points);
-  auto sys = new_system<T>();
+  auto sys = new_system(in);
   for (std::size_t p = 0; p < points; ++p) {
     const T px = in.grid_x[p % mx], py = in.grid_y[p / mx];
     const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
@@ -136,7 +141,7 @@ template <class T>
 std::vector<T> weights_at(const KrigingInput<T>& in, T px, T py) {
   const int n = static_cast<int>(in.wells);
   const std::vector<T> a = kriging_matrix(in);
-  auto sys = new_system<T>();
+  auto sys = new_system(in);
   const SolveStatus status = solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, *sys);
   if (!status.ok()) throw_singular_system(in, status, at_point(px, py));
   return std::vector<T>(sys->b, sys->b + n);
@@ -151,30 +156,7 @@ std::vector<T> estimates_at(const KrigingInput<T>& in, T px, T py) {
   return out;
 }
 
-double condition_number_inf(const KrigingInput<double>& in) {
-  const std::vector<double> a = kriging_matrix(in);
-  const int m = static_cast<int>(in.wells) + 1;
-  auto row_sums_max = [m](const std::vector<double>& mat) {
-    double best = 0.0;
-    for (int r = 0; r < m; ++r) {
-      double sum = 0.0;
-      for (int c = 0; c < m; ++c) sum += std::abs(mat[r * m + c]);
-      best = std::max(best, sum);
-    }
-    return best;
-  };
-  std::vector<double> inverse(a.size());
-  auto sys = new_system<double>();
-  for (int col = 0; col < m; ++col) {
-    std::copy(a.begin(), a.end(), sys->a);
-    std::fill(sys->b, sys->b + m, 0.0);
-    sys->b[col] = 1.0;
-    const SolveStatus status = solve_in_place(sys->a, sys->b, m);
-    if (!status.ok()) throw_singular_system(in, status, "inverting A");
-    for (int r = 0; r < m; ++r) inverse[r * m + col] = sys->b[r];
-  }
-  return row_sums_max(a) * row_sums_max(inverse);
-}
+double condition_number_inf(const KrigingInput<double>& in) { return FactoredKriging(in).condition_number_inf(); }
 
 #define LB_KRIGING_INSTANTIATE(T)                                                            \
   template std::vector<T> kriging_matrix(const KrigingInput<T>&);                            \

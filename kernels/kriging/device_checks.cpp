@@ -24,14 +24,20 @@ ConstantLayout constant_layout(std::size_t wells, std::size_t surfaces, std::siz
 }
 
 bool experiment_uses_float(int experiment) {
-  if (experiment < 1 || experiment > 6)
-    throw datasets::InputError(fmt::format("kriging: no CUDA experiment {} (the paper has 1 to 6)", experiment));
+  if (experiment < 1 || experiment > 7)
+    throw datasets::InputError(
+        fmt::format("kriging: no CUDA experiment {} (the paper has 1 to 6; 7 is the cuBLAS GEMM pair)", experiment));
   return experiment == 6;
+}
+
+int device_max_wells(int experiment) {
+  if (experiment == 7) return std::numeric_limits<int>::max();
+  return experiment >= 5 ? kDeviceMaxWellsConstant : kDeviceMaxWells;
 }
 
 void check_device_experiment(int experiment, std::size_t wells, std::size_t surfaces, std::size_t value_bytes) {
   const bool wants_float = experiment_uses_float(experiment);
-  if (value_bytes != (wants_float ? sizeof(float) : sizeof(double)))
+  if (experiment != 7 && value_bytes != (wants_float ? sizeof(float) : sizeof(double)))
     throw datasets::InputError(fmt::format("kriging CUDA experiment {} runs in {} (the spec: 1-5 double, 6 float), "
                                            "but the input is in {}",
                                            experiment, wants_float ? "float" : "double",
@@ -57,11 +63,12 @@ void check_device_experiment(int experiment, std::size_t wells, std::size_t surf
                                              (wells + 1) * (wells + 1) * value_bytes, surfaces * wells * value_bytes,
                                              kConstantPoolBytes));
   }
-  if (wells > static_cast<std::size_t>(kDeviceMaxWells))
+  if (wells > static_cast<std::size_t>(device_max_wells(experiment)))
     throw datasets::InputError(fmt::format("kriging CUDA experiment {}: {} wells, but the device's per-thread solver "
-                                           "holds at most {} (kDeviceMaxWells, fixed at compile time to keep each "
-                                           "thread's system in a small local-memory array)",
-                                           experiment, wells, kDeviceMaxWells));
+                                           "holds at most {} ({}, fixed at compile time: each thread's system is a "
+                                           "local-memory array of (capacity + 1)^2 values)",
+                                           experiment, wells, device_max_wells(experiment),
+                                           experiment >= 5 ? "kDeviceMaxWellsConstant" : "kDeviceMaxWells"));
 }
 
 void check_device_mesh(int experiment, std::size_t points, std::size_t surfaces) {

@@ -9,10 +9,6 @@ KrigingInput<T> make_input(const datasets::WellSet& wells, const datasets::GridS
   const std::size_t n = wells.wells();
   if (n == 0) throw datasets::InputError(fmt::format("{}: no wells to krige from", wells.source));
   if (wells.surfaces() == 0) throw datasets::InputError(fmt::format("{}: no surfaces to krige", wells.source));
-  if (n > static_cast<std::size_t>(kMaxWells))
-    throw datasets::InputError(fmt::format("{}: {} wells, but the per-point kriging solver holds at most {} "
-                                           "(kMaxWells, fixed at compile time)",
-                                           wells.source, n, kMaxWells));
   if (wells.values.size() != n * wells.surfaces() || wells.y.size() != n)
     throw datasets::InputError(fmt::format("{}: inconsistent well set ({} x, {} y, {} values for {} surfaces)",
                                            wells.source, n, wells.y.size(), wells.values.size(), wells.surfaces()));

@@ -18,6 +18,7 @@
 
 #include "lb/datasets/wells.hpp"
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/reference.hpp"
 #include "temp_files.hpp"
 
 namespace {
@@ -298,9 +299,73 @@ TEST(KrigingErrors, MoreWellsThanTheSolverHolds) {
   EXPECT_NEAR(est[0], in.values[cap - 1], 1e-9 * in.values[cap - 1]);
 
   const auto over = datasets::generate_kriging_case({.wells = cap + 1, .mesh_x = 5, .mesh_y = 9});
-  const auto msg = error_of([&] { kriging::make_input<float>(over.wells, over.grid, base_variogram(over)); });
+  const auto over_in = kriging::make_input<float>(over.wells, over.grid, base_variogram(over));  // any count loads
+  const auto msg = error_of([&] { kriging::krige_shared_weights(over_in); });
   EXPECT_NE(msg.find("65 wells"), std::string::npos) << msg;
   EXPECT_NE(msg.find("holds at most 64"), std::string::npos) << msg;
+}
+
+// --- the double reference (LU once, substitution per point) -------------------------------
+
+TEST(KrigingReference, AgreesWithThePerPointSolverAtTheBaseCase) {
+  const auto c = datasets::kriging_base_case(1);
+  const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const auto program = kriging::krige_shared_weights(in);
+  std::vector<std::size_t> all(in.points());
+  for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+  const auto ref = kriging::reference_estimates(in, all);
+  double worst = 0, zmax = 0;
+  for (std::size_t p = 0; p < in.points(); ++p)
+    for (std::size_t h = 0; h < in.surfaces; ++h) {
+      worst = std::max(worst, std::abs(program[h * in.points() + p] - ref[p * in.surfaces + h]));
+      zmax = std::max(zmax, std::abs(ref[p * in.surfaces + h]));
+    }
+  // Two different eliminations of the same system: a few ulps of the depths apart.
+  EXPECT_LT(worst, 1e-12 * zmax);
+  EXPECT_LT(worst, kriging::estimate_tolerance(in, kriging::condition_number_inf(in), kriging::kDoubleRoundoff, 0));
+}
+
+TEST(KrigingReference, ManyWellsExactAtTheWellsAndWeightsSumToOne) {
+  // 300 wells: beyond the per-point solver's 64; the reference has no capacity limit.
+  const auto c = datasets::generate_kriging_case({.wells = 300, .mesh_x = 20, .mesh_y = 30});
+  const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const kriging::FactoredKriging f(in);
+  std::vector<double> x(in.wells + 1);
+  for (std::size_t i = 0; i < in.wells; i += 37) {
+    const auto est = f.estimates_at(in.well_x[i], in.well_y[i]);
+    for (std::size_t h = 0; h < in.surfaces; ++h)
+      EXPECT_NEAR(est[h], in.values[h * in.wells + i], 1e-8 * in.values[h * in.wells + i]) << "well " << i;
+  }
+  f.solve_at(1234.5, 2345.6, x.data());
+  double sum = 0;
+  for (std::size_t i = 0; i < in.wells; ++i) sum += x[i];
+  EXPECT_NEAR(sum, 1.0, 1e-10);
+  const double kappa = f.condition_number_inf();
+  EXPECT_TRUE(std::isfinite(kappa));
+  EXPECT_GE(kappa, 1.0);
+  // A^-1 A = I.
+  const auto inv = f.inverse();
+  const auto a = kriging::kriging_matrix(in);
+  const std::size_t m = in.wells + 1;
+  double off = 0;
+  for (std::size_t r = 0; r < m; r += 29)
+    for (std::size_t col = 0; col < m; col += 31) {
+      double s = 0;
+      for (std::size_t k = 0; k < m; ++k) s += inv[r * m + k] * a[k * m + col];
+      off = std::max(off, std::abs(s - (r == col ? 1.0 : 0.0)));
+    }
+  EXPECT_LT(off, 1e-9 * kappa);
+}
+
+TEST(KrigingReference, CheckedPointsAreAllOrAnEvenSpreadWithTheEnds) {
+  EXPECT_EQ(kriging::reference_points(49500, 10).size(), 49500u);
+  const auto spread = kriging::reference_points(4950000, 1000);
+  EXPECT_GE(spread.size(), 1024u);
+  EXPECT_LT(spread.size(), 4096u);
+  EXPECT_EQ(spread.front(), 0u);
+  EXPECT_EQ(spread.back(), 4949999u);
+  EXPECT_TRUE(std::is_sorted(spread.begin(), spread.end()));
+  EXPECT_EQ(std::adjacent_find(spread.begin(), spread.end()), spread.end());  // no point twice
 }
 
 // --- the generator -----------------------------------------------------------------------

@@ -48,8 +48,8 @@ struct KrigingInput {
   std::size_t points() const { return grid_x.size() * grid_y.size(); }
 };
 
-//! Throws InputError for no wells, no surfaces or more wells than kMaxWells (the per-point
-//! solver's compile-time capacity).
+//! Throws InputError for no wells, no surfaces or an inconsistent set. (The per-point
+//! solvers' capacities are checked where they are used: the CPU programs hold kMaxWells.)
 template <class T>
 KrigingInput<T> make_input(const datasets::WellSet& wells, const datasets::GridSpec& grid, const Variogram& variogram);
 
@@ -81,8 +81,8 @@ std::vector<T> weights_at(const KrigingInput<T>& in, T px, T py);
 template <class T>
 std::vector<T> estimates_at(const KrigingInput<T>& in, T px, T py);
 
-//! ||A||_inf ||A^-1||_inf of the wells' A (A^-1 by the same solver, column by column):
-//! how much the solve can amplify rounding (it bounds the float programs' error).
+//! ||A||_inf ||A^-1||_inf of the wells' A (A^-1 from the reference's LU factors, any number
+//! of wells): how much the solve can amplify rounding (it bounds the programs' errors).
 double condition_number_inf(const KrigingInput<double>& in);
 
 }  // namespace lb::kriging

@@ -1,10 +1,11 @@
 #pragma once
-//! Li & Dong's CUDA programs (experiments 1-6), seen from host code. No CUDA syntax here:
-//! the kernels live in experiments.cu (whole-program compilation, no -rdc).
+//! Li & Dong's CUDA programs (experiments 1-6) and experiment 7 (beyond the paper: the
+//! cuBLAS GEMM pair, gemm_pipeline.hpp), seen from host code. No CUDA syntax here: the
+//! kernels live in experiments.cu and gemm_pipeline.cu (whole-program compilation, no -rdc).
 //!
 //! Precision is the spec's: experiments 1-5 run in double, experiment 6 in float (with
 //! fast-math intrinsics in its covariance path). A DeviceExperiment<double> for experiment
-//! 6, or <float> for 1-5, is refused with an InputError.
+//! 6, or <float> for 1-5, is refused with an InputError. Experiment 7 runs in either.
 //!
 //! The timed region ("computing time" as the paper uses it: each design includes the
 //! transfers it implies). For every experiment it starts with a CUDA event recorded on the
@@ -34,6 +35,13 @@
 //!          the mesh axes; one launch as exp 4; download all estimates.
 //!   exp 6  as 5, everything in float; the device covariance uses __expf and an
 //!          approximate square root (rsqrtf) explicitly.
+//!   exp 7  build A on the host in double; upload A, wells, mesh axes and values; factor
+//!          and invert A (cuSOLVER, double), round A^-1 to T; per chunk of grid points a
+//!          kernel builds B and two cuBLAS GEMMs give the weights and the estimates;
+//!          download all estimates. U's diagonal is copied to pinned memory on the way
+//!          (no synchronisation) and its pivots checked after the run.
+//! DeviceRun::device_seconds is the device-only part (no host work, no transfers): from the
+//! first kernel to the last, for experiments 3-7 (1-2 interleave transfers and launches).
 //!
 //! Failed solves (a pivot below the solver's tolerance: coincident wells, NaN input) are
 //! counted on the device; run() then throws SingularSystem naming the experiment and the
@@ -42,6 +50,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -52,6 +61,12 @@ namespace lb::kriging {
 //! Wells the device solver holds per thread: each thread's PointSystem<T, 16> is
 //! 17 x 17 + 17 values (2.4 KB of local memory in double). The CPU programs hold kMaxWells.
 inline constexpr int kDeviceMaxWells = 16;
+//! Experiments 5 and 6 also come in a 128-well build (PointSystem<T, 128>: 67 KB of local
+//! memory per thread in float) for the well-count sweep; the 64 KiB constant pool is then
+//! the limit (float: about 110 wells).
+inline constexpr int kDeviceMaxWellsConstant = 128;
+//! The most wells experiment e's solver holds (experiment 7: no compile-time limit).
+int device_max_wells(int experiment);
 
 //! __constant__ memory of experiments 5 and 6: one pool of 64 KiB (the whole user constant
 //! bank of the translation unit; experiments.cu declares nothing else __constant__).
@@ -72,7 +87,8 @@ struct ConstantLayout {
 };
 ConstantLayout constant_layout(std::size_t wells, std::size_t surfaces, std::size_t value_bytes);
 
-//! True for experiment 6 (float), false for 1-5 (double); throws InputError otherwise.
+//! True for experiment 6 (float), false for 1-5 (double) and 7 (double by default, float
+//! allowed); throws InputError for any other number.
 bool experiment_uses_float(int experiment);
 
 //! Every host-side check a CUDA experiment makes before touching the device (also usable
@@ -89,6 +105,7 @@ template <class T>
 struct DeviceRun {
   std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
   double seconds = 0.0;      //!< the timed region above, from CUDA events
+  double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-7)
 };
 
 //! One experiment on one input, its device buffers allocated once (in the constructor, not

@@ -1,0 +1,55 @@
+#pragma once
+//! Experiment 7 (beyond the paper), used by DeviceExperiment for experiment 7: since A is
+//! fixed, factor it once and turn the per-point solves into two dense products,
+//!     Lambda = A^-1 [B_1 ... B_P]          (m x m times m x P: all weights, cuBLAS GEMM 1)
+//!     Z^T    = Lambda[0..n)^T S^T          (P x n times n x H: all surfaces, cuBLAS GEMM 2)
+//! with B_p the right-hand side of grid point p and S the H x n well values. A is factored
+//! and inverted in double on the device (cuSOLVER getrf + getrs against the identity, then
+//! rounded to T once): A is tiny and the inverse's accuracy bounds everything after it, so a
+//! user would not do this step in float. A pivot not above the per-point solver's tolerance
+//! is the same SingularSystem error as in the other experiments.
+//!
+//! The points are processed in chunks so B and Lambda (m x chunk each) fit a fixed device
+//! workspace (kGemmWorkspaceBytes): at 10 wells one chunk covers scale 10; at 1000 wells a
+//! chunk is ~67K points in float. Host code only (no CUDA syntax): the kernels, cuBLAS and
+//! cuSOLVER calls are in gemm_pipeline.cu.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "lb/kriging/cpu.hpp"
+
+namespace lb::kriging {
+
+inline constexpr std::size_t kGemmWorkspaceBytes = std::size_t(1) << 30;
+
+template <class T>
+class GemmPipeline {
+ public:
+  //! Allocates everything (not timed): A^-1, a chunk's B and Lambda, the output, the
+  //! cuBLAS and cuSOLVER handles and cuSOLVER's workspace.
+  GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_bytes = kGemmWorkspaceBytes);
+  ~GemmPipeline();
+  GemmPipeline(const GemmPipeline&) = delete;
+  GemmPipeline& operator=(const GemmPipeline&) = delete;
+
+  //! The timed region's work on stream s: build A (host), upload A, the wells, the mesh
+  //! axes and the values; factor and invert A; per chunk build B and run the two GEMMs;
+  //! download all H x P estimates into host_out. `compute_start` is recorded after the
+  //! uploads, `compute_stop` before the download. Nothing in it waits for the device.
+  void run(T* host_out, cudaStream_t s, cudaEvent_t compute_start, cudaEvent_t compute_stop);
+
+  //! After the stream has finished a run: throws SingularSystem if a pivot of A was not
+  //! above the per-point solver's tolerance (the run's estimates are then meaningless).
+  void check_factorisation() const;
+
+  std::size_t chunk_points() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lb::kriging
