@@ -6,9 +6,10 @@ namespace lb::harness {
 
 // Each paper's planner lives with its benchmarks (benches/<paper>_bench.cpp).
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
 
 const std::vector<Suite>& suites() {
-  static const std::vector<Suite> all = {{"idw", plan_idw}};
+  static const std::vector<Suite> all = {{"idw", plan_idw}, {"kriging", plan_kriging}};
   return all;
 }
 

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/text.hpp"
 
 namespace lb::datasets {
@@ -146,20 +147,10 @@ PointSet grid_points(const GridSpec& g) {
 }
 
 void write_points_csv(const std::string& path, const PointSet& s) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError(fmt::format("{}: cannot write", path));
+  write_file_atomically(path, [&](std::ostream& out) {
     out << "x,y,value\n";
     for (std::size_t i = 0; i < s.size(); ++i) out << fmt::format("{},{},{}\n", s.x[i], s.y[i], s.z[i]);
-    out.flush();
-    if (!out) {
-      out.close();
-      std::remove(tmp.c_str());
-      throw InputError(fmt::format("{}: write failed", path));
-    }
-  }
-  std::filesystem::rename(tmp, path);
+  });
 }
 
 }  // namespace lb::datasets

@@ -60,5 +60,38 @@ PY
       | tee -a "$OUT/paper.log" | grep -vE "benchmarks done, " | tail -40
     tar czf "$OUT/paper.tgz" results/runs
     ;;
+  kriging)
+    stamp "build"; make build JOBS="$jobs" 2>&1 | tail -2
+    stamp "kriging GPU tests"; build/tests/lb_gpu_tests --gtest_filter='*Kriging*' 2>&1 | tee "$OUT/kriging-tests.log" \
+      | grep -E "^\[ +(OK|FAILED|PASSED) |Failure|SKIPPED|Expected|Which|actual|error" | head -80
+    for tool in memcheck initcheck racecheck; do
+      stamp "compute-sanitizer $tool (kriging, small cases)"
+      compute-sanitizer --tool $tool --error-exitcode 1 build/tests/lb_gpu_tests \
+        --gtest_filter='*Kriging*:-*Scale2*:*Scales*:*Thousand*' > "$OUT/kriging-$tool.log" 2>&1; echo "exit $?"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$OUT/kriging-$tool.log" | head -4
+    done
+    stamp "kriging quick preset"
+    build/layoutbench run --suite kriging --preset quick --journal "$OUT/kriging-quick.jsonl" 2>&1 | tail -45
+    stamp "kriging paper preset at scale 10 (${PROBE_FILTER:=scale:10/})"
+    timeout 300 build/layoutbench run --suite kriging --preset paper --filter "$PROBE_FILTER" \
+      --journal "$OUT/kriging-scale10.jsonl" 2>&1 | tail -30
+    ;;
+  roofline)
+    # Block-size sweep of the roofline kernel at 1000K (float, p = 2), then ncu on it.
+    make build JOBS="$jobs" 2>&1 | tail -1
+    for block in ${BLOCKS:-128 256 512}; do
+      cat > /tmp/roofline-$block.json <<JSON
+{"description": "roofline probe", "repetitions": 3, "min_time_s": 0.05, "spread_flag_pct": 5,
+ "suites": {"idw": {"sizes": [1024000], "versions": ["roofline"], "layouts": ["aoas"], "precisions": ["float"],
+                    "powers": [2], "block": $block, "cpu_baselines": false}}}
+JSON
+      build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[1/"
+    done
+    stamp "ncu (roofline aoas float p=2, 1000K, block 256)"
+    ncu --nvtx --nvtx-include 'regex:roofline.aoas.float.p:2.size:1024000.block:256/' --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section Occupancy --section InstructionStats --section LaunchStats \
+      build/layoutbench run --suite idw --preset /tmp/roofline-256.json --journal /tmp/ncu.jsonl > "$OUT/ncu-roofline.txt" 2>&1
+    grep -E "Duration|Issue Slots Busy|Issued Ipc|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|Warp Cycles Per Issued|SM Busy|Waves Per SM|Executed Ipc" "$OUT/ncu-roofline.txt" | head -40
+    ;;
   *) echo "unknown phase $phase (check | resume | paper)"; exit 2 ;;
 esac

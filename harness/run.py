@@ -8,7 +8,10 @@ error, segfault, ...), that benchmark is recorded as failed and the process rest
 rest; when the orchestrator itself is interrupted, nothing is recorded as failed and
 `--resume DIR` later runs only what is missing. Each journal is assembled into
 `<suite>.gpu<k>.json` (Google Benchmark JSON, see results/README.md), then `python3 -m plots`
-draws the figures.
+draws the figures. When the preset's kriging suite has `"model": {"scale": S, "experiment": E}`
+and that suite runs, each device then kriges the generated case at scale S with experiment E
+(`layoutbench krige`) into `kriging-model.gpu<k>.csv` and `kriging-wells.gpu<k>.csv`, the
+data of the geological-model figure (Fig. 4); a failure there is a warning, not an error.
 
 Exit status: 0 every planned benchmark is done (failed benchmarks are results, not errors);
 1 the run is incomplete; 2 bad input or no GPU (nothing is created); 3 the figures failed
@@ -33,7 +36,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BIN = REPO_ROOT / "build" / "layoutbench"
 DEFAULT_RESULTS_ROOT = REPO_ROOT / "results" / "runs"
+PRESET_DIR = REPO_ROOT / "harness" / "presets"  # as the binary's, overridable with LB_PRESET_DIR
 BUILTIN_PRESETS = ("quick", "paper")
+MODEL_SUITE = "kriging"     # the suite whose preset object may ask for the Fig. 4 model
+MODEL_OUTPUT_LINES = 5      # lines of a failed `layoutbench krige`'s output quoted in the warning
 SUITE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 EXIT_OK, EXIT_INCOMPLETE, EXIT_USAGE, EXIT_FIGURES = 0, 1, 2, 3
@@ -373,6 +379,78 @@ def parse_preset(value: str) -> str:
     raise UsageError(f"unknown preset '{value}': use quick, paper or the path of a preset file")
 
 
+@dataclass
+class ModelSpec:
+    """The kriging model a run makes per device for Fig. 4 (`layoutbench krige`)."""
+    scale: int
+    experiment: int
+
+    def files(self, run_dir: Path, index: int) -> tuple[Path, Path]:
+        return (run_dir / f"kriging-model.gpu{index}.csv",
+                run_dir / f"kriging-wells.gpu{index}.csv")
+
+
+def preset_file(preset: str) -> Path:
+    """The JSON file behind a preset: a built-in name or a path (as parse_preset leaves it)."""
+    if preset in BUILTIN_PRESETS:
+        return Path(os.environ.get("LB_PRESET_DIR") or PRESET_DIR) / f"{preset}.json"
+    return Path(preset)
+
+
+def kriging_model(preset: str) -> ModelSpec | None:
+    """suites.kriging.model of the preset, checked: {"scale": int >= 1, "experiment": 1..7}."""
+    path = preset_file(preset)
+    if preset in BUILTIN_PRESETS and not path.is_file():
+        return None  # the binary found it in its compiled-in preset folder, not visible here
+    try:
+        text = path.read_text(encoding="utf-8")
+        document = json.loads(text)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read preset ({e.strerror or e})")
+    except ValueError as e:
+        line = getattr(e, "lineno", 1)
+        raise UsageError(f"{path}:{line}: malformed JSON ({e})")
+    suites = document.get("suites") if isinstance(document, dict) else None
+    suite = suites.get(MODEL_SUITE) if isinstance(suites, dict) else None
+    if not isinstance(suite, dict) or "model" not in suite:
+        return None
+    line = next((i for i, raw in enumerate(text.splitlines(), 1) if '"model"' in raw), 1)
+
+    def bad(problem: str) -> UsageError:
+        return UsageError(f"{path}:{line}: suites.{MODEL_SUITE}.model: {problem} (expected "
+                          '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..7)')
+
+    model = suite["model"]
+    if not isinstance(model, dict):
+        raise bad(f"must be an object, not {json.dumps(model)}")
+    unknown = sorted(set(model) - {"scale", "experiment"})
+    if unknown:
+        raise bad(f"unknown key '{unknown[0]}'")
+    for key in ("scale", "experiment"):
+        if key not in model:
+            raise bad(f"missing '{key}'")
+        value = model[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad(f"'{key}' must be an integer, not {json.dumps(value)}")
+    if model["scale"] < 1:
+        raise bad(f"'scale' must be at least 1, not {model['scale']}")
+    if not 1 <= model["experiment"] <= 7:
+        raise bad(f"'experiment' must be 1..7, not {model['experiment']}")
+    return ModelSpec(scale=model["scale"], experiment=model["experiment"])
+
+
+def preset_suites(preset: str) -> list[str]:
+    """The suites a preset configures, in its order (["idw"] when the file is not visible)."""
+    path = preset_file(preset)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ["idw"]  # the binary reports an unreadable preset itself
+    suites = document.get("suites") if isinstance(document, dict) else None
+    names = [name for name in suites if SUITE_NAME.fullmatch(name)] if isinstance(suites, dict) else []
+    return names or ["idw"]
+
+
 def parse_suites(value: str) -> list[str]:
     suites = list(dict.fromkeys(s.strip() for s in value.split(",") if s.strip()))
     if not suites:
@@ -400,10 +478,10 @@ def parse_devices(value: str, visible: list[dict]) -> list[int]:
     return list(dict.fromkeys(selected))
 
 
-def plan_suite(binary: str, selection: Selection, suite: str) -> list[str]:
+def plan_suite(binary: str, selection: Selection, suite: str, allow_empty: bool = False) -> list[str]:
     output = call_binary(binary, ["plan", *selection.binary_args(suite)])
     names = [line.strip() for line in output.splitlines() if line.strip()]
-    if not names:
+    if not names and not allow_empty:
         raise UsageError(f"nothing to run: suite {suite} plans no benchmark for this selection")
     return list(dict.fromkeys(names))
 
@@ -533,6 +611,7 @@ class DeviceWorker(threading.Thread):
         self.run_ = run
         self.prefix = f"[gpu {self.index}]"
         self.results: dict[str, SuiteResult] = {}
+        self.model_made = False
 
     def run(self) -> None:
         console = self.run_.console
@@ -558,6 +637,11 @@ class DeviceWorker(threading.Thread):
                     result.json_path = None
                     result.error = result.error or str(e)
                     console.error(f"{self.prefix} {suite}: {e}")
+        if self.run_.model and not self.run_.stop.event.is_set():
+            try:
+                self.make_model()
+            except Exception as e:  # OSError starting it, or a bug here: Fig. 4 only
+                console.warn(f"{self.prefix} kriging model (Fig. 4) not made: {e!r}")
 
     def tally(self, journal_path: Path, plan: list[str], result: SuiteResult) -> None:
         finished = outcomes(read_journal(journal_path).records)
@@ -617,9 +701,46 @@ class DeviceWorker(threading.Thread):
 
     def run_child(self, suite: str, journal_path: Path, skip_path: Path, journal: Journal,
                   progress: "Progress") -> int:
-        run, console = self.run_, self.run_.console
-        argv = [run.binary, "run", *run.selection.binary_args(suite),
+        argv = [self.run_.binary, "run", *self.run_.selection.binary_args(suite),
                 "--journal", str(journal_path), "--skip-file", str(skip_path)]
+        tail = JournalTail(journal_path, journal.valid_end)
+        return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
+
+    def make_model(self) -> None:
+        """The Fig. 4 model of this device (run.model): skipped when both files exist (a
+        resumed run); a failure is a warning naming the exit status and the output's tail."""
+        run, console = self.run_, self.run_.console
+        model = run.model
+        out, wells = model.files(run.dir, self.index)
+        if out.exists() and wells.exists():
+            console.info(f"{self.prefix} kriging model: {out.name} and {wells.name} exist, kept")
+            self.model_made = True
+            return
+        argv = [run.binary, "krige", "--scale", str(model.scale),
+                "--experiment", str(model.experiment), "--device", "gpu",
+                "--out", str(out), "--wells-out", str(wells)]
+        output: list[str] = []
+        returncode = self.supervise(argv, output.append)
+        if run.stop.event.is_set():
+            return  # interrupted: --resume makes it
+        missing = [p.name for p in (out, wells) if not p.exists()]
+        if returncode == 0 and not missing:
+            self.model_made = True
+            for line in output[-1:]:
+                console.info(f"{self.prefix} {line}")
+            return
+        problem = (describe_exit(returncode) if returncode != 0
+                   else f"exited with 0 but did not write {' and '.join(missing)}")
+        tail = [line for line in output if line.strip()][-MODEL_OUTPUT_LINES:]
+        console.warn(f"{self.prefix} kriging model (Fig. 4) not made: layoutbench krige "
+                     f"{problem}; the run goes on without it"
+                     + "".join(f"\n{self.prefix}   {line}" for line in tail))
+
+    def supervise(self, argv: list[str], on_line, on_poll=None) -> int:
+        """Runs argv with this device as the only visible one until it exits, passing each
+        output line to on_line and calling on_poll every POLL_S; stops it when the run is
+        stopped (SIGTERM, then SIGKILL). Returns its exit status."""
+        run, console = self.run_, self.run_.console
         visible = cuda_visible_devices(self.index)
         console.info(f"{self.prefix} $ CUDA_VISIBLE_DEVICES={visible} {shlex.join(argv)}")
         # A new session: a Ctrl-C in the terminal reaches only the orchestrator, which then
@@ -628,9 +749,8 @@ class DeviceWorker(threading.Thread):
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         run.lock.set_child(f"gpu{self.index}", proc.pid, argv)
-        reader = threading.Thread(target=self.pass_output, args=(proc,), daemon=True)
+        reader = threading.Thread(target=self.read_output, args=(proc, on_line), daemon=True)
         reader.start()
-        tail = JournalTail(journal_path, journal.valid_end)
         terminated_at = None
         while True:
             try:
@@ -638,7 +758,8 @@ class DeviceWorker(threading.Thread):
                 break
             except subprocess.TimeoutExpired:
                 pass
-            progress.follow(tail.new_records())
+            if on_poll:
+                on_poll()
             if run.stop.event.is_set():
                 if terminated_at is None:
                     terminated_at = time.monotonic()
@@ -656,11 +777,14 @@ class DeviceWorker(threading.Thread):
         except (ProcessLookupError, PermissionError):
             pass
 
-    def pass_output(self, proc: subprocess.Popen) -> None:
+    @staticmethod
+    def read_output(proc: subprocess.Popen, on_line) -> None:
         for raw in proc.stdout:
-            line = raw.decode(errors="replace").rstrip("\r\n")
-            self.run_.console.info(f"{self.prefix} {line}")
+            on_line(raw.decode(errors="replace").rstrip("\r\n"))
         proc.stdout.close()
+
+    def print_line(self, line: str) -> None:
+        self.run_.console.info(f"{self.prefix} {line}")
 
 
 class Progress:
@@ -717,6 +841,7 @@ class Run:
     devices: list[dict]
     plans: dict[str, list[str]]
     console: Console
+    model: ModelSpec | None = None  # the Fig. 4 kriging model each device makes at the end
     stop: StopRequest = field(default_factory=StopRequest)
     lock: RunLock | None = None
     started: float = field(default_factory=time.monotonic)
@@ -736,7 +861,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                "recorded results); 1 incomplete; 2 bad input or no GPU; 3 figures failed; "
                "128+N interrupted by signal N.")
     parser.add_argument("--preset", help="quick, paper or a preset file (default quick)")
-    parser.add_argument("--suites", help="comma-separated suites (default idw)")
+    parser.add_argument("--suites", help="comma-separated suites (default: every suite the preset "
+                                         "configures, e.g. idw,kriging)")
     parser.add_argument("--devices", help="all, or device indices like 0,1 (default all)")
     parser.add_argument("--filter", metavar="RE", help="only benchmarks whose name matches RE")
     parser.add_argument("--sizes", help="override the preset's sizes, e.g. 1024,4096")
@@ -811,11 +937,22 @@ def prepare(args, console: Console) -> Run:
     if meta:
         selection = resumed_selection(args, meta, visible)
     else:
-        selection = Selection(preset=parse_preset(args.preset or "quick"),
-                              suites=parse_suites(args.suites or "idw"),
+        preset = parse_preset(args.preset or "quick")
+        selection = Selection(preset=preset,
+                              suites=parse_suites(args.suites) if args.suites else preset_suites(preset),
                               devices=parse_devices(args.devices or "all", visible),
                               filter=args.filter, sizes=args.sizes, precision=args.precision)
+        if not args.suites and args.filter:
+            # Every suite of the preset by default: a filter may leave some of them empty.
+            kept = [s for s in selection.suites if plan_suite(binary, selection, s, allow_empty=True)]
+            if not kept:
+                raise UsageError("nothing to run: the filter matches no benchmark of any suite "
+                                 f"({', '.join(selection.suites)})")
+            selection.suites = kept
     plans = {suite: plan_suite(binary, selection, suite) for suite in selection.suites}
+    model = kriging_model(selection.preset)  # checked even when the kriging suite is not run
+    if MODEL_SUITE not in selection.suites:
+        model = None
     devices = [d for index in selection.devices for d in visible if d["index"] == index]
 
     if meta:
@@ -836,7 +973,7 @@ def prepare(args, console: Console) -> Run:
                 "devices": [{k: d.get(k) for k in ("index", "name", "uuid")} for d in devices],
                 "plan": {s: len(p) for s, p in plans.items()}, "resumed": []}
     write_json_atomic(run_dir / "run.json", meta)
-    return Run(run_dir.resolve(), binary, selection, devices, plans, console)
+    return Run(run_dir.resolve(), binary, selection, devices, plans, console, model)
 
 
 def make_figures(run: Run) -> bool:
@@ -912,6 +1049,13 @@ def execute_locked(run: Run, args) -> int:
                          f"done{failed}{where}")
     for index, name, message in failures:
         console.info(f"  failed on gpu{index}: {name}: {message}")
+    if run.model and not run.stop.signum:
+        for worker in workers:
+            out, wells = run.model.files(run.dir, worker.index)
+            made = (f"{out.name}, {wells.name}" if worker.model_made
+                    else "not made (see the warning above): Fig. 4 is not drawn")
+            console.info(f"  kriging model gpu{worker.index} (scale {run.model.scale}, "
+                         f"experiment {run.model.experiment}): {made}")
 
     resume_hint = f"python3 {script_reference()} --resume {run.dir}"
     if run.stop.signum:

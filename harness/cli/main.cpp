@@ -3,6 +3,7 @@
 //!   plan               the benchmark names a preset runs (no GPU needed)
 //!   run                run them on the first visible GPU, journaling each result
 //!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
+//!   krige              krige a user's wells (or the generated case) onto a mesh (GPU or CPU)
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
 #include <cuda_runtime_api.h>
@@ -26,6 +27,7 @@
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "idw_interpolate.hpp"
+#include "krige.hpp"
 
 namespace lb::harness {
 namespace {
@@ -197,12 +199,16 @@ int main(int argc, char** argv) {
   lb::tools::InterpolateOptions interp;
   auto* interpolate = app.add_subcommand("idw-interpolate", "IDW of a CSV point file (x,y,value) onto a grid");
   lb::tools::add_interpolate_options(interpolate, interp);
+  lb::tools::KrigeOptions krige_opts;
+  auto* krige = app.add_subcommand("krige", "ordinary kriging (Li & Dong) of wells onto a mesh, written as CSV");
+  lb::tools::add_krige_options(krige, krige_opts);
   CLI11_PARSE(app, argc, argv);
   try {
     if (*list) return cmd_list_devices();
     if (*plan) return cmd_plan(sel);
     if (*run) return cmd_run(sel, journal, skip);
     if (*interpolate) return lb::tools::interpolate(interp);
+    if (*krige) return lb::tools::krige(krige_opts);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "layoutbench: error: %s\n", e.what());
     return 2;

@@ -17,12 +17,15 @@ configured through environment variables:
                          SIGSEGV  (any signal name): die mid-benchmark by that signal;
                          torn     write half a journal line, then die by SIGKILL.
   FAKE_LB_STARTUP_EXIT exit code to die with in `run` before any benchmark starts
+  FAKE_LB_KRIGE_EXIT   exit code `krige` fails with (after printing an error), writing nothing
   FAKE_LB_CALLS        file to which each invocation appends one JSON line
                        {"argv": [...], "cuda_visible_devices": ...}
 
 Names are `<suite>/shepard/naive/<layout>/<precision>/p:2/size:<n>/manual_time` for each
 precision (default float,double), layout and size (quick: 1024; paper: 1024,4096). A preset
 other than quick/paper must be an existing file; one containing the word "bad" is rejected.
+`krige --scale S --experiment E --device gpu --out F [--wells-out W]` writes a 2 x 2 model
+with two surfaces to F (and two wells to W), as the real one's CSV.
 """
 import json
 import os
@@ -181,6 +184,28 @@ def run(options):
     sys.exit(0)
 
 
+def krige(options):
+    device = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if options.get("device", "gpu") == "gpu" and not re.fullmatch(r"\d+", device):
+        fail(f"CUDA_VISIBLE_DEVICES must name one device, got '{device}'", 1)
+    for key in ("scale", "experiment", "out"):
+        if key not in options:
+            fail(f"krige needs --{key}")
+    if os.environ.get("FAKE_LB_KRIGE_EXIT"):
+        print("kriging CUDA experiment 6: setting up the device", file=sys.stderr)
+        fail("kriging CUDA experiment 6: out of memory (fake failure)",
+             int(os.environ["FAKE_LB_KRIGE_EXIT"]))
+    with open(options["out"], "w") as f:
+        f.write("x,y,surface0,surface1\n50,50,500,600\n150,50,501,601\n"
+                "50,150,502,602\n150,150,503,603\n")
+    if "wells-out" in options:
+        with open(options["wells-out"], "w") as f:
+            f.write("x,y,surface0,surface1\n60,70,500.5,600.5\n140,120,502.5,602.5\n")
+    print(f"kriged 4 points x 2 surfaces from 2 wells: experiment {options['experiment']}, "
+          f"gpu, float, 0.001 s -> {options['out']}", file=sys.stderr)
+    sys.exit(0)
+
+
 def main():
     if os.environ.get("FAKE_LB_CALLS"):
         with open(os.environ["FAKE_LB_CALLS"], "a") as f:
@@ -199,6 +224,8 @@ def main():
         print("\n".join(plan(options)))
     elif command == "run":
         run(options)
+    elif command == "krige":
+        krige(options)
     else:
         fail(f"unknown command '{command}'")
 

@@ -46,6 +46,9 @@ def work(tmp_path):
             env = {k: v for k, v in os.environ.items()
                    if not k.startswith("FAKE_LB_") and k != "CUDA_VISIBLE_DEVICES"}
             env["FAKE_LB_CALLS"] = str(self.calls)
+            # Built-in preset names resolve to idw-only stand-ins (run.py runs every suite a
+            # preset configures; the fake binary knows the suites FAKE_LB_SUITES names).
+            env["LB_PRESET_DIR"] = str(Path(__file__).with_name("fixtures") / "presets")
             env.update({f"FAKE_LB_{k.upper()}": str(v) for k, v in fake.items()})
             return env
 
@@ -389,3 +392,127 @@ def test_figures_run_on_the_folder_and_their_failure_keeps_results(work, tmp_pat
     else:
         assert result.returncode == 3 and "figures failed" in result.stderr
     assert result.stdout.strip().splitlines()[-1] == f"run folder: {run_dir}"
+
+
+# --------------------------------------------------------------------------- Fig. 4 model
+
+def model_preset(tmp_path, model='{"scale": 2, "experiment": 6}'):
+    """A preset whose kriging suite asks for the model ("model" on line 5)."""
+    path = tmp_path / "fig4.json"
+    path.write_text('{\n  "suites": {\n    "kriging": {\n      "sizes": [1],\n'
+                    f'      "model": {model}\n    }}\n  }}\n}}\n')
+    return path
+
+
+def krige_calls(work):
+    if not work.calls.exists():
+        return []
+    calls = [json.loads(line) for line in work.calls.read_text().splitlines()]
+    return [c for c in calls if c["argv"][0] == "krige"]
+
+
+def model_files(run_dir, k):
+    return run_dir / f"kriging-model.gpu{k}.csv", run_dir / f"kriging-wells.gpu{k}.csv"
+
+
+def test_kriging_model_is_made_on_each_device_after_its_suites(work, tmp_path):
+    preset = model_preset(tmp_path)
+    result = work.run("--preset", str(preset), "--suites", "idw,kriging", suites="idw,kriging",
+                      devices=2)
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir().resolve()
+    calls = [json.loads(line) for line in work.calls.read_text().splitlines()]
+    for k in (0, 1):
+        model, wells = model_files(run_dir, k)
+        assert model.read_text().startswith("x,y,surface0,surface1\n")
+        assert wells.read_text().startswith("x,y,surface0,surface1\n")
+        load_google_benchmark_json(run_dir / f"kriging.gpu{k}.json")
+        mine = [c for c in calls if c["cuda_visible_devices"] == str(k)]
+        # after both suites of that device, with that device alone visible
+        assert [c["argv"][0] for c in mine] == ["run", "run", "krige"]
+        assert mine[-1]["argv"][1:] == ["--scale", "2", "--experiment", "6", "--device", "gpu",
+                                        "--out", str(model), "--wells-out", str(wells)]
+        assert (f"kriging model gpu{k} (scale 2, experiment 6): kriging-model.gpu{k}.csv, "
+                f"kriging-wells.gpu{k}.csv") in result.stdout
+    assert "[gpu 0] kriged 4 points x 2 surfaces" in result.stdout
+    assert "warning" not in result.stderr
+
+
+def test_kriging_model_is_kept_on_resume_and_made_again_when_a_file_is_missing(work, tmp_path):
+    preset = model_preset(tmp_path)
+    assert work.run("--preset", str(preset), "--suites", "kriging", suites="kriging").returncode == 0
+    run_dir = work.the_run_dir()
+    assert len(krige_calls(work)) == 1
+
+    def resume():
+        return subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir),
+                               "--no-figures"], env=work.env(suites="kriging"),
+                              capture_output=True, text=True, timeout=60)
+
+    result = resume()
+    assert result.returncode == 0, result.stderr
+    assert len(krige_calls(work)) == 1 and "exist, kept" in result.stdout
+    model, wells = model_files(run_dir, 0)
+    wells.unlink()
+    result = resume()
+    assert result.returncode == 0, result.stderr
+    assert len(krige_calls(work)) == 2 and model.exists() and wells.exists()
+
+
+def test_failing_krige_warns_and_the_run_still_completes(work, tmp_path):
+    preset = model_preset(tmp_path)
+    result = work.run("--preset", str(preset), "--suites", "kriging", suites="kriging",
+                      krige_exit=2)
+    assert result.returncode == 0, result.stderr
+    assert ("warning: [gpu 0] kriging model (Fig. 4) not made: layoutbench krige exited with "
+            "code 2") in result.stderr
+    assert "out of memory (fake failure)" in result.stderr  # the tail of its output
+    run_dir = work.the_run_dir()
+    assert not any(p.exists() for p in model_files(run_dir, 0))
+    assert benchmark_names(load_google_benchmark_json(run_dir / "kriging.gpu0.json"))
+    assert "not made (see the warning above): Fig. 4 is not drawn" in result.stdout
+    assert "all 6 benchmarks done" in result.stdout
+
+
+def test_no_kriging_model_when_the_kriging_suite_is_not_run(work, tmp_path):
+    preset = model_preset(tmp_path)
+    result = work.run("--preset", str(preset), "--suites", "idw", suites="idw,kriging")
+    assert result.returncode == 0, result.stderr
+    assert krige_calls(work) == [] and "kriging model" not in result.stdout
+
+
+def test_every_suite_of_the_preset_runs_by_default(work, tmp_path):
+    preset = tmp_path / "both.json"
+    preset.write_text('{"suites": {"idw": {"sizes": [1]},\n'
+                      '            "kriging": {"model": {"scale": 1, "experiment": 6}}}}\n')
+    result = work.run("--preset", str(preset), suites="idw,kriging")
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    assert (run_dir / "idw.gpu0.json").exists() and (run_dir / "kriging.gpu0.json").exists()
+    assert len(krige_calls(work)) == 1
+    # A filter that matches one suite's names only: the other suite is left out, not an error.
+    result = work.run("--preset", str(preset), "--filter", "idw/", suites="idw,kriging")
+    assert result.returncode == 0, result.stderr
+    newest = work.run_dirs()[-1]
+    assert not (newest / "kriging.gpu0.json").exists()
+
+
+@pytest.mark.parametrize("model, expected", [
+    ('"big"', 'must be an object, not "big"'),
+    ('{"scale": 2}', "missing 'experiment'"),
+    ('{"experiment": 6}', "missing 'scale'"),
+    ('{"scale": "2", "experiment": 6}', "'scale' must be an integer, not \"2\""),
+    ('{"scale": true, "experiment": 6}', "'scale' must be an integer, not true"),
+    ('{"scale": 2, "experiment": 6.0}', "'experiment' must be an integer, not 6.0"),
+    ('{"scale": 0, "experiment": 6}', "'scale' must be at least 1"),
+    ('{"scale": 2, "experiment": 8}', "'experiment' must be 1..7, not 8"),
+    ('{"scale": 2, "experiment": 6, "seed": 1}', "unknown key 'seed'"),
+])
+def test_invalid_kriging_model_is_one_message_exit_2_and_creates_nothing(work, tmp_path, model,
+                                                                         expected):
+    preset = model_preset(tmp_path, model)
+    result = work.run("--preset", str(preset), "--suites", "kriging", suites="kriging")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert f"{preset.resolve()}:5: suites.kriging.model: {expected}" in result.stderr
+    assert not work.root.exists() and not work.run_calls() and not krige_calls(work)

@@ -1,0 +1,392 @@
+//! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper) and the CUDA
+//! experiments 1-6, plus experiment 7 (cuBLAS GEMM pair), over the scales; a well-count
+//! sweep for experiments 6 and 7. Every CUDA run is validated against the double reference
+//! (lb/kriging/reference.hpp) before it is timed; experiment 6 also reports its difference
+//! from experiment 5 over every estimate (the paper's accuracy question).
+//!
+//! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
+//! cpu-exp1|cpu-exp2|cpu-exp4 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float) or
+//! gpu-exp1..gpu-exp7, and layout soa (wells as x[] and y[] arrays in global memory),
+//! aos-const (exps 5, 6: {x, y} structs in __constant__ memory) or dense (exp 7: matrices).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/datasets/wells.hpp"
+#include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/suite.hpp"
+#include "lb/kriging/cpu.hpp"
+#include "lb/kriging/device.hpp"
+#include "lb/kriging/reference.hpp"
+
+namespace lb::harness {
+namespace {
+
+enum class Prec { f32, f64 };
+const char* to_string(Prec p) { return p == Prec::f32 ? "float" : "double"; }
+
+struct WellSweep {
+  std::vector<std::size_t> wells;
+  std::vector<int> scales;
+  std::vector<int> experiments;
+};
+
+struct Config {
+  std::vector<int> scales;
+  std::vector<int> experiments;            //!< CUDA experiments 1..7
+  std::vector<Prec> exp7_precisions;       //!< experiment 7 runs in either
+  std::vector<Prec> precisions;            //!< --precision filter (empty = all)
+  bool cpu_programs = true;
+  double cpu_sample_estimates = 0x1.0p20;  //!< a CPU run above this many estimates is sampled
+  WellSweep sweep;
+};
+
+template <class T>
+std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key, const char* where) {
+  if (!j.contains(key)) throw preset.error_at(where, fmt::format("'{}' needs '{}'", where, key));
+  const auto& v = j[key];
+  if (!v.is_array() || v.empty()) throw preset.error_at(key, fmt::format("'{}' must be a non-empty list", key));
+  try {
+    return v.get<std::vector<T>>();
+  } catch (const nlohmann::json::exception&) {
+    throw preset.error_at(key, fmt::format("'{}' has an element of the wrong type", key));
+  }
+}
+
+Prec parse_prec(const Preset& preset, const std::string& s, const char* key) {
+  if (s == "float") return Prec::f32;
+  if (s == "double") return Prec::f64;
+  throw preset.error_at(key, fmt::format("unknown precision '{}' (float or double)", s));
+}
+
+Config read_config(const Preset& preset, const Overrides& overrides) {
+  if (!preset.suites.contains("kriging")) throw preset.error_at("suites", "this preset has no 'kriging' suite");
+  const auto& j = preset.suites["kriging"];
+  preset.check_keys(j, "kriging",
+                    {"scales", "experiments", "exp7_precisions", "cpu_programs", "cpu_sample_estimates", "well_sweep",
+                     "model"});
+  Config c;
+  if (overrides.sizes.empty())
+    c.scales = list_of<int>(preset, j, "scales", "kriging");
+  else
+    for (std::size_t s : overrides.sizes) c.scales.push_back(static_cast<int>(s));
+  for (int s : c.scales)
+    if (s < 1 || s > 100) throw preset.error_at("scales", fmt::format("scale {} is not in 1..100", s));
+  c.experiments = list_of<int>(preset, j, "experiments", "kriging");
+  for (int e : c.experiments)
+    if (e < 1 || e > 7) throw preset.error_at("experiments", fmt::format("no experiment {} (1..7)", e));
+  if (j.contains("exp7_precisions"))
+    for (const auto& p : list_of<std::string>(preset, j, "exp7_precisions", "kriging"))
+      c.exp7_precisions.push_back(parse_prec(preset, p, "exp7_precisions"));
+  else
+    c.exp7_precisions = {Prec::f32, Prec::f64};
+  for (const auto& p : overrides.precisions) c.precisions.push_back(parse_prec(preset, p, "precision"));
+  if (j.contains("cpu_programs")) {
+    if (!j["cpu_programs"].is_boolean()) throw preset.error_at("cpu_programs", "'cpu_programs' must be true or false");
+    c.cpu_programs = j["cpu_programs"].get<bool>();
+  }
+  if (j.contains("cpu_sample_estimates")) {
+    if (!j["cpu_sample_estimates"].is_number() || !(j["cpu_sample_estimates"].get<double>() >= 1000))
+      throw preset.error_at("cpu_sample_estimates", "'cpu_sample_estimates' must be a number >= 1000");
+    c.cpu_sample_estimates = j["cpu_sample_estimates"].get<double>();
+  }
+  if (j.contains("well_sweep")) {
+    const auto& w = j["well_sweep"];
+    preset.check_keys(w, "well_sweep", {"wells", "scales", "experiments"});
+    c.sweep.wells = list_of<std::size_t>(preset, w, "wells", "well_sweep");
+    c.sweep.scales = list_of<int>(preset, w, "scales", "well_sweep");
+    c.sweep.experiments = list_of<int>(preset, w, "experiments", "well_sweep");
+    for (std::size_t n : c.sweep.wells)
+      if (n < 2 || n > 4096) throw preset.error_at("wells", fmt::format("{} wells is not in 2..4096", n));
+    for (int e : c.sweep.experiments)
+      if (e < 1 || e > 7) throw preset.error_at("experiments", fmt::format("no experiment {} (1..7)", e));
+  }
+  return c;
+}
+
+// --- inputs and references, cached ---------------------------------------------------------
+
+const datasets::KrigingCase& kriging_case(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, datasets::KrigingCase> cache;
+  const auto key = std::make_pair(scale, wells);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, datasets::generate_kriging_case({.scale = scale, .wells = wells})).first;
+  return it->second;
+}
+
+template <class T>
+const kriging::KrigingInput<T>& input(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, kriging::KrigingInput<T>> cache;
+  const auto key = std::make_pair(scale, wells);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
+    const auto& c = kriging_case(scale, wells);
+    it = cache.emplace(key, kriging::make_input<T>(c.wells, c.grid, kriging::Variogram::for_domain(c.width, c.height)))
+             .first;
+  }
+  return it->second;
+}
+
+//! The double reference at the checked points, for the input as precision `p` sees it (a
+//! float program is compared on its float-rounded input, widened: only arithmetic counts).
+struct Reference {
+  kriging::KrigingInput<double> in;
+  std::vector<std::size_t> points;
+  std::vector<double> values;  //!< values[k * H + h]
+  double kappa = 0, max_abs = 0;
+};
+
+const Reference& reference(int scale, std::size_t wells, Prec p) {
+  static std::map<std::tuple<int, std::size_t, Prec>, Reference> cache;
+  const auto key = std::make_tuple(scale, wells, p);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 3) cache.erase(cache.begin());
+    Reference r;
+    r.in = p == Prec::f32 ? kriging::widen(input<float>(scale, wells)) : input<double>(scale, wells);
+    r.points = kriging::reference_points(r.in.points(), r.in.wells);
+    r.values = kriging::reference_estimates(r.in, r.points);
+    r.kappa = kriging::condition_number_inf(r.in);
+    for (double v : r.values) r.max_abs = std::max(r.max_abs, std::abs(v));
+    it = cache.emplace(key, std::move(r)).first;
+  }
+  return it->second;
+}
+
+// --- CUDA experiments ------------------------------------------------------------------------
+
+struct GpuVariant {
+  int experiment;
+  Prec prec;
+  int scale;
+  std::size_t wells;
+};
+
+struct Validation {
+  bool ok = false;
+  std::string message;
+  double max_abs = 0, max_rel = 0, tolerance = 0, kappa = 0;
+  std::size_t checked = 0;
+  double vs5_abs = -1, vs5_rel = -1;  //!< exp 6 vs exp 5 over all estimates (-1: not measured)
+};
+
+template <class T, class U>
+std::pair<double, double> max_difference(const std::vector<T>& a, const std::vector<U>& b) {
+  double worst = 0, scale = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    worst = std::max(worst, std::abs(double(a[k]) - double(b[k])));
+    scale = std::max(scale, std::abs(double(b[k])));
+  }
+  return {worst, scale > 0 ? worst / scale : worst};
+}
+
+template <class T>
+Validation validate(const GpuVariant& v, const kriging::DeviceRun<T>& run) {
+  Validation out;
+  const Reference& ref = reference(v.scale, v.wells, v.prec);
+  const std::size_t points = ref.in.points(), h_count = ref.in.surfaces;
+  out.kappa = ref.kappa;
+  const bool single = v.prec == Prec::f32;
+  out.tolerance = kriging::estimate_tolerance(ref.in, ref.kappa, single ? kriging::kFloatRoundoff : kriging::kDoubleRoundoff,
+                                              single ? kriging::kFastFloatExtraUlps : 0.0);
+  if (run.estimates.size() != points * h_count) {
+    out.message = fmt::format("validation: {} estimates, expected {}", run.estimates.size(), points * h_count);
+    return out;
+  }
+  for (std::size_t k = 0; k < run.estimates.size(); ++k)
+    if (!std::isfinite(double(run.estimates[k]))) {
+      out.message = fmt::format("validation: estimate {} (surface {}, grid point {}) is not finite", k, k / points,
+                                k % points);
+      return out;
+    }
+  for (std::size_t k = 0; k < ref.points.size(); ++k)
+    for (std::size_t h = 0; h < h_count; ++h) {
+      const double got = double(run.estimates[h * points + ref.points[k]]), want = ref.values[k * h_count + h];
+      const double e = std::abs(got - want);
+      out.max_abs = std::max(out.max_abs, e);
+      if (e > out.tolerance) {
+        out.message = fmt::format("validation: surface {} at grid point {}: got {:.17g}, reference {:.17g} (|diff| "
+                                  "{:.3g} > tolerance {:.3g})",
+                                  h, ref.points[k], got, want, e, out.tolerance);
+        return out;
+      }
+    }
+  out.max_rel = ref.max_abs > 0 ? out.max_abs / ref.max_abs : out.max_abs;
+  out.checked = ref.points.size();
+  out.ok = true;
+  return out;
+}
+
+template <class T>
+void run_gpu_typed(benchmark::State& state, const GpuVariant& v, const std::string& name) {
+  const auto& in = input<T>(v.scale, v.wells);
+  std::unique_ptr<kriging::DeviceExperiment<T>> experiment;
+  try {
+    experiment = std::make_unique<kriging::DeviceExperiment<T>>(v.experiment, in);
+  } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
+    state.SkipWithError(fmt::format("does not run: {}", e.what()).c_str());
+    return;
+  }
+  cudaStream_t stream = env().timer->stream();
+  Validation check_result;
+  try {
+    check_result = validate(v, experiment->run(stream));
+    if (check_result.ok && v.experiment == 6) {
+      // The paper's accuracy report: exp 6 (float, fast math) against exp 5 (double) on the
+      // original input, over every estimate, where exp 5 can run.
+      const auto& in_d = input<double>(v.scale, v.wells);
+      try {
+        kriging::check_device_experiment(5, in_d.wells, in_d.surfaces, sizeof(double));
+        const auto r5 = kriging::run_device_experiment(5, in_d, stream);
+        const auto r6 = experiment->run(stream);
+        std::tie(check_result.vs5_abs, check_result.vs5_rel) = max_difference(r6.estimates, r5.estimates);
+      } catch (const datasets::InputError&) {
+      }
+    }
+  } catch (const kriging::SingularSystem& e) {
+    check_result.message = e.what();
+  }
+  if (!check_result.ok) {
+    state.SkipWithError(check_result.message.c_str());
+    return;
+  }
+  double device_total = 0;
+  std::size_t device_runs = 0;
+  const double seconds = env().timer->run_self_timed(state, name, [&](cudaStream_t s) {
+    const auto r = experiment->run(s);
+    if (std::isfinite(r.device_seconds)) device_total += r.device_seconds, ++device_runs;
+    return r.seconds;
+  });
+  const double estimates = double(in.points()) * double(in.surfaces);
+  state.counters["estimates"] = estimates;
+  state.counters["estimates_per_s"] = estimates / seconds;
+  state.counters["max_abs_err"] = check_result.max_abs;
+  state.counters["max_rel_err"] = check_result.max_rel;
+  state.counters["tolerance"] = check_result.tolerance;
+  state.counters["checked_points"] = double(check_result.checked);
+  state.counters["kappa"] = check_result.kappa;
+  if (check_result.vs5_abs >= 0) {
+    state.counters["vs_exp5_max_abs"] = check_result.vs5_abs;
+    state.counters["vs_exp5_max_rel"] = check_result.vs5_rel;
+  }
+  if (device_runs > 0) {
+    // Device-only time against writing the estimates once at the measured copy bandwidth.
+    const double device_s = device_total / double(device_runs);
+    const double output_bytes = estimates * sizeof(T);
+    const double bound = output_bytes / (env().ceilings.copy_bandwidth_gbs * 1e9);
+    state.counters["device_s"] = device_s;
+    state.counters["output_bytes"] = output_bytes;
+    state.counters["memory_bound_s"] = bound;
+    state.counters["x_memory_bound"] = device_s / bound;
+  }
+}
+
+void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
+  if (v.prec == Prec::f32)
+    run_gpu_typed<float>(state, v, name);
+  else
+    run_gpu_typed<double>(state, v, name);
+}
+
+// --- CPU programs ----------------------------------------------------------------------------
+
+struct CpuVariant {
+  kriging::CpuProgram program;
+  Prec prec;
+  int scale;
+  double sample_estimates;
+};
+
+//! Every k-th mesh row: each grid point costs the same, so a sample's time scales by P / P'.
+template <class T>
+kriging::KrigingInput<T> sampled_rows(const kriging::KrigingInput<T>& in, std::size_t every) {
+  kriging::KrigingInput<T> s = in;
+  s.grid_y.clear();
+  for (std::size_t i = 0; i < in.grid_y.size(); i += every) s.grid_y.push_back(in.grid_y[i]);
+  return s;
+}
+
+template <class T>
+void run_cpu_typed(benchmark::State& state, const CpuVariant& v) {
+  const auto& in = input<T>(v.scale, datasets::kKrigingBaseWells);
+  const double estimates = double(in.points()) * double(in.surfaces);
+  const std::size_t every = estimates > v.sample_estimates ? std::size_t(std::ceil(estimates / v.sample_estimates)) : 1;
+  const kriging::KrigingInput<T> sample = every > 1 ? sampled_rows(in, every) : in;
+  const double factor = double(in.points()) / double(sample.points());
+  double total_s = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto out = kriging::run_cpu_program(v.program, sample);
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * factor;
+    benchmark::DoNotOptimize(out.data());
+    state.SetIterationTime(dt);
+    total_s += dt;
+  }
+  state.counters["estimates"] = estimates;
+  state.counters["estimates_per_s"] = estimates * double(state.iterations()) / total_s;
+  state.counters["sampled"] = every > 1 ? 1 : 0;
+  state.counters["sample_points"] = double(sample.points());
+}
+
+void run_cpu(benchmark::State& state, const CpuVariant& v) {
+  if (v.prec == Prec::f32)
+    run_cpu_typed<float>(state, v);
+  else
+    run_cpu_typed<double>(state, v);
+}
+
+const char* layout_of(int experiment) {
+  if (experiment == 7) return "dense";
+  return experiment >= 5 ? "aos-const" : "soa";
+}
+
+}  // namespace
+
+std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides& overrides) {
+  const Config c = read_config(preset, overrides);
+  auto wanted = [&](Prec p) { return c.precisions.empty() || std::find(c.precisions.begin(), c.precisions.end(), p) != c.precisions.end(); };
+  std::vector<PlannedBenchmark> plan;
+  std::vector<std::string> names;
+  auto add_gpu = [&](int e, Prec p, int scale, std::size_t wells) {
+    if (!wanted(p)) return;
+    std::string name = fmt::format("kriging/ok/gpu-exp{}/{}/{}/scale:{}/wells:{}", e, layout_of(e), to_string(p), scale, wells);
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+    names.push_back(name);
+    const GpuVariant v{e, p, scale, wells};
+    plan.push_back({name, [v, name](benchmark::State& st) { run_gpu(st, v, name); }});
+  };
+  auto gpu_precisions = [&](int e) {
+    if (e == 7) return c.exp7_precisions;
+    return std::vector<Prec>{e == 6 ? Prec::f32 : Prec::f64};
+  };
+  for (int scale : c.scales) {
+    if (c.cpu_programs) {
+      using P = kriging::CpuProgram;
+      for (auto [program, prec] : {std::pair{P::rebuild_every_point, Prec::f64}, std::pair{P::reuse_matrix, Prec::f64},
+                                   std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32}}) {
+        if (!wanted(prec)) continue;
+        const CpuVariant v{program, prec, scale, c.cpu_sample_estimates};
+        plan.push_back({fmt::format("kriging/ok/cpu-exp{}/soa/{}/scale:{}/wells:{}", int(program), to_string(prec), scale,
+                                    datasets::kKrigingBaseWells),
+                        [v](benchmark::State& st) { run_cpu(st, v); }});
+      }
+    }
+    for (int e : c.experiments)
+      for (Prec p : gpu_precisions(e)) add_gpu(e, p, scale, datasets::kKrigingBaseWells);
+  }
+  for (int scale : c.sweep.scales)
+    for (std::size_t wells : c.sweep.wells)
+      for (int e : c.sweep.experiments)
+        for (Prec p : gpu_precisions(e)) add_gpu(e, p, scale, wells);
+  return plan;
+}
+
+}  // namespace lb::harness

@@ -1,0 +1,251 @@
+#include "krige.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "lb/datasets/atomic_file.hpp"
+#include "lb/datasets/points.hpp"
+#include "lb/datasets/wells.hpp"
+#include "lb/kriging/cpu.hpp"
+#include "lb/kriging/device.hpp"
+#include "lb/kriging/variogram.hpp"
+
+namespace lb::tools {
+
+void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
+  cmd->add_option("--wells", o.wells, "CSV file of wells: header x,y,<surface 1>,...,<surface H>, one well a line");
+  cmd->add_option("--grid", o.grid, "mesh for --wells: x0:x1:nx,y0:y1:ny (x fastest)");
+  cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)");
+  cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10)");
+  cmd->add_option("--experiment", o.experiment, "1-6 (the paper's) or 7 (A factored once, GEMMs)")->capture_default_str();
+  cmd->add_option("--device", o.device, "gpu (the experiment's CUDA program) or cpu (its CPU program)")
+      ->capture_default_str();
+  cmd->add_option("--precision", o.precision, "experiment 7 only: double (default) or float");
+  cmd->add_option("--out", o.out, "CSV file for the model: x,y,<surface names>, one mesh point a line");
+  cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)");
+}
+
+namespace {
+
+using datasets::InputError;
+
+//! What to krige: the wells, the mesh and the domain the variogram's range is chosen from.
+struct Problem {
+  datasets::WellSet wells;
+  datasets::GridSpec grid{};
+  double width = 0.0, height = 0.0;
+};
+
+Problem load_problem(const KrigeOptions& o) {
+  Problem p;
+  if (o.scale) {
+    datasets::KrigingCaseSpec spec{.scale = *o.scale};
+    if (o.well_count) spec.wells = *o.well_count;
+    datasets::KrigingCase c = datasets::generate_kriging_case(spec);
+    p.wells = std::move(c.wells);
+    p.grid = c.grid;
+    p.width = c.width;
+    p.height = c.height;
+    return p;
+  }
+  p.grid = datasets::parse_grid_spec(o.grid);  // before the wells: a typo in the spec is cheap to report
+  p.wells = datasets::load_wells_csv(o.wells);
+  p.width = p.grid.x1 - p.grid.x0;
+  p.height = p.grid.y1 - p.grid.y0;
+  if (!(std::hypot(p.width, p.height) > 0.0))
+    throw InputError(fmt::format("grid spec '{}': a single point has no extent to choose the variogram's range "
+                                 "from (half the grid's diagonal); give the grid at least two points along an axis",
+                                 o.grid));
+  return p;
+}
+
+void check_options(const KrigeOptions& o) {
+  if (o.device != "gpu" && o.device != "cpu")
+    throw std::invalid_argument(fmt::format("unknown device '{}' (expected gpu or cpu)", o.device));
+  if (o.experiment < 1 || o.experiment > 7)
+    throw std::invalid_argument(fmt::format("unknown experiment {} (expected 1 to 7: the paper's 1-6, or 7)", o.experiment));
+  if (o.precision) {
+    if (o.experiment != 7)
+      throw std::invalid_argument(fmt::format("--precision is only for experiment 7: experiment {} runs in {} (the "
+                                              "paper's choice: 1-5 double, 6 float)",
+                                              o.experiment, o.experiment == 6 ? "float" : "double"));
+    if (*o.precision != "float" && *o.precision != "double")
+      throw std::invalid_argument(fmt::format("unknown precision '{}' (expected float or double)", *o.precision));
+  }
+  const bool from_file = !o.wells.empty();
+  if (from_file && o.scale)
+    throw std::invalid_argument("give either --wells FILE --grid SPEC (your wells) or --scale S (the generated case), "
+                                "not both");
+  if (!from_file && !o.scale)
+    throw std::invalid_argument("nothing to krige: give --wells FILE --grid SPEC (your wells) or --scale S (the "
+                                "generated case)");
+  if (from_file && o.grid.empty())
+    throw std::invalid_argument("--wells needs --grid x0:x1:nx,y0:y1:ny (the mesh to krige onto)");
+  if (!from_file && !o.grid.empty())
+    throw std::invalid_argument("--grid is for --wells; the generated case (--scale) has its own mesh");
+  if (from_file && o.well_count)
+    throw std::invalid_argument("--well-count is for the generated case (--scale); --wells uses every well in the file");
+  if (o.out.empty()) throw std::invalid_argument("--out FILE is required (the CSV file the model is written to)");
+  if (o.out == o.wells_out) throw std::invalid_argument("--out and --wells-out name the same file");
+}
+
+bool gpu_visible() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();  // clear a "no device" error
+  return ok;
+}
+
+template <class T>
+struct Model {
+  std::vector<T> estimates;       //!< H x (M N), surface-major, mesh x fastest
+  double seconds = 0.0;           //!< wall clock of the program (device: set-up, run, download)
+  double device_seconds = -1.0;   //!< the experiment's timed region (GPU only)
+};
+
+template <class T>
+Model<T> run_program(const KrigeOptions& o, const Problem& p) {
+  const kriging::KrigingInput<T> in =
+      kriging::make_input<T>(p.wells, p.grid, kriging::Variogram::for_domain(p.width, p.height));
+  Model<T> m;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (o.device == "gpu") {
+    // The host-side limits first (too many wells, ...): they hold with or without a GPU.
+    kriging::check_device_experiment(o.experiment, in.wells, in.surfaces, sizeof(T));
+    kriging::check_device_mesh(o.experiment, in.points(), in.surfaces);
+    if (!gpu_visible())
+      throw std::runtime_error("no CUDA GPU visible: --device gpu needs one (--device cpu runs the experiment's CPU "
+                               "program)");
+    const auto start = std::chrono::steady_clock::now();
+    kriging::DeviceExperiment<T> experiment(o.experiment, in);
+    kriging::DeviceRun<T> run = experiment.run();
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    m.device_seconds = run.seconds;
+    m.estimates = std::move(run.estimates);
+  } else {
+    const kriging::CpuProgram program = kriging::cpu_program_of(o.experiment);
+    m.estimates = kriging::run_cpu_program(program, in);
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  const std::size_t points = in.points(), surfaces = in.surfaces;
+  if (m.estimates.size() != points * surfaces)
+    throw std::runtime_error(fmt::format("experiment {} returned {} estimates, expected {} points x {} surfaces",
+                                         o.experiment, m.estimates.size(), points, surfaces));
+  for (std::size_t k = 0; k < m.estimates.size(); ++k)
+    if (!std::isfinite(static_cast<double>(m.estimates[k]))) {
+      const std::size_t h = k / points, pt = k % points;
+      throw std::runtime_error(fmt::format(
+          "experiment {} gave a non-finite estimate ({}) of surface '{}' at mesh point ({}, {}); nothing written",
+          o.experiment, static_cast<double>(m.estimates[k]), p.wells.surface_names[h], pt % in.grid_x.size(),
+          pt / in.grid_x.size()));
+    }
+  return m;
+}
+
+//! Appends text to a file in chunks (millions of rows: no per-row stream calls).
+class ChunkedWriter {
+ public:
+  explicit ChunkedWriter(datasets::AtomicFile& file) : file_(file) {}
+  fmt::memory_buffer& buffer() { return buf_; }
+  void end_row() {
+    buf_.push_back('\n');
+    if (buf_.size() >= (1u << 20)) flush();
+  }
+  void flush() {
+    file_.write({buf_.data(), buf_.size()});
+    buf_.clear();
+  }
+
+ private:
+  datasets::AtomicFile& file_;
+  fmt::memory_buffer buf_;
+};
+
+void write_header(ChunkedWriter& w, const datasets::WellSet& wells) {
+  fmt::format_to(std::back_inserter(w.buffer()), "x,y");
+  for (const auto& name : wells.surface_names) fmt::format_to(std::back_inserter(w.buffer()), ",{}", name);
+  w.end_row();
+}
+
+//! Enough digits to read every value back exactly: 17 for double, 9 for float.
+template <class T>
+void append_value(fmt::memory_buffer& buf, T v) {
+  if constexpr (std::is_same_v<T, float>)
+    fmt::format_to(std::back_inserter(buf), ",{:.9g}", v);
+  else
+    fmt::format_to(std::back_inserter(buf), ",{:.17g}", v);
+}
+
+template <class T>
+void write_model(datasets::AtomicFile& file, const Problem& p, const std::vector<T>& estimates) {
+  const auto gx = datasets::grid_axis(p.grid.x0, p.grid.x1, p.grid.nx);
+  const auto gy = datasets::grid_axis(p.grid.y0, p.grid.y1, p.grid.ny);
+  const std::size_t points = gx.size() * gy.size(), surfaces = p.wells.surfaces();
+  ChunkedWriter w(file);
+  write_header(w, p.wells);
+  for (std::size_t iy = 0; iy < gy.size(); ++iy)
+    for (std::size_t ix = 0; ix < gx.size(); ++ix) {
+      const std::size_t pt = iy * gx.size() + ix;
+      fmt::format_to(std::back_inserter(w.buffer()), "{:.17g},{:.17g}", gx[ix], gy[iy]);
+      for (std::size_t h = 0; h < surfaces; ++h) append_value(w.buffer(), estimates[h * points + pt]);
+      w.end_row();
+    }
+  w.flush();
+}
+
+void write_wells(datasets::AtomicFile& file, const datasets::WellSet& wells) {
+  ChunkedWriter w(file);
+  write_header(w, wells);
+  for (std::size_t i = 0; i < wells.wells(); ++i) {
+    fmt::format_to(std::back_inserter(w.buffer()), "{:.17g},{:.17g}", wells.x[i], wells.y[i]);
+    for (std::size_t h = 0; h < wells.surfaces(); ++h) append_value(w.buffer(), wells.value(h, i));
+    w.end_row();
+  }
+  w.flush();
+}
+
+template <class T>
+int krige_in(const KrigeOptions& o, const Problem& p) {
+  const Model<T> m = run_program<T>(o, p);
+  // Both files are staged before either is moved into place: a failure leaves neither.
+  datasets::AtomicFile model(o.out);
+  write_model(model, p, m.estimates);
+  std::optional<datasets::AtomicFile> wells;
+  if (!o.wells_out.empty()) {
+    wells.emplace(o.wells_out);
+    write_wells(*wells, p.wells);
+  }
+  model.commit();
+  if (wells) wells->commit();
+
+  const std::size_t points = p.grid.nx * p.grid.ny;
+  const std::string device_time =
+      m.device_seconds >= 0 ? fmt::format(" ({:.3f} s in the experiment's timed region)", m.device_seconds) : "";
+  std::fprintf(stderr, "kriged %zu points x %zu surfaces from %zu wells: experiment %d, %s, %s, %.3f s%s -> %s%s\n",
+               points, p.wells.surfaces(), p.wells.wells(), o.experiment, o.device.c_str(),
+               std::is_same_v<T, float> ? "float" : "double", m.seconds, device_time.c_str(), o.out.c_str(),
+               o.wells_out.empty() ? "" : fmt::format(" (wells -> {})", o.wells_out).c_str());
+  return 0;
+}
+
+}  // namespace
+
+int krige(const KrigeOptions& o) {
+  check_options(o);
+  // Experiments 1-6 have the paper's precision (6 float, the rest double); 7 is double
+  // unless --precision float.
+  const bool use_float =
+      o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(o.experiment);
+  const Problem p = load_problem(o);
+  return use_float ? krige_in<float>(o, p) : krige_in<double>(o, p);
+}
+
+}  // namespace lb::tools
