@@ -7,12 +7,13 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
   measure      {"kind": one of MEASURES, "select": selector, ...} (see each measure below)
   rule         {"rule": one of RULES, ...parameters}
   note         optional context kept with the verdict (e.g. the paper's GPU)
-Selectors are those of plots/select.py; `size` is the sweep every measurement runs along.
+Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
+for kriging; "size" below) is the axis every measurement runs along.
 A measurement runs over the sizes at which every one of its variants was run (a version too
 costly for large sizes, such as cdp-original, limits a comparison to the sizes it has; the
 note names the sizes used and the ones skipped). A variant absent at every size, no size
 common to all variants, or an errored or ambiguous benchmark at a measured size makes the
-verdict "not measured", naming it.
+verdict "not measured", naming it; so does a curve too short for its shape rule.
 """
 
 import json
@@ -47,6 +48,8 @@ class Measured:
     text: str
     detail: str
     times: dict  # variant label -> geometric-mean seconds, where the kind computes them
+    points: tuple = ()  # sweep values of a curve's values (curve kinds only)
+    sweep: str = "size"
 
 
 @dataclass(frozen=True)
@@ -65,8 +68,9 @@ class Scope:
     """What a claim is measured on: one device's benchmarks and the paper's conventions."""
 
     benchmarks: tuple
-    baseline: dict  # overrides turning a GPU selector into its CPU baseline
+    baseline: dict  # overrides turning a GPU selector into its CPU baseline ({}: none)
     prefer: dict  # parameters that pick one benchmark when several match at a size
+    sweep: str = "size"  # the parameter measurements run along
 
 
 # --- measurements ------------------------------------------------------------------------
@@ -77,6 +81,12 @@ class Coverage:
 
     sizes: list
     skipped: dict  # size -> selectors of the variants not run at that size
+    sweep: str = "size"
+
+    @property
+    def labelled(self):
+        """The text below after the sweep's plural: "sizes 10240–51200 (2)"."""
+        return f"{self.sweep}s {self.text}"
 
     @property
     def text(self):
@@ -87,19 +97,26 @@ class Coverage:
         shown = ", ".join(absent[:_NOTE_PROBLEMS])
         more = f", +{len(absent) - _NOTE_PROBLEMS} more" if len(absent) > _NOTE_PROBLEMS else ""
         skipped = ", ".join(map(str, self.skipped))
-        only = ("the only size" if len(self.sizes) == 1 else "only the sizes")
+        only = (f"the only {self.sweep}" if len(self.sizes) == 1 else f"only the {self.sweep}s")
         return (f"{used}, {only} where every variant was run "
                 f"(skipped {skipped}: not run for {shown}{more})")
 
 
 def _collect(scope, selectors):
     """({key: {size: seconds}}, Coverage) over the sizes every selector has, or NotMeasured."""
+    chosen, coverage = _collect_benchmarks(scope, selectors)
+    times = {key: {s: points[s].time_s for s in coverage.sizes} for key, points in chosen.items()}
+    return times, coverage
+
+
+def _collect_benchmarks(scope, selectors):
+    """({key: {size: Benchmark}}, Coverage): every selector timed at every common size."""
     chosen, problems = {}, []
     for key, selector in selectors:
-        points, ambiguous = by_size(scope.benchmarks, selector, scope.prefer)
+        points, ambiguous = by_size(scope.benchmarks, selector, scope.prefer, scope.sweep)
         problems += ambiguous
         if not points and not ambiguous:
-            problems.append(f"absent: {describe(selector)} (every size)")
+            problems.append(f"absent: {describe(selector)} (every {scope.sweep})")
         chosen[key] = (selector, points)
     if problems:
         raise NotMeasured(problems)
@@ -108,7 +125,8 @@ def _collect(scope, selectors):
     if not sizes:
         runs = dict.fromkeys(f"{describe(sel)} at {_sizes_text(sorted(points))}"
                              for sel, points in chosen.values())
-        raise NotMeasured(["no size at which every variant was run: " + "; ".join(runs)])
+        raise NotMeasured([f"no {scope.sweep} at which every variant was run: "
+                           + "; ".join(runs)])
     skipped = {s: [sel for sel, points in chosen.values() if s not in points]
                for s in every if s not in sizes}
     for selector, points in chosen.values():
@@ -117,22 +135,27 @@ def _collect(scope, selectors):
                 problems.append(f"errored: {points[size].name} ({points[size].error})")
     if problems:
         raise NotMeasured(problems)
-    times = {key: {s: points[s].time_s for s in sizes} for key, (_, points) in chosen.items()}
-    return times, Coverage(sizes, skipped)
+    return ({key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()},
+            Coverage(sizes, skipped, scope.sweep))
 
 
 def _per_size_ratios(scope, select, faster, slower):
     """time(slower) / time(faster) for every variant of `select` at every size."""
-    pairs = [(label, {**v, **faster}, {**v, **slower}) for label, v in expand(select)]
+    pairs = [(label, {**v, **faster}, {**v, **slower})
+             for label, v in expand(select, scope.sweep)]
     times, coverage = _collect(scope, [((role, label), sel) for label, a, b in pairs
                                        for role, sel in (("faster", a), ("slower", b))])
     ratios = [times["slower", label][s] / times["faster", label][s]
               for label, _, _ in pairs for s in coverage.sizes]
-    return ratios, f"{len(pairs)} variant(s) × sizes {coverage.text}"
+    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
 
 
 def _baseline(spec, scope):
-    return spec.get("baseline", scope.baseline)
+    baseline = spec.get("baseline", scope.baseline)
+    if not baseline:
+        raise ClaimsError(f"measure '{spec['kind']}' needs a 'baseline' selector: this paper "
+                          "has no default CPU baseline")
+    return baseline
 
 
 def measure_ratio(spec, scope):
@@ -165,7 +188,7 @@ def measure_speedup_range(spec, scope):
 
 def _variant_times(spec, scope):
     """({variant label: geometric-mean time over the common sizes}, Coverage)."""
-    variants = expand(spec["select"])
+    variants = expand(spec["select"], scope.sweep)
     times, coverage = _collect(scope, variants)
     return {label: _geomean(times[label].values()) for label, _ in variants}, coverage
 
@@ -175,7 +198,7 @@ def measure_about_equal(spec, scope):
     times, coverage = _variant_times(spec, scope)
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
     value = times[slowest] / times[fastest]
-    detail = f"slowest {slowest}, fastest {fastest}; sizes {coverage.text}"
+    detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
     return Measured(value, f"{value:.3f}× max/min", detail, times)
 
 
@@ -184,7 +207,7 @@ def measure_ordering(spec, scope):
     times, coverage = _variant_times(spec, scope)
     value = sorted(times, key=times.get)
     steps = ", ".join(f"{b}/{a} {times[b] / times[a]:.2f}×" for a, b in zip(value, value[1:]))
-    return Measured(value, " < ".join(value), f"{steps}; sizes {coverage.text}", times)
+    return Measured(value, " < ".join(value), f"{steps}; {coverage.labelled}", times)
 
 
 def measure_best(spec, scope):
@@ -193,7 +216,7 @@ def measure_best(spec, scope):
     pick = max if spec.get("pick", "fastest") == "slowest" else min
     value = pick(times, key=times.get)
     others = sorted(times, key=times.get)
-    detail = f"by time: {' < '.join(others)}; sizes {coverage.text}"
+    detail = f"by time: {' < '.join(others)}; {coverage.labelled}"
     return Measured(value, value, detail, times)
 
 
@@ -218,11 +241,11 @@ def measure_limit_ratio(spec, scope):
     (the note says which, and that the target size was not run).
     """
     select = spec["select"]
-    points, ambiguous = by_size(scope.benchmarks, select, scope.prefer)
+    points, ambiguous = by_size(scope.benchmarks, select, scope.prefer, scope.sweep)
     if ambiguous:
         raise NotMeasured(ambiguous)
     if not points:
-        raise NotMeasured([f"absent: {describe(select)} (every size)"])
+        raise NotMeasured([f"absent: {describe(select)} (every {scope.sweep})"])
     target = spec.get("at_size")
     size = target if target in points else max(points)
     benchmark = points[size]
@@ -232,12 +255,66 @@ def measure_limit_ratio(spec, scope):
     if not isinstance(limit, (int, float)) or limit <= 0:
         raise NotMeasured([f"no limit_s counter: {benchmark.name}"])
     value = benchmark.time_s / limit
-    where = f"size {size}"
+    where = f"{scope.sweep} {size}"
     if size != target:
-        where += ", the largest run" + (f" (target size {target} not run)" if target else "")
+        where += ", the largest run" + (f" (target {scope.sweep} {target} not run)"
+                                        if target else "")
     detail = (f"time {_seconds_text(benchmark.time_s)} vs limit_s {_seconds_text(limit)} "
               f"({100 / value:.1f} % of the limit) at {where}")
     return Measured(value, f"{value:.2f}× the limit", detail, {})
+
+
+def measure_speedup_curve(spec, scope):
+    """Baseline time / time of one variant at every size, in size order: a curve whose
+    shape the curve rules judge (rises, peaks, levels off)."""
+    select = _one_variant(spec, scope)
+    times, coverage = _collect(scope, [("variant", select),
+                                       ("baseline", {**select, **_baseline(spec, scope)})])
+    points = tuple(coverage.sizes)
+    values = [times["baseline"][p] / times["variant"][p] for p in points]
+    peak = values.index(max(values))
+    marks = sorted({0, peak, len(values) - 1})
+    text = " → ".join(f"{_times(values[k])} at {scope.sweep} {points[k]}"
+                      + (" (peak)" if k == peak and len(values) > 1 else "") for k in marks)
+    every = ", ".join(f"{p}: {_times(v)}" for p, v in zip(points, values))
+    detail = f"speedup per {scope.sweep} ({every}); {coverage.labelled}"
+    return Measured(values, text, detail, {}, points, scope.sweep)
+
+
+def measure_counter(spec, scope):
+    """The largest value (or the smallest, with "reduce": "min") of one benchmark counter
+    over the sizes the variant ran at, e.g. an accuracy counter. Counters named in `also`
+    are reduced the same way and reported alongside."""
+    reduce = spec.get("reduce", "max")
+    if reduce not in _REDUCERS:
+        raise ClaimsError(f"measure 'counter': 'reduce' must be one of {', '.join(_REDUCERS)}")
+    pick = _REDUCERS[reduce]
+    chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
+    benchmarks = chosen["variant"]
+    counter, also = spec["counter"], spec.get("also", ())
+    values = {}
+    for name in (counter, *also):
+        missing = [b.name for b in benchmarks.values() if not _is_number(b.counters.get(name))]
+        if missing:
+            raise NotMeasured([f"no {name} counter: {n}" for n in missing])
+        values[name] = {p: b.counters[name] for p, b in benchmarks.items()}
+    at = pick(values[counter], key=values[counter].get)
+    value = values[counter][at]
+    alongside = "".join(f"; {reduce} {n} {pick(values[n].values()):.3g}" for n in also)
+    detail = (f"{reduce} over {coverage.labelled}, at {scope.sweep} {at} "
+              f"({benchmarks[at].name}){alongside}")
+    return Measured(value, f"{counter} {value:.2g}", detail, {})
+
+
+_REDUCERS = {"max": max, "min": min}
+
+
+def _one_variant(spec, scope):
+    variants = expand(spec["select"], scope.sweep)
+    if len(variants) != 1:
+        raise ClaimsError(f"measure '{spec['kind']}' needs a selection of one variant, not "
+                          f"{describe(spec['select'])}")
+    return variants[0][1]
 
 
 MEASURES = {  # kind -> (function, keys its spec needs)
@@ -250,6 +327,8 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "best": (measure_best, ("select",)),
     "each": (measure_each, ("parts",)),
     "limit_ratio": (measure_limit_ratio, ("select",)),
+    "speedup_curve": (measure_speedup_curve, ("select",)),
+    "counter": (measure_counter, ("select", "counter")),
 }
 
 
@@ -270,6 +349,71 @@ def rule_within(paper, measured, rule):
 
 def rule_at_most(paper, measured, rule):
     return measured.value <= rule["limit"], f"limit {rule['limit']:g}"
+
+
+def rule_at_least(paper, measured, rule):
+    return measured.value >= rule["limit"], f"needs at least {rule['limit']:g}"
+
+
+def rule_between(paper, measured, rule):
+    """low <= value <= high: a verbal claim ("gains a little") read as a stated range."""
+    low, high = rule["low"], rule["high"]
+    return low <= measured.value <= high, f"needs {low:g}–{high:g}"
+
+
+def rule_rises(paper, measured, rule):
+    """A curve's peak comes after its first point and is at least `factor` × that point."""
+    values, points, sweep = _curve(measured, rule, 2)
+    peak = values.index(max(values))
+    gain = values[peak] / values[0]
+    return peak > 0 and gain >= rule["factor"], (
+        f"peak at {sweep} {points[peak]} is {gain:.2f}× the value at {sweep} {points[0]} "
+        f"(needs ≥ {rule['factor']:g}×, after the first {sweep})")
+
+
+def rule_peak_at_least(paper, measured, rule):
+    values, points, sweep = _curve(measured, rule, 1)
+    peak = values.index(max(values))
+    return values[peak] >= rule["limit"], (
+        f"peak {values[peak]:.3g} at {sweep} {points[peak]}; needs at least {rule['limit']:g}")
+
+
+def rule_peak_then_level(paper, measured, rule):
+    """The peak lies before the last `points` points, which are all at least `drop` below it
+    and within `flat` of each other: the curve peaks, then levels off."""
+    count = rule["points"]
+    values, points, sweep = _curve(measured, rule, count + 1)
+    peak = values.index(max(values))
+    tail = values[-count:]
+    fall, spread = values[peak] / max(tail), max(tail) / min(tail)
+    ok = peak < len(values) - count and fall >= 1 + rule["drop"] and spread <= 1 + rule["flat"]
+    last = ", ".join(map(str, points[-count:]))
+    return ok, (f"peak {values[peak]:.3g} at {sweep} {points[peak]}; last {count} {sweep}s "
+                f"({last}): peak / highest of them {fall:.2f} (needs ≥ {1 + rule['drop']:g}, "
+                f"peak before them), highest / lowest {spread:.2f} "
+                f"(needs ≤ {1 + rule['flat']:g})")
+
+
+def rule_plateau_within(paper, measured, rule):
+    """The geometric mean of the last `points` points within ±tolerance of the paper's value
+    (log scale, as `within`); the curve needs a point before them to level after."""
+    count = rule["points"]
+    values, points, sweep = _curve(measured, rule, count + 1)
+    plateau = _geomean(values[-count:])
+    ok = abs(math.log(plateau / paper)) <= math.log1p(rule["tolerance"])
+    last = ", ".join(map(str, points[-count:]))
+    return ok, (f"level (geomean at {sweep}s {last}) {plateau:.3g} vs paper {paper:g}: "
+                f"{plateau / paper - 1:+.1%} (tolerance ±{rule['tolerance']:.0%})")
+
+
+def _curve(measured, rule, need):
+    """(values, points, sweep) of a curve measurement with at least `need` points."""
+    if not measured.points:
+        raise ValueError(f"rule '{rule['rule']}' needs a curve measure (speedup_curve)")
+    if len(measured.points) < need:
+        raise NotMeasured([f"{len(measured.points)} {measured.sweep}(s) measured; rule "
+                           f"'{rule['rule']}' needs at least {need}"])
+    return measured.value, measured.points, measured.sweep
 
 
 def rule_equal(paper, measured, rule):
@@ -298,6 +442,12 @@ RULES = {
     "equal": (rule_equal, ()),
     "in_range": (rule_in_range, ()),
     "fastest_or_within": (rule_fastest_or_within, ("tolerance",)),
+    "at_least": (rule_at_least, ("limit",)),
+    "between": (rule_between, ("low", "high")),
+    "rises": (rule_rises, ("factor",)),
+    "peak_at_least": (rule_peak_at_least, ("limit",)),
+    "peak_then_level": (rule_peak_then_level, ("points", "drop", "flat")),
+    "plateau_within": (rule_plateau_within, ("points", "tolerance")),
 }
 
 
@@ -354,17 +504,23 @@ def evaluate_claim(claim, scope):
     paper = claim["paper_value"]
     static_note = claim.get("note", "")
     common = dict(claim_id=claim["id"], text=claim["text"], paper=format_paper_value(claim))
-    try:
-        measured = MEASURES[claim["measure"]["kind"]][0](claim["measure"], scope)
-    except NotMeasured as missing:
+    rule = claim["rule"]
+
+    def not_measured(missing, measured_text="—"):
         shown = missing.problems[:_NOTE_PROBLEMS]
         more = len(missing.problems) - len(shown)
         note = "; ".join(shown) + (f"; +{more} more" if more else "")
-        return Verdict(measured="—", verdict=NOT_MEASURED, note=_join(note, static_note),
-                       **common)
-    rule = claim["rule"]
+        return Verdict(measured=measured_text, verdict=NOT_MEASURED,
+                       note=_join(note, static_note), **common)
+
+    try:
+        measured = MEASURES[claim["measure"]["kind"]][0](claim["measure"], scope)
+    except NotMeasured as missing:
+        return not_measured(missing)
     try:
         ok, rule_note = RULES[rule["rule"]][0](paper, measured, rule)
+    except NotMeasured as missing:  # a curve too short for its shape rule
+        return not_measured(missing, measured.text)
     except (TypeError, ValueError) as error:
         raise ClaimsError(f"claim {claim['id']}: paper_value does not fit rule "
                           f"'{rule['rule']}': {error}") from None
@@ -423,6 +579,10 @@ def _describe_all(selectors):
 
 def _sizes_text(sizes):
     return f"{sizes[0]}–{sizes[-1]} ({len(sizes)})" if len(sizes) > 1 else str(sizes[0])
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _as_list(value):

@@ -1,11 +1,13 @@
 """Shared figure plumbing: atomic PNG+SVG files, "not measured" panels, size axes, sections.
 
 Paper modules draw; this module makes sure a figure is either fully written or not at all,
-and that every paper's figures look alike (size axis, units, missing-data panels).
+and that every paper's figures look alike (size axis, units, missing-data panels, points
+that did not run).
 """
 
 import os
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 FORMATS = ("png", "svg")
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
@@ -76,17 +79,56 @@ def mark_not_measured(ax, reason):
     ax.set_yticks([])
 
 
-def size_axis(ax, sizes, label="m = n (data points = prediction points)"):
-    """Log-scale problem-size axis with ticks at the measured sizes (K = 1024)."""
+def mark_does_not_run(ax, x, reason, color="0.25", slot=0):
+    """A point that was tried and failed (an errored benchmark): an × on the panel's floor at
+    x, with "does not run" and the start of the reason, never a silently missing point.
+
+    Call it after the axis scales are set; `slot` stacks several marks at one x.
+    """
+    floor = blended_transform_factory(ax.transData, ax.transAxes)
+    y = 0.06 + 0.13 * slot
+    ax.plot([x], [y], transform=floor, marker="x", color=color, markersize=9,
+            markeredgewidth=2, linestyle="none", clip_on=False)
+    left_half = ax.transAxes.inverted().transform(floor.transform((x, y)))[0] < 0.5
+    text = textwrap.fill(textwrap.shorten(does_not_run(reason), 90, placeholder=" …"), 32)
+    ax.annotate(text, xy=(x, y), xycoords=floor, xytext=(7 if left_half else -7, 0),
+                textcoords="offset points", ha="left" if left_half else "right",
+                va="center", fontsize=6.5, color=color)
+
+
+def does_not_run(reason):
+    """The error of a point that did not run, said once: "does not run: <reason>"."""
+    return reason if reason.startswith("does not run") else f"does not run: {reason}"
+
+
+def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_label=None):
+    """Log-scale problem-size axis with ticks at the measured sizes (K = 1024 unless
+    `tick_label` formats them otherwise)."""
     ax.set_xscale("log")
     ax.set_xticks(sizes)
-    ax.set_xticklabels([size_label(s) for s in sizes], rotation=0)
+    ax.set_xticklabels([(tick_label or size_label)(s) for s in sizes], rotation=0)
     ax.minorticks_off()
     ax.set_xlabel(label)
 
 
 def size_label(size):
     return f"{size // 1024}K" if size % 1024 == 0 and size >= 1024 else str(size)
+
+
+def count_label(count):
+    """A count in thousands or millions (K = 1000): 49500 -> 49.5K, 4950000 -> 4.95M."""
+    if count >= 1e6:
+        return f"{count / 1e6:.3g}M"
+    return f"{count / 1e3:.3g}K" if count >= 1e3 else f"{count:g}"
+
+
+def markdown_table(header, rows):
+    """A Markdown table; cells are escaped so a `|` in a message cannot break a row."""
+    def cells(values):
+        return "| " + " | ".join(str(v).replace("|", "\\|").replace("\n", " ")
+                                 for v in values) + " |"
+
+    return "\n".join([cells(header), "|" + "---|" * len(header), *map(cells, rows)])
 
 
 def format_seconds(seconds):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from plots import idw
+from plots import idw, kriging
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -22,9 +22,19 @@ class Paper:
     claims_file: Path
     baseline: dict  # selector overrides that turn a GPU variant into its CPU baseline
     prefer: dict  # parameters that pick one benchmark when several match at one size
+    claims_intro: str  # how the claims table reads its verdicts, after the counts
+    sweep: str = "size"  # the parameter figures and claims run along
+    # (devices) -> None: reads the paper's other input files (besides the JSON) before the
+    # report writes anything, raising ResultsError on a malformed one
+    check_inputs: Callable = lambda devices: None
 
 
 PAPERS = {
     "idw": Paper("idw", "IDW interpolation layouts (Mei & Tian 2016)", idw.INTRO, idw.render,
-                 CLAIMS_DIR / "idw.json", idw.BASELINE, idw.PREFER),
+                 CLAIMS_DIR / "idw.json", idw.BASELINE, idw.PREFER,
+                 "Ratios are reproduced within ±10 % (log scale) of the paper's value; "
+                 "orderings list variants fastest first."),
+    "kriging": Paper("kriging", "CUDA ordinary kriging (Li & Dong)", kriging.INTRO,
+                     kriging.render, CLAIMS_DIR / "kriging.json", {}, {},
+                     kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),
 }

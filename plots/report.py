@@ -24,7 +24,9 @@ def write_report(results, out_dir):
     for paper in (PAPERS[p] for p in _papers_in(results) if p in PAPERS):
         claims = load_claims(paper.claims_file)
         devices = [d for d in (d.for_paper(paper.id) for d in results.devices) if d.benchmarks]
-        verdicts = [evaluate_claims(claims, Scope(d.benchmarks, paper.baseline, paper.prefer))
+        paper.check_inputs(devices)
+        verdicts = [evaluate_claims(claims, Scope(d.benchmarks, paper.baseline, paper.prefer,
+                                                  paper.sweep))
                     for d in devices]
         evaluated.append((paper, devices, verdicts))
 
@@ -85,16 +87,15 @@ def _paper_part(paper, devices, sections, verdicts, out_dir):
             lines += ["", f"![{section.heading}]({png_link}) ([SVG]({svg_link}))"]
     for device, device_verdicts in zip(devices, verdicts):
         lines += ["", f"### Claims — {device.label} (preset {device.preset})", "",
-                  _claims_table(device_verdicts)]
+                  _claims_table(device_verdicts, paper.claims_intro)]
     return "\n".join(lines)
 
 
-def _claims_table(verdicts):
+def _claims_table(verdicts, intro):
     counts = {v: sum(x.verdict == v for x in verdicts)
               for v in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
     summary = ", ".join(f"{n} {v}" for v, n in counts.items())
-    lines = [f"{summary}. Ratios are reproduced within ±10 % (log scale) of the paper's "
-             "value; orderings list variants fastest first.", "",
+    lines = [f"{summary}. {intro}", "",
              "| claim | paper | measured | verdict | note |", "|---|---|---|---|---|"]
     lines += [f"| {_cell(v.text)} (`{v.claim_id}`) | {_cell(v.paper)} | {_cell(v.measured)} | "
               f"{v.verdict} | {_cell(v.note)} |" for v in verdicts]

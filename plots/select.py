@@ -2,9 +2,10 @@
 
 A selector maps a name field or parameter to a value, or to a list of accepted values:
 `{"version": "tiled", "layout": ["soa", "aoas"], "precision": "float", "p": 2}`.
-List-valued keys (other than the size sweep) spell out variants to compare; `size` is the
-axis a measurement runs along. When several benchmarks match at one size (a block-size
-sweep, say) the paper's `prefer` parameters pick one.
+List-valued keys (other than the sweep) spell out variants to compare; the sweep is the
+parameter a measurement runs along: `size` by default (IDW), `scale` for kriging, `wells`
+for a well-count sweep. When several benchmarks match at one point of the sweep (a
+block-size sweep, say) the paper's `prefer` parameters pick one.
 """
 
 import itertools
@@ -24,12 +25,12 @@ def matches(benchmark, selector):
     return True
 
 
-def expand(selector):
+def expand(selector, sweep=SWEEP):
     """(label, scalar selector) per combination of the list-valued keys, sweep excepted.
 
     The label joins the varying values ("tiled/aoas"): it is how claims name a variant.
     """
-    axes = [k for k, v in selector.items() if isinstance(v, list) and k != SWEEP]
+    axes = [k for k, v in selector.items() if isinstance(v, list) and k != sweep]
     return [
         ("/".join(str(v) for v in combo), {**selector, **dict(zip(axes, combo))})
         for combo in itertools.product(*(selector[k] for k in axes))
@@ -47,15 +48,15 @@ def describe(selector):
     return "/".join(fields + params)
 
 
-def by_size(benchmarks, selector, prefer):
-    """({size: benchmark}, [ambiguity messages]) for one scalar selector.
+def by_size(benchmarks, selector, prefer, sweep=SWEEP):
+    """({sweep value: benchmark}, [ambiguity messages]) for one scalar selector.
 
     Errored benchmarks are included (callers decide what an error means); benchmarks
-    without a numeric size are not on the sweep and are left out.
+    without a numeric value of the `sweep` parameter are not on the sweep and are left out.
     """
     candidates = {}
     for benchmark in benchmarks:
-        size = benchmark.params.get(SWEEP)
+        size = benchmark.params.get(sweep)
         if isinstance(size, (int, float)) and matches(benchmark, selector):
             candidates.setdefault(size, []).append(benchmark)
     chosen, ambiguous = {}, []
@@ -63,15 +64,15 @@ def by_size(benchmarks, selector, prefer):
         pick = _prefer(candidates[size], prefer)
         if pick is None:
             names = ", ".join(b.name for b in candidates[size])
-            ambiguous.append(f"{describe(selector)}/size:{size} is ambiguous ({names})")
+            ambiguous.append(f"{describe(selector)}/{sweep}:{size} is ambiguous ({names})")
         else:
             chosen[size] = pick
     return chosen, ambiguous
 
 
-def timed_by_size(benchmarks, selector, prefer):
-    """{size: seconds} of the benchmarks that have a time (for plotting)."""
-    chosen, _ = by_size(benchmarks, selector, prefer)
+def timed_by_size(benchmarks, selector, prefer, sweep=SWEEP):
+    """{sweep value: seconds} of the benchmarks that have a time (for plotting)."""
+    chosen, _ = by_size(benchmarks, selector, prefer, sweep)
     return {size: b.time_s for size, b in chosen.items() if b.time_s is not None}
 
 
