@@ -93,5 +93,27 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-256.json --journal /tmp/ncu.jsonl > "$OUT/ncu-roofline.txt" 2>&1
     grep -E "Duration|Issue Slots Busy|Issued Ipc|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|Warp Cycles Per Issued|SM Busy|Waves Per SM|Executed Ipc" "$OUT/ncu-roofline.txt" | head -40
     ;;
+  verify)
+    # After a kernel change: the GPU tests of IDW and kriging (with the 1000K CDP cases),
+    # sanitizers on the small cases, the CLI's GPU tests, and the roofline at 1000K.
+    make build JOBS="$jobs" 2>&1 | tail -1
+    stamp "GPU tests"; build/tests/lb_gpu_tests 2>&1 | tee "$OUT/gpu-tests.log" \
+      | grep -E "^\[ +(OK|FAILED|PASSED) |Failure|Expected|Which|actual" | grep -vE "OK \] (Kriging|Experiments|PaperScales)" | head -40
+    LB_GPU_TEST_VERSIONS=tiled,roofline compute-sanitizer --tool memcheck --error-exitcode 1 build/tests/lb_gpu_tests \
+      --gtest_filter='*Small*' 2>&1 | grep -E "ERROR SUMMARY|PASSED|FAILED" | head -3
+    bash tests/run_sanitizer.sh racecheck build/tests/lb_gpu_tests 2>&1 | grep -E "RACECHECK SUMMARY|PASSED|FAILED" | head -3
+    stamp "CLI GPU tests"; python3 -m pytest -q tests/python/test_cli_krige.py 2>&1 | tail -2
+    BLOCKS=256 bash "$0" roofline-time
+    ;;
+  roofline-time)
+    for block in ${BLOCKS:-256}; do
+      cat > /tmp/roofline-$block.json <<JSON
+{"description": "roofline probe", "repetitions": 3, "min_time_s": 0.05, "spread_flag_pct": 5,
+ "suites": {"idw": {"sizes": [1024000], "versions": ["roofline"], "layouts": ["aoas"], "precisions": ["float"],
+                    "powers": [2], "block": $block, "cpu_baselines": false}}}
+JSON
+      build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[1/"
+    done
+    ;;
   *) echo "unknown phase $phase (check | resume | paper)"; exit 2 ;;
 esac

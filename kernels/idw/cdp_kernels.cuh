@@ -2,6 +2,7 @@
 //! CDP kernels and their host launcher; included only by cdp_float.cu / cdp_double.cu
 //! (compiled with -rdc=true). See lb/idw/cdp.hpp.
 
+#include <algorithm>
 #include <cmath>
 
 #include "lb/common/cuda_check.hpp"
@@ -82,9 +83,10 @@ __global__ void original_child(DataView data, PredView pred, Power power, T qx, 
 }
 
 template <class DataView, class PredView, class Power, class T>
-__global__ void original_parent(DataView data, PredView pred, Power power, CdpAccumulator<T>* acc, unsigned* failures) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= pred.size()) return;
+__global__ void original_parent(DataView data, PredView pred, Power power, CdpAccumulator<T>* acc, unsigned* failures,
+                                std::size_t first, std::size_t end) {
+  const std::size_t i = first + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= end) return;
   const auto q = pred.load(i);
   const auto grid = static_cast<unsigned>((data.size() + blockDim.x - 1) / blockDim.x);
   original_child<<<grid, blockDim.x, 0, cudaStreamFireAndForget>>>(data, pred, power, q.template get<X>(),
@@ -109,9 +111,10 @@ __global__ void __launch_bounds__(kImprovedChildThreads)
 }
 
 template <class DataView, class PredView, class Power>
-__global__ void improved_parent(DataView data, PredView pred, Power power, unsigned* failures) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= pred.size()) return;
+__global__ void improved_parent(DataView data, PredView pred, Power power, unsigned* failures, std::size_t first,
+                                std::size_t end) {
+  const std::size_t i = first + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= end) return;
   const auto q = pred.load(i);
   improved_child<<<1, kImprovedChildThreads, 0, cudaStreamFireAndForget>>>(data, pred, power, q.template get<X>(),
                                                                             q.template get<Y>(), i);
@@ -126,16 +129,24 @@ template <class Layout, class T>
 void launch_cdp(Version version, const layout::View<MappingOf<Layout, T>>& data,
                 const layout::View<MappingOf<Layout, T>>& pred, double p, int block, const CdpScratch& scratch,
                 cudaStream_t stream) {
-  const auto grid = static_cast<unsigned>((pred.size() + block - 1) / block);
   with_power(p, [&](auto power) {
     if (version == Version::cdp_original) {
       auto* acc = static_cast<CdpAccumulator<T>*>(scratch.accumulators);
       check(cudaMemsetAsync(acc, 0, pred.size() * sizeof(CdpAccumulator<T>), stream), "cudaMemset (CDP accumulators)");
-      cdp::original_parent<<<grid, block, 0, stream>>>(data, pred, power, acc, scratch.launch_failures);
-      check_launch("idw cdp original_parent");
-    } else {
-      cdp::improved_parent<<<grid, block, 0, stream>>>(data, pred, power, scratch.launch_failures);
-      check_launch("idw cdp improved_parent");
+    }
+    // One parent grid per batch of kCdpBatchPoints: a grid completes only with all its
+    // children, so at most a batch of child launches is ever pending.
+    for (std::size_t first = 0; first < pred.size(); first += kCdpBatchPoints) {
+      const std::size_t end = std::min(pred.size(), first + kCdpBatchPoints);
+      const auto grid = static_cast<unsigned>((end - first + block - 1) / block);
+      if (version == Version::cdp_original) {
+        auto* acc = static_cast<CdpAccumulator<T>*>(scratch.accumulators);
+        cdp::original_parent<<<grid, block, 0, stream>>>(data, pred, power, acc, scratch.launch_failures, first, end);
+        check_launch("idw cdp original_parent");
+      } else {
+        cdp::improved_parent<<<grid, block, 0, stream>>>(data, pred, power, scratch.launch_failures, first, end);
+        check_launch("idw cdp improved_parent");
+      }
     }
   });
 }

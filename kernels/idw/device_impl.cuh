@@ -2,6 +2,8 @@
 //! Device kernels of the IDW versions and the DeviceProblem implementation for one layout.
 //! Included only by the per-layout translation units.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -80,12 +82,34 @@ __device__ T coincident_value_or(const DataView& data, T qx, T qy, T otherwise) 
   return otherwise;
 }
 
+//! Partial sums of the roofline version when the data points are split across blocks
+//! (blockIdx.y = slice): slice s's sums for point i at [s * n + i].
+template <class T>
+struct RooflinePartials {
+  T* weights = nullptr;
+  T* weighted = nullptr;
+  std::size_t slice_length = 0;  //!< data points per slice, a multiple of the block size
+};
+
+//! The final value of prediction point i from its sums: the weighted mean, or a coincident
+//! data point's value when the weight sum is large enough to hide one.
+template <class T, class DataView, class PredView, class Power>
+__device__ LB_FORCEINLINE void finish_roofline_point(const DataView& data, PredView& pred, Power power, std::size_t i,
+                                                     T qx, T qy, T weights, T weighted) {
+  // Half the weight of a point at the coincidence distance: margin for the reciprocal's ulp.
+  const T suspicious_weights = T(0.5) * power.template weight<T>(T(kCoincidentD2));
+  const T value = weighted / weights;
+  pred.template get<Z>(i) = weights < suspicious_weights ? value : coincident_value_or(data, qx, qy, value);
+}
+
 template <int P, class T, class DataView, class PredView, class Power>
-__global__ void roofline_kernel(DataView data, PredView pred, Power power) {
+__global__ void roofline_kernel(DataView data, PredView pred, Power power, RooflinePartials<T> partials) {
   extern __shared__ __align__(16) unsigned char idw_tile_smem[];
   TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
   const std::size_t n = pred.size();
-  const std::size_t m = data.size();
+  const std::size_t begin = static_cast<std::size_t>(blockIdx.y) * partials.slice_length;
+  const std::size_t end =
+      gridDim.y == 1 || begin + partials.slice_length > data.size() ? data.size() : begin + partials.slice_length;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x * P + threadIdx.x;
   T qx[P], qy[P], weights[P], weighted[P];
 #pragma unroll
@@ -98,14 +122,14 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power) {
       qy[k] = q.template get<Y>();
     }
   }
-  for (std::size_t tile = 0; tile < m; tile += blockDim.x) {
+  for (std::size_t tile = begin; tile < end; tile += blockDim.x) {
     const std::size_t j = tile + threadIdx.x;
-    if (j < m) {
+    if (j < end) {
       const auto d = data.load(j);
       tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
     }
     __syncthreads();
-    const unsigned count = m - tile < blockDim.x ? static_cast<unsigned>(m - tile) : blockDim.x;
+    const unsigned count = end - tile < blockDim.x ? static_cast<unsigned>(end - tile) : blockDim.x;
     auto interact = [&](unsigned e) {
       const TileEntry<T> d = tile_points[e];
 #pragma unroll
@@ -123,16 +147,34 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power) {
     }
     __syncthreads();
   }
-  // Half the weight of a point at the coincidence distance: margin for the reciprocal's ulp.
-  const T suspicious_weights = T(0.5) * power.template weight<T>(T(kCoincidentD2));
 #pragma unroll
   for (int k = 0; k < P; ++k) {
     const std::size_t i = first + static_cast<std::size_t>(k) * blockDim.x;
     if (i >= n) continue;
-    const T value = weighted[k] / weights[k];
-    pred.template get<Z>(i) =
-        weights[k] < suspicious_weights ? value : coincident_value_or(data, qx[k], qy[k], value);
+    if (gridDim.y == 1) {
+      finish_roofline_point(data, pred, power, i, qx[k], qy[k], weights[k], weighted[k]);
+    } else {
+      partials.weights[blockIdx.y * n + i] = weights[k];
+      partials.weighted[blockIdx.y * n + i] = weighted[k];
+    }
   }
+}
+
+//! Adds the slices' partial sums of each prediction point (in slice order: deterministic)
+//! and writes its value.
+template <class T, class DataView, class PredView, class Power>
+__global__ void roofline_combine_kernel(DataView data, PredView pred, Power power, RooflinePartials<T> partials,
+                                        unsigned slices) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t n = pred.size();
+  if (i >= n) return;
+  T weights = T(0), weighted = T(0);
+  for (unsigned s = 0; s < slices; ++s) {
+    weights += partials.weights[s * n + i];
+    weighted += partials.weighted[s * n + i];
+  }
+  const auto q = pred.load(i);
+  finish_roofline_point(data, pred, power, i, q.template get<X>(), q.template get<Y>(), weights, weighted);
 }
 
 template <class T>
@@ -196,6 +238,8 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
   ~DeviceProblemImpl() override {
+    cudaFree(roofline_weights_);
+    cudaFree(roofline_weighted_);
     cudaFree(cdp_.accumulators);
     cudaFree(cdp_.launch_failures);
   }
@@ -222,10 +266,14 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
  private:
-  //! The most points per thread (4, 2 or 1) that still gives every SM four blocks.
+  //! The most points per thread (4, 2 or 1) that still gives every SM four blocks; then the
+  //! data points are split into S slices (blockIdx.y) so the grid is several waves of
+  //! resident blocks with a small last wave: 1000K points in blocks of 256 x 4 are 1000
+  //! blocks for 792 resident slots on an H100, i.e. 1.26 waves and 52 % achieved occupancy
+  //! (ncu); 4 slices make 5.05 waves. A combine kernel adds the slices' sums.
   template <class Power>
-  static void launch_roofline(const layout::View<M>& data, const layout::View<M>& pred, Power power, int block,
-                              std::size_t smem, cudaStream_t stream) {
+  void launch_roofline(const layout::View<M>& data, const layout::View<M>& pred, Power power, int block,
+                       std::size_t smem, cudaStream_t stream) {
     static const int sms = [] {
       int device = 0, count = 0;
       check(cudaGetDevice(&device), "cudaGetDevice");
@@ -236,13 +284,60 @@ class DeviceProblemImpl final : public DeviceProblem {
       const std::size_t per_block = static_cast<std::size_t>(block) * points;
       return static_cast<unsigned>((pred.size() + per_block - 1) / per_block);
     };
+    auto run = [&]<int P>() {
+      auto kernel = roofline_kernel<P, T, layout::View<M>, layout::View<M>, Power>;
+      int per_sm = 0;
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem), "roofline occupancy");
+      const unsigned blocks = grid_for(P);
+      const unsigned slices = roofline_slices(blocks, static_cast<unsigned>(std::max(per_sm, 1) * sms), data.size(), block);
+      RooflinePartials<T> partials;
+      if (slices > 1) {
+        partials = roofline_scratch(slices * pred.size());
+        const std::size_t per_slice = (data.size() + slices - 1) / slices;
+        partials.slice_length = (per_slice + block - 1) / block * static_cast<std::size_t>(block);
+      }
+      kernel<<<dim3(blocks, slices), block, smem, stream>>>(data, pred, power, partials);
+      check_launch("idw roofline_kernel");
+      if (slices > 1) {
+        const auto combine_grid = static_cast<unsigned>((pred.size() + 255) / 256);
+        roofline_combine_kernel<T><<<combine_grid, 256, 0, stream>>>(data, pred, power, partials, slices);
+        check_launch("idw roofline_combine_kernel");
+      }
+    };
     if (grid_for(4) >= 4u * sms)
-      roofline_kernel<4, T><<<grid_for(4), block, smem, stream>>>(data, pred, power);
+      run.template operator()<4>();
     else if (grid_for(2) >= 4u * sms)
-      roofline_kernel<2, T><<<grid_for(2), block, smem, stream>>>(data, pred, power);
+      run.template operator()<2>();
     else
-      roofline_kernel<1, T><<<grid_for(1), block, smem, stream>>>(data, pred, power);
-    check_launch("idw roofline_kernel");
+      run.template operator()<1>();
+  }
+
+  //! Slices S in 1..16 (each at least 4 tiles long) minimising the idle share of the last
+  //! wave, among those giving at least 4 waves when the data allows; S = 1 when one wave's
+  //! tail is already small.
+  static unsigned roofline_slices(unsigned blocks, unsigned resident, std::size_t m, int block) {
+    auto idle = [&](unsigned s) {
+      const double waves = double(blocks) * s / resident;
+      return (std::ceil(waves) - waves) / std::ceil(waves);
+    };
+    unsigned best = 1;
+    const unsigned most = static_cast<unsigned>(std::min<std::size_t>(16, std::max<std::size_t>(1, m / (4 * std::size_t(block)))));
+    for (unsigned s = 2; s <= most; ++s)
+      if (idle(s) + 1e-9 < idle(best) && (idle(best) > 0.05 || double(blocks) * best / resident < 4)) best = s;
+    return best;
+  }
+
+  //! Scratch for the slices' partial sums (grown on demand, freed with the problem).
+  RooflinePartials<T> roofline_scratch(std::size_t count) {
+    if (count > roofline_capacity_) {
+      cudaFree(roofline_weights_);
+      cudaFree(roofline_weighted_);
+      roofline_weights_ = roofline_weighted_ = nullptr;
+      check(cudaMalloc(&roofline_weights_, count * sizeof(T)), "cudaMalloc (roofline partial sums)");
+      check(cudaMalloc(&roofline_weighted_, count * sizeof(T)), "cudaMalloc (roofline partial sums)");
+      roofline_capacity_ = count;
+    }
+    return {roofline_weights_, roofline_weighted_, 0};
   }
 
   //! CDP scratch, allocated on first use (the other versions need none).
@@ -250,7 +345,7 @@ class DeviceProblemImpl final : public DeviceProblem {
     if (!cdp_.launch_failures) {
       check(cudaMalloc(&cdp_.launch_failures, sizeof(unsigned)), "cudaMalloc (CDP failure count)");
       check(cudaMemset(cdp_.launch_failures, 0, sizeof(unsigned)), "cudaMemset (CDP failure count)");
-      reserve_device_launches(pred_host_.size() + 1024);
+      reserve_device_launches(std::min(pred_host_.size(), kCdpBatchPoints) + 1024);
     }
     if (version == Version::cdp_original && !cdp_.accumulators)
       check(cudaMalloc(&cdp_.accumulators, pred_host_.size() * sizeof(CdpAccumulator<T>)), "cudaMalloc (CDP accumulators)");
@@ -269,6 +364,9 @@ class DeviceProblemImpl final : public DeviceProblem {
   layout::DeviceStorage<M> pred_dev_;
   layout::HostStorage<M> pred_host_;  //!< prediction points with poisoned values
   CdpScratch cdp_;
+  T* roofline_weights_ = nullptr;
+  T* roofline_weighted_ = nullptr;
+  std::size_t roofline_capacity_ = 0;
 };
 
 template <class Layout>

@@ -93,6 +93,14 @@ TEST(IdwGpuLarge, OriginalCdpMatchesTheReferenceAt10K) {
   check_all({{10240 + 5, 10240 - 3, 256}}, {idw::Version::cdp_original});
 }
 
+TEST(IdwGpuHuge, CdpVersionsMatchTheReferenceAt1000K) {
+  // The paper's largest size: 10^6 child grids (improved: one 1024-thread block each;
+  // original: 4000 blocks each, 4e9 child blocks in all), m and n non-multiples of 1024.
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (auto version : {idw::Version::cdp_improved, idw::Version::cdp_original})
+    check_variant("aoas", idw::Precision::f32, version, 2.0, {1024000 + 3, 1024000 - 5, 256});
+}
+
 TEST(IdwGpuLarge, CdpLaunchesEveryChildAt100K) {
   // 100K children outstanding at once: beyond the default pending-launch limit (2048).
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
