@@ -1,6 +1,24 @@
 # Writes git_info.cpp (commit + dirty flag) at build time; touches it only when it changes.
-execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
-                RESULT_VARIABLE rc ERROR_QUIET)
+# Which source answers: git, unless `make source-commit` wrote .source-commit after the
+# repository last changed (its index is rewritten by every commit and add). A copy of the
+# tree shipped to a GPU machine carries a fresh .source-commit and may find a stale .git
+# there (seen: a leftover checkout from an earlier session recorded an old commit).
+set(use_recorded FALSE)
+if(EXISTS "${SRC}/.source-commit")
+  set(use_recorded TRUE)
+  if(EXISTS "${SRC}/.git/index")
+    file(TIMESTAMP "${SRC}/.source-commit" recorded_at "%Y%m%d%H%M%S" UTC)
+    file(TIMESTAMP "${SRC}/.git/index" index_at "%Y%m%d%H%M%S" UTC)
+    if(index_at STRGREATER recorded_at)
+      set(use_recorded FALSE)
+    endif()
+  endif()
+endif()
+set(rc 1)
+if(NOT use_recorded)
+  execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE rc ERROR_QUIET)
+endif()
 if(rc EQUAL 0)
   execute_process(COMMAND git -C "${SRC}" status --porcelain --untracked-files=no OUTPUT_VARIABLE status
                   ERROR_QUIET)
@@ -10,12 +28,15 @@ if(rc EQUAL 0)
     set(dirty false)
   endif()
 elseif(EXISTS "${SRC}/.source-commit")
-  # A copy of the tree without .git (e.g. shipped to a GPU machine): `make source-commit`
-  # wrote "<commit> <true|false>" before it was copied.
+  # "<commit> <true|false>", written by `make source-commit` before the tree was copied.
   file(READ "${SRC}/.source-commit" recorded)
   string(REGEX MATCH "^([0-9a-f]+) (true|false)" _ "${recorded}")
   set(commit "${CMAKE_MATCH_1}")
   set(dirty "${CMAKE_MATCH_2}")
+  if(NOT commit)
+    set(commit "unknown")
+    set(dirty true)
+  endif()
 else()
   set(commit "unknown")
   set(dirty true)
