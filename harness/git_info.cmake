@@ -1,23 +1,27 @@
 # Writes git_info.cpp (commit + dirty flag) at build time; touches it only when it changes.
-# Which source answers: git, unless `make source-commit` wrote .source-commit after the
-# repository last changed (its index is rewritten by every commit and add). A copy of the
-# tree shipped to a GPU machine carries a fresh .source-commit and may find a stale .git
-# there (seen: a leftover checkout from an earlier session recorded an old commit).
-set(use_recorded FALSE)
+# Which source answers: git, unless `make source-commit` recorded a commit in .source-commit
+# that this repository does not have at or behind HEAD. A copy of the tree shipped to a GPU
+# machine carries a fresh .source-commit and may find an unrelated or stale .git there
+# (seen: a leftover checkout from an earlier session recorded its old commit in a paper
+# run's context); locally, a .source-commit left from before later commits is behind HEAD,
+# so git wins. (File times do not work: `git status` refreshes the index.)
+set(recorded_commit "")
+set(recorded_dirty "")
 if(EXISTS "${SRC}/.source-commit")
-  set(use_recorded TRUE)
-  if(EXISTS "${SRC}/.git/index")
-    file(TIMESTAMP "${SRC}/.source-commit" recorded_at "%Y%m%d%H%M%S" UTC)
-    file(TIMESTAMP "${SRC}/.git/index" index_at "%Y%m%d%H%M%S" UTC)
-    if(index_at STRGREATER recorded_at)
-      set(use_recorded FALSE)
-    endif()
+  file(READ "${SRC}/.source-commit" recorded)
+  if(recorded MATCHES "^([0-9a-f]+) (true|false)")
+    set(recorded_commit "${CMAKE_MATCH_1}")
+    set(recorded_dirty "${CMAKE_MATCH_2}")
   endif()
 endif()
-set(rc 1)
-if(NOT use_recorded)
-  execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
-                  RESULT_VARIABLE rc ERROR_QUIET)
+execute_process(COMMAND git -C "${SRC}" rev-parse HEAD OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE
+                RESULT_VARIABLE rc ERROR_QUIET)
+if(rc EQUAL 0 AND recorded_commit AND NOT recorded_commit STREQUAL commit)
+  execute_process(COMMAND git -C "${SRC}" merge-base --is-ancestor "${recorded_commit}" HEAD
+                  RESULT_VARIABLE behind ERROR_QUIET OUTPUT_QUIET)
+  if(NOT behind EQUAL 0)
+    set(rc 1)  # the shipped record describes this tree, not the repository found here
+  endif()
 endif()
 if(rc EQUAL 0)
   execute_process(COMMAND git -C "${SRC}" status --porcelain --untracked-files=no OUTPUT_VARIABLE status
@@ -27,16 +31,10 @@ if(rc EQUAL 0)
   else()
     set(dirty false)
   endif()
-elseif(EXISTS "${SRC}/.source-commit")
+elseif(recorded_commit)
   # "<commit> <true|false>", written by `make source-commit` before the tree was copied.
-  file(READ "${SRC}/.source-commit" recorded)
-  string(REGEX MATCH "^([0-9a-f]+) (true|false)" _ "${recorded}")
-  set(commit "${CMAKE_MATCH_1}")
-  set(dirty "${CMAKE_MATCH_2}")
-  if(NOT commit)
-    set(commit "unknown")
-    set(dirty true)
-  endif()
+  set(commit "${recorded_commit}")
+  set(dirty "${recorded_dirty}")
 else()
   set(commit "unknown")
   set(dirty true)
