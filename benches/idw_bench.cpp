@@ -69,14 +69,7 @@ struct Config {
 
 template <class T>
 std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key) {
-  if (!j.contains(key)) throw preset.error_at("idw", fmt::format("suite 'idw' needs '{}'", key));
-  const auto& v = j[key];
-  if (!v.is_array() || v.empty()) throw preset.error_at(key, fmt::format("'{}' must be a non-empty list", key));
-  try {
-    return v.get<std::vector<T>>();
-  } catch (const nlohmann::json::exception&) {
-    throw preset.error_at(key, fmt::format("'{}' has an element of the wrong type", key));
-  }
+  return preset.list_at<T>(j, key, "idw");
 }
 
 Config read_config(const Preset& preset, const Overrides& overrides) {

@@ -50,14 +50,7 @@ struct Config {
 
 template <class T>
 std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key, const char* where) {
-  if (!j.contains(key)) throw preset.error_at(where, fmt::format("'{}' needs '{}'", where, key));
-  const auto& v = j[key];
-  if (!v.is_array() || v.empty()) throw preset.error_at(key, fmt::format("'{}' must be a non-empty list", key));
-  try {
-    return v.get<std::vector<T>>();
-  } catch (const nlohmann::json::exception&) {
-    throw preset.error_at(key, fmt::format("'{}' has an element of the wrong type", key));
-  }
+  return preset.list_at<T>(j, key, where);
 }
 
 Prec parse_prec(const Preset& preset, const std::string& s, const char* key) {

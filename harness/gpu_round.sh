@@ -4,8 +4,15 @@
 #   check    build, `make test` (GPU tests, compute-sanitizer, SASS check), `make reproduce`
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
-#   paper    PRESET=paper run of IDW (the reference results) in chunks of $CHUNK seconds: each
-#            call starts it or resumes the run folder under results/runs (carry it back in)
+#   paper    PRESET=paper run (IDW + kriging: the reference results) in chunks of $CHUNK
+#            seconds: each call starts it or resumes the run folder under results/runs (carry
+#            it back in)
+#   kriging  build, the kriging GPU tests + compute-sanitizer, the quick kriging suite and the
+#            paper preset's scale-10 cases
+#   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
+#   verify   after a kernel change: all GPU tests, sanitizers, the CLI's GPU tests, roofline
+# Never run `make source-commit` here: the GPU machine may hold a stale .git; the carried
+# .source-commit written on the development machine is what names the source.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/lb-round}
@@ -79,14 +86,7 @@ PY
   roofline)
     # Block-size sweep of the roofline kernel at 1000K (float, p = 2), then ncu on it.
     make build JOBS="$jobs" 2>&1 | tail -1
-    for block in ${BLOCKS:-128 256 512}; do
-      cat > /tmp/roofline-$block.json <<JSON
-{"description": "roofline probe", "repetitions": 3, "min_time_s": 0.05, "spread_flag_pct": 5,
- "suites": {"idw": {"sizes": [1024000], "versions": ["roofline"], "layouts": ["aoas"], "precisions": ["float"],
-                    "powers": [2], "block": $block, "cpu_baselines": false}}}
-JSON
-      build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[1/"
-    done
+    BLOCKS=${BLOCKS:-128 256 512} bash "$0" roofline-time
     stamp "ncu (roofline aoas float p=2, 1000K, block 256)"
     ncu --nvtx --nvtx-include 'regex:roofline.aoas.float.p:2.size:1024000.block:256/' --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section Occupancy --section InstructionStats --section LaunchStats \
@@ -106,6 +106,7 @@ JSON
     BLOCKS=256 bash "$0" roofline-time
     ;;
   roofline-time)
+    # The roofline version alone at 1000K (float, p = 2), one preset file per block size.
     for block in ${BLOCKS:-256}; do
       cat > /tmp/roofline-$block.json <<JSON
 {"description": "roofline probe", "repetitions": 3, "min_time_s": 0.05, "spread_flag_pct": 5,
@@ -115,5 +116,5 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[1/"
     done
     ;;
-  *) echo "unknown phase $phase (check | resume | paper)"; exit 2 ;;
+  *) echo "unknown phase $phase (check | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
 esac

@@ -1,6 +1,7 @@
 // Harness: presets (named, malformed, unknown keys with file:line), the IDW plan (names,
 // counts, overrides, bad names), and the journal's Google Benchmark run format.
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 
 namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
 }
 
 namespace {
@@ -115,6 +117,57 @@ TEST(Plan, OverridesReplaceSizesAndPrecisions) {
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
   }
   EXPECT_THROW(plan_idw(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
+}
+
+TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
+  const auto plan = plan_kriging(load_preset("quick"), {});
+  // per scale (1, 2): 4 CPU programs + exps 1-6 + exp 7 in two precisions = 12; the sweep at
+  // scale 1 adds 100 and 1000 wells for exp 6 and exp 7 x 2 (10 wells are already planned).
+  EXPECT_EQ(plan.size(), 2 * 12u + 2 * 3u);
+  std::set<std::string> names;
+  const std::regex gpu(R"(kriging/ok/gpu-exp[1-7]/(soa|aos-const|dense)/(float|double)/scale:\d+/wells:\d+)");
+  const std::regex cpu(R"(kriging/ok/cpu-exp[124]/soa/(float|double)/scale:\d+/wells:10)");
+  for (const auto& b : plan) {
+    EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
+    EXPECT_TRUE(names.insert(b.name).second) << "duplicate " << b.name;
+  }
+  EXPECT_TRUE(names.count("kriging/ok/gpu-exp6/aos-const/float/scale:2/wells:10"));
+  EXPECT_TRUE(names.count("kriging/ok/gpu-exp7/dense/double/scale:1/wells:1000"));
+  EXPECT_FALSE(names.count("kriging/ok/gpu-exp6/aos-const/double/scale:1/wells:10"));  // exp 6 is float
+  // --sizes overrides the scales, --precision filters.
+  const auto narrow = plan_kriging(load_preset("quick"), Overrides{{4}, {"float"}});
+  for (const auto& b : narrow) EXPECT_NE(b.name.find("/float/"), std::string::npos) << b.name;
+  EXPECT_EQ(std::count_if(narrow.begin(), narrow.end(),
+                          [](const auto& b) { return b.name.find("scale:4/") != std::string::npos; }),
+            3);  // cpu-exp4 float, gpu-exp6, gpu-exp7 float
+}
+
+TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
+  auto error = [](const std::string& text) {
+    try {
+      plan_kriging(load_preset(write_temp("lb_kriging_preset.json", text)), {});
+    } catch (const PresetError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1],\n \"experiments\": [8]}}}").find(":2: no experiment 8"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [0], \"experiments\": [1]}}}").find("scale 0"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1], \"experiments\": [1], \"wells\": 5}}}")
+                .find("unknown key 'wells'"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"experiments\": [1]}}}").find("'kriging' needs 'scales'"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1], \"experiments\": [7], "
+                  "\"exp7_precisions\": [\"half\"]}}}")
+                .find("unknown precision 'half'"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1], \"experiments\": [6], "
+                  "\"well_sweep\": {\"wells\": [1], \"scales\": [1], \"experiments\": [6]}}}}")
+                .find("1 wells is not in 2..4096"),
+            std::string::npos);
 }
 
 TEST(Journal, AppendsOneJsonObjectPerLine) {

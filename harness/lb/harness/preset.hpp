@@ -33,6 +33,19 @@ struct Preset {
   //! Throws unless every key of `object` (found under `where`) is in `allowed`.
   void check_keys(const nlohmann::json& object, std::string_view where,
                   std::initializer_list<std::string_view> allowed) const;
+
+  //! object[key] (found under `where`) as a non-empty list of T, or a PresetError at its line.
+  template <class T>
+  std::vector<T> list_at(const nlohmann::json& object, const char* key, std::string_view where) const {
+    if (!object.contains(key)) throw error_at(where, "'" + std::string(where) + "' needs '" + key + "'");
+    const auto& v = object[key];
+    if (!v.is_array() || v.empty()) throw error_at(key, "'" + std::string(key) + "' must be a non-empty list");
+    try {
+      return v.get<std::vector<T>>();
+    } catch (const nlohmann::json::exception&) {
+      throw error_at(key, "'" + std::string(key) + "' has an element of the wrong type");
+    }
+  }
 };
 
 //! Directory of the named presets (compiled in; overridable with LB_PRESET_DIR).
