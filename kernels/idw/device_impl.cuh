@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/exec/gpu_launcher.cuh"
@@ -286,8 +287,15 @@ class DeviceProblemImpl final : public DeviceProblem {
     };
     auto run = [&]<int P>() {
       auto kernel = roofline_kernel<P, T, layout::View<M>, layout::View<M>, Power>;
-      int per_sm = 0;
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem), "roofline occupancy");
+      // Resident blocks per SM, asked once per block size (not on every timed launch).
+      static std::map<int, int> per_sm_by_block;
+      auto found = per_sm_by_block.find(block);
+      if (found == per_sm_by_block.end()) {
+        int per_sm = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, smem), "roofline occupancy");
+        found = per_sm_by_block.emplace(block, per_sm).first;
+      }
+      const int per_sm = found->second;
       const unsigned blocks = grid_for(P);
       const unsigned slices = roofline_slices(blocks, static_cast<unsigned>(std::max(per_sm, 1) * sms), data.size(), block);
       RooflinePartials<T> partials;
