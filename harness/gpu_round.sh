@@ -102,18 +102,21 @@ PY
     LB_GPU_TEST_VERSIONS=tiled,roofline compute-sanitizer --tool memcheck --error-exitcode 1 build/tests/lb_gpu_tests \
       --gtest_filter='*Small*' 2>&1 | grep -E "ERROR SUMMARY|PASSED|FAILED" | head -3
     bash tests/run_sanitizer.sh racecheck build/tests/lb_gpu_tests 2>&1 | grep -E "RACECHECK SUMMARY|PASSED|FAILED" | head -3
-    stamp "CLI GPU tests"; python3 -m pytest -q tests/python/test_cli_krige.py 2>&1 | tail -2
-    BLOCKS=256 bash "$0" roofline-time
+    stamp "CLI GPU tests"; python3 -m pytest -q tests/python/test_cli_krige.py tests/python/test_cli_interpolate.py 2>&1 | tail -2
+    stamp "roofline, p = 2, 512K and 1000K"
+    SIZES=512000,1024000 PRECISIONS='"float","double"' bash "$0" roofline-time
     ;;
   roofline-time)
-    # The roofline version alone at 1000K (float, p = 2), one preset file per block size.
+    # The roofline version alone (p = 2, aoas), one preset file per block size:
+    # BLOCKS, SIZES and PRECISIONS (JSON lists' items) default to 256, 1024000 and float.
+    precisions=${PRECISIONS:-'"float"'}
     for block in ${BLOCKS:-256}; do
       cat > /tmp/roofline-$block.json <<JSON
 {"description": "roofline probe", "repetitions": 3, "min_time_s": 0.05, "spread_flag_pct": 5,
- "suites": {"idw": {"sizes": [1024000], "versions": ["roofline"], "layouts": ["aoas"], "precisions": ["float"],
-                    "powers": [2], "block": $block, "cpu_baselines": false}}}
+ "suites": {"idw": {"sizes": [${SIZES:-1024000}], "versions": ["roofline"], "layouts": ["aoas"],
+                    "precisions": [$precisions], "powers": [2], "block": $block, "cpu_baselines": false}}}
 JSON
-      build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[1/"
+      build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[[0-9]+/"
     done
     ;;
   *) echo "unknown phase $phase (check | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;

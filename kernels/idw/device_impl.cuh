@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
+#include <type_traits>
+#include <utility>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/exec/gpu_launcher.cuh"
@@ -24,13 +27,33 @@ struct alignas(16) TileEntry {
   T x, y, z, pad;
 };
 
+//! The block's tile of staged data points (dynamic shared memory, blockDim.x entries).
+template <class T>
+__device__ LB_FORCEINLINE TileEntry<T>* tile_memory() {
+  extern __shared__ __align__(16) unsigned char idw_tile_smem[];
+  return reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
+}
+
+//! Stages data points [tile, min(tile + blockDim.x, end)), one per thread, waits for the
+//! block and returns how many were staged. The caller syncs again before the next tile.
+template <class T, class DataView>
+__device__ LB_FORCEINLINE unsigned stage_tile(const DataView& data, TileEntry<T>* tile_points, std::size_t tile,
+                                              std::size_t end) {
+  const std::size_t j = tile + threadIdx.x;
+  if (j < end) {
+    const auto d = data.load(j);
+    tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
+  }
+  __syncthreads();
+  return end - tile < blockDim.x ? static_cast<unsigned>(end - tile) : blockDim.x;
+}
+
 //! Tiled version: data points are staged through shared memory one tile (= block size) at
 //! a time, read from global memory through the layout; each thread keeps its two sums in
 //! registers.
 template <class T, class DataView, class PredView, class Power>
 __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
-  extern __shared__ __align__(16) unsigned char idw_tile_smem[];
-  TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
+  TileEntry<T>* const tile_points = tile_memory<T>();
   const std::size_t n = pred.size();
   const std::size_t m = data.size();
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -43,13 +66,7 @@ __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
   }
   Sums<T> sums;
   for (std::size_t tile = 0; tile < m; tile += blockDim.x) {
-    const std::size_t j = tile + threadIdx.x;
-    if (j < m) {
-      const auto d = data.load(j);
-      tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
-    }
-    __syncthreads();
-    const unsigned count = m - tile < blockDim.x ? static_cast<unsigned>(m - tile) : blockDim.x;
+    const unsigned count = stage_tile(data, tile_points, tile, m);
     auto add = [&](unsigned k) {
       const TileEntry<T> e = tile_points[k];
       sums.add(qx, qy, e.x, e.y, e.z, power);
@@ -70,8 +87,9 @@ __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
 //! P interactions; float uses the SFU reciprocal. The coincidence test leaves the loop: a data
 //! point with d^2 < kCoincidentD2 has weight above w(kCoincidentD2), so only a weight sum that
 //! large (rare) sends a point to a second scan for it. Per interaction that leaves 6 FP32
-//! instructions and one MUFU.RCP, so the SFU, not instruction issue, is the limit.
-//! P = 4 when the grid still fills the GPU, else fewer.
+//! instructions and one MUFU.RCP: 8 SFU cycles against 7.6 issue cycles per warp, so for
+//! p = 2 some prediction points take their data points in pairs, one reciprocal per pair
+//! (add_pair), which moves work from the SFU to the FP32 units (see launch_roofline).
 
 //! The value of a data point within the coincidence distance of (qx, qy), or `otherwise`.
 template <class T, class DataView>
@@ -103,10 +121,24 @@ __device__ LB_FORCEINLINE void finish_roofline_point(const DataView& data, PredV
   pred.template get<Z>(i) = weights < suspicious_weights ? value : coincident_value_or(data, qx, qy, value);
 }
 
-template <int P, class T, class DataView, class PredView, class Power>
+//! Two interactions of one prediction point with data points at squared distances a and b,
+//! for p = 2, through one reciprocal: 1/a + 1/b = (a + b) / (ab) and
+//! z0/a + z1/b = (b z0 + a z1) / (ab): 15 instructions and one reciprocal instead of 14 and
+//! two. Only coincident points (ab flushed to 0: weights inf or NaN) and spans beyond 1e9 (ab
+//! overflow: the host then picks the unpaired form) leave the usual range.
+template <class T>
+__device__ LB_FORCEINLINE void add_pair(T a, T b, T z0, T z1, T& weights, T& weighted) {
+  const T r = reciprocal(a * b);
+  weights += (a + b) * r;
+  weighted += (b * z0 + a * z1) * r;
+}
+
+//! P prediction points per thread; the first Q of them take data points in pairs (add_pair),
+//! the others one at a time, which balances the SFU against instruction issue.
+template <int P, int Q, class T, class DataView, class PredView, class Power>
 __global__ void roofline_kernel(DataView data, PredView pred, Power power, RooflinePartials<T> partials) {
-  extern __shared__ __align__(16) unsigned char idw_tile_smem[];
-  TileEntry<T>* const tile_points = reinterpret_cast<TileEntry<T>*>(idw_tile_smem);
+  static_assert(Q == 0 || std::is_same_v<Power, PowerTwo>, "paired reciprocals are the p = 2 form");
+  TileEntry<T>* const tile_points = tile_memory<T>();
   const std::size_t n = pred.size();
   const std::size_t begin = static_cast<std::size_t>(blockIdx.y) * partials.slice_length;
   const std::size_t end =
@@ -124,27 +156,43 @@ __global__ void roofline_kernel(DataView data, PredView pred, Power power, Roofl
     }
   }
   for (std::size_t tile = begin; tile < end; tile += blockDim.x) {
-    const std::size_t j = tile + threadIdx.x;
-    if (j < end) {
-      const auto d = data.load(j);
-      tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
-    }
-    __syncthreads();
-    const unsigned count = end - tile < blockDim.x ? static_cast<unsigned>(end - tile) : blockDim.x;
+    const unsigned count = stage_tile(data, tile_points, tile, end);
+    auto add = [&](int k, T d2, T z) {
+      const T w = power.template weight<T>(d2);
+      weights[k] += w;
+      weighted[k] += w * z;
+    };
     auto interact = [&](unsigned e) {
       const TileEntry<T> d = tile_points[e];
 #pragma unroll
+      for (int k = 0; k < P; ++k) add(k, squared_distance(qx[k], qy[k], d.x, d.y), d.z);
+    };
+    auto interact_pair = [&](unsigned e) {
+      const TileEntry<T> d0 = tile_points[e], d1 = tile_points[e + 1];
+#pragma unroll
       for (int k = 0; k < P; ++k) {
-        const T w = power.template weight<T>(squared_distance(qx[k], qy[k], d.x, d.y));
-        weights[k] += w;
-        weighted[k] += w * d.z;
+        const T a = squared_distance(qx[k], qy[k], d0.x, d0.y);
+        const T b = squared_distance(qx[k], qy[k], d1.x, d1.y);
+        if constexpr (Q > 0) {
+          if (k < Q) {
+            add_pair(a, b, d0.z, d1.z, weights[k], weighted[k]);
+            continue;
+          }
+        }
+        add(k, a, d0.z);
+        add(k, b, d1.z);
       }
     };
-    if (count == blockDim.x) {
-#pragma unroll 4
-      for (unsigned e = 0; e < blockDim.x; ++e) interact(e);
+    if (count == blockDim.x && blockDim.x % 4 == 0) {
+#pragma unroll 1
+      for (unsigned e = 0; e < blockDim.x; e += 4) {
+        interact_pair(e);
+        interact_pair(e + 2);
+      }
     } else {
-      for (unsigned e = 0; e < count; ++e) interact(e);
+      unsigned e = 0;
+      for (; e + 1 < count; e += 2) interact_pair(e);
+      if (e < count) interact(e);
     }
     __syncthreads();
   }
@@ -207,6 +255,7 @@ class DeviceProblemImpl final : public DeviceProblem {
     layout::fill(pred_host_.view(), [&](std::size_t i) { return point(pred, i, poison_value<T>()); });
     pred_dev_.upload(pred_host_);
     check(cudaDeviceSynchronize(), "upload IDW points");
+    pairs_in_range_ = pair_products_fit(data, pred);
   }
 
   void launch(Version version, double p, int block, cudaStream_t stream) override {
@@ -267,11 +316,16 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
  private:
-  //! The most points per thread (4, 2 or 1) that still gives every SM four blocks; then the
-  //! data points are split into S slices (blockIdx.y) so the grid is several waves of
-  //! resident blocks with a small last wave: 1000K points in blocks of 256 x 4 are 1000
-  //! blocks for 792 resident slots on an H100, i.e. 1.26 waves and 52 % achieved occupancy
-  //! (ncu); 4 slices make 5.05 waves. A combine kernel adds the slices' sums.
+  //! The most points per thread P (4, 2 or 1) for which the grid, split into slices, still
+  //! fills the GPU; then the data points are split into S slices (blockIdx.y) so the grid is
+  //! several waves of resident blocks with a small last wave (1000K points in blocks of
+  //! 256 x 4: 1000 blocks for 792 resident slots (unpaired kernel) on an H100 are 1.26 waves
+  //! and 52 % achieved occupancy; 7 slices make 8.84 waves, 72 %). A combine kernel adds the slices' sums.
+  //! Pairing (p = 2, Q of the P points): in float the reciprocal is one MUFU.RCP on the SFU, so
+  //! one point in four (Q = 1) balances the SFU (7 of 8 cycles per interaction) against issue
+  //! (7.7): 1000K took 338 ms unpaired, 292 ms with Q = 1, 298-315 ms with P = 8 and Q = 0..8
+  //! (H100, block 128 or 256). In double the division is a Newton sequence on the same FP64
+  //! pipe as the rest, so every point pairs (Q = P).
   template <class Power>
   void launch_roofline(const layout::View<M>& data, const layout::View<M>& pred, Power power, int block,
                        std::size_t smem, cudaStream_t stream) {
@@ -285,8 +339,8 @@ class DeviceProblemImpl final : public DeviceProblem {
       const std::size_t per_block = static_cast<std::size_t>(block) * points;
       return static_cast<unsigned>((pred.size() + per_block - 1) / per_block);
     };
-    auto run = [&]<int P>() {
-      auto kernel = roofline_kernel<P, T, layout::View<M>, layout::View<M>, Power>;
+    auto run = [&]<int P, int Q>() {
+      auto kernel = roofline_kernel<P, Q, T, layout::View<M>, layout::View<M>, Power>;
       // Resident blocks per SM, asked once per block size (not on every timed launch).
       static std::map<int, int> per_sm_by_block;
       auto found = per_sm_by_block.find(block);
@@ -312,12 +366,25 @@ class DeviceProblemImpl final : public DeviceProblem {
         check_launch("idw roofline_combine_kernel");
       }
     };
-    if (grid_for(4) >= 4u * sms)
-      run.template operator()<4>();
-    else if (grid_for(2) >= 4u * sms)
-      run.template operator()<2>();
+    const unsigned most_slices = max_roofline_slices(data.size(), block);
+    auto with_points = [&]<int P>() {
+      if constexpr (std::is_same_v<Power, PowerTwo>) {
+        constexpr int Q = std::is_same_v<T, float> ? 1 : P;
+        if (pairs_in_range_) return run.template operator()<P, Q>();
+      }
+      run.template operator()<P, 0>();
+    };
+    if (std::size_t(grid_for(4)) * most_slices >= 4u * sms)
+      with_points.template operator()<4>();
+    else if (std::size_t(grid_for(2)) * most_slices >= 4u * sms)
+      with_points.template operator()<2>();
     else
-      run.template operator()<1>();
+      with_points.template operator()<1>();
+  }
+
+  //! At most 16 slices, each at least 4 tiles long.
+  static unsigned max_roofline_slices(std::size_t m, int block) {
+    return static_cast<unsigned>(std::min<std::size_t>(16, std::max<std::size_t>(1, m / (4 * std::size_t(block)))));
   }
 
   //! Slices S in 1..16 (each at least 4 tiles long) minimising the idle share of the last
@@ -329,7 +396,7 @@ class DeviceProblemImpl final : public DeviceProblem {
       return (std::ceil(waves) - waves) / std::ceil(waves);
     };
     unsigned best = 1;
-    const unsigned most = static_cast<unsigned>(std::min<std::size_t>(16, std::max<std::size_t>(1, m / (4 * std::size_t(block)))));
+    const unsigned most = max_roofline_slices(m, block);
     for (unsigned s = 2; s <= most; ++s)
       if (idle(s) + 1e-9 < idle(best) && (idle(best) > 0.05 || double(blocks) * best / resident < 4)) best = s;
     return best;
@@ -360,6 +427,19 @@ class DeviceProblemImpl final : public DeviceProblem {
     return cdp_;
   }
 
+  //! Whether the product of two squared distances (the paired roofline form) stays finite in
+  //! T for every pair of points: (span^2)^2 well below the largest T.
+  static bool pair_products_fit(const datasets::PointSet& data, const datasets::PointSet& pred) {
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    for (const auto* s : {&data, &pred})
+      for (std::size_t i = 0; i < s->size(); ++i) {
+        lo_x = std::min(lo_x, s->x[i]), hi_x = std::max(hi_x, s->x[i]);
+        lo_y = std::min(lo_y, s->y[i]), hi_y = std::max(hi_y, s->y[i]);
+      }
+    const double span2 = (hi_x - lo_x) * (hi_x - lo_x) + (hi_y - lo_y) * (hi_y - lo_y);
+    return !(span2 * span2 > 0.01 * static_cast<double>(std::numeric_limits<T>::max()));
+  }
+
   static layout::RecordValue<Point<T>> point(const datasets::PointSet& s, std::size_t i, T z) {
     layout::RecordValue<Point<T>> v;
     v.template get<X>() = static_cast<T>(s.x[i]);
@@ -375,6 +455,7 @@ class DeviceProblemImpl final : public DeviceProblem {
   T* roofline_weights_ = nullptr;
   T* roofline_weighted_ = nullptr;
   std::size_t roofline_capacity_ = 0;
+  bool pairs_in_range_ = true;  //!< see pair_products_fit
 };
 
 template <class Layout>

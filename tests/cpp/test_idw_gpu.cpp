@@ -24,12 +24,13 @@ using namespace lb;
 struct Case {
   std::size_t m, n;
   int block;
+  double extent = 1000.0;  //!< coordinates uniform in [0, extent)
 };
 
 //! Runs one variant and returns the worst relative error (or fails the test).
 void check_variant(const std::string& layout, idw::Precision prec, idw::Version version, double p, const Case& c) {
-  auto data = datasets::uniform_points(c.m, 1000 + c.m);
-  auto pred = datasets::uniform_points(c.n, 2000 + c.n);
+  auto data = datasets::uniform_points(c.m, 1000 + c.m, 0.0, c.extent);
+  auto pred = datasets::uniform_points(c.n, 2000 + c.n, 0.0, c.extent);
   pred.x[c.n / 2] = data.x[c.m / 3];  // one prediction point exactly on a data point
   pred.y[c.n / 2] = data.y[c.m / 3];
   auto problem = idw::make_device_problem(layout, prec, data, pred);
@@ -105,6 +106,22 @@ TEST(IdwGpuLarge, CdpLaunchesEveryChildAt100K) {
   // 100K children outstanding at once: beyond the default pending-launch limit (2048).
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   check_variant("soa", idw::Precision::f32, idw::Version::cdp_improved, 2.0, {1024, 102400, 256});
+}
+
+TEST(IdwGpuSmall, RooflineDoesNotPairWhereProductsOverflow) {
+  // Coordinates up to 1e10: the product of two squared distances (~1e40) overflows float, so
+  // the roofline's paired p = 2 form (one reciprocal of a * b) must give way to the plain one.
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (auto prec : {idw::Precision::f32, idw::Precision::f64})
+    check_variant("aoas", prec, idw::Version::roofline, 2.0, {1000, 777, 256, 1e10});
+}
+
+TEST(IdwGpuSmall, RooflineTakesBlocksNotAMultipleOfFour) {
+  // The roofline's full tiles go 4 data points (two pairs) per step only when the block size
+  // is a multiple of 4; other sizes take the partial-tile path throughout.
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (auto prec : {idw::Precision::f32, idw::Precision::f64})
+    for (int block : {100, 99}) check_variant("aoas", prec, idw::Version::roofline, 2.0, {1000, 777, block});
 }
 
 TEST(IdwGpuErrors, BadLaunchConfigurationIsReported) {

@@ -22,6 +22,8 @@ from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
 from plots.papers import PAPERS
 
+from tests.python.report_checks import assert_figures_written
+
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kriging_fig2", "kriging_fig3", "kriging_fig4", "kriging_exp7", "kriging_wells")
 CONSTANT_ERROR = ("does not run: A of 1001x1001 floats needs 4 MB of __constant__ memory, "
@@ -82,11 +84,7 @@ def claim_rows(text):
 # --- the report ---------------------------------------------------------------------------
 
 def test_every_figure_is_written_as_png_and_svg(report):
-    for stem in FIGURES:
-        png, svg = report / "figures" / f"{stem}.png", report / "figures" / f"{stem}.svg"
-        assert png.read_bytes().startswith(b"\x89PNG"), stem
-        assert "<svg" in svg.read_text()[:500], stem
-    assert not list(report.rglob("*.tmp")), "temporary files left behind"
+    assert_figures_written(report, FIGURES)
     text = (report / "REPORT.md").read_text()
     for stem in FIGURES:
         assert f"](figures/{stem}.png)" in text and f"(figures/{stem}.svg)" in text

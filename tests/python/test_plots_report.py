@@ -18,6 +18,8 @@ from plots.figures import write_atomically
 from plots.load import load_results
 from plots.papers import PAPERS
 
+from tests.python.report_checks import assert_figures_written
+
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
 FIGURES = ("idw_fig7", "idw_fig8", "idw_fig2", "idw_builtin_vs_aoas", "idw_pct_of_limit")
@@ -41,11 +43,7 @@ def report(run):
 
 
 def test_every_figure_is_written_as_png_and_svg(report):
-    for stem in FIGURES:
-        png, svg = report / "figures" / f"{stem}.png", report / "figures" / f"{stem}.svg"
-        assert png.read_bytes().startswith(b"\x89PNG"), stem
-        assert "<svg" in svg.read_text()[:500], stem
-    assert not list(report.rglob("*.tmp")), "temporary files left behind"
+    assert_figures_written(report, FIGURES)
 
 
 def test_panels_without_data_say_not_measured(report):
