@@ -316,11 +316,15 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
  private:
-  //! The most points per thread P (4, 2 or 1) for which the grid, split into slices, still
-  //! fills the GPU; then the data points are split into S slices (blockIdx.y) so the grid is
-  //! several waves of resident blocks with a small last wave (1000K points in blocks of
-  //! 256 x 4: 1000 blocks for 792 resident slots (unpaired kernel) on an H100 are 1.26 waves
-  //! and 52 % achieved occupancy; 7 slices make 8.84 waves, 72 %). A combine kernel adds the slices' sums.
+  //! The most points per thread P (4, 2 or 1) for which the grid still fills the GPU; then the
+  //! data points are split into S slices (blockIdx.y) so the grid is several waves of
+  //! resident blocks with a small last wave (1000K points in blocks of 256 x 4: 1000 blocks
+  //! for 792 resident slots (unpaired kernel) on an H100 are 1.26 waves and 52 % achieved
+  //! occupancy; 7 slices make 8.84 waves, 72 %). A combine kernel adds the slices' sums.
+  //! For p = 2 the grid counts as filling the GPU once slices would make it so: one staged
+  //! load feeds P interactions, and pairing needs the points. The general power is bound by
+  //! pow, whose registers at P = 4 (80 in double) cost more occupancy than the reuse gains
+  //! (p = 3, 50K, double: 23.9 ms at P = 1, 27.7 ms at P = 4), so it counts the grid unsliced.
   //! Pairing (p = 2, Q of the P points): in float the reciprocal is one MUFU.RCP on the SFU, so
   //! one point in four (Q = 1) balances the SFU (7 of 8 cycles per interaction) against issue
   //! (7.7): 1000K took 338 ms unpaired, 292 ms with Q = 1, 298-315 ms with P = 8 and Q = 0..8
@@ -366,7 +370,7 @@ class DeviceProblemImpl final : public DeviceProblem {
         check_launch("idw roofline_combine_kernel");
       }
     };
-    const unsigned most_slices = max_roofline_slices(data.size(), block);
+    const unsigned most_slices = std::is_same_v<Power, PowerTwo> ? max_roofline_slices(data.size(), block) : 1u;
     auto with_points = [&]<int P>() {
       if constexpr (std::is_same_v<Power, PowerTwo>) {
         constexpr int Q = std::is_same_v<T, float> ? 1 : P;
