@@ -23,7 +23,11 @@ def main(argv=None):
                         help="folder holding <suite>.gpu<k>.json files; one per GPU")
     args = parser.parse_args(argv)
     try:
-        written = write_report(load_results(args.results), args.out or args.results[0])
+        results = load_results(args.results)
+        for benchmark in (b for f in results.files for b in f.benchmarks if b.invalid):
+            print(f"plots: warning: {benchmark.source}: {benchmark.name}: {benchmark.error}",
+                  file=sys.stderr)
+        written = write_report(results, args.out or args.results[0])
     except (ResultsError, ClaimsError) as error:
         print(f"plots: error: {error}", file=sys.stderr)
         return 2

@@ -2,11 +2,12 @@
 
 Each benchmark's repetitions and aggregates collapse into a `Benchmark`: median time in
 seconds, relative spread, median counters, or an error (an errored benchmark never has a
-time). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
+time; a time that is not positive and finite makes the benchmark an invalid one, an error). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
 several `gpu<k>` files) mean several GPUs side by side in the figures.
 """
 
 import json
+import math
 import re
 import statistics
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ class Benchmark:
     spread: float | None = None
     counters: dict = field(default_factory=dict)
     error: str | None = None
+    invalid: bool = False  # the error is a time that cannot be a measurement
     throttled: bool = False
 
     def get(self, key):
@@ -197,11 +199,18 @@ def _fold(path, device, preset, parsed, entries):
     aggregates = {e.get("aggregate_name"): e for e in entries if e["run_type"] == "aggregate"}
     median_entry = aggregates.get("median")
     if median_entry is not None and median_entry.get("aggregate_unit", "time") == "time":
-        time_s = _seconds(where, median_entry)
+        timed = [median_entry, *iterations]
     elif iterations:
-        time_s = statistics.median(_seconds(where, e) for e in iterations)
+        timed = iterations
     else:
         raise ResultsError(f"{where}: no iteration entry and no median aggregate")
+    times = [_seconds(where, e) for e in timed]
+    bad = next((e for e, t in zip(timed, times) if not (math.isfinite(t) and t > 0)), None)
+    if bad is not None:
+        return replace(base, invalid=True, error=(
+            f"invalid real_time: {bad['real_time']!r} {bad['time_unit']} is not a positive "
+            "finite time"))
+    time_s = times[0] if timed[0] is median_entry else statistics.median(times)
 
     counter_source = iterations or [median_entry]
     counters = {

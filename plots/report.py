@@ -111,7 +111,7 @@ def _flags(results):
         for b in result_file.benchmarks:
             where = f"`{b.name}` on {b.device} (`{result_file.path.name}`)"
             if b.error:
-                errors.append(f"- **error** {where}: {b.error}")
+                errors.append(f"- **{'invalid' if b.invalid else 'error'}** {where}: {b.error}")
             if b.spread is not None and 100 * b.spread > flag_pct:
                 noisy.append(f"- **spread {b.spread:.1%}** (> {flag_pct:g}%) {where}")
             if b.throttled:
