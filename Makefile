@@ -1,23 +1,42 @@
 # The front door. `make reproduce` runs the main job, `make test` runs every test.
-# Variables: PRESET (quick|paper|file.json), RESUME (a run folder to finish), RESULTS (a
-# results folder for `make figures`), FILTER (regex), DEVICES (all|0,1), BUILD (build dir).
+# Variables: PRESET (quick|paper|file.json), RESUME (a run folder to finish), RESULTS (the
+# results folders for `make figures`, quoted when several: RESULTS="a b"), FILTER (regex),
+# DEVICES (all|0,1), BUILD (build dir).
 
 SHELL := /bin/bash
 BUILD ?= build
 PRESET ?= quick
 DEVICES ?= all
 JOBS ?= $(shell nproc)
-PYTHON ?= python3
+# deps.sh makes $(BUILD)/venv only where python3 lacks a module (its pip may be refused:
+# PEP 668); looked up when a recipe runs, as deps.sh may just have made it.
+PYTHON ?= $(shell if [ -x $(BUILD)/venv/bin/python ]; then echo $(BUILD)/venv/bin/python; else echo python3; fi)
 NVCC := $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
-.PHONY: all deps configure build test test-cpp test-python reproduce figures clean source-commit
+GOALS := all deps python-deps configure build test test-cpp test-python reproduce figures clean \
+  source-commit
+.PHONY: $(GOALS)
+
+# `make figures RESULTS=a b` would make b a goal and drop it from RESULTS: refuse that.
+ifneq ($(filter figures,$(MAKECMDGOALS)),)
+ifeq ($(strip $(RESULTS)),)
+$(error usage: make figures RESULTS=<results folder>, or RESULTS="<folder> <folder> ..." for several GPUs side by side)
+endif
+stray_folders := $(foreach goal,$(filter-out $(GOALS),$(MAKECMDGOALS)),$(if $(wildcard $(goal)/.),$(goal)))
+ifneq ($(stray_folders),)
+$(error $(stray_folders) would be read as a make target, not a results folder: quote several folders, make figures RESULTS="$(strip $(RESULTS) $(stray_folders))")
+endif
+endif
 
 all: build
 
 deps:
-	@.ci/deps.sh
+	@BUILD=$(BUILD) .ci/deps.sh
+
+python-deps:
+	@BUILD=$(BUILD) .ci/deps.sh python
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
@@ -40,8 +59,7 @@ reproduce: build
 	$(PYTHON) harness/run.py --bin $(BUILD)/layoutbench \
 	  $(if $(RESUME),--resume $(RESUME),--preset $(PRESET) --devices $(DEVICES) $(if $(FILTER),--filter '$(FILTER)'))
 
-figures:
-	@test -n "$(RESULTS)" || { echo "usage: make figures RESULTS=<results folder> [RESULTS2...]"; exit 2; }
+figures: python-deps
 	$(PYTHON) -m plots $(RESULTS)
 
 clean:

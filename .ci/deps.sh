@@ -2,7 +2,65 @@
 # Checks the build and test dependencies and installs what is missing (Debian/Ubuntu
 # packages with apt, Python packages with pip). Does nothing when everything is present,
 # so it also runs on machines without network (the GPU machines have it all).
+# `deps.sh python` checks only the Python side (what `make figures` needs).
+# BUILD (default build) is the build folder; a virtual environment goes to $BUILD/venv.
 set -euo pipefail
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+apt_install() {
+  echo "deps: installing $* (apt)"
+  $SUDO apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# Python: figures need matplotlib and numpy, the tests pytest; pykrige is optional (a
+# kriging cross-check that skips without it). A python3 that has the required modules is used
+# as is, downloading nothing. Otherwise they go into a virtual environment under the build
+# folder: the system python3 of Debian 12 / Ubuntu 24.04 refuses pip (PEP 668), and
+# --break-system-packages is never an answer. The Makefile uses the venv's python when it
+# exists, so a venv is left only when complete.
+VENV="${BUILD:-build}/venv"
+REQUIRED="matplotlib numpy pytest"
+FIGURES_NEED="matplotlib numpy"
+
+has_modules() {  # has_modules <python> <modules>
+  "$1" -c "import ${2// /, }" 2>/dev/null
+}
+
+make_venv() {  # fails without network or apt; set -e is off in here (called by `if`)
+  if ! python3 -m venv "$VENV" >/dev/null 2>&1; then
+    rm -rf "$VENV"  # Debian/Ubuntu ship venv's pip (ensurepip) in python3-venv
+    apt_install python3-venv && python3 -m venv "$VENV" || return 1
+  fi
+  "$VENV/bin/python" -m pip install -q $REQUIRED || return 1
+  "$VENV/bin/python" -m pip install -q pykrige \
+    || echo "deps: pykrige not installed: the kriging cross-check test will be skipped" >&2
+}
+
+python_deps() {
+  if [ -x "$VENV/bin/python" ] && has_modules "$VENV/bin/python" "$REQUIRED"; then
+    return
+  fi
+  rm -rf "$VENV"
+  has_modules python3 "$REQUIRED" && return
+  echo "deps: python3 lacks some of $REQUIRED: installing them into $VENV (pip)"
+  make_venv && return
+  rm -rf "$VENV"
+  if has_modules python3 "$FIGURES_NEED"; then  # e.g. an offline machine without pytest
+    echo "deps: warning: could not make $VENV; python3 draws the figures but lacks" \
+         "pytest, so the Python tests cannot run" >&2
+    return
+  fi
+  echo "deps: could not install $REQUIRED into $VENV (see the messages above)" >&2
+  exit 1
+}
+
+if [ "${1:-}" = python ]; then
+  python_deps
+  echo "deps: ok"
+  exit 0
+fi
 
 missing_debs=()
 need() {  # need <file that proves it is installed> <debian package>
@@ -19,11 +77,7 @@ command -v g++ >/dev/null || missing_debs+=(g++)
 # OpenMP: g++ ships libgomp; the header comes with the compiler's own package.
 
 if [ ${#missing_debs[@]} -gt 0 ]; then
-  echo "deps: installing ${missing_debs[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing_debs[@]}" >/dev/null
+  apt_install "${missing_debs[@]}"
 fi
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
@@ -31,8 +85,5 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   exit 1
 fi
 
-if ! python3 -c "import matplotlib, numpy, pytest" 2>/dev/null; then
-  echo "deps: installing matplotlib numpy pytest (pip)"
-  python3 -m pip install -q matplotlib numpy pytest
-fi
+python_deps
 echo "deps: ok"
