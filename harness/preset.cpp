@@ -23,6 +23,17 @@ std::string preset_dir() {
   return LB_PRESET_DIR;
 }
 
+std::string repo_relative(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code file_error, root_error;
+  const fs::path file = fs::weakly_canonical(fs::absolute(path), file_error);
+  const fs::path root = fs::weakly_canonical(LB_SOURCE_DIR, root_error);
+  if (file_error || root_error) return path;
+  const fs::path relative = file.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") return path;
+  return relative.generic_string();
+}
+
 PresetError Preset::error_at(std::string_view key, const std::string& problem) const {
   const std::size_t pos = text.find(fmt::format("\"{}\"", key));
   const std::size_t line = pos == std::string::npos ? 1 : line_of_offset(text, pos);

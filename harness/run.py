@@ -12,6 +12,9 @@ draws the figures. When the preset's kriging suite has `"model": {"scale": S, "e
 and that suite runs, each device then kriges the generated case at scale S with experiment E
 (`layoutbench krige`) into `kriging-model.gpu<k>.csv` and `kriging-wells.gpu<k>.csv`, the
 data of the geological-model figure (Fig. 4); a failure there is a warning, not an error.
+Paths inside the repository are named relative to its root in everything the run records
+(run.json, run.log, the children's command lines, the report), so committed results name no
+one's checkout; children run from that root. Paths outside it are named absolute.
 
 Exit status: 0 every planned benchmark is done (failed benchmarks are results, not errors);
 1 the run is incomplete; 2 bad input or no GPU (nothing is created); 3 the figures failed
@@ -301,7 +304,7 @@ def call_binary(binary: str, args: list[str]) -> str:
     """Runs a short layoutbench command; its failure is bad input (UsageError)."""
     try:
         proc = subprocess.run([binary, *args], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL)
+                              cwd=REPO_ROOT, stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise UsageError(f"layoutbench not found at {binary}: build it first, or pass --bin")
     except PermissionError:
@@ -375,7 +378,7 @@ def parse_preset(value: str) -> str:
     if value in BUILTIN_PRESETS:
         return value
     if Path(value).is_file():
-        return str(Path(value).resolve())
+        return repo_path(Path(value).resolve())
     raise UsageError(f"unknown preset '{value}': use quick, paper or the path of a preset file")
 
 
@@ -391,10 +394,11 @@ class ModelSpec:
 
 
 def preset_file(preset: str) -> Path:
-    """The JSON file behind a preset: a built-in name or a path (as parse_preset leaves it)."""
+    """The JSON file behind a preset: a built-in name or a path (as parse_preset leaves it:
+    relative to the repository root when inside it)."""
     if preset in BUILTIN_PRESETS:
         return Path(os.environ.get("LB_PRESET_DIR") or PRESET_DIR) / f"{preset}.json"
-    return Path(preset)
+    return REPO_ROOT / preset
 
 
 def kriging_model(preset: str) -> ModelSpec | None:
@@ -701,8 +705,8 @@ class DeviceWorker(threading.Thread):
 
     def run_child(self, suite: str, journal_path: Path, skip_path: Path, journal: Journal,
                   progress: "Progress") -> int:
-        argv = [self.run_.binary, "run", *self.run_.selection.binary_args(suite),
-                "--journal", str(journal_path), "--skip-file", str(skip_path)]
+        argv = [repo_path(self.run_.binary), "run", *self.run_.selection.binary_args(suite),
+                "--journal", repo_path(journal_path), "--skip-file", repo_path(skip_path)]
         tail = JournalTail(journal_path, journal.valid_end)
         return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
 
@@ -716,9 +720,9 @@ class DeviceWorker(threading.Thread):
             console.info(f"{self.prefix} kriging model: {out.name} and {wells.name} exist, kept")
             self.model_made = True
             return
-        argv = [run.binary, "krige", "--scale", str(model.scale),
+        argv = [repo_path(run.binary), "krige", "--scale", str(model.scale),
                 "--experiment", str(model.experiment), "--device", "gpu",
-                "--out", str(out), "--wells-out", str(wells)]
+                "--out", repo_path(out), "--wells-out", repo_path(wells)]
         output: list[str] = []
         returncode = self.supervise(argv, output.append)
         if run.stop.event.is_set():
@@ -746,7 +750,7 @@ class DeviceWorker(threading.Thread):
         # A new session: a Ctrl-C in the terminal reaches only the orchestrator, which then
         # stops the child itself (and records nothing as failed).
         proc = subprocess.Popen(argv, env=dict(os.environ, CUDA_VISIBLE_DEVICES=visible),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
         run.lock.set_child(f"gpu{self.index}", proc.pid, argv)
         reader = threading.Thread(target=self.read_output, args=(proc, on_line), daemon=True)
@@ -881,6 +885,16 @@ def binary_path(value: str) -> str:
     return os.path.abspath(value) if os.sep in value else value
 
 
+def repo_path(path: Path | str) -> str:
+    """`path` as the run records it: relative to the repository root when inside it, else
+    absolute (a bare command name, looked up on PATH, stays as it is)."""
+    if os.sep not in str(path):
+        return str(path)
+    absolute = Path(os.path.realpath(path))  # REPO_ROOT is resolved too
+    return (str(absolute.relative_to(REPO_ROOT)) if absolute.is_relative_to(REPO_ROOT)
+            else str(absolute))
+
+
 def load_run_json(run_dir: Path) -> dict:
     path = run_dir / "run.json"
     if not path.is_file():
@@ -929,7 +943,12 @@ def prepare(args, console: Console) -> Run:
         if writers:
             raise UsageError(f"{args.resume} is still being written by {', '.join(writers)}; "
                              "stop it or let it finish first")
-    binary = binary_path(args.bin) if args.bin else (meta["bin"] if meta else str(DEFAULT_BIN))
+    if args.bin:
+        binary = binary_path(args.bin)
+    elif meta:  # recorded relative to the repository root when inside it
+        binary = str(REPO_ROOT / meta["bin"]) if os.sep in meta["bin"] else meta["bin"]
+    else:
+        binary = str(DEFAULT_BIN)
     visible = list_devices(binary)
     if not visible:
         raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing to "
@@ -963,13 +982,13 @@ def prepare(args, console: Console) -> Run:
                 console.warn(f"suite {suite} now plans {len(plan)} benchmarks, "
                              f"{meta['plan'][suite]} when the run started")
         meta.setdefault("resumed", []).append({"at": now_iso(), "command": sys.argv})
-        meta["bin"], meta["plan"] = binary, {s: len(p) for s, p in plans.items()}
+        meta["bin"], meta["plan"] = repo_path(binary), {s: len(p) for s, p in plans.items()}
     else:
         run_dir = create_run_dir(args.results_root or DEFAULT_RESULTS_ROOT,
                                  devices[0]["name"], selection.preset)
         console.attach(run_dir / "run.log")
         meta = {"format": 1, "started": now_iso(), "command": sys.argv,
-                "args": selection.as_json(), "bin": binary,
+                "args": selection.as_json(), "bin": repo_path(binary),
                 "devices": [{k: d.get(k) for k in ("index", "name", "uuid")} for d in devices],
                 "plan": {s: len(p) for s, p in plans.items()}, "resumed": []}
     write_json_atomic(run_dir / "run.json", meta)
@@ -978,9 +997,9 @@ def prepare(args, console: Console) -> Run:
 
 def make_figures(run: Run) -> bool:
     console = run.console
-    console.info(f"figures: python3 -m plots {run.dir}")
+    console.info(f"figures: python3 -m plots {repo_path(run.dir)}")
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "plots", str(run.dir)], cwd=REPO_ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "plots", repo_path(run.dir)], cwd=REPO_ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
     except OSError as e:
@@ -991,14 +1010,10 @@ def make_figures(run: Run) -> bool:
     returncode = proc.wait()
     if returncode != 0:
         console.error(f"figures failed (python3 -m plots {describe_exit(returncode)}); the "
-                      f"results are kept in {run.dir}; run `make figures` once plots/ is fixed")
+                      f"results are kept in {repo_path(run.dir)}; run `make figures` once plots/ "
+                      "is fixed")
         return False
     return True
-
-
-def script_reference() -> str:
-    relative = os.path.relpath(Path(__file__).resolve())
-    return relative if not relative.startswith("..") else str(Path(__file__).resolve())
 
 
 def execute(run: Run, args) -> int:
@@ -1016,7 +1031,7 @@ def execute(run: Run, args) -> int:
 
 def execute_locked(run: Run, args) -> int:
     console, selection = run.console, run.selection
-    console.info(f"{'resuming' if args.resume else 'run'} {run.dir} ({now_iso()})")
+    console.info(f"{'resuming' if args.resume else 'run'} {repo_path(run.dir)} ({now_iso()})")
     console.info(f"preset {selection.preset}; suites: " + ", ".join(
         f"{suite} ({len(plan)} benchmarks)" for suite, plan in run.plans.items())
         + (f"; filter {selection.filter}" if selection.filter else ""))
@@ -1057,7 +1072,7 @@ def execute_locked(run: Run, args) -> int:
             console.info(f"  kriging model gpu{worker.index} (scale {run.model.scale}, "
                          f"experiment {run.model.experiment}): {made}")
 
-    resume_hint = f"python3 {script_reference()} --resume {run.dir}"
+    resume_hint = f"python3 {repo_path(Path(__file__).resolve())} --resume {repo_path(run.dir)}"
     if run.stop.signum:
         console.info(f"interrupted: {done}/{planned} benchmarks done; resume with: {resume_hint}")
         code = 128 + run.stop.signum
@@ -1073,7 +1088,7 @@ def execute_locked(run: Run, args) -> int:
             code = EXIT_FIGURES
         if run.stop.signum:
             code = 128 + run.stop.signum
-    console.info(f"run folder: {run.dir}")
+    console.info(f"run folder: {repo_path(run.dir)}")
     return code
 
 

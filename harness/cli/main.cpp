@@ -120,7 +120,7 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
                    {"ceilings", e.ceilings.to_json()},
                    {"run",
                     {{"preset", plan.preset.name},
-                     {"preset_file", plan.preset.path},
+                     {"preset_file", repo_relative(plan.preset.path)},
                      {"suite", s.suite},
                      {"filter", s.filter},
                      {"repetitions", plan.preset.repetitions},

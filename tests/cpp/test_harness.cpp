@@ -2,6 +2,7 @@
 // counts, overrides, bad names), and the journal's Google Benchmark run format.
 
 #include <algorithm>
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -45,6 +46,15 @@ TEST(Preset, NamedPresetsLoad) {
   EXPECT_TRUE(quick.suites.contains("idw"));
   const Preset paper = load_preset("paper");
   EXPECT_EQ(paper.suites["idw"]["sizes"].back(), 1024000);
+}
+
+TEST(Preset, RecordedPathIsRelativeToTheSourceTree) {
+  // Results record the preset file; committed ones must not name a maintainer's checkout.
+  if (std::getenv("LB_PRESET_DIR")) GTEST_SKIP() << "LB_PRESET_DIR moves the named presets";
+  EXPECT_EQ(repo_relative(load_preset("quick").path), "harness/presets/quick.json");
+  EXPECT_EQ(repo_relative(preset_dir() + "/../presets/paper.json"), "harness/presets/paper.json");
+  const std::string outside = std::filesystem::temp_directory_path() / "my-preset.json";
+  EXPECT_EQ(repo_relative(outside), outside);
 }
 
 TEST(Preset, UnknownNameListsTheKnownOnes) {

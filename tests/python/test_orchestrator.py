@@ -394,6 +394,45 @@ def test_figures_run_on_the_folder_and_their_failure_keeps_results(work, tmp_pat
     assert result.stdout.strip().splitlines()[-1] == f"run folder: {run_dir}"
 
 
+def test_paths_inside_the_repository_are_recorded_relative_to_its_root(work, tmp_path):
+    """Committed results must not name the maintainer's checkout: the binary, the run folder,
+    the preset and the journals inside the repository are named from its root."""
+    repo = tmp_path / "checkout"
+    (repo / "harness").mkdir(parents=True)
+    shutil.copy(RUN_PY, repo / "harness" / "run.py")
+    (repo / "build").mkdir()
+    shutil.copy(work.bin, repo / "build" / "layoutbench")
+    (repo / "my-sweep.json").write_text("{}")
+    (repo / "plots").mkdir()
+    (repo / "plots" / "__init__.py").write_text("")
+    (repo / "plots" / "__main__.py").write_text(
+        "import os, sys\nprint('plots ran with', *sys.argv[1:])\n"
+        "assert os.getcwd() == os.path.dirname(os.path.dirname(__file__))\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(repo / "harness" / "run.py"), "--bin", str(repo / "build" / "layoutbench"),
+         "--preset", str(repo / "my-sweep.json")],
+        cwd=elsewhere, env=work.env(), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    (run_dir,) = (repo / "results" / "runs").iterdir()
+    relative_dir = f"results/runs/{run_dir.name}"
+    meta = json.loads((run_dir / "run.json").read_text())
+    assert meta["bin"] == "build/layoutbench" and meta["args"]["preset"] == "my-sweep.json"
+    (call,) = work.run_calls()
+    assert call["argv"][3:5] == ["--preset", "my-sweep.json"]
+    assert f"{relative_dir}/idw.gpu0.journal.jsonl" in call["argv"]
+    log = (run_dir / "run.log").read_text()
+    assert str(repo) not in log and str(tmp_path) not in log
+    assert f"[plots] plots ran with {relative_dir}\n" in log
+    assert log.splitlines()[-1] == f"run folder: {relative_dir}"
+    load_google_benchmark_json(run_dir / "idw.gpu0.json")
+    resumed = subprocess.run(  # the recorded binary is found from another folder
+        [sys.executable, str(repo / "harness" / "run.py"), "--resume", str(run_dir)],
+        cwd=elsewhere, env=work.env(), capture_output=True, text=True, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+
+
 # --------------------------------------------------------------------------- Fig. 4 model
 
 def model_preset(tmp_path, model='{"scale": 2, "experiment": 6}'):

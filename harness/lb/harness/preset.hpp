@@ -52,5 +52,8 @@ struct Preset {
 std::string preset_dir();
 //! "quick" / "paper" / a path to a JSON file.
 Preset load_preset(const std::string& name_or_path);
+//! `path` as results record it: relative to the source tree's root when it lies inside it
+//! (committed results then name no one's checkout), any other path as given.
+std::string repo_relative(const std::string& path);
 
 }  // namespace lb::harness
