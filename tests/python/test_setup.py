@@ -152,7 +152,8 @@ def make_dry_run(*args):
         pytest.skip("make is not installed")
     return subprocess.run(["make", "--no-print-directory", "-n", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=60,
-                          env={k: v for k, v in os.environ.items() if k != "PYTHON"})
+                          env={k: v for k, v in os.environ.items()  # not the outer make's
+                               if k not in ("PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
 
 
 def test_makefile_uses_the_venv_python_when_deps_made_one(tmp_path):
