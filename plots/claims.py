@@ -410,7 +410,7 @@ def rule_words(paper, measured, rule):
 def _judge_words(paper, measured, rule):
     name = rule["class"]
     word = WORDS[name]
-    value, interval, hull = _scalar(measured, rule)
+    value, interval, hull, what = _scalar(measured, rule)
     if name == "between N and M":
         return _judge_range(paper, measured)
     if name == "about N":
@@ -428,7 +428,8 @@ def _judge_words(paper, measured, rule):
     verdict, why = _judge(interval, hull, low, high)
     edges = " – ".join("…" if e is None else f"{e:.3g}" for e in (low, high))
     judged = interval if (low == 1 and high is None) else hull  # a direction alone: the mean's
-    note = f"{band}: band {edges}; measured {value:.3g}, interval {_interval_text(judged)}"
+    note = (f"{band}: band {edges}; measured {what}{value:.3g}, "
+            f"interval {_interval_text(judged)}")
     if judged != interval:
         note += f" (noise of the mean alone {_interval_text(interval)})"
     return verdict, f"{note}{why}", _interval_text(judged)
@@ -477,25 +478,27 @@ def _judge_range(paper, measured):
 
 
 def _scalar(measured, rule):
-    """(value, interval, hull) of a measurement; a curve reduces by the rule's `of`:
+    """(value, interval, hull, what) of a measurement; a curve reduces by the rule's `of`:
     its `peak`, or its `level` (geometric mean of the last `points` points)."""
     if not measured.points:
         if isinstance(measured.value, list):
-            return measured.value[0], measured.interval, measured.hull
-        return measured.value, measured.interval, measured.hull
+            return measured.value[0], measured.interval, measured.hull, ""
+        return measured.value, measured.interval, measured.hull, ""
     estimates = measured.per_size
     if rule.get("of") == "peak":
         values, points, sweep = _curve(measured, rule, 1)
         value = max(values)
         interval = (max(e.low for e in estimates), max(e.high for e in estimates))
+        what = f"peak at {sweep} {points[values.index(value)]} "
     elif rule.get("of") == "level":
         count = rule["points"]
-        _curve(measured, rule, count + 1)
+        values, points, sweep = _curve(measured, rule, count + 1)
         level = _aggregate(estimates[-count:], _geomean)
         value, interval = level.value, (level.low, level.high)
+        what = f"level (geomean at {sweep}s {', '.join(map(str, points[-count:]))}) "
     else:
         raise ValueError(f"rule '{rule['rule']}' on a curve needs 'of': peak or level")
-    return value, interval, interval
+    return value, interval, interval, what
 
 
 def rule_at_most(paper, measured, rule):

@@ -2,6 +2,7 @@
 
 import json
 import math
+import statistics
 from pathlib import Path
 
 import pytest
@@ -559,13 +560,16 @@ def test_idw_claims_without_cdp_original_stay_not_measured():
 
 # --- three H100 runs of the same kriging code: no verdict flips but through inconclusive ----
 
-RUNS = Path(__file__).parent / "fixtures" / "kriging_runs"  # make_kriging_runs_fixture.py
+RUNS = Path(__file__).parent / "fixtures" / "kriging_runs.json"  # make_kriging_runs_fixture.py
 
 
 def kriging_verdicts(commit):
-    from plots.load import load_results
-    (device,) = load_results([RUNS / commit]).devices
-    scope = Scope(device.benchmarks, {}, {}, "scale")
+    runs = json.loads(RUNS.read_text())
+    counters = runs["counters"][commit]
+    rows = [bench(n, statistics.median(ms) * 1e-3, reps=[t * 1e-3 for t in ms],
+                  **counters.get(n, {}))
+            for n, ms in zip(runs["names"], runs["ms"][commit])]
+    scope = Scope(tuple(rows), {}, {}, "scale")
     return {v.claim_id: v for v in (evaluate_claim(c, scope)
                                      for c in load_claims(PAPERS["kriging"].claims_file))}
 
