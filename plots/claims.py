@@ -2,11 +2,16 @@
 
 A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
   id           unique slug
-  text         the claim as the paper states it
-  paper_value  number, [lo, hi], list of numbers/labels, or text
+  text         the claim in short
+  quote, line  the paper's sentence verbatim and its line in the paper's text (or
+               "beyond_paper": true for a project target)
+  paper_value  number, [lo, hi], list of numbers, or text
   measure      {"kind": one of MEASURES, "select": selector, ...} (see each measure below)
-  rule         {"rule": one of RULES, ...parameters}
+  rule         {"rule": "words", "class": a class of claims/words.json, ...} for the papers'
+               words, or a shape or plain bound rule of RULES
   note         optional context kept with the verdict (e.g. the paper's GPU)
+Every measured value carries an interval from the repetitions' extremes; a verdict is
+`inconclusive` when that interval straddles the band's edge (claims/README.md).
 Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
 for kriging; "size" below) is the axis every measurement runs along.
 A measurement runs over the sizes at which every one of its variants was run (a version too
