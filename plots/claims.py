@@ -254,26 +254,28 @@ def measure_gain_over_gain(spec, scope):
                     hull=divide(larger.hull, smaller.hull))
 
 
-def _spread_estimate(by_variant):
-    """Slowest / fastest of several {variant: (time, fastest, slowest)}: its interval's low
-    end is what the noise cannot explain away (never below 1)."""
-    values = list(by_variant.values())
-    value = max(v[0] for v in values) / min(v[0] for v in values)
-    low = max(1.0, max(v[1] for v in values) / min(v[2] for v in values))
-    return Estimate(value, low, max(v[2] for v in values) / min(v[1] for v in values))
+def _spread_estimate(times):
+    """Slowest / fastest of several (time, fastest, slowest) triples: the interval's low end
+    is the part of the gap the noise cannot explain away (never below 1)."""
+    value = max(t[0] for t in times) / min(t[0] for t in times)
+    low = max(1.0, max(t[1] for t in times) / min(t[2] for t in times))
+    return Estimate(value, low, max(t[2] for t in times) / min(t[1] for t in times))
+
+
+def _time_triple(benchmark):
+    return (benchmark.time_s, *_time_bounds(benchmark))
 
 
 def measure_about_equal(spec, scope):
     """Slowest / fastest of the variants' geometric-mean times."""
-    variants = expand(spec["select"], scope.sweep)
-    chosen, coverage = _collect_benchmarks(scope, variants)
-    per_size = [_spread_estimate({label: (chosen[label][s].time_s, *_time_bounds(chosen[label][s]))
-                                  for label, _ in variants}) for s in coverage.sizes]
-    means = {label: tuple(_geomean(x) for x in zip(*(
-        (b.time_s, *_time_bounds(b)) for b in chosen[label].values())))
-        for label, _ in variants}
-    total = _spread_estimate(means)
-    times = {label: m[0] for label, m in means.items()}
+    variants = [label for label, _ in expand(spec["select"], scope.sweep)]
+    chosen, coverage = _collect_benchmarks(scope, expand(spec["select"], scope.sweep))
+    per_size = [_spread_estimate([_time_triple(chosen[v][s]) for v in variants])
+                for s in coverage.sizes]
+    means = {v: tuple(map(_geomean, zip(*map(_time_triple, chosen[v].values()))))
+             for v in variants}
+    total = _spread_estimate(list(means.values()))
+    times = {v: m[0] for v, m in means.items()}
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
     detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
     return Measured(total.value, f"{total.value:.3f}× max/min", detail, times,

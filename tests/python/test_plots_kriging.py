@@ -331,7 +331,8 @@ def test_a_folder_with_idw_and_kriging_reports_both(tmp_path, fixture):
     text = (folder / "REPORT.md").read_text()
     assert text.index("## IDW interpolation layouts") < text.index("## CUDA ordinary kriging")
     assert text.count("### Claims — NVIDIA H100 80GB HBM3 (preset quick)") == 2
-    assert "10 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured. Each verbal claim is read" in text
+    assert ("10 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured. Each verbal claim "
+            "is read") in text
     assert "not measured. Speedups and ratios the paper states as numbers" in text
     for stem in FIGURES + ("idw_fig7",):
         assert (folder / "figures" / f"{stem}.png").is_file(), stem
