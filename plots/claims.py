@@ -2,11 +2,16 @@
 
 A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
   id           unique slug
-  text         the claim as the paper states it
-  paper_value  number, [lo, hi], list of numbers/labels, or text
+  text         the claim in short
+  quote, line  the paper's sentence verbatim and its line in the paper's text (or
+               "beyond_paper": true for a project target)
+  paper_value  number, [lo, hi], list of numbers, or text
   measure      {"kind": one of MEASURES, "select": selector, ...} (see each measure below)
-  rule         {"rule": one of RULES, ...parameters}
+  rule         {"rule": "words", "class": a class of claims/words.json, ...} for the papers'
+               words, or a shape or plain bound rule of RULES
   note         optional context kept with the verdict (e.g. the paper's GPU)
+Every measured value carries an interval from the repetitions' extremes; a verdict is
+`inconclusive` when that interval straddles the band's edge (claims/README.md).
 Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
 for kriging; "size" below) is the axis every measurement runs along.
 A measurement runs over the sizes at which every one of its variants was run (a version too
@@ -27,6 +32,9 @@ from plots.select import by_size, describe, expand
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_MEASURED = "not measured"
+INCONCLUSIVE = "inconclusive"  # the measured interval straddles the claim's band edge
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_MEASURED)
+WORDS_FILE = Path(__file__).parent / "claims" / "words.json"
 _NOTE_PROBLEMS = 4
 
 
@@ -50,6 +58,10 @@ class Measured:
     times: dict  # variant label -> geometric-mean seconds, where the kind computes them
     points: tuple = ()  # sweep values of a curve's values (curve kinds only)
     sweep: str = "size"
+    interval: tuple = None  # (low, high) of the value from the repetitions' extremes
+    hull: tuple = None  # (low, high) over every size's interval: noise and size spread
+    per_size: tuple = ()  # Estimate per size (range and curve kinds)
+    parts: tuple = ()  # the Measured of each part ("each")
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,9 @@ class Verdict:
     verdict: str
     note: str
     value: object = None
+    interval: str = "—"  # the uncertainty interval the verdict was judged on
+    quote: str = ""  # the paper's sentence, verbatim
+    line: int = 0  # its line in the paper's text
 
 
 @dataclass(frozen=True)
@@ -102,13 +117,6 @@ class Coverage:
                 f"(skipped {skipped}: not run for {shown}{more})")
 
 
-def _collect(scope, selectors):
-    """({key: {size: seconds}}, Coverage) over the sizes every selector has, or NotMeasured."""
-    chosen, coverage = _collect_benchmarks(scope, selectors)
-    times = {key: {s: points[s].time_s for s in coverage.sizes} for key, points in chosen.items()}
-    return times, coverage
-
-
 def _collect_benchmarks(scope, selectors):
     """({key: {size: Benchmark}}, Coverage): every selector timed at every common size."""
     chosen, problems = {}, []
@@ -139,13 +147,51 @@ def _collect_benchmarks(scope, selectors):
             Coverage(sizes, skipped, scope.sweep))
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A measured value and its interval from the repetitions (fastest to slowest)."""
+
+    value: float
+    low: float
+    high: float
+
+
+def _time_bounds(benchmark):
+    """(fastest, slowest) repetition time; the median twice when repetitions are absent."""
+    times = benchmark.repetitions_s
+    if len(times) >= 2:
+        return min(times), max(times)
+    return benchmark.time_s, benchmark.time_s
+
+
+def _ratio_estimate(slower, faster):
+    """time(slower) / time(faster), its interval pairing the extremes of both sides."""
+    slow_low, slow_high = _time_bounds(slower)
+    fast_low, fast_high = _time_bounds(faster)
+    return Estimate(slower.time_s / faster.time_s, slow_low / fast_high, slow_high / fast_low)
+
+
+def _aggregate(estimates, mean):
+    """The mean of the values, and of the interval ends (the noise of the mean)."""
+    estimates = list(estimates)
+    return Estimate(mean(e.value for e in estimates), mean(e.low for e in estimates),
+                    mean(e.high for e in estimates))
+
+
+def _hull(estimates):
+    """(lowest, highest) interval end over the sizes: noise and the spread across sizes."""
+    estimates = list(estimates)
+    return min(e.low for e in estimates), max(e.high for e in estimates)
+
+
 def _per_size_ratios(scope, select, faster, slower):
-    """time(slower) / time(faster) for every variant of `select` at every size."""
+    """Estimate of time(slower) / time(faster) for every variant of `select` at every size."""
     pairs = [(label, {**v, **faster}, {**v, **slower})
              for label, v in expand(select, scope.sweep)]
-    times, coverage = _collect(scope, [((role, label), sel) for label, a, b in pairs
-                                       for role, sel in (("faster", a), ("slower", b))])
-    ratios = [times["slower", label][s] / times["faster", label][s]
+    chosen, coverage = _collect_benchmarks(
+        scope, [((role, label), sel) for label, a, b in pairs
+                for role, sel in (("faster", a), ("slower", b))])
+    ratios = [_ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
               for label, _, _ in pairs for s in coverage.sizes]
     return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
 
@@ -158,66 +204,82 @@ def _baseline(spec, scope):
     return baseline
 
 
+def _mean_measure(ratios, over, mean, how):
+    total = _aggregate(ratios, mean)
+    return Measured(total.value, _times(total.value), f"{how} over {over}", {},
+                    interval=(total.low, total.high), hull=_hull(ratios))
+
+
+def _range_measure(ratios, over):
+    value = [min(r.value for r in ratios), max(r.value for r in ratios)]
+    return Measured(value, _range_text(value), f"range over {over}", {},
+                    interval=_hull(ratios), hull=_hull(ratios), per_size=tuple(ratios))
+
+
 def measure_ratio(spec, scope):
     """Geometric mean over sizes of time(slower)/time(faster): "faster is k× faster"."""
     ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"])
-    value = _geomean(ratios)
-    return Measured(value, _times(value), f"geomean over {over}", {})
+    return _mean_measure(ratios, over, _geomean, "geomean")
 
 
 def measure_ratio_range(spec, scope):
     """Smallest and largest per-size time(slower)/time(faster)."""
-    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"])
-    value = [min(ratios), max(ratios)]
-    return Measured(value, _range_text(value), f"range over {over}", {})
+    return _range_measure(*_per_size_ratios(scope, spec["select"], spec["faster"],
+                                            spec["slower"]))
 
 
 def measure_speedup(spec, scope):
     """Arithmetic mean over sizes of baseline time / GPU time (the paper's average speedup)."""
     ratios, over = _per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope))
-    value = statistics.fmean(ratios)
-    return Measured(value, _times(value), f"mean over {over}", {})
+    return _mean_measure(ratios, over, statistics.fmean, "mean")
 
 
 def measure_speedup_range(spec, scope):
     """Smallest and largest per-size speedup over the baseline across the selection."""
-    ratios, over = _per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope))
-    value = [min(ratios), max(ratios)]
-    return Measured(value, _range_text(value), f"range over {over}", {})
+    return _range_measure(*_per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope)))
 
 
-def _variant_times(spec, scope):
-    """({variant label: geometric-mean time over the common sizes}, Coverage)."""
-    variants = expand(spec["select"], scope.sweep)
-    times, coverage = _collect(scope, variants)
-    return {label: _geomean(times[label].values()) for label, _ in variants}, coverage
+def measure_gain_over_gain(spec, scope):
+    """One ratio measure over another: "the gain is smaller in double than in single"."""
+    larger, smaller = (measure_ratio(spec[k], scope) for k in ("larger", "smaller"))
+    value = larger.value / smaller.value
+
+    def divide(a, b):
+        return a[0] / b[1], a[1] / b[0]
+
+    return Measured(value, _times(value),
+                    f"{larger.text} / {smaller.text}; larger: {larger.detail}; "
+                    f"smaller: {smaller.detail}", {},
+                    interval=divide(larger.interval, smaller.interval),
+                    hull=divide(larger.hull, smaller.hull))
+
+
+def _spread_estimate(times):
+    """Slowest / fastest of several (time, fastest, slowest) triples: the interval's low end
+    is the part of the gap the noise cannot explain away (never below 1)."""
+    value = max(t[0] for t in times) / min(t[0] for t in times)
+    low = max(1.0, max(t[1] for t in times) / min(t[2] for t in times))
+    return Estimate(value, low, max(t[2] for t in times) / min(t[1] for t in times))
+
+
+def _time_triple(benchmark):
+    return (benchmark.time_s, *_time_bounds(benchmark))
 
 
 def measure_about_equal(spec, scope):
     """Slowest / fastest of the variants' geometric-mean times."""
-    times, coverage = _variant_times(spec, scope)
+    variants = [label for label, _ in expand(spec["select"], scope.sweep)]
+    chosen, coverage = _collect_benchmarks(scope, expand(spec["select"], scope.sweep))
+    per_size = [_spread_estimate([_time_triple(chosen[v][s]) for v in variants])
+                for s in coverage.sizes]
+    means = {v: tuple(map(_geomean, zip(*map(_time_triple, chosen[v].values()))))
+             for v in variants}
+    total = _spread_estimate(list(means.values()))
+    times = {v: m[0] for v, m in means.items()}
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
-    value = times[slowest] / times[fastest]
     detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
-    return Measured(value, f"{value:.3f}× max/min", detail, times)
-
-
-def measure_ordering(spec, scope):
-    """Variants sorted by geometric-mean time, fastest first."""
-    times, coverage = _variant_times(spec, scope)
-    value = sorted(times, key=times.get)
-    steps = ", ".join(f"{b}/{a} {times[b] / times[a]:.2f}×" for a, b in zip(value, value[1:]))
-    return Measured(value, " < ".join(value), f"{steps}; {coverage.labelled}", times)
-
-
-def measure_best(spec, scope):
-    """The fastest variant (or the slowest, with "pick": "slowest")."""
-    times, coverage = _variant_times(spec, scope)
-    pick = max if spec.get("pick", "fastest") == "slowest" else min
-    value = pick(times, key=times.get)
-    others = sorted(times, key=times.get)
-    detail = f"by time: {' < '.join(others)}; {coverage.labelled}"
-    return Measured(value, value, detail, times)
+    return Measured(total.value, f"{total.value:.3f}× max/min", detail, times,
+                    interval=(total.low, total.high), hull=_hull(per_size))
 
 
 def measure_each(spec, scope):
@@ -231,14 +293,15 @@ def measure_each(spec, scope):
     if problems:
         raise NotMeasured(problems)
     details = "; ".join(dict.fromkeys(m.detail for m in results))
-    return Measured([m.value for m in results], ", ".join(m.text for m in results), details, {})
+    return Measured([m.value for m in results], ", ".join(m.text for m in results), details, {},
+                    parts=tuple(results))
 
 
 def measure_limit_ratio(spec, scope):
     """time / the benchmark's own `limit_s` counter (1 = at the device's compute bound).
 
-    Taken at `at_size` when that size was run, else at the largest size of the selection
-    (the note says which, and that the target size was not run).
+    Taken at `at_size` when given (not measured when that size was not run), else at the
+    largest size of the selection.
     """
     select = spec["select"]
     points, ambiguous = by_size(scope.benchmarks, select, scope.prefer, scope.sweep)
@@ -247,7 +310,10 @@ def measure_limit_ratio(spec, scope):
     if not points:
         raise NotMeasured([f"absent: {describe(select)} (every {scope.sweep})"])
     target = spec.get("at_size")
-    size = target if target in points else max(points)
+    if target is not None and target not in points:
+        raise NotMeasured([f"{scope.sweep} {target} not run for {describe(select)} "
+                           f"(run at {_sizes_text(sorted(points))})"])
+    size = max(points) if target is None else target
     benchmark = points[size]
     if benchmark.error:
         raise NotMeasured([f"errored: {benchmark.name} ({benchmark.error})"])
@@ -255,10 +321,7 @@ def measure_limit_ratio(spec, scope):
     if not isinstance(limit, (int, float)) or limit <= 0:
         raise NotMeasured([f"no limit_s counter: {benchmark.name}"])
     value = benchmark.time_s / limit
-    where = f"{scope.sweep} {size}"
-    if size != target:
-        where += ", the largest run" + (f" (target {scope.sweep} {target} not run)"
-                                        if target else "")
+    where = f"{scope.sweep} {size}" + ("" if target else ", the largest run")
     detail = (f"time {_seconds_text(benchmark.time_s)} vs limit_s {_seconds_text(limit)} "
               f"({100 / value:.1f} % of the limit) at {where}")
     return Measured(value, f"{value:.2f}× the limit", detail, {})
@@ -268,17 +331,19 @@ def measure_speedup_curve(spec, scope):
     """Baseline time / time of one variant at every size, in size order: a curve whose
     shape the curve rules judge (rises, peaks, levels off)."""
     select = _one_variant(spec, scope)
-    times, coverage = _collect(scope, [("variant", select),
-                                       ("baseline", {**select, **_baseline(spec, scope)})])
+    chosen, coverage = _collect_benchmarks(
+        scope, [("variant", select), ("baseline", {**select, **_baseline(spec, scope)})])
     points = tuple(coverage.sizes)
-    values = [times["baseline"][p] / times["variant"][p] for p in points]
+    estimates = tuple(_ratio_estimate(chosen["baseline"][p], chosen["variant"][p])
+                      for p in points)
+    values = [e.value for e in estimates]
     peak = values.index(max(values))
     marks = sorted({0, peak, len(values) - 1})
     text = " → ".join(f"{_times(values[k])} at {scope.sweep} {points[k]}"
                       + (" (peak)" if k == peak and len(values) > 1 else "") for k in marks)
     every = ", ".join(f"{p}: {_times(v)}" for p, v in zip(points, values))
     detail = f"speedup per {scope.sweep} ({every}); {coverage.labelled}"
-    return Measured(values, text, detail, {}, points, scope.sweep)
+    return Measured(values, text, detail, {}, points, scope.sweep, per_size=estimates)
 
 
 def measure_counter(spec, scope):
@@ -322,9 +387,8 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "ratio_range": (measure_ratio_range, ("select", "faster", "slower")),
     "speedup": (measure_speedup, ("select",)),
     "speedup_range": (measure_speedup_range, ("select",)),
+    "gain_over_gain": (measure_gain_over_gain, ("larger", "smaller")),
     "about_equal": (measure_about_equal, ("select",)),
-    "ordering": (measure_ordering, ("select",)),
-    "best": (measure_best, ("select",)),
     "each": (measure_each, ("parts",)),
     "limit_ratio": (measure_limit_ratio, ("select",)),
     "speedup_curve": (measure_speedup_curve, ("select",)),
@@ -332,33 +396,120 @@ MEASURES = {  # kind -> (function, keys its spec needs)
 }
 
 
-# --- verdict rules: (reproduced?, note) ----------------------------------------------------
+# --- verdict rules: (verdict or reproduced?, note[, interval text]) -----------------------
 
-def rule_within(paper, measured, rule):
-    """Each measured value within ±tolerance of the paper's, on a log scale."""
-    limit = math.log1p(rule["tolerance"])
-    papers, values = _as_list(paper), _as_list(measured.value)
-    if len(papers) != len(values):
-        raise ValueError(f"{len(papers)} paper value(s) for {len(values)} measurement(s)")
-    pairs = list(zip(papers, values))
-    offsets = [m / p - 1 for p, m in pairs]
-    ok = all(abs(math.log(m / p)) <= limit for p, m in pairs)
-    text = ", ".join(f"{o:+.1%}" for o in offsets)
-    return ok, f"measured vs paper {text} (tolerance ±{rule['tolerance']:.0%})"
+def rule_words(paper, measured, rule):
+    """The band of the claim's word class (words.json) against the measured interval."""
+    if measured.parts:
+        papers = _as_list(paper) if rule["class"] in ("about N",) else [paper] * len(
+            measured.parts)
+        if len(papers) != len(measured.parts):
+            raise ValueError(f"{len(papers)} paper value(s) for {len(measured.parts)} "
+                             "measurement(s)")
+        judged = [_judge_words(p, part, rule) for p, part in zip(papers, measured.parts)]
+        verdicts = [j[0] for j in judged]
+        worst = next((v for v in (NOT_REPRODUCED, INCONCLUSIVE) if v in verdicts), REPRODUCED)
+        return (worst, "; ".join(dict.fromkeys(j[1] for j in judged)),
+                ", ".join(j[2] for j in judged))
+    return _judge_words(paper, measured, rule)
+
+
+def _judge_words(paper, measured, rule):
+    name = rule["class"]
+    word = WORDS[name]
+    value, interval, hull, what = _scalar(measured, rule)
+    if name == "between N and M":
+        return _judge_range(paper, measured)
+    if name == "about N":
+        low, high = paper / (1 + word["tolerance"]), paper * (1 + word["tolerance"])
+        low = 1.0 if paper > 1 > low else low
+        hull = interval  # the paper's number is an average: only the noise of ours counts
+        band = f"'about {paper:g}' ±{word['tolerance']:.0%}"
+    elif name in ("more than N", "less than N"):
+        low, high = (rule["n"], None) if name == "more than N" else (None, rule["n"])
+        hull = interval
+        band = f"'{name.replace('N', format(rule['n'], 'g'))}'"
+    else:
+        low, high = word["low"], word["high"]
+        band = f"'{name}'"
+    verdict, why = _judge(interval, hull, low, high)
+    edges = " – ".join("…" if e is None else f"{e:.3g}" for e in (low, high))
+    judged = interval if (low == 1 and high is None) else hull  # a direction alone: the mean's
+    note = (f"{band}: band {edges}; measured {what}{value:.3g}, "
+            f"interval {_interval_text(judged)}")
+    if judged != interval:
+        note += f" (noise of the mean alone {_interval_text(interval)})"
+    return verdict, f"{note}{why}", _interval_text(judged)
+
+
+def _judge(interval, hull, low, high):
+    """(verdict, reason) of a band [low, high] against the measured uncertainty.
+
+    A low edge of 1 is the paper's direction: only a reversal beyond the noise of the mean
+    (`interval`) fails it. Other edges are judged on `hull` (noise, plus the spread across
+    sizes where the claim spans them): entirely outside fails, straddling is inconclusive.
+    """
+    unsure = []
+    if low == 1:
+        if interval[1] < 1:
+            return NOT_REPRODUCED, "; reversed beyond the measured noise"
+    elif low is not None:
+        if hull[1] < low:
+            return NOT_REPRODUCED, ""
+        if hull[0] < low:
+            unsure.append(f"{low:.3g}")
+    if high is not None:
+        if hull[0] > high:
+            return NOT_REPRODUCED, ""
+        if hull[1] > high:
+            unsure.append(f"{high:.3g}")
+    if unsure:
+        return INCONCLUSIVE, f"; the interval straddles {' and '.join(unsure)}"
+    return REPRODUCED, ""
+
+
+def _judge_range(paper, measured):
+    """Every per-size value inside the paper's [low, high]: inconclusive where only the
+    noise decides."""
+    low, high = paper
+    sizes = measured.per_size
+    if any(e.high < low or e.low > high for e in sizes):
+        verdict = NOT_REPRODUCED
+    elif all(low <= e.low and e.high <= high for e in sizes):
+        verdict = REPRODUCED
+    else:
+        verdict = INCONCLUSIVE
+    hull = _hull(sizes)
+    return verdict, f"needs every value in {low:g}–{high:g}; interval {_interval_text(hull)}", \
+        _interval_text(hull)
+
+
+def _scalar(measured, rule):
+    """(value, interval, hull, what) of a measurement; a curve reduces by the rule's `of`:
+    its `peak`, or its `level` (geometric mean of the last `points` points)."""
+    if not measured.points:
+        if isinstance(measured.value, list):
+            return measured.value[0], measured.interval, measured.hull, ""
+        return measured.value, measured.interval, measured.hull, ""
+    estimates = measured.per_size
+    if rule.get("of") == "peak":
+        values, points, sweep = _curve(measured, rule, 1)
+        value = max(values)
+        interval = (max(e.low for e in estimates), max(e.high for e in estimates))
+        what = f"peak at {sweep} {points[values.index(value)]} "
+    elif rule.get("of") == "level":
+        count = rule["points"]
+        values, points, sweep = _curve(measured, rule, count + 1)
+        level = _aggregate(estimates[-count:], _geomean)
+        value, interval = level.value, (level.low, level.high)
+        what = f"level (geomean at {sweep}s {', '.join(map(str, points[-count:]))}) "
+    else:
+        raise ValueError(f"rule '{rule['rule']}' on a curve needs 'of': peak or level")
+    return value, interval, interval, what
 
 
 def rule_at_most(paper, measured, rule):
     return measured.value <= rule["limit"], f"limit {rule['limit']:g}"
-
-
-def rule_at_least(paper, measured, rule):
-    return measured.value >= rule["limit"], f"needs at least {rule['limit']:g}"
-
-
-def rule_between(paper, measured, rule):
-    """low <= value <= high: a verbal claim ("gains a little") read as a stated range."""
-    low, high = rule["low"], rule["high"]
-    return low <= measured.value <= high, f"needs {low:g}–{high:g}"
 
 
 def rule_rises(paper, measured, rule):
@@ -369,13 +520,6 @@ def rule_rises(paper, measured, rule):
     return peak > 0 and gain >= rule["factor"], (
         f"peak at {sweep} {points[peak]} is {gain:.2f}× the value at {sweep} {points[0]} "
         f"(needs ≥ {rule['factor']:g}×, after the first {sweep})")
-
-
-def rule_peak_at_least(paper, measured, rule):
-    values, points, sweep = _curve(measured, rule, 1)
-    peak = values.index(max(values))
-    return values[peak] >= rule["limit"], (
-        f"peak {values[peak]:.3g} at {sweep} {points[peak]}; needs at least {rule['limit']:g}")
 
 
 def rule_peak_then_level(paper, measured, rule):
@@ -394,18 +538,6 @@ def rule_peak_then_level(paper, measured, rule):
                 f"(needs ≤ {1 + rule['flat']:g})")
 
 
-def rule_plateau_within(paper, measured, rule):
-    """The geometric mean of the last `points` points within ±tolerance of the paper's value
-    (log scale, as `within`); the curve needs a point before them to level after."""
-    count = rule["points"]
-    values, points, sweep = _curve(measured, rule, count + 1)
-    plateau = _geomean(values[-count:])
-    ok = abs(math.log(plateau / paper)) <= math.log1p(rule["tolerance"])
-    last = ", ".join(map(str, points[-count:]))
-    return ok, (f"level (geomean at {sweep}s {last}) {plateau:.3g} vs paper {paper:g}: "
-                f"{plateau / paper - 1:+.1%} (tolerance ±{rule['tolerance']:.0%})")
-
-
 def _curve(measured, rule, need):
     """(values, points, sweep) of a curve measurement with at least `need` points."""
     if not measured.points:
@@ -416,39 +548,23 @@ def _curve(measured, rule, need):
     return measured.value, measured.points, measured.sweep
 
 
-def rule_equal(paper, measured, rule):
-    return measured.value == paper, ""
-
-
-def rule_in_range(paper, measured, rule):
-    low, high = paper
-    return low <= measured.value[0] and measured.value[1] <= high, ""
-
-
-def rule_fastest_or_within(paper, measured, rule):
-    """The paper's variant is the fastest, or within tolerance of the fastest."""
-    if paper not in measured.times:
-        raise ClaimsError(f"paper_value {paper!r} is not a variant of the selection "
-                          f"({', '.join(measured.times)})")
-    fastest = min(measured.times, key=measured.times.get)
-    behind = measured.times[paper] / measured.times[fastest] - 1
-    return behind <= rule["tolerance"], (
-        f"{paper} is {behind:.1%} slower than {fastest} (tolerance {rule['tolerance']:.0%})")
-
-
 RULES = {
-    "within": (rule_within, ("tolerance",)),
+    "words": (rule_words, ("class",)),
     "at_most": (rule_at_most, ("limit",)),
-    "equal": (rule_equal, ()),
-    "in_range": (rule_in_range, ()),
-    "fastest_or_within": (rule_fastest_or_within, ("tolerance",)),
-    "at_least": (rule_at_least, ("limit",)),
-    "between": (rule_between, ("low", "high")),
     "rises": (rule_rises, ("factor",)),
-    "peak_at_least": (rule_peak_at_least, ("limit",)),
     "peak_then_level": (rule_peak_then_level, ("points", "drop", "flat")),
-    "plateau_within": (rule_plateau_within, ("points", "tolerance")),
 }
+
+
+def _load_words(path):
+    try:
+        classes = json.loads(path.read_text(encoding="utf-8"))["classes"]
+    except (OSError, ValueError, KeyError) as error:
+        raise ClaimsError(f"{path}: cannot read the word classes: {error}") from None
+    return classes
+
+
+WORDS = _load_words(WORDS_FILE)
 
 
 # --- files and evaluation ------------------------------------------------------------------
@@ -475,6 +591,10 @@ def load_claims(path):
         for key in ("text", "paper_value", "measure", "rule"):
             if key not in claim:
                 raise ClaimsError(f"{where}: missing '{key}'")
+        if not claim.get("beyond_paper") and not (isinstance(claim.get("quote"), str)
+                                                  and isinstance(claim.get("line"), int)):
+            raise ClaimsError(f"{where}: needs the paper's sentence as 'quote' and its 'line' "
+                              "(or 'beyond_paper': true)")
         _check_measure(where, claim["measure"])
         rule = claim["rule"]
         if not isinstance(rule, dict) or rule.get("rule") not in RULES:
@@ -482,6 +602,9 @@ def load_claims(path):
         missing = [k for k in RULES[rule["rule"]][1] if k not in rule]
         if missing:
             raise ClaimsError(f"{where}: rule '{rule['rule']}' needs {', '.join(missing)}")
+        if rule["rule"] == "words" and rule["class"] not in WORDS:
+            raise ClaimsError(f"{where}: word class {rule['class']!r} is not in {WORDS_FILE.name} "
+                              f"({', '.join(WORDS)})")
     return claims
 
 
@@ -503,7 +626,8 @@ def evaluate_claim(claim, scope):
     """Measure one claim on one device's benchmarks and apply its verdict rule."""
     paper = claim["paper_value"]
     static_note = claim.get("note", "")
-    common = dict(claim_id=claim["id"], text=claim["text"], paper=format_paper_value(claim))
+    common = dict(claim_id=claim["id"], text=claim["text"], paper=format_paper_value(claim),
+                  quote=claim.get("quote", ""), line=claim.get("line", 0))
     rule = claim["rule"]
 
     def not_measured(missing, measured_text="—"):
@@ -518,22 +642,24 @@ def evaluate_claim(claim, scope):
     except NotMeasured as missing:
         return not_measured(missing)
     try:
-        ok, rule_note = RULES[rule["rule"]][0](paper, measured, rule)
+        outcome, rule_note, *interval = RULES[rule["rule"]][0](paper, measured, rule)
     except NotMeasured as missing:  # a curve too short for its shape rule
         return not_measured(missing, measured.text)
     except (TypeError, ValueError) as error:
         raise ClaimsError(f"claim {claim['id']}: paper_value does not fit rule "
                           f"'{rule['rule']}': {error}") from None
-    return Verdict(measured=measured.text, verdict=REPRODUCED if ok else NOT_REPRODUCED,
+    if isinstance(outcome, bool):
+        outcome = REPRODUCED if outcome else NOT_REPRODUCED
+    return Verdict(measured=measured.text, verdict=outcome,
                    note=_join(measured.detail, rule_note, static_note), value=measured.value,
-                   **common)
+                   interval=interval[0] if interval else "—", **common)
 
 
 def format_paper_value(claim):
     value = claim["paper_value"]
     if isinstance(value, str):
         return value
-    if claim["rule"]["rule"] == "in_range":
+    if claim["rule"].get("class") == "between N and M":
         return f"{value[0]:g}–{value[1]:g}×"
     if isinstance(value, list):
         if all(isinstance(v, str) for v in value):
@@ -552,6 +678,10 @@ def _geomean(values):
 def _times(value):
     digits = 0 if value >= 100 else 1 if value >= 10 else 2
     return f"{value:.{digits}f}×"
+
+
+def _interval_text(interval):
+    return f"{interval[0]:.3g}–{interval[1]:.3g}"
 
 
 def _range_text(value):

@@ -34,7 +34,7 @@ INTRO = (
     "host↔device transfers included."
 )
 CLAIMS_INTRO = (
-    "Each verbal claim is read as a stated bound, given with its reason in the note. Ratios "
+    "Each verbal claim is read through its word class (the band and reason in the note). Ratios "
     "of GPU computing times are geometric means over every scale both experiments ran at with "
     "10 wells; the speedup claims read experiment 6's speedup over its CPU program scale by "
     "scale; the accuracy claim reads experiment 6's difference from experiment 5."

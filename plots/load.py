@@ -47,6 +47,7 @@ class Benchmark:
     source: Path
     time_s: float | None = None
     spread: float | None = None
+    repetitions_s: tuple = ()  # every repetition's time, when the file has them
     counters: dict = field(default_factory=dict)
     error: str | None = None
     invalid: bool = False  # the error is a time that cannot be a measurement
@@ -220,7 +221,9 @@ def _fold(path, device, preset, parsed, entries):
     throttled = any(_is_number(e.get("throttled")) and e["throttled"] >= 1
                     for e in counter_source)
     spread = _spread(where, aggregates.get("spread"), iterations, time_s)
-    return replace(base, time_s=time_s, spread=spread, counters=counters, throttled=throttled)
+    repetitions_s = tuple(_seconds(where, e) for e in iterations)
+    return replace(base, time_s=time_s, spread=spread, repetitions_s=repetitions_s,
+                   counters=counters, throttled=throttled)
 
 
 def _failure(entries):

@@ -32,8 +32,9 @@ class Paper:
 PAPERS = {
     "idw": Paper("idw", "IDW interpolation layouts (Mei & Tian 2016)", idw.INTRO, idw.render,
                  CLAIMS_DIR / "idw.json", idw.BASELINE, idw.PREFER,
-                 "Ratios are reproduced within ±10 % (log scale) of the paper's value; "
-                 "orderings list variants fastest first."),
+                 "Speedups and ratios the paper states as numbers are its averages over "
+                 "sizes: ours are too (ratios as geometric means), within ±10 % ('about N'); "
+                 "orderings are read pairwise as 'faster'."),
     "kriging": Paper("kriging", "CUDA ordinary kriging (Li & Dong)", kriging.INTRO,
                      kriging.render, CLAIMS_DIR / "kriging.json", {}, {},
                      kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),

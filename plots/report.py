@@ -8,13 +8,18 @@ import json
 import os
 from pathlib import Path
 
-from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope, evaluate_claims,
-                          load_claims)
+from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
 from plots.figures import write_atomically
 from plots.papers import PAPERS
 
 DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
 CONTEXT_SECTIONS = ("gpu", "build", "run", "ceilings")
+CLAIMS_READING = (
+    "Each claim quotes the paper (line of its text in ../shared/papers/source/); its words map "
+    "to a numeric band through one table (plots/claims/README.md). The interval is what the "
+    "verdict was judged on: the repetitions' fastest and slowest times paired, and the spread "
+    "across sizes for claims not stated as averages; `inconclusive` when it straddles the band's "
+    "edge.")
 
 
 def write_report(results, out_dir):
@@ -92,14 +97,19 @@ def _paper_part(paper, devices, sections, verdicts, out_dir):
 
 
 def _claims_table(verdicts, intro):
-    counts = {v: sum(x.verdict == v for x in verdicts)
-              for v in (REPRODUCED, NOT_REPRODUCED, NOT_MEASURED)}
+    counts = {v: sum(x.verdict == v for x in verdicts) for v in VERDICTS}
     summary = ", ".join(f"{n} {v}" for v, n in counts.items())
-    lines = [f"{summary}. {intro}", "",
-             "| claim | paper | measured | verdict | note |", "|---|---|---|---|---|"]
-    lines += [f"| {_cell(v.text)} (`{v.claim_id}`) | {_cell(v.paper)} | {_cell(v.measured)} | "
-              f"{v.verdict} | {_cell(v.note)} |" for v in verdicts]
+    lines = [f"{summary}. {intro} {CLAIMS_READING}", "",
+             "| claim | paper | measured | interval | verdict | note |",
+             "|---|---|---|---|---|---|"]
+    lines += [f"| {_cell(v.text)} (`{v.claim_id}`){_quote(v)} | {_cell(v.paper)} | "
+              f"{_cell(v.measured)} | {_cell(v.interval)} | {v.verdict} | {_cell(v.note)} |"
+              for v in verdicts]
     return "\n".join(lines)
+
+
+def _quote(verdict):
+    return f"<br>l.{verdict.line}: “{_cell(verdict.quote)}”" if verdict.quote else ""
 
 
 def _flags(results):
