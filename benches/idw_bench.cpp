@@ -235,7 +235,6 @@ idw::Validation validate(idw::DeviceProblem& problem, const GpuVariant& v) {
 
 // --- the two kinds of benchmark --------------------------------------------------------
 
-
 //! Lower bound on the time of m*n interactions from the measured ceilings: 6 FP operations
 //! (2 sub, mul, fma, add, fma) plus one reciprocal each, whichever unit saturates first.
 double compute_limit_s(double interactions, Precision prec) {
