@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/idw/reference.hpp"
+#include "lb/idw/validation.hpp"
 #include "lb/layout/host_storage.hpp"
 
 namespace lb::harness {
@@ -178,21 +180,17 @@ const Inputs& rounded_inputs(std::size_t size, Precision prec) {
   return it->second;
 }
 
-struct Reference {
-  std::vector<std::size_t> indices;
-  std::vector<double> values;
-};
-
-const Reference& reference(std::size_t size, Precision prec, double p) {
-  static std::map<std::tuple<std::size_t, Precision, double>, Reference> cache;
-  const auto key = std::make_tuple(size, prec, p);
+//! What validation checks a variant against, cached per (size, precision, power, block): the
+//! sample's reference values and the probes planted next to every data tile (see
+//! lb/idw/validation.hpp).
+const idw::ValidationSet& validation_set(std::size_t size, Precision prec, double p, int block) {
+  static std::map<std::tuple<std::size_t, Precision, double, int>, idw::ValidationSet> cache;
+  const auto key = std::make_tuple(size, prec, p, block);
   auto it = cache.find(key);
   if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
     const Inputs& in = rounded_inputs(size, prec);
-    Reference r;
-    r.indices = idw::check_indices(in.pred.size());
-    r.values = idw::reference_values(in.data, in.pred, r.indices, p);
-    it = cache.emplace(key, std::move(r)).first;
+    it = cache.emplace(key, idw::make_validation_set(in.data, in.pred, prec, p, static_cast<std::size_t>(block))).first;
   }
   return it->second;
 }
@@ -219,55 +217,6 @@ std::size_t footprint_estimate(const std::string& layout, Precision prec, std::s
 
 // --- validation ------------------------------------------------------------------------
 
-struct Validation {
-  bool ok = false;
-  std::string message;
-  double max_rel_err = 0;
-  std::size_t checked = 0;
-  double tolerance = 0;
-};
-
-Validation validate(idw::DeviceProblem& problem, Version version, Precision prec, double p, int block,
-                    std::size_t size) {
-  cudaStream_t stream = env().timer->stream();
-  problem.poison_output(stream);
-  problem.launch(version, p, block, stream);
-  check(cudaStreamSynchronize(stream), "validation run");
-  const idw::Output out = problem.read_output(stream);
-  Validation v;
-  v.tolerance = idw::tolerance(prec, size);
-  if (const std::size_t failed = problem.failed_device_launches(); failed > 0) {
-    v.message = fmt::format("validation: {} device-side (CDP) launches failed", failed);
-    return v;
-  }
-  if (out.unwritten > 0) {
-    v.message = fmt::format("validation: {} of {} outputs never written (first: point {})", out.unwritten,
-                            out.z.size(), out.first_unwritten);
-    return v;
-  }
-  for (std::size_t i = 0; i < out.z.size(); ++i)
-    if (!std::isfinite(out.z[i])) {
-      v.message = fmt::format("validation: output {} is not finite ({})", i, out.z[i]);
-      return v;
-    }
-  const Reference& ref = reference(size, prec, p);
-  for (std::size_t k = 0; k < ref.indices.size(); ++k) {
-    const double got = out.z[ref.indices[k]], want = ref.values[k];
-    const double rel = std::abs(got - want) / std::max(std::abs(want), 1e-300);
-    v.max_rel_err = std::max(v.max_rel_err, rel);
-    if (rel > v.tolerance) {
-      v.message = fmt::format("validation: point {}: got {:.17g}, CPU reference {:.17g} (relative error {:.3g} > {:.3g})",
-                              ref.indices[k], got, want, rel, v.tolerance);
-      return v;
-    }
-  }
-  v.checked = ref.indices.size();
-  v.ok = true;
-  return v;
-}
-
-// --- the two kinds of benchmark --------------------------------------------------------
-
 struct GpuVariant {
   Version version;
   std::string layout;
@@ -276,6 +225,15 @@ struct GpuVariant {
   std::size_t size;
   int block;
 };
+
+//! Runs the variant once on the validation set's points (the timed points with probes planted,
+//! same launch configuration), checks it and puts the timed points back.
+idw::Validation validate(idw::DeviceProblem& problem, const GpuVariant& v) {
+  return idw::validate_on_device(problem, v.version, v.p, v.block, validation_set(v.size, v.prec, v.p, v.block),
+                                 inputs(v.size).pred, env().timer->stream());
+}
+
+// --- the two kinds of benchmark --------------------------------------------------------
 
 //! Lower bound on the time of m*n interactions from the measured ceilings: 6 FP operations
 //! (2 sub, mul, fma, add, fma) plus one reciprocal each, whichever unit saturates first.
@@ -286,7 +244,7 @@ double compute_limit_s(double interactions, Precision prec) {
 }
 
 void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
-  static std::map<std::string, Validation> validated;
+  static std::map<std::string, idw::Validation> validated;
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   const std::size_t needed = footprint_estimate(v.layout, v.prec, v.size);
@@ -298,8 +256,8 @@ void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& na
   }
   idw::DeviceProblem& problem = device_problem(v.layout, v.prec, v.size);
   auto it = validated.find(name);
-  if (it == validated.end()) it = validated.emplace(name, validate(problem, v.version, v.prec, v.p, v.block, v.size)).first;
-  const Validation& check_result = it->second;
+  if (it == validated.end()) it = validated.emplace(name, validate(problem, v)).first;
+  const idw::Validation& check_result = it->second;
   if (!check_result.ok) {
     state.SkipWithError(check_result.message.c_str());
     return;
@@ -320,6 +278,8 @@ void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& na
   state.counters["max_rel_err"] = check_result.max_rel_err;
   state.counters["checked_points"] = static_cast<double>(check_result.checked);
   state.counters["tolerance"] = check_result.tolerance;
+  state.counters["checked_probes"] = static_cast<double>(check_result.probes);
+  state.counters["max_probe_share"] = check_result.max_probe_share;
 }
 
 struct CpuVariant {
@@ -331,21 +291,23 @@ struct CpuVariant {
 
 //! The paper's baseline: the naive body on the plain struct (AoS) layout, on one core (or
 //! all cores with OpenMP). At large sizes a sample of prediction points is timed and the
-//! time scaled by n / sample (every point does identical work); the entry says so.
+//! time scaled by n / sample (every point does identical work); the entry says so. Its
+//! output is validated before timing, as the GPU versions' are.
 void run_cpu(benchmark::State& state, const CpuVariant& v) {
   idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
     using M = idw::MappingOf<Layout, T>;
     const Inputs& in = inputs(v.size);
     layout::HostStorage<M> data(v.size), pred(v.size);
-    auto value = [](const datasets::PointSet& s, std::size_t i) {
+    auto value = [](const datasets::PointSet& s, std::size_t i, T z) {
       layout::RecordValue<idw::Point<T>> r;
       r.template get<idw::X>() = static_cast<T>(s.x[i]);
       r.template get<idw::Y>() = static_cast<T>(s.y[i]);
-      r.template get<idw::Z>() = static_cast<T>(s.z[i]);
+      r.template get<idw::Z>() = z;
       return r;
     };
-    layout::fill(data.view(), [&](std::size_t i) { return value(in.data, i); });
-    layout::fill(pred.view(), [&](std::size_t i) { return value(in.pred, i); });
+    layout::fill(data.view(), [&](std::size_t i) { return value(in.data, i, static_cast<T>(in.data.z[i])); });
+    // Outputs start as NaN: the validation run must write every point it checks.
+    layout::fill(pred.view(), [&](std::size_t i) { return value(in.pred, i, std::numeric_limits<T>::quiet_NaN()); });
     const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
     const double budget = v.parallel ? kOpenMPBudget : kSerialBudget;
     const std::size_t min_sample = v.parallel ? 256 : 32;
@@ -354,14 +316,22 @@ void run_cpu(benchmark::State& state, const CpuVariant& v) {
         sampled ? std::min(v.size, std::max(min_sample, static_cast<std::size_t>(budget / v.size))) : v.size;
     auto index_of = [&](std::size_t k) { return count == v.size ? k : k * (v.size - 1) / (count - 1); };
     double total_s = 0;
+    idw::Validation check_result;
     idw::with_power(v.p, [&](auto power) {
       const idw::NaiveBody body{data.view(), pred.view(), power};
-      for (auto _ : state) {
-        const auto t0 = std::chrono::steady_clock::now();
+      auto run_once = [&] {
         if (v.parallel)
           exec::run_openmp_on(count, index_of, body);
         else
           exec::run_serial_on(count, index_of, body);
+      };
+      const Inputs& rounded = rounded_inputs(v.size, v.prec);
+      check_result = idw::validate_cpu_run(rounded.data, rounded.pred, v.prec, v.p, idw::cpu_check_points(count, index_of),
+                                           run_once, [&](std::size_t i) { return pred.view().template get<idw::Z>(i); });
+      if (!check_result.ok) return;
+      for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        run_once();
         const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const double scaled = dt * static_cast<double>(v.size) / static_cast<double>(count);
         state.SetIterationTime(scaled);
@@ -369,11 +339,18 @@ void run_cpu(benchmark::State& state, const CpuVariant& v) {
         benchmark::DoNotOptimize(pred.blob(0));
       }
     });
+    if (!check_result.ok) {
+      state.SkipWithError(check_result.message.c_str());
+      return;
+    }
     state.counters["interactions"] = interactions;
     state.counters["interactions_per_s"] = interactions * static_cast<double>(state.iterations()) / total_s;
     state.counters["sampled"] = sampled ? 1 : 0;
     state.counters["sample_points"] = static_cast<double>(count);
     state.counters["omp_threads"] = v.parallel ? omp_get_max_threads() : 1;
+    state.counters["max_rel_err"] = check_result.max_rel_err;
+    state.counters["checked_points"] = static_cast<double>(check_result.checked);
+    state.counters["tolerance"] = check_result.tolerance;
   });
 }
 

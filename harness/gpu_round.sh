@@ -14,6 +14,7 @@
 # Never run `make source-commit` here: the GPU machine may hold a stale .git; the carried
 # .source-commit written on the development machine is what names the source.
 set -uo pipefail
+export LB_REQUIRE_GPU=1  # on the GPU machine, a GPU test that cannot find its GPU fails
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/lb-round}
 mkdir -p "$OUT"

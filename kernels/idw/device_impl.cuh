@@ -8,6 +8,8 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -295,6 +297,17 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
   void poison_output(cudaStream_t stream) override { pred_dev_.upload(pred_host_, stream); }
+
+  // pairs_in_range_ keeps its first answer: the launch stays the timed one (probes lie within
+  // the data's extent).
+  void set_prediction_points(const datasets::PointSet& pred, cudaStream_t stream) override {
+    if (pred.size() != pred_host_.size())
+      throw std::invalid_argument("set_prediction_points: " + std::to_string(pred.size()) + " points for a problem of " +
+                                  std::to_string(pred_host_.size()));
+    layout::fill(pred_host_.view(), [&](std::size_t i) { return point(pred, i, poison_value<T>()); });
+    pred_dev_.upload(pred_host_, stream);
+    check(cudaStreamSynchronize(stream), "upload IDW prediction points");
+  }
 
   Output read_output(cudaStream_t stream) override {
     layout::HostStorage<M> result(pred_host_.size());

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "lb/datasets/points.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/reference.hpp"
+#include "lb/idw/validation.hpp"
 
 #include "gpu_available.hpp"
 
@@ -100,6 +102,69 @@ TEST(IdwGpuHuge, CdpVersionsMatchTheReferenceAt1000K) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto version : {idw::Version::cdp_improved, idw::Version::cdp_original})
     check_variant("aoas", idw::Precision::f32, version, 2.0, {1024000 + 3, 1024000 - 5, 256});
+}
+
+TEST(IdwGpuHuge, ValidationCatchesASkippedTileOrSliceAt1000K) {
+  // The benchmark's 1000K float case (its seeds, block 256, p = 2, AoaS). A kernel that skips
+  // part of the data gives the same outputs as the right kernel on the data without that part,
+  // so the faults are made that way (the kernels under test are the timed ones, unchanged):
+  // the last 256-point tile for tiled and roofline, and a roofline slice (the roofline splits
+  // the data into at most 16 slices of whole tiles: 1/16 of it here, from tile 1000 on).
+  // Validation (validate_on_device: the sample and the probes) must fail each; for the
+  // record, the sample alone with its rigorous tolerance (13 %: the validation before the
+  // probes) passes a skipped tile (measured before: 1.4 %); for the slice it is only recorded.
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const std::size_t m = 1024000, block = 256;
+  const auto data = datasets::uniform_points(m, 20160104), pred = datasets::uniform_points(m, 20160105);
+  const auto rd = idw::rounded_to(data, idw::Precision::f32), rp = idw::rounded_to(pred, idw::Precision::f32);
+  const auto set = idw::make_validation_set(rd, rp, idw::Precision::f32, 2.0, block);
+  ASSERT_EQ(set.probes.size(), set.tiles) << "a tile without a probe";
+  const auto sample = idw::check_indices(m);
+  const auto sample_reference = idw::reference_values(rd, rp, sample, 2.0);
+  auto without = [&](std::size_t first, std::size_t last) {
+    datasets::PointSet r;
+    for (std::size_t i = 0; i < m; ++i)
+      if (i < first || i >= last) r.x.push_back(data.x[i]), r.y.push_back(data.y[i]), r.z.push_back(data.z[i]);
+    return r;
+  };
+  struct Fault {
+    const char* what;
+    idw::Version version;
+    std::size_t first, last;  //!< data points [first, last) skipped
+  };
+  const Fault faults[] = {{"none", idw::Version::tiled, 0, 0},
+                          {"none", idw::Version::roofline, 0, 0},
+                          {"last tile", idw::Version::tiled, m - block, m},
+                          {"last tile", idw::Version::roofline, m - block, m},
+                          {"a slice", idw::Version::roofline, 1000 * block, 1000 * block + m / 16}};
+  for (const Fault& f : faults) {
+    const std::string what = std::string(idw::to_string(f.version)) + " skipping " + f.what;
+    auto problem = idw::make_device_problem("aoas", idw::Precision::f32, without(f.first, f.last), pred);
+    const idw::Validation v = idw::validate_on_device(*problem, f.version, 2.0, block, set, pred, nullptr);
+    // The old validation: the timed points' sample against the reference, nothing else.
+    problem->poison_output(nullptr);
+    problem->launch(f.version, 2.0, block, nullptr);
+    check(cudaDeviceSynchronize(), "IDW fault run");
+    const auto out = problem->read_output(nullptr);
+    std::vector<double> got(sample.size());
+    for (std::size_t k = 0; k < sample.size(); ++k) got[k] = out.z[sample[k]];
+    const idw::Validation old = idw::check_sample(sample, sample_reference, got, idw::tolerance(idw::Precision::f32, m));
+    ::testing::Test::RecordProperty("sample_max_rel_err_fault" + std::to_string(&f - faults), std::to_string(old.max_rel_err));
+    std::printf("%s: validation %s; the sample alone: max relative error %.3g (tolerance %.3g)\n", what.c_str(),
+                v.ok ? "passed" : v.message.c_str(), old.max_rel_err, old.tolerance);
+    if (f.first == f.last) {
+      EXPECT_TRUE(v.ok) << what << ": " << v.message;
+      EXPECT_EQ(v.probes, set.tiles) << what;
+      EXPECT_TRUE(old.ok) << what << ": " << old.message;
+      continue;
+    }
+    EXPECT_FALSE(v.ok) << what << ": validation passed it";
+    EXPECT_NE(v.message.find("probe"), std::string::npos) << what << ": " << v.message;
+    if (f.last - f.first == block)
+      EXPECT_TRUE(old.ok) << what << ": for the record, the sample alone was expected to miss this (max relative "
+                          << "error " << old.max_rel_err << " against " << old.tolerance << "), and caught it: "
+                          << old.message;
+  }
 }
 
 TEST(IdwGpuLarge, CdpLaunchesEveryChildAt100K) {

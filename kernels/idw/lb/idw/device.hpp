@@ -37,6 +37,10 @@ class DeviceProblem {
   //! Overwrites every output value with a NaN bit pattern no computation produces.
   virtual void poison_output(cudaStream_t stream) = 0;
   virtual Output read_output(cudaStream_t stream) = 0;
+  //! Replaces the prediction points' positions by `pred`'s (same count: the launch
+  //! configuration stays that of the timed points), e.g. with validation probes planted, and
+  //! back. Waits for the upload.
+  virtual void set_prediction_points(const datasets::PointSet& pred, cudaStream_t stream) = 0;
   //! Bytes of device memory the layout takes for data + prediction points.
   virtual std::size_t footprint_bytes() const = 0;
   //! Device-side (CDP) launches that failed since the last call (and resets the count).

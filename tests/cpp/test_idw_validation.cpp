@@ -1,0 +1,184 @@
+// IDW validation on the CPU (lb/idw/validation.hpp): the probes catch a computation that skips
+// one tile of data points, which a sample with the rigorous tolerance can miss at large sizes;
+// the CPU baselines are validated before they are timed, and a wrong body fails.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include <benchmark/benchmark.h>
+
+#include "lb/datasets/points.hpp"
+#include "lb/exec/cpu_launcher.hpp"
+#include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
+#include "lb/idw/naive_body.hpp"
+#include "lb/idw/validation.hpp"
+#include "lb/layout/host_storage.hpp"
+
+namespace lb::harness {
+std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
+}
+
+namespace {
+
+using namespace lb;
+using idw::Precision;
+
+using FloatAoS = idw::MappingOf<idw::LayoutAoS, float>;
+
+layout::HostStorage<FloatAoS> float_points(const datasets::PointSet& s) {
+  layout::HostStorage<FloatAoS> h(s.size());
+  layout::fill(h.view(), [&](std::size_t i) {
+    layout::RecordValue<idw::Point<float>> r;
+    r.get<idw::X>() = static_cast<float>(s.x[i]);
+    r.get<idw::Y>() = static_cast<float>(s.y[i]);
+    r.get<idw::Z>() = std::numeric_limits<float>::quiet_NaN();
+    return r;
+  });
+  return h;
+}
+
+datasets::PointSet without(const datasets::PointSet& s, std::size_t first, std::size_t last) {
+  datasets::PointSet r;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (i < first || i >= last) r.x.push_back(s.x[i]), r.y.push_back(s.y[i]), r.z.push_back(s.z[i]);
+  return r;
+}
+
+//! The float naive body's outputs over `data` at the points the set checks (others 0).
+std::vector<double> float_outputs(const datasets::PointSet& data, const idw::ValidationSet& set) {
+  auto d = float_points(data);
+  layout::fill(d.view(), [&](std::size_t i) {
+    layout::RecordValue<idw::Point<float>> r = d.view().load(i);
+    r.get<idw::Z>() = static_cast<float>(data.z[i]);
+    return r;
+  });
+  auto q = float_points(set.pred);
+  std::vector<std::size_t> points = set.indices;
+  for (const auto& probe : set.probes) points.push_back(probe.pred_index);
+  exec::run_openmp_on(points.size(), [&](std::size_t k) { return points[k]; },
+                      idw::NaiveBody{d.view(), q.view(), idw::PowerTwo{}});
+  std::vector<double> z(set.pred.size(), 0.0);
+  for (std::size_t i : points) z[i] = q.view().get<idw::Z>(i);
+  return z;
+}
+
+struct ProbeCase : ::testing::Test {
+  static constexpr std::size_t kTile = 256;
+  const datasets::PointSet data = idw::rounded_to(datasets::uniform_points(20000, 41), Precision::f32);
+  const datasets::PointSet pred = idw::rounded_to(datasets::uniform_points(20000, 42), Precision::f32);
+  const idw::ValidationSet set = idw::make_validation_set(data, pred, Precision::f32, 2.0, kTile);
+};
+
+TEST_F(ProbeCase, EveryTileHasAProbeAndTheRightAnswerPasses) {
+  EXPECT_EQ(set.tiles, (data.size() + kTile - 1) / kTile);
+  EXPECT_EQ(set.probes.size(), set.tiles);
+  const auto v = idw::check_outputs(set, float_outputs(data, set));
+  EXPECT_TRUE(v.ok) << v.message;
+  EXPECT_EQ(v.probes, set.tiles);
+  EXPECT_LT(v.max_probe_share, 1.0);
+  // The bounds say something: well below the data's spread (values in [0, 1000)).
+  for (const auto& probe : set.probes) ASSERT_LT(probe.bound, 20.0) << "probe " << probe.pred_index;
+}
+
+TEST_F(ProbeCase, ASkippedTileFailsOnItsProbe) {
+  for (std::size_t tile : {std::size_t(0), std::size_t(40), set.tiles - 1}) {
+    const std::size_t first = tile * kTile, last = std::min(data.size(), first + kTile);
+    const auto v = idw::check_outputs(set, float_outputs(without(data, first, last), set));
+    EXPECT_FALSE(v.ok) << "tile " << tile << " skipped, validation passed";
+    EXPECT_NE(v.message.find("probe"), std::string::npos) << v.message;
+  }
+}
+
+TEST_F(ProbeCase, ProbesReplacePointsButKeepTheCount) {
+  ASSERT_EQ(set.pred.size(), pred.size());
+  std::size_t moved = 0;
+  for (std::size_t i = 0; i < pred.size(); ++i) moved += set.pred.x[i] != pred.x[i] || set.pred.y[i] != pred.y[i];
+  EXPECT_EQ(moved, set.probes.size());
+  for (const auto& probe : set.probes) {
+    // Rounded like the data, and well outside the coincidence distance.
+    EXPECT_EQ(set.pred.x[probe.pred_index], double(float(set.pred.x[probe.pred_index])));
+    const double dx = set.pred.x[probe.pred_index] - data.x[probe.data_index];
+    const double dy = set.pred.y[probe.pred_index] - data.y[probe.data_index];
+    EXPECT_GT(dx * dx + dy * dy, 100 * idw::kCoincidentD2);
+    EXPECT_EQ(probe.expected, data.z[probe.data_index]);
+  }
+}
+
+// --- CPU baselines --------------------------------------------------------------------
+
+//! A CPU run of the float naive body over `body_data`, validated against `data`'s reference.
+idw::Validation cpu_run(const datasets::PointSet& data, const datasets::PointSet& body_data,
+                        const datasets::PointSet& pred, bool writes) {
+  auto d = float_points(body_data);
+  layout::fill(d.view(), [&](std::size_t i) {
+    layout::RecordValue<idw::Point<float>> r = d.view().load(i);
+    r.get<idw::Z>() = static_cast<float>(body_data.z[i]);
+    return r;
+  });
+  auto q = float_points(pred);
+  const std::size_t count = 100;
+  auto index_of = [&](std::size_t k) { return k * (pred.size() - 1) / (count - 1); };
+  const auto points = idw::cpu_check_points(count, index_of, 40);
+  const idw::NaiveBody body{d.view(), q.view(), idw::PowerTwo{}};
+  return idw::validate_cpu_run(
+      data, pred, Precision::f32, 2.0, points,
+      [&] {
+        if (writes) exec::run_serial_on(count, index_of, body);
+      },
+      [&](std::size_t i) { return q.view().get<idw::Z>(i); });
+}
+
+TEST(IdwCpuBaseline, TheRightBodyPasses) {
+  const auto data = idw::rounded_to(datasets::uniform_points(3000, 51), Precision::f32);
+  const auto pred = idw::rounded_to(datasets::uniform_points(3000, 52), Precision::f32);
+  const auto v = cpu_run(data, data, pred, true);
+  EXPECT_TRUE(v.ok) << v.message;
+  EXPECT_EQ(v.checked, 40u);
+}
+
+TEST(IdwCpuBaseline, AWrongBodyFails) {
+  const auto data = idw::rounded_to(datasets::uniform_points(3000, 51), Precision::f32);
+  const auto pred = idw::rounded_to(datasets::uniform_points(3000, 52), Precision::f32);
+  // A body that misses the last 256 data points, and one that writes nothing (outputs stay NaN).
+  const auto missing = cpu_run(data, without(data, 3000 - 256, 3000), pred, true);
+  EXPECT_FALSE(missing.ok);
+  EXPECT_NE(missing.message.find("CPU reference"), std::string::npos) << missing.message;
+  EXPECT_FALSE(cpu_run(data, data, pred, false).ok);
+}
+
+//! Captures the runs Google Benchmark reports.
+class Capture : public benchmark::BenchmarkReporter {
+ public:
+  std::vector<Run> runs;
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& r) override { runs.insert(runs.end(), r.begin(), r.end()); }
+};
+
+TEST(IdwCpuBaseline, TheBenchmarksValidateBeforeTiming) {
+  // The planned cpu-serial and cpu-omp entries at a small size, run as `layoutbench run` runs
+  // them: each reports the points it checked against the reference.
+  const auto plan = harness::plan_idw(harness::load_preset("quick"), harness::Overrides{{300}, {"float"}});
+  int registered = 0;
+  for (const auto& b : plan)
+    if (b.name.find("/cpu-") != std::string::npos && b.name.find("/p:2/") != std::string::npos) {
+      benchmark::RegisterBenchmark(b.name.c_str(), [run = b.run](benchmark::State& st) { run(st); })
+          ->UseManualTime()
+          ->Iterations(1);
+      ++registered;
+    }
+  ASSERT_EQ(registered, 2);
+  Capture capture;
+  benchmark::RunSpecifiedBenchmarks(&capture);
+  ASSERT_EQ(capture.runs.size(), 2u);
+  for (const auto& run : capture.runs) {
+    ASSERT_FALSE(run.error_occurred) << run.benchmark_name() << ": " << run.error_message;
+    ASSERT_TRUE(run.counters.count("checked_points")) << run.benchmark_name() << ": not validated";
+    EXPECT_EQ(run.counters.at("checked_points").value, 256.0) << run.benchmark_name();
+    EXPECT_LE(run.counters.at("max_rel_err").value, run.counters.at("tolerance").value);
+  }
+}
+
+}  // namespace
