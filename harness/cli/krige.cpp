@@ -101,9 +101,6 @@ void check_options(const KrigeOptions& o) {
   if (o.experiment && (*o.experiment < 1 || *o.experiment > 7))
     throw std::invalid_argument(
         fmt::format("unknown experiment {} (expected 1 to 7: the paper's 1-6, or 7)", *o.experiment));
-  if (o.experiment == 7 && o.device == "cpu")
-    throw std::invalid_argument("experiment 7 runs on the GPU only (cuSOLVER and cuBLAS; it has no CPU program): use "
-                                "--device gpu, or --experiment 1 to 6 with --device cpu");
   if (o.well_count && *o.well_count < 2)
     throw std::invalid_argument(fmt::format("--well-count {}: kriging needs at least 2 wells", *o.well_count));
   if (o.precision) {
@@ -114,6 +111,9 @@ void check_options(const KrigeOptions& o) {
     if (*o.precision != "float" && *o.precision != "double")
       throw std::invalid_argument(fmt::format("unknown precision '{}' (expected float or double)", *o.precision));
   }
+  if (o.experiment == 7 && o.device == "cpu")
+    throw std::invalid_argument("experiment 7 runs on the GPU only (cuSOLVER and cuBLAS; it has no CPU program): use "
+                                "--device gpu, or --experiment 1 to 6 with --device cpu");
   const bool from_file = !o.wells.empty();
   if (from_file && o.scale)
     throw std::invalid_argument("give either --wells FILE --grid SPEC (your wells) or --scale S (the generated case), "
@@ -295,12 +295,13 @@ int krige(const KrigeOptions& options) {
   const kriging::Variogram variogram = variogram_of(options, p);
   KrigeOptions o = options;
   o.experiment = options.experiment ? *options.experiment : default_experiment(o, p);
-  std::fprintf(stderr, "krige: variogram %s\n", variogram.describe().c_str());
   // Experiments 1-6 have the paper's precision (6 float, the rest double); 7 is double
   // unless --precision float.
   const bool use_float =
       o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(*o.experiment);
-  return use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
+  const int status = use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
+  std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());  // after the summary: errors stay one line
+  return status;
 }
 
 }  // namespace lb::tools

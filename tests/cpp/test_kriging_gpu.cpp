@@ -362,4 +362,64 @@ TEST(KrigingGpu, CoincidentWellsGiveASingularSystemErrorNotNaN) {
   EXPECT_NO_THROW(kriging::run_device_experiment(4, input_of<double>(datasets::kriging_base_case(1))));
 }
 
+// --- poisoned outputs catch a kernel that skips points (issue 10 item 8) --------------------
+
+template <class T>
+void expect_skipped_writes_caught(int experiment, const datasets::KrigingCase& c) {
+  const auto in = input_of<T>(c);
+  const std::size_t points = in.points();
+  kriging::DeviceExperiment<T> e(experiment, in);
+  const auto good = e.run(nullptr, kriging::Poison::yes);
+  ASSERT_EQ(good.unwritten, 0u) << "exp " << experiment;
+  // Experiment 7 skips whole chunks: here one chunk covers the mesh.
+  const std::size_t first = experiment == 7 ? 0 : 100, end = experiment == 7 ? points : 200;
+  e.skip_writes_for_testing(first, end);
+  // Unpoisoned, the reused buffers still hold the last run's estimates: the hole.
+  const auto stale = e.run(nullptr, kriging::Poison::no);
+  EXPECT_EQ(stale.estimates, good.estimates) << "exp " << experiment << ": the skipped points were written";
+  const auto poisoned = e.run(nullptr, kriging::Poison::yes);
+  EXPECT_EQ(poisoned.unwritten, (end - first) * in.surfaces) << "exp " << experiment;
+  EXPECT_EQ(poisoned.first_unwritten, first) << "exp " << experiment;
+  EXPECT_TRUE(kriging::is_poison(poisoned.estimates[first]));
+  EXPECT_FALSE(kriging::is_poison(poisoned.estimates[end < points ? end : 0] + T(experiment == 7)))
+      << "only the skipped points hold the poison";
+  e.skip_writes_for_testing(0, 0);
+  EXPECT_EQ(e.run(nullptr, kriging::Poison::yes).unwritten, 0u) << "exp " << experiment;
+}
+
+TEST(KrigingGpuPoison, EveryExperimentsSkippedWritesAreCaught) {
+  REQUIRE_GPU();
+  const auto c = make_case(20, 30);
+  for (int experiment : {1, 2, 3, 4, 5, 7}) expect_skipped_writes_caught<double>(experiment, c);
+  for (int experiment : {6, 7}) expect_skipped_writes_caught<float>(experiment, c);
+}
+
+// --- every variogram model in every experiment (issue 10 item 15) ---------------------------
+
+TEST(KrigingGpuVariogram, EveryModelMatchesTheReferenceInEveryExperiment) {
+  REQUIRE_GPU();
+  const auto c = make_case(20, 30);
+  const double a = kriging::Variogram::for_domain(c.width, c.height).range;
+  for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::spherical,
+                     kriging::VariogramModel::gaussian}) {
+    const kriging::Variogram v{2.0, 0.7 * a, 0.2, model};
+    const auto in_d = kriging::make_input<double>(c.wells, c.grid, v);
+    const auto in_f = kriging::make_input<float>(c.wells, c.grid, v);
+    std::vector<std::size_t> all(in_d.points());
+    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+    const auto ref_d = kriging::make_check_reference(in_d, all), ref_f = kriging::make_check_reference(in_f, all);
+    for (int experiment : {1, 2, 3, 4, 5, 7}) {
+      const auto check = kriging::check_estimates(ref_d, kriging::run_device_experiment(experiment, in_d).estimates,
+                                                  kriging::float_algorithm_of(experiment));
+      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " exp " << experiment << ": " << check.message;
+    }
+    for (int experiment : {6, 7}) {
+      const auto check = kriging::check_estimates(ref_f, kriging::run_device_experiment(experiment, in_f).estimates,
+                                                  kriging::float_algorithm_of(experiment));
+      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " float exp " << experiment << ": " << check.message;
+      EXPECT_FALSE(check.unvalidated) << kriging::to_string(model) << " float exp " << experiment;
+    }
+  }
+}
+
 }  // namespace
