@@ -277,6 +277,8 @@ int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& 
   model.commit();
   if (wells) wells->commit();
 
+  // Printed once the model is written (an error stays one line), before the summary (last).
+  std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());
   const std::size_t points = p.grid.nx * p.grid.ny;
   const std::string device_time =
       m.device_seconds >= 0 ? fmt::format(" ({:.3f} s in the experiment's timed region)", m.device_seconds) : "";
@@ -299,9 +301,7 @@ int krige(const KrigeOptions& options) {
   // unless --precision float.
   const bool use_float =
       o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(*o.experiment);
-  const int status = use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
-  std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());  // after the summary: errors stay one line
-  return status;
+  return use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
 }
 
 }  // namespace lb::tools

@@ -49,9 +49,9 @@ def test_generated_case_gives_the_mesh_with_ordered_surfaces(tmp_path):
     summary = r.stderr.strip().splitlines()
     assert len(summary) == 2
     half_diagonal = 0.5 * math.hypot(100.0 * MESH_X, 100.0 * MESH_Y)
-    assert summary[1] == f"variogram: exponential, sill 1, range {half_diagonal:.6g} (practical), nugget 0"
-    assert f"kriged {MESH_X * MESH_Y} points x {SURFACES} surfaces" in summary[0]
-    assert "experiment 6, cpu, float" in summary[0]
+    assert summary[0] == f"variogram: exponential, sill 1, range {half_diagonal:.6g} (practical), nugget 0"
+    assert f"kriged {MESH_X * MESH_Y} points x {SURFACES} surfaces" in summary[1]
+    assert "experiment 6, cpu, float" in summary[1]
     header, rows = read_model(out)
     assert header == ["x", "y", *(f"surface{h}" for h in range(SURFACES))]
     assert len(rows) == MESH_X * MESH_Y
@@ -249,7 +249,7 @@ def test_variogram_options_are_used_and_printed(tmp_path):
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     r = krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--model", "spherical", "--range", 3000,
               "--sill", 2, "--nugget", 0.5, "--out", a)
-    assert r.stderr.strip().splitlines()[-1] == "variogram: spherical, sill 2, range 3000 (practical), nugget 0.5"
+    assert r.stderr.strip().splitlines()[0] == "variogram: spherical, sill 2, range 3000 (practical), nugget 0.5"
     krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--out", b)
     _, rows_a = read_model(a)
     _, rows_b = read_model(b)
