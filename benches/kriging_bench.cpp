@@ -17,7 +17,6 @@
 #include <map>
 #include <memory>
 #include <tuple>
-#include <type_traits>
 
 #include <fmt/format.h>
 
