@@ -70,9 +70,10 @@ Problem load_problem(const KrigeOptions& o) {
   p.wells = datasets::load_wells_csv(o.wells);
   p.width = p.grid.x1 - p.grid.x0;
   p.height = p.grid.y1 - p.grid.y0;
-  if (!(std::hypot(p.width, p.height) > 0.0))
+  if (!o.range && !(std::hypot(p.width, p.height) > 0.0))
     throw InputError(fmt::format("grid spec '{}': a single point has no extent to choose the variogram's range "
-                                 "from (half the grid's diagonal); give the grid at least two points along an axis",
+                                 "from (half the grid's diagonal); give --range, or the grid at least two points "
+                                 "along an axis",
                                  o.grid));
   return p;
 }

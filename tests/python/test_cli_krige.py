@@ -271,3 +271,11 @@ def test_default_experiment_runs_many_wells_and_says_which(tmp_path):
     r = run("krige", "--scale", 1, "--well-count", 200, "--experiment", 6, "--out", out)
     assert r.returncode == 2 and "constant memory" in r.stderr and "using experiment" not in r.stderr, r.stderr
     assert "the first that can run them" in run("krige", "--help").stdout
+
+
+def test_a_single_point_grid_runs_with_a_range(tmp_path):
+    out = tmp_path / "out.csv"
+    wells = wells_file(tmp_path, GOOD)
+    krige("--wells", wells, "--grid", "5:5:1,7:7:1", "--range", 500, "--device", "cpu", "--experiment", 4, "--out", out)
+    _, rows = read_model(out)
+    assert len(rows) == 1 and rows[0][:2] == [5.0, 7.0]
