@@ -51,7 +51,8 @@ std::vector<double> grid_axis(double lo, double hi, std::size_t n) {
 
 KrigingCase generate_kriging_case(const KrigingCaseSpec& spec) {
   if (spec.scale < 1) throw InputError(fmt::format("kriging case: scale must be at least 1, got {}", spec.scale));
-  if (spec.wells < 1) throw InputError("kriging case: needs at least one well");
+  if (spec.wells < 2)
+    throw InputError(fmt::format("kriging case: {} well{}; kriging needs at least 2", spec.wells, spec.wells == 1 ? "" : "s"));
   if (spec.surfaces < 2) throw InputError("kriging case: needs at least 2 surfaces (one stratum)");
   if (spec.mesh_x < 1 || spec.mesh_y < 1) throw InputError("kriging case: the mesh needs at least 1 x 1 points");
 

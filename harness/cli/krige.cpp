@@ -24,11 +24,21 @@ void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
   cmd->add_option("--wells", o.wells, "CSV file of wells: header x,y,<surface 1>,...,<surface H>, one well a line");
   cmd->add_option("--grid", o.grid, "mesh for --wells: x0:x1:nx,y0:y1:ny (x fastest)");
   cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)");
-  cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10)");
-  cmd->add_option("--experiment", o.experiment, "1-6 (the paper's) or 7 (A factored once, GEMMs)")->capture_default_str();
+  cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10, at least 2)");
+  cmd->add_option("--experiment", o.experiment,
+                  "1-6 (the paper's) or 7 (A factored once, GEMMs; GPU only). Default: 6, or with more wells than "
+                  "it holds (its solver holds 16 on the GPU, its A must fit 64 KiB of constant memory; the CPU "
+                  "programs hold 64) the first that can run them (7 on the GPU), named on stderr. An explicit "
+                  "choice that cannot run is an error");
   cmd->add_option("--device", o.device, "gpu (the experiment's CUDA program) or cpu (its CPU program)")
       ->capture_default_str();
   cmd->add_option("--precision", o.precision, "experiment 7 only: double (default) or float");
+  cmd->add_option("--model", o.model, "variogram model: exponential, spherical or gaussian")->capture_default_str();
+  cmd->add_option("--range", o.range,
+                  "practical range a: gamma reaches 95 % of the sill's structured part at a (exponential, "
+                  "gaussian), all of it (spherical). Default: half the grid's diagonal");
+  cmd->add_option("--sill", o.sill, "sill: gamma's plateau, nugget included (default 1)");
+  cmd->add_option("--nugget", o.nugget, "nugget: gamma's jump at 0+, below the sill (default 0)");
   cmd->add_option("--out", o.out, "CSV file for the model: x,y,<surface names>, one mesh point a line");
   cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)");
 }
@@ -60,26 +70,51 @@ Problem load_problem(const KrigeOptions& o) {
   p.wells = datasets::load_wells_csv(o.wells);
   p.width = p.grid.x1 - p.grid.x0;
   p.height = p.grid.y1 - p.grid.y0;
-  if (!(std::hypot(p.width, p.height) > 0.0))
+  if (!o.range && !(std::hypot(p.width, p.height) > 0.0))
     throw InputError(fmt::format("grid spec '{}': a single point has no extent to choose the variogram's range "
-                                 "from (half the grid's diagonal); give the grid at least two points along an axis",
+                                 "from (half the grid's diagonal); give --range, or the grid at least two points "
+                                 "along an axis",
                                  o.grid));
   return p;
+}
+
+//! The variogram: the options given, the paper's choice (variogram.hpp) for the rest.
+kriging::Variogram variogram_of(const KrigeOptions& o, const Problem& p) {
+  kriging::Variogram v = kriging::Variogram::for_domain(p.width, p.height);
+  v.model = *kriging::parse_variogram_model(o.model);  // checked in check_options
+  if (o.range) v.range = *o.range;
+  if (o.sill) v.sill = *o.sill;
+  if (o.nugget) v.nugget = *o.nugget;
+  try {
+    kriging::check_variogram(v);
+  } catch (const InputError& e) {  // name the options
+    throw std::invalid_argument(fmt::format("--range/--sill/--nugget: {}", e.what()));
+  }
+  return v;
 }
 
 void check_options(const KrigeOptions& o) {
   if (o.device != "gpu" && o.device != "cpu")
     throw std::invalid_argument(fmt::format("unknown device '{}' (expected gpu or cpu)", o.device));
-  if (o.experiment < 1 || o.experiment > 7)
-    throw std::invalid_argument(fmt::format("unknown experiment {} (expected 1 to 7: the paper's 1-6, or 7)", o.experiment));
+  if (!kriging::parse_variogram_model(o.model))
+    throw std::invalid_argument(
+        fmt::format("--model: unknown variogram model '{}' (expected exponential, spherical or gaussian)", o.model));
+  if (o.experiment && (*o.experiment < 1 || *o.experiment > 7))
+    throw std::invalid_argument(
+        fmt::format("unknown experiment {} (expected 1 to 7: the paper's 1-6, or 7)", *o.experiment));
+  if (o.well_count && *o.well_count < 2)
+    throw std::invalid_argument(fmt::format("--well-count {}: kriging needs at least 2 wells", *o.well_count));
   if (o.precision) {
     if (o.experiment != 7)
-      throw std::invalid_argument(fmt::format("--precision is only for experiment 7: experiment {} runs in {} (the "
-                                              "paper's choice: 1-5 double, 6 float)",
-                                              o.experiment, o.experiment == 6 ? "float" : "double"));
+      throw std::invalid_argument(fmt::format("--precision is only for experiment 7 (give --experiment 7): experiment "
+                                              "{} runs in {} (the paper's choice: 1-5 double, 6 float)",
+                                              o.experiment.value_or(6), o.experiment.value_or(6) == 6 ? "float" : "double"));
     if (*o.precision != "float" && *o.precision != "double")
       throw std::invalid_argument(fmt::format("unknown precision '{}' (expected float or double)", *o.precision));
   }
+  if (o.experiment == 7 && o.device == "cpu")
+    throw std::invalid_argument("experiment 7 runs on the GPU only (cuSOLVER and cuBLAS; it has no CPU program): use "
+                                "--device gpu, or --experiment 1 to 6 with --device cpu");
   const bool from_file = !o.wells.empty();
   if (from_file && o.scale)
     throw std::invalid_argument("give either --wells FILE --grid SPEC (your wells) or --scale S (the generated case), "
@@ -97,6 +132,23 @@ void check_options(const KrigeOptions& o) {
   if (o.out == o.wells_out) throw std::invalid_argument("--out and --wells-out name the same file");
 }
 
+//! No --experiment: 6 (the paper's last), unless the GPU cannot run it for these wells
+//! (16 per thread; A and the values in 64 KiB of constant memory): then 7, which has no
+//! limit, said on stderr. The CPU programs all hold the same kMaxWells: nothing to pick.
+int default_experiment(const KrigeOptions& o, const Problem& p) {
+  constexpr int kDefault = 6, kAnyWells = 7;
+  if (o.device != "gpu") return kDefault;
+  try {
+    kriging::check_device_experiment(kDefault, p.wells.wells(), p.wells.surfaces(), sizeof(float));
+    return kDefault;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "krige: no --experiment given and experiment %d cannot run these wells (%s); using experiment "
+                         "%d (A factored once, GEMMs) in double\n",
+                 kDefault, e.what(), kAnyWells);
+    return kAnyWells;
+  }
+}
+
 bool gpu_visible() {
   int n = 0;
   const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
@@ -112,39 +164,39 @@ struct Model {
 };
 
 template <class T>
-Model<T> run_program(const KrigeOptions& o, const Problem& p) {
-  const kriging::KrigingInput<T> in =
-      kriging::make_input<T>(p.wells, p.grid, kriging::Variogram::for_domain(p.width, p.height));
+Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram) {
+  const int experiment_number = *o.experiment;
+  const kriging::KrigingInput<T> in = kriging::make_input<T>(p.wells, p.grid, variogram);
   Model<T> m;
   const auto t0 = std::chrono::steady_clock::now();
   if (o.device == "gpu") {
     // The host-side limits first (too many wells, ...): they hold with or without a GPU.
-    kriging::check_device_experiment(o.experiment, in.wells, in.surfaces, sizeof(T));
-    kriging::check_device_mesh(o.experiment, in.points(), in.surfaces);
+    kriging::check_device_experiment(experiment_number, in.wells, in.surfaces, sizeof(T));
+    kriging::check_device_mesh(experiment_number, in.points(), in.surfaces);
     if (!gpu_visible())
       throw std::runtime_error("no CUDA GPU visible: --device gpu needs one (--device cpu runs the experiment's CPU "
                                "program)");
     const auto start = std::chrono::steady_clock::now();
-    kriging::DeviceExperiment<T> experiment(o.experiment, in);
+    kriging::DeviceExperiment<T> experiment(experiment_number, in);
     kriging::DeviceRun<T> run = experiment.run();
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.device_seconds = run.seconds;
     m.estimates = std::move(run.estimates);
   } else {
-    const kriging::CpuProgram program = kriging::cpu_program_of(o.experiment);
+    const kriging::CpuProgram program = kriging::cpu_program_of(experiment_number);
     m.estimates = kriging::run_cpu_program(program, in);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   const std::size_t points = in.points(), surfaces = in.surfaces;
   if (m.estimates.size() != points * surfaces)
     throw std::runtime_error(fmt::format("experiment {} returned {} estimates, expected {} points x {} surfaces",
-                                         o.experiment, m.estimates.size(), points, surfaces));
+                                         experiment_number, m.estimates.size(), points, surfaces));
   for (std::size_t k = 0; k < m.estimates.size(); ++k)
     if (!std::isfinite(static_cast<double>(m.estimates[k]))) {
       const std::size_t h = k / points, pt = k % points;
       throw std::runtime_error(fmt::format(
           "experiment {} gave a non-finite estimate ({}) of surface '{}' at mesh point ({}, {}); nothing written",
-          o.experiment, static_cast<double>(m.estimates[k]), p.wells.surface_names[h], pt % in.grid_x.size(),
+          experiment_number, static_cast<double>(m.estimates[k]), p.wells.surface_names[h], pt % in.grid_x.size(),
           pt / in.grid_x.size()));
     }
   return m;
@@ -213,8 +265,8 @@ void write_wells(datasets::AtomicFile& file, const datasets::WellSet& wells) {
 }
 
 template <class T>
-int krige_in(const KrigeOptions& o, const Problem& p) {
-  const Model<T> m = run_program<T>(o, p);
+int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram) {
+  const Model<T> m = run_program<T>(o, p, variogram);
   // Both files are staged before either is moved into place: a failure leaves neither.
   datasets::AtomicFile model(o.out);
   write_model(model, p, m.estimates);
@@ -226,11 +278,13 @@ int krige_in(const KrigeOptions& o, const Problem& p) {
   model.commit();
   if (wells) wells->commit();
 
+  // Printed once the model is written (an error stays one line), before the summary (last).
+  std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());
   const std::size_t points = p.grid.nx * p.grid.ny;
   const std::string device_time =
       m.device_seconds >= 0 ? fmt::format(" ({:.3f} s in the experiment's timed region)", m.device_seconds) : "";
   std::fprintf(stderr, "kriged %zu points x %zu surfaces from %zu wells: experiment %d, %s, %s, %.3f s%s -> %s%s\n",
-               points, p.wells.surfaces(), p.wells.wells(), o.experiment, o.device.c_str(),
+               points, p.wells.surfaces(), p.wells.wells(), *o.experiment, o.device.c_str(),
                std::is_same_v<T, float> ? "float" : "double", m.seconds, device_time.c_str(), o.out.c_str(),
                o.wells_out.empty() ? "" : fmt::format(" (wells -> {})", o.wells_out).c_str());
   return 0;
@@ -238,14 +292,17 @@ int krige_in(const KrigeOptions& o, const Problem& p) {
 
 }  // namespace
 
-int krige(const KrigeOptions& o) {
-  check_options(o);
+int krige(const KrigeOptions& options) {
+  check_options(options);
+  const Problem p = load_problem(options);
+  const kriging::Variogram variogram = variogram_of(options, p);
+  KrigeOptions o = options;
+  o.experiment = options.experiment ? *options.experiment : default_experiment(o, p);
   // Experiments 1-6 have the paper's precision (6 float, the rest double); 7 is double
   // unless --precision float.
   const bool use_float =
-      o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(o.experiment);
-  const Problem p = load_problem(o);
-  return use_float ? krige_in<float>(o, p) : krige_in<double>(o, p);
+      o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(*o.experiment);
+  return use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
 }
 
 }  // namespace lb::tools

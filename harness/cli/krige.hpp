@@ -15,9 +15,11 @@ struct KrigeOptions {
   std::string wells, grid;        //!< a user's wells (CSV x,y,<surface...>) and the mesh
   std::optional<int> scale;       //!< or the generated case at this scale
   std::optional<std::size_t> well_count;
-  int experiment = 6;
+  std::optional<int> experiment;  //!< unset: 6, or one that can run these wells (pick_experiment)
   std::string device = "gpu";
   std::optional<std::string> precision;  //!< experiment 7 only (default double)
+  std::string model = "exponential";     //!< the variogram (lb/kriging/variogram.hpp)
+  std::optional<double> range, sill, nugget;
   std::string out, wells_out;
 };
 

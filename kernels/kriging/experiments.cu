@@ -9,6 +9,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -53,9 +54,17 @@ __device__ LB_FORCEINLINE T quiet_nan() {
 //! Writes grid point p's estimates for `surfaces` consecutive surfaces (surface h's well
 //! values at values + h n, its estimate at out[h * stride]) from the solved weights in
 //! sys.b; after a failed solve it records the failure and writes NaN instead.
+//! Grid points whose estimates are not written: empty except in fault-injection tests
+//! (DeviceExperiment::skip_writes_for_testing); one uniform compare per thread.
+struct SkippedPoints {
+  int first = 0, end = 0;
+  __device__ LB_FORCEINLINE bool contains(int p) const { return p >= first && p < end; }
+};
+
 template <class T, class System>
 __device__ LB_FORCEINLINE void write_estimates(const SolveStatus& status, const System& sys, const T* values, int n, int surfaces,
-                                T* out, std::size_t stride, int p, FailureRecord* failures) {
+                                T* out, std::size_t stride, int p, FailureRecord* failures, SkippedPoints skip) {
+  if (skip.contains(p)) return;
   if (!status.ok()) record_failure(failures, p, status);
   for (int h = 0; h < surfaces; ++h)
     out[std::size_t(h) * stride] = status.ok() ? combine(sys.b, values + std::size_t(h) * n, n) : quiet_nan<T>();
@@ -77,30 +86,30 @@ struct WellXY {
 template <class T>
 __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
     exp1_kernel(const T* __restrict__ wx, const T* __restrict__ wy, const T* __restrict__ values, int n,
-                ExponentialCovariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny,
-                T* __restrict__ out, FailureRecord* failures) {
+                Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny,
+                T* __restrict__ out, FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
   const int p = iy * mx + ix;
   DeviceSystem<T> sys;
   const SolveStatus status = solve_weights_rebuilding(wx, wy, n, cov, gx[ix], gy[iy], sys);
-  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures);
+  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures, skip);
 }
 
 //! Exp 2: as exp 1, but A is prebuilt (global memory) and copied into the thread's system.
 template <class T>
 __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
     exp2_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
-                const T* __restrict__ values, int n, ExponentialCovariance<T> cov, const T* __restrict__ gx,
-                const T* __restrict__ gy, int mx, int ny, T* __restrict__ out, FailureRecord* failures) {
+                const T* __restrict__ values, int n, Covariance<T> cov, const T* __restrict__ gx,
+                const T* __restrict__ gy, int mx, int ny, T* __restrict__ out, FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
   const int p = iy * mx + ix;
   DeviceSystem<T> sys;
   const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
-  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures);
+  write_estimates(status, sys, values, n, 1, out + p, 0, p, failures, skip);
 }
 
 //! Exp 3: blocks (10, 9, H), one launch; thread (x, y, z) solves grid point (x, y) for
@@ -109,9 +118,9 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
 template <class T>
 __global__ void __launch_bounds__(kMaxThreadsPerBlock)
     exp3_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
-                const T* __restrict__ values, int n, int surfaces, ExponentialCovariance<T> cov,
+                const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
                 const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
-                FailureRecord* failures) {
+                FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   const int h = threadIdx.z;
@@ -120,7 +129,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock)
   const std::size_t o = std::size_t(h) * std::size_t(mx) * std::size_t(ny) + std::size_t(p);
   DeviceSystem<T> sys;
   const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
-  write_estimates(status, sys, values + std::size_t(h) * n, n, 1, out + o, 0, p, failures);
+  write_estimates(status, sys, values + std::size_t(h) * n, n, 1, out + o, 0, p, failures, skip);
 }
 
 //! Exp 4: one thread per grid point; the weights are solved once and combined for all H
@@ -128,9 +137,9 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock)
 template <class T>
 __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
     exp4_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
-                const T* __restrict__ values, int n, int surfaces, ExponentialCovariance<T> cov,
+                const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
                 const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
-                FailureRecord* failures) {
+                FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
@@ -138,28 +147,31 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
   const std::size_t points = std::size_t(mx) * std::size_t(ny);
   DeviceSystem<T> sys;
   const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
-  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures);
+  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
 }
 
-//! Covariance of exp 6: C(h) = sill * exp(-decay * h) with the fast-math intrinsics made
-//! explicit (the project's flags stay IEEE): the distance as d2 * rsqrtf(d2) (MUFU
-//! approximate reciprocal square root, ~2 ulp; d2 = 0 gives h = 0 exactly, so B's entry of
-//! a well on the grid point is exactly the sill) and __expf (ex2.approx: 2 + 1.173 |x| ulp
-//! for argument x, |x| <= 6 on the base case, where the domain is two ranges across).
+//! Covariance of exp 6: the variogram's C(h) with the fast-math intrinsics made explicit
+//! (the project's flags stay IEEE): the distance as d2 * rsqrtf(d2) (MUFU approximate
+//! reciprocal square root, ~2 ulp; d2 = 0 gives h = 0 exactly, so B's entry of a well on
+//! the grid point is exactly C(0)) and __expf (ex2.approx: 2 + 1.173 |x| ulp for argument
+//! x, |x| <= 6 on the base case, where the domain is two ranges across).
+struct FastExp {
+  __device__ LB_FORCEINLINE float operator()(float x) const { return __expf(x); }
+};
 struct FastFloatCovariance {
-  float sill, decay;
+  Covariance<float> cov;
   __device__ LB_FORCEINLINE float operator()(float px, float py, float wx, float wy) const {
     const float dx = px - wx, dy = py - wy;
     const float d2 = __fmaf_rn(dx, dx, dy * dy);
     const float h = d2 > 0.0f ? d2 * rsqrtf(d2) : 0.0f;
-    return sill * __expf(-decay * h);
+    return cov.evaluate(h, FastExp{});
   }
 };
 
 //! The IEEE covariance of exp 5, with the same interface.
 template <class T>
 struct PreciseCovariance {
-  ExponentialCovariance<T> cov;
+  Covariance<T> cov;
   __device__ LB_FORCEINLINE T operator()(T px, T py, T wx, T wy) const { return cov(planar_distance(px, py, wx, wy)); }
 };
 
@@ -172,7 +184,7 @@ template <class T, class Cov, int Capacity>
 __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
     exp56_kernel(unsigned wells_offset, unsigned matrix_offset, unsigned values_offset, int n, int surfaces, Cov cov,
                  const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
-                 FailureRecord* failures) {
+                 FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
@@ -192,7 +204,7 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
   }
   sys.b[n] = T(1);
   const SolveStatus status = solve_in_place(sys.a, sys.b, m);
-  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures);
+  write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
 }
 
 unsigned ceil_div(std::size_t a, unsigned b) { return static_cast<unsigned>((a + b - 1) / b); }
@@ -260,9 +272,13 @@ struct DeviceExperiment<T>::Impl {
   Buffer<T> wx, wy, values, a, gx, gy, out;
   Buffer<FailureRecord> failures;
   std::unique_ptr<GemmPipeline<T>> gemm;  //!< experiment 7
+  SkippedPoints skip;                     //!< fault injection (tests only)
 
   //! Returns whether it recorded the compute events.
-  bool run_region(T* host_out, cudaStream_t s, const Events& ev);
+  bool run_region(T* host_out, cudaStream_t s, const Events& ev, Poison poison);
+  void poison_output(cudaStream_t s) {
+    check(cudaMemsetAsync(out.get(), kPoisonByte, out.bytes(), s), "kriging: poison the output");
+  }
 };
 
 template <class T>
@@ -306,7 +322,7 @@ int DeviceExperiment<T>::experiment() const {
 
 //! The timed region (see device.hpp): everything between the two events.
 template <class T>
-bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Events& ev) {
+bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Events& ev, Poison poison) {
   const KrigingInput<T>& d = in;
   const dim3 point_block(kPointBlockX, kPointBlockY, 1);
   const dim3 point_grid(ceil_div(d.grid_x.size(), kPointBlockX), ceil_div(d.grid_y.size(), kPointBlockY), 1);
@@ -323,12 +339,13 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
       }
       for (int h = 0; h < surfaces; ++h) {
         upload(values, d.values.data() + std::size_t(h) * d.wells, d.wells, s, "kriging: upload one surface's values");
+        if (poison == Poison::yes) poison_output(s);  // one buffer for all surfaces
         if (experiment == 1)
           exp1_kernel<T><<<point_grid, point_block, 0, s>>>(wx.get(), wy.get(), values.get(), n, d.covariance, gx.get(),
-                                                            gy.get(), mx, ny, out.get(), failures.get());
+                                                            gy.get(), mx, ny, out.get(), failures.get(), skip);
         else
           exp2_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, d.covariance,
-                                                            gx.get(), gy.get(), mx, ny, out.get(), failures.get());
+                                                            gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
         check_launch(experiment == 1 ? "kriging exp1_kernel" : "kriging exp2_kernel");
         download(host_out + std::size_t(h) * points, out.get(), points, s, "kriging: download one surface");
       }
@@ -348,12 +365,12 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
         const dim3 block(kExp3BlockX, kExp3BlockY, static_cast<unsigned>(surfaces));
         const dim3 grid(ceil_div(d.grid_x.size(), kExp3BlockX), ceil_div(d.grid_y.size(), kExp3BlockY), 1);
         exp3_kernel<T><<<grid, block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces, d.covariance,
-                                              gx.get(), gy.get(), mx, ny, out.get(), failures.get());
+                                              gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
         check_launch("kriging exp3_kernel");
       } else {
         exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces,
                                                           d.covariance, gx.get(), gy.get(), mx, ny, out.get(),
-                                                          failures.get());
+                                                          failures.get(), skip);
         check_launch("kriging exp4_kernel");
       }
       check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");
@@ -380,11 +397,11 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
       // The paper's 10 wells use the small per-thread system; the well-count sweep the large.
       auto launch = [&]<int Capacity>(auto cov) {
         exp56_kernel<T, decltype(cov), Capacity><<<point_grid, point_block, 0, s>>>(
-            wo, mo, vo, n, surfaces, cov, gx.get(), gy.get(), mx, ny, out.get(), failures.get());
+            wo, mo, vo, n, surfaces, cov, gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
       };
       check(cudaEventRecord(ev.compute_start, s), "kriging: record compute start");
       if constexpr (std::is_same_v<T, float>) {
-        const FastFloatCovariance cov{d.covariance.sill, d.covariance.decay};
+        const FastFloatCovariance cov{d.covariance};
         n <= kDeviceMaxWells ? launch.template operator()<kDeviceMaxWells>(cov)
                              : launch.template operator()<kDeviceMaxWellsConstant>(cov);
       } else {
@@ -405,14 +422,28 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
 }
 
 template <class T>
-DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream) {
+void DeviceExperiment<T>::skip_writes_for_testing(std::size_t first, std::size_t end) {
+  Impl& d = *impl_;
+  d.skip = {static_cast<int>(std::min(first, d.points)), static_cast<int>(std::min(end, d.points))};
+  if (d.gemm) d.gemm->skip_writes_for_testing(first, end);
+}
+
+template <class T>
+DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream, Poison poison) {
   Impl& d = *impl_;
   DeviceRun<T> result;
-  result.estimates.assign(d.points * d.in.surfaces, T(0));
+  result.estimates.resize(d.points * d.in.surfaces);
+  if (poison == Poison::yes) {
+    std::memset(result.estimates.data(), kPoisonByte, result.estimates.size() * sizeof(T));
+    if (d.gemm)
+      d.gemm->poison_output(stream);
+    else if (d.experiment >= 3)  // 1-2 poison before each surface's launch
+      d.poison_output(stream);
+  }
   check(cudaMemsetAsync(d.failures.get(), 0, sizeof(FailureRecord), stream), "kriging: clear failure record");
   Events ev;
   check(cudaEventRecord(ev.start, stream), "kriging: record start");
-  const bool compute_timed = d.run_region(result.estimates.data(), stream, ev);
+  const bool compute_timed = d.run_region(result.estimates.data(), stream, ev, poison);
   check(cudaEventRecord(ev.stop, stream), "kriging: record stop");
   check(cudaEventSynchronize(ev.stop), "kriging: CUDA experiment run");
   float ms = 0.0f;
@@ -439,6 +470,9 @@ DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream) {
     throw_singular_system(d.in, status,
                           device_failure_where(d.experiment, px, py, failure.count));
   }
+  if (poison == Poison::yes)
+    for (std::size_t k = 0; k < result.estimates.size(); ++k)
+      if (is_poison(result.estimates[k]) && result.unwritten++ == 0) result.first_unwritten = k;
   return result;
 }
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/kriging/device.hpp"
 #include "lb/kriging/solver.hpp"
 
 namespace lb::kriging {
@@ -59,7 +60,7 @@ __global__ void round_kernel(const double* from, T* to, std::size_t count) {
 //! B for grid points first .. first + count - 1: column k holds C(x_p - w_j) for the n wells
 //! and a 1. One thread per entry, so consecutive threads write consecutive addresses.
 template <class T>
-__global__ void rhs_kernel(const T* __restrict__ wx, const T* __restrict__ wy, int n, ExponentialCovariance<T> cov,
+__global__ void rhs_kernel(const T* __restrict__ wx, const T* __restrict__ wy, int n, Covariance<T> cov,
                            const T* __restrict__ gx, const T* __restrict__ gy, int mx, std::size_t first,
                            std::size_t count, T* __restrict__ b) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -99,6 +100,7 @@ struct GemmPipeline<T>::Impl {
   double* diagonal = nullptr;  //!< U's diagonal, pinned host memory: read back without a sync
   int* info_host = nullptr;
   double a_max = 0;
+  std::size_t skip_first = 0, skip_end = 0;  //!< fault injection (tests only)
 
   ~Impl() {
     if (diagonal) cudaFreeHost(diagonal);
@@ -164,7 +166,7 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   // A in double from the input's numbers (symmetric: row- and column-major agree).
   std::vector<double> wx(in.well_x.begin(), in.well_x.end()), wy(in.well_y.begin(), in.well_y.end());
   std::vector<double> a(m * m);
-  const ExponentialCovariance<double> cov64{double(in.covariance.sill), double(in.covariance.decay)};
+  const Covariance<double> cov64 = in.covariance.template as<double>();
   build_matrix(wx.data(), wy.data(), d.n, cov64, a.data());
   d.a_max = 0.0;
   for (double v : a) d.a_max = std::max(d.a_max, std::abs(v));
@@ -203,6 +205,7 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   check_cublas(cublasSetStream(d.blas, s), "kriging exp 7: cuBLAS stream");
   for (std::size_t first = 0; first < d.points; first += d.chunk) {
     const std::size_t count = std::min(d.chunk, d.points - first);
+    if (first >= d.skip_first && first + count <= d.skip_end) continue;  // fault injection
     rhs_kernel<T><<<blocks_for(m * count, 256), 256, 0, s>>>(d.wx, d.wy, d.n, in.covariance, d.gx, d.gy, d.mx, first,
                                                              count, d.rhs);
     check_launch("kriging exp 7: build B");
@@ -216,6 +219,18 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   check(cudaEventRecord(compute_stop, s), "kriging exp 7: record compute stop");
   check(cudaMemcpyAsync(host_out, d.out, d.points * in.surfaces * sizeof(T), cudaMemcpyDeviceToHost, s),
         "kriging exp 7: download estimates");
+}
+
+template <class T>
+void GemmPipeline<T>::poison_output(cudaStream_t s) {
+  const Impl& d = *impl_;
+  check(cudaMemsetAsync(d.out, kPoisonByte, d.points * d.in.surfaces * sizeof(T), s), "kriging exp 7: poison the output");
+}
+
+template <class T>
+void GemmPipeline<T>::skip_writes_for_testing(std::size_t first, std::size_t end) {
+  impl_->skip_first = first;
+  impl_->skip_end = end;
 }
 
 template <class T>

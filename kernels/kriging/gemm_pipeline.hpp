@@ -47,6 +47,12 @@ class GemmPipeline {
 
   std::size_t chunk_points() const;
 
+  //! Fills the device output with kPoisonByte (device.hpp), enqueued on s.
+  void poison_output(cudaStream_t s);
+  //! Fault injection for tests: the chunks that lie inside grid points [first, end) skip
+  //! their GEMMs (their estimates are not written).
+  void skip_writes_for_testing(std::size_t first, std::size_t end);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -91,7 +91,7 @@ TEST(KrigingVariogram, ExponentialModelAndDomainChoice) {
   EXPECT_NEAR(v.gamma(v.range), 0.95 * v.sill, 0.003);  // practical range: 1 - e^-3 = 95.0 %
   EXPECT_EQ(v.gamma(0.0), 0.0);                         // nugget 0
   for (double h : {0.0, 100.0, 2500.0, 20000.0}) EXPECT_NEAR(v.gamma(h) + v.covariance(h), v.sill, 1e-15);
-  const auto cov = kriging::ExponentialCovariance<double>::from(v);
+  const auto cov = kriging::Covariance<double>::from(v);
   EXPECT_NEAR(cov(1234.5), v.covariance(1234.5), 1e-15);
 }
 
@@ -209,7 +209,8 @@ TEST(KrigingPrograms, ExperimentsMapToTheirCpuPrograms) {
   EXPECT_EQ(kriging::cpu_program_of(3), CpuProgram::reuse_matrix);
   EXPECT_EQ(kriging::cpu_program_of(5), CpuProgram::shared_weights);
   EXPECT_EQ(kriging::cpu_program_of(6), CpuProgram::shared_weights);
-  EXPECT_NE(error_of([] { kriging::cpu_program_of(7); }).find("no experiment 7"), std::string::npos);
+  EXPECT_NE(error_of([] { kriging::cpu_program_of(7); }).find("GPU only"), std::string::npos);
+  EXPECT_NE(error_of([] { kriging::cpu_program_of(8); }).find("no experiment 8"), std::string::npos);
 }
 
 TEST(KrigingPrograms, FloatAgreesWithDoubleWithinTheConditioningBound) {
@@ -533,3 +534,167 @@ TEST_F(WellsCsv, CoincidentWellsNamedByLine) {
 }
 
 }  // namespace
+
+// --- variogram models (issue 10 item 15) ---------------------------------------------------
+
+TEST(KrigingVariogram, ModelsFollowThePracticalRangeConvention) {
+  using kriging::VariogramModel;
+  for (auto model : {VariogramModel::exponential, VariogramModel::gaussian, VariogramModel::spherical}) {
+    const kriging::Variogram v{2.0, 1000.0, 0.5, model};
+    EXPECT_EQ(v.gamma(0.0), 0.0) << kriging::to_string(model);
+    EXPECT_NEAR(v.gamma(1e-9), 0.5, 1e-6);  // the nugget: gamma's jump at 0+
+    const double at_range = model == VariogramModel::spherical ? 1.0 : 1.0 - std::exp(-3.0);
+    EXPECT_NEAR(v.gamma(1000.0), 0.5 + 1.5 * at_range, 1e-12) << kriging::to_string(model);
+    const auto cov = kriging::Covariance<double>::from(v);
+    EXPECT_EQ(cov(0.0), 2.0);  // C(0) = the sill, nugget included
+    for (double h : {1.0, 250.0, 999.0, 1500.0, 4000.0}) EXPECT_NEAR(cov(h), v.covariance(h), 1e-14) << h;
+    EXPECT_EQ(kriging::parse_variogram_model(kriging::to_string(model)), model);
+  }
+  // Closed forms at h = a / 2.
+  const auto at_half = [](VariogramModel m) { return kriging::Variogram{1.0, 1000.0, 0.0, m}.gamma(500.0); };
+  EXPECT_NEAR(at_half(VariogramModel::exponential), 1.0 - std::exp(-1.5), 1e-15);
+  EXPECT_NEAR(at_half(VariogramModel::gaussian), 1.0 - std::exp(-0.75), 1e-15);
+  EXPECT_NEAR(at_half(VariogramModel::spherical), 0.75 - 0.0625, 1e-15);
+  EXPECT_FALSE(kriging::parse_variogram_model("linear"));
+}
+
+TEST(KrigingVariogram, RefusesParametersThatAreNotAVariogram) {
+  const auto c = datasets::kriging_base_case(1);
+  for (auto [v, word] : {std::pair{kriging::Variogram{1.0, 0.0}, "range"}, std::pair{kriging::Variogram{1.0, -5.0}, "range"},
+                         std::pair{kriging::Variogram{1.0, 100.0, -0.1}, "nugget"},
+                         std::pair{kriging::Variogram{1.0, 100.0, 1.0}, "sill"},
+                         std::pair{kriging::Variogram{std::nan(""), 100.0}, "sill"}}) {
+    const auto msg = error_of([&] { kriging::make_input<double>(c.wells, c.grid, v); });
+    EXPECT_NE(msg.find(word), std::string::npos) << msg;
+  }
+}
+
+TEST(KrigingVariogram, EveryModelIsExactAtTheWellsAndTheNuggetSmoothsBetween) {
+  const auto c = datasets::kriging_base_case(1);
+  const double a = base_variogram(c).range;
+  for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::gaussian,
+                     kriging::VariogramModel::spherical}) {
+    // A nugget keeps the gaussian model's A well conditioned; exact at the wells regardless.
+    const kriging::Variogram v{1.0, a, 0.1, model};
+    const auto in = kriging::make_input<double>(c.wells, c.grid, v);
+    for (std::size_t i = 0; i < in.wells; ++i) {
+      const auto est = kriging::estimates_at(in, in.well_x[i], in.well_y[i]);
+      EXPECT_NEAR(est[0], in.values[i], 1e-9 * in.values[i]) << kriging::to_string(model) << " well " << i;
+    }
+    const auto w = kriging::weights_at(in, 1234.5, 2345.6);
+    double sum = 0;
+    for (double x : w) sum += x;
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+  }
+}
+
+// --- float validation that fails a wrong program at every well count (issue 10 item 9) ------
+
+namespace {
+
+//! The wells without the last one (a kernel that drops a well).
+WellSet without_last_well(const WellSet& w) {
+  WellSet out = w;
+  const std::size_t n = w.wells();
+  out.x.pop_back();
+  out.y.pop_back();
+  out.values.clear();
+  for (std::size_t h = 0; h < w.surfaces(); ++h)
+    for (std::size_t i = 0; i + 1 < n; ++i) out.values.push_back(w.value(h, i));
+  return out;
+}
+
+//! The wells in reverse order: the same kriging, other rounding (a correct float program).
+WellSet reversed(const WellSet& w) {
+  WellSet out = w;
+  const std::size_t n = w.wells();
+  std::reverse(out.x.begin(), out.x.end());
+  std::reverse(out.y.begin(), out.y.end());
+  for (std::size_t h = 0; h < w.surfaces(); ++h)
+    std::reverse(out.values.begin() + std::ptrdiff_t(h * n), out.values.begin() + std::ptrdiff_t((h + 1) * n));
+  return out;
+}
+
+//! Float estimates of `algorithm` on wells/variogram, at every grid point, as a program's
+//! H x P output.
+std::vector<float> float_program(const WellSet& w, const datasets::GridSpec& g, const kriging::Variogram& v,
+                                 kriging::FloatAlgorithm algorithm) {
+  const auto in = kriging::make_input<float>(w, g, v);
+  std::vector<std::size_t> all(in.points());
+  for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+  const auto by_point = kriging::float_consistent_estimates(in, all, algorithm);
+  std::vector<float> out(by_point.size());
+  for (std::size_t p = 0; p < in.points(); ++p)
+    for (std::size_t h = 0; h < in.surfaces; ++h) out[h * in.points() + p] = float(by_point[p * in.surfaces + h]);
+  return out;
+}
+
+}  // namespace
+
+TEST(KrigingFloatCheck, FailsAWrongFloatProgramAtEveryWellCount) {
+  // For each well count: a correct float program (other rounding) passes, a program that
+  // drops a well or uses a 1 % wrong range fails; the rigorous bound alone (all that
+  // checked float before) let both wrong programs pass at 100 and 1000 wells.
+  using kriging::FloatAlgorithm;
+  for (std::size_t n : {10, 100, 1000}) {
+    // A smaller mesh at 1000 wells: each point costs m^2 per reference.
+    const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = n < 1000 ? 20u : 10u, .mesh_y = n < 1000 ? 30u : 15u});
+    const auto v = base_variogram(c);
+    const auto in_f = kriging::make_input<float>(c.wells, c.grid, v);
+    std::vector<std::size_t> all(in_f.points());
+    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+    const auto ref = kriging::make_check_reference(in_f, all);
+    auto wrong_range = v;
+    wrong_range.range *= 1.01;
+    const auto dropped = float_program(without_last_well(c.wells), c.grid, v, FloatAlgorithm::elimination);
+    const auto misranged = float_program(c.wells, c.grid, wrong_range, FloatAlgorithm::elimination);
+    const double rigorous = kriging::estimate_tolerance(ref.in, ref.kappa, kriging::kFloatRoundoff,
+                                                        kriging::kFastFloatExtraUlps);
+    for (const auto* wrong : {&dropped, &misranged}) {
+      const auto check = kriging::check_estimates(ref, *wrong, FloatAlgorithm::elimination);
+      EXPECT_FALSE(check.ok) << n << " wells: a wrong program passed, tolerance " << check.tolerance;
+      EXPECT_FALSE(check.unvalidated) << n;
+      double worst = 0;
+      for (std::size_t k = 0; k < wrong->size(); ++k) {
+        const std::size_t h = k / in_f.points(), p = k % in_f.points();
+        worst = std::max(worst, std::abs(double((*wrong)[k]) - ref.values[p * in_f.surfaces + h]));
+      }
+      if (n >= 100) EXPECT_LT(worst, rigorous) << n << ": the old bound would have caught it";
+    }
+    const auto right = kriging::check_estimates(
+        ref, float_program(reversed(c.wells), c.grid, v, FloatAlgorithm::elimination), FloatAlgorithm::elimination);
+    EXPECT_TRUE(right.ok) << n << " wells: " << right.message;
+    const auto gemm = kriging::check_estimates(
+        ref, float_program(reversed(c.wells), c.grid, v, FloatAlgorithm::inverse_gemm), FloatAlgorithm::inverse_gemm);
+    EXPECT_TRUE(gemm.ok) << n << " wells: " << gemm.message;
+    // Inverting A in float is kappa-unstable: at 1000 wells its tolerance (~5 m) cannot fail
+    // these wrong programs, and the check says so instead of passing silently.
+    EXPECT_EQ(gemm.unvalidated, n == 1000) << n << " wells, tolerance " << gemm.tolerance << " spread " << ref.spread;
+    if (!gemm.unvalidated)
+      EXPECT_FALSE(kriging::check_estimates(ref, misranged, FloatAlgorithm::inverse_gemm).ok) << n;
+  }
+}
+
+// --- the CPU programs are validated before they are timed (issue 10 item 11) ---------------
+
+TEST(KrigingCpuCheck, CpuProgramsPassAndACorruptedOutputFails) {
+  const auto c = datasets::kriging_base_case(1);
+  const auto in_d = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const auto in_f = kriging::make_input<float>(c.wells, c.grid, base_variogram(c));
+  const auto points = kriging::reference_points(in_d.points(), in_d.wells, 1024.0 * 121);
+  const auto ref_d = kriging::make_check_reference(in_d, points), ref_f = kriging::make_check_reference(in_f, points);
+  for (int e : {1, 2, 4}) {
+    auto out = kriging::run_cpu_program(kriging::cpu_program_of(e), in_d);
+    EXPECT_TRUE(kriging::check_estimates(ref_d, out, kriging::FloatAlgorithm::elimination).ok) << e;
+    out[points[7]] += 1e-6;  // one checked estimate a micrometre off
+    const auto bad = kriging::check_estimates(ref_d, out, kriging::FloatAlgorithm::elimination);
+    EXPECT_FALSE(bad.ok) << e;
+    EXPECT_NE(bad.message.find("grid point " + std::to_string(points[7])), std::string::npos) << bad.message;
+  }
+  auto out_f = kriging::run_cpu_program(kriging::CpuProgram::shared_weights, in_f);
+  const auto good = kriging::check_estimates(ref_f, out_f, kriging::FloatAlgorithm::elimination);
+  EXPECT_TRUE(good.ok) << good.message;
+  EXPECT_FALSE(good.unvalidated);
+  out_f[points[3]] = std::nanf("");
+  EXPECT_FALSE(kriging::check_estimates(ref_f, out_f, kriging::FloatAlgorithm::elimination).ok);
+}

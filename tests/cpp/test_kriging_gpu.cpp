@@ -223,6 +223,37 @@ TEST(KrigingGpuWells, ThousandWellsExp7MatchesTheReferenceInChunks) {
   cudaEventDestroy(stop);
 }
 
+// The float check of lb/kriging/reference.hpp on the GPU's float programs: each passes at
+// 10, 100 and 1000 wells (exp 6 holds about 110), a run with a 1 % wrong range fails it,
+// and exp 7 at 1000 wells (kappa-unstable inverse) is flagged unvalidated, not passed.
+TEST(KrigingGpuWells, FloatProgramsPassTheFloatCheckAndAWrongRangeFails) {
+  REQUIRE_GPU();
+  for (std::size_t n : {10, 100, 1000}) {
+    const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = 23, .mesh_y = 31});
+    const auto in_f = input_of<float>(c);
+    auto wrong = kriging::Variogram::for_domain(c.width, c.height);
+    wrong.range *= 1.01;
+    const auto in_wrong = kriging::make_input<float>(c.wells, c.grid, wrong);
+    std::vector<std::size_t> all(in_f.points());
+    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+    const auto ref = kriging::make_check_reference(in_f, all);
+    for (int experiment : {6, 7}) {
+      if (experiment == 6 && n > 100) continue;
+      const auto algorithm = kriging::float_algorithm_of(experiment);
+      const auto check = kriging::check_estimates(ref, kriging::run_device_experiment(experiment, in_f).estimates, algorithm);
+      EXPECT_TRUE(check.ok) << "exp " << experiment << ", " << n << " wells: " << check.message;
+      EXPECT_EQ(check.unvalidated, experiment == 7 && n == 1000) << "exp " << experiment << ", " << n << " wells";
+      ::testing::Test::RecordProperty("exp" + std::to_string(experiment) + "_float_wells" + std::to_string(n) +
+                                          "_max_abs_vs_tolerance",
+                                      std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance));
+      if (check.unvalidated) continue;
+      const auto bad =
+          kriging::check_estimates(ref, kriging::run_device_experiment(experiment, in_wrong).estimates, algorithm);
+      EXPECT_FALSE(bad.ok) << "exp " << experiment << ", " << n << " wells: a 1 % wrong range passed";
+    }
+  }
+}
+
 TEST(KrigingGpuFloat, Exp6IsRefusedInDoubleAndExp1InFloat) {
   REQUIRE_GPU();
   const auto c = datasets::kriging_base_case(1);
@@ -360,6 +391,66 @@ TEST(KrigingGpu, CoincidentWellsGiveASingularSystemErrorNotNaN) {
   expect_singular([&] { kriging::run_device_experiment(7, in_f); }, 7);
   // The context is still usable after the error (a failed solve is not a CUDA fault).
   EXPECT_NO_THROW(kriging::run_device_experiment(4, input_of<double>(datasets::kriging_base_case(1))));
+}
+
+// --- poisoned outputs catch a kernel that skips points (issue 10 item 8) --------------------
+
+template <class T>
+void expect_skipped_writes_caught(int experiment, const datasets::KrigingCase& c) {
+  const auto in = input_of<T>(c);
+  const std::size_t points = in.points();
+  kriging::DeviceExperiment<T> e(experiment, in);
+  const auto good = e.run(nullptr, kriging::Poison::yes);
+  ASSERT_EQ(good.unwritten, 0u) << "exp " << experiment;
+  // Experiment 7 skips whole chunks: here one chunk covers the mesh.
+  const std::size_t first = experiment == 7 ? 0 : 100, end = experiment == 7 ? points : 200;
+  e.skip_writes_for_testing(first, end);
+  // Unpoisoned, the reused buffers still hold an earlier run's (or surface's) estimates:
+  // finite numbers that a check of finiteness and spot values can take for results.
+  const auto stale = e.run(nullptr, kriging::Poison::no);
+  for (std::size_t p = first; p < end; ++p) ASSERT_TRUE(std::isfinite(double(stale.estimates[p]))) << "exp " << experiment;
+  const auto poisoned = e.run(nullptr, kriging::Poison::yes);
+  EXPECT_EQ(poisoned.unwritten, (end - first) * in.surfaces) << "exp " << experiment;
+  EXPECT_EQ(poisoned.first_unwritten, first) << "exp " << experiment;
+  EXPECT_TRUE(kriging::is_poison(poisoned.estimates[first]));
+  if (end < points) EXPECT_EQ(poisoned.estimates[end], good.estimates[end]) << "only the skipped points are unwritten";
+  e.skip_writes_for_testing(0, 0);
+  EXPECT_EQ(e.run(nullptr, kriging::Poison::yes).unwritten, 0u) << "exp " << experiment;
+}
+
+TEST(KrigingGpuPoison, EveryExperimentsSkippedWritesAreCaught) {
+  REQUIRE_GPU();
+  const auto c = make_case(20, 30);
+  for (int experiment : {1, 2, 3, 4, 5, 7}) expect_skipped_writes_caught<double>(experiment, c);
+  for (int experiment : {6, 7}) expect_skipped_writes_caught<float>(experiment, c);
+}
+
+// --- every variogram model in every experiment (issue 10 item 15) ---------------------------
+
+TEST(KrigingGpuVariogram, EveryModelMatchesTheReferenceInEveryExperiment) {
+  REQUIRE_GPU();
+  const auto c = make_case(20, 30);
+  const double a = kriging::Variogram::for_domain(c.width, c.height).range;
+  for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::spherical,
+                     kriging::VariogramModel::gaussian}) {
+    const kriging::Variogram v{2.0, 0.7 * a, 0.2, model};
+    const auto in_d = kriging::make_input<double>(c.wells, c.grid, v);
+    const auto in_f = kriging::make_input<float>(c.wells, c.grid, v);
+    std::vector<std::size_t> all(in_d.points());
+    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+    const auto ref_d = kriging::make_check_reference(in_d, all), ref_f = kriging::make_check_reference(in_f, all);
+    for (int experiment : {1, 2, 3, 4, 5, 7}) {
+      const auto check = kriging::check_estimates(ref_d, kriging::run_device_experiment(experiment, in_d).estimates,
+                                                  kriging::float_algorithm_of(experiment));
+      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " exp " << experiment << ": " << check.message;
+    }
+    for (int experiment : {6, 7}) {
+      const auto check = kriging::check_estimates(ref_f, kriging::run_device_experiment(experiment, in_f).estimates,
+                                                  kriging::float_algorithm_of(experiment));
+      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " float exp " << experiment << ": " << check.message;
+      EXPECT_FALSE(check.unvalidated) << kriging::to_string(model) << " float exp " << experiment;
+    }
+  }
 }
 
 }  // namespace

@@ -47,9 +47,11 @@ def test_generated_case_gives_the_mesh_with_ordered_surfaces(tmp_path):
     out = tmp_path / "model.csv"
     r = krige("--scale", 1, "--device", "cpu", "--out", out)
     summary = r.stderr.strip().splitlines()
-    assert len(summary) == 1
-    assert f"kriged {MESH_X * MESH_Y} points x {SURFACES} surfaces" in summary[0]
-    assert "experiment 6, cpu, float" in summary[0]
+    assert len(summary) == 2
+    half_diagonal = 0.5 * math.hypot(100.0 * MESH_X, 100.0 * MESH_Y)
+    assert summary[0] == f"variogram: exponential, sill 1, range {half_diagonal:.6g} (practical), nugget 0"
+    assert f"kriged {MESH_X * MESH_Y} points x {SURFACES} surfaces" in summary[1]
+    assert "experiment 6, cpu, float" in summary[1]
     header, rows = read_model(out)
     assert header == ["x", "y", *(f"surface{h}" for h in range(SURFACES))]
     assert len(rows) == MESH_X * MESH_Y
@@ -154,6 +156,12 @@ def test_singular_system_names_the_wells(tmp_path):
     (["--scale", 1, "--experiment", 5, "--precision", "double"], "--precision is only for experiment 7"),
     (["--scale", 1, "--experiment", 7, "--precision", "half"], "unknown precision 'half'"),
     (["--scale", 1, "--experiment", 8], "unknown experiment 8"),
+    (["--scale", 1, "--experiment", 7], "experiment 7 runs on the GPU only"),
+    (["--scale", 1, "--well-count", 1], "--well-count 1: kriging needs at least 2 wells"),
+    (["--scale", 1, "--model", "linear"], "--model: unknown variogram model 'linear'"),
+    (["--scale", 1, "--range", 0], "range must be positive"),
+    (["--scale", 1, "--nugget", -1], "nugget must be >= 0"),
+    (["--scale", 1, "--sill", 0.5, "--nugget", 0.5], "must be finite and above the nugget 0.5"),
     (["--scale", 1, "--device", "tpu"], "unknown device 'tpu'"),
     (["--scale", 0], "scale must be at least 1"),
     (["--scale", 1, "--well-count", 65], "holds at most 64"),
@@ -235,3 +243,39 @@ def test_gpu_experiment_7_matches_the_double_cpu_program(tmp_path, precision, re
     assert len(rows_gpu) == len(rows_cpu)
     for a, b in zip(rows_cpu, rows_gpu):
         assert b == pytest.approx(a, rel=rel)
+
+
+def test_variogram_options_are_used_and_printed(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    r = krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--model", "spherical", "--range", 3000,
+              "--sill", 2, "--nugget", 0.5, "--out", a)
+    assert r.stderr.strip().splitlines()[0] == "variogram: spherical, sill 2, range 3000 (practical), nugget 0.5"
+    krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--out", b)
+    _, rows_a = read_model(a)
+    _, rows_b = read_model(b)
+    assert rows_a != rows_b  # another variogram, another model
+
+
+def test_default_experiment_runs_many_wells_and_says_which(tmp_path):
+    """No --experiment with more wells than experiment 6 holds: experiment 7, named on stderr
+    (without a GPU the run then stops at the missing GPU, after saying so)."""
+    out = tmp_path / "out.csv"
+    r = run("krige", "--scale", 1, "--well-count", 200, "--out", out)
+    assert "no --experiment given and experiment 6 cannot run these wells" in r.stderr, r.stderr
+    assert "using experiment 7" in r.stderr, r.stderr
+    if gpu_visible():
+        assert r.returncode == 0 and "experiment 7, gpu, double" in r.stderr, r.stderr
+    else:
+        assert r.returncode == 2 and "no CUDA GPU visible" in r.stderr and not out.exists()
+    # an explicit choice that cannot run stays an error, before looking for a GPU
+    r = run("krige", "--scale", 1, "--well-count", 200, "--experiment", 6, "--out", out)
+    assert r.returncode == 2 and "constant memory" in r.stderr and "using experiment" not in r.stderr, r.stderr
+    assert "the first that can run them" in run("krige", "--help").stdout
+
+
+def test_a_single_point_grid_runs_with_a_range(tmp_path):
+    out = tmp_path / "out.csv"
+    wells = wells_file(tmp_path, GOOD)
+    krige("--wells", wells, "--grid", "5:5:1,7:7:1", "--range", 500, "--device", "cpu", "--experiment", 4, "--out", out)
+    _, rows = read_model(out)
+    assert len(rows) == 1 and rows[0][:2] == [5.0, 7.0]

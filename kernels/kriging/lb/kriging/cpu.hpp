@@ -43,12 +43,16 @@ struct KrigingInput {
   std::vector<T> values;          //!< surfaces x wells, surface-major (as WellSet)
   std::vector<T> grid_x, grid_y;  //!< M and N mesh coordinates; point p = iy * M + ix
   Variogram variogram;
-  ExponentialCovariance<T> covariance;
+  Covariance<T> covariance;
 
   std::size_t points() const { return grid_x.size() * grid_y.size(); }
 };
 
-//! Throws InputError for no wells, no surfaces or an inconsistent set. (The per-point
+//! Throws InputError for a variogram that is not positive definite (range <= 0, nugget < 0,
+//! sill <= nugget, or non-finite), naming the parameter.
+void check_variogram(const Variogram& v);
+
+//! Throws InputError for no wells, no surfaces, an inconsistent set or a bad variogram. (The per-point
 //! solvers' capacities are checked where they are used: the CPU programs hold kMaxWells.)
 template <class T>
 KrigingInput<T> make_input(const datasets::WellSet& wells, const datasets::GridSpec& grid, const Variogram& variogram);

@@ -50,6 +50,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -101,11 +102,33 @@ void check_device_experiment(int experiment, std::size_t wells, std::size_t surf
 //! An empty mesh, or more estimates (M N H) than the kernels' int indices reach: InputError.
 void check_device_mesh(int experiment, std::size_t points, std::size_t surfaces);
 
+//! A validated run first fills every output (device buffers and the host vector) with this
+//! byte: all-ones is a NaN whose payload no arithmetic produces (GPUs return the canonical
+//! 0x7fff..., x86 0xffc0... or an input's payload, and the inputs are finite), so an
+//! estimate still holding it was never written: a kernel that skips points cannot show an
+//! earlier run's values left in a reused buffer.
+inline constexpr unsigned char kPoisonByte = 0xFF;
+
+template <class T>
+bool is_poison(T v) {
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &v, sizeof v);
+  for (unsigned char b : bytes)
+    if (b != kPoisonByte) return false;
+  return true;
+}
+
+//! Whether run() poisons the outputs first (validation) or not (timed runs: the poisoning
+//! of experiments 1-2, once per surface, would be inside the timed region).
+enum class Poison { no, yes };
+
 template <class T>
 struct DeviceRun {
   std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
   double seconds = 0.0;      //!< the timed region above, from CUDA events
   double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-7)
+  std::size_t unwritten = 0;        //!< Poison::yes: estimates still holding the poison
+  std::size_t first_unwritten = 0;  //!< the first such estimate's index
 };
 
 //! One experiment on one input, its device buffers allocated once (in the constructor, not
@@ -122,8 +145,13 @@ class DeviceExperiment {
   DeviceExperiment& operator=(const DeviceExperiment&) = delete;
 
   //! One run, timed with CUDA events around exactly the region described above; waits for
-  //! it to finish. Throws SingularSystem if any grid point's solve failed.
-  DeviceRun<T> run(cudaStream_t stream = nullptr);
+  //! it to finish. Throws SingularSystem if any grid point's solve failed. With Poison::yes
+  //! the outputs are poisoned first and DeviceRun::unwritten counts what was not written.
+  DeviceRun<T> run(cudaStream_t stream = nullptr, Poison poison = Poison::no);
+
+  //! Fault injection for tests (off unless called): the kernels do not write grid points
+  //! [first, end) of any surface; experiment 7 skips the GEMMs of the chunks inside it.
+  void skip_writes_for_testing(std::size_t first, std::size_t end);
 
   int experiment() const;
 

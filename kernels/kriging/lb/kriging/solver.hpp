@@ -29,7 +29,7 @@ struct PointSystem {
 
 //! A for wells (wx, wy): each covariance computed once and mirrored (A is symmetric).
 template <class T>
-LB_HD void build_matrix(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T* a) {
+LB_HD void build_matrix(const T* wx, const T* wy, int n, Covariance<T> cov, T* a) {
   const int m = n + 1;
   for (int i = 0; i < n; ++i) {
     a[i * m + i] = cov(T(0));
@@ -41,7 +41,7 @@ LB_HD void build_matrix(const T* wx, const T* wy, int n, ExponentialCovariance<T
 
 //! B for the grid point (px, py).
 template <class T>
-LB_HD void build_rhs(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T px, T py, T* b) {
+LB_HD void build_rhs(const T* wx, const T* wy, int n, Covariance<T> cov, T px, T py, T* b) {
   for (int j = 0; j < n; ++j) b[j] = cov(planar_distance(px, py, wx[j], wy[j]));
   b[n] = T(1);
 }
@@ -123,7 +123,7 @@ LB_HD LB_FORCEINLINE T combine(const T* lambda, const T* values, int n) {
 //! The weights of grid point (px, py) given a prebuilt A (exp. 2 onwards): copies A into the
 //! point's system, builds B, solves; lambda is sys.b[0..n-1].
 template <class T, int Capacity>
-LB_HD SolveStatus solve_weights(const T* a_prebuilt, const T* wx, const T* wy, int n, ExponentialCovariance<T> cov,
+LB_HD SolveStatus solve_weights(const T* a_prebuilt, const T* wx, const T* wy, int n, Covariance<T> cov,
                                 T px, T py, PointSystem<T, Capacity>& sys) {
   const int m = n + 1;
   for (int k = 0; k < m * m; ++k) sys.a[k] = a_prebuilt[k];
@@ -133,7 +133,7 @@ LB_HD SolveStatus solve_weights(const T* a_prebuilt, const T* wx, const T* wy, i
 
 //! The weights of grid point (px, py) building A as well (exp. 1).
 template <class T, int Capacity>
-LB_HD SolveStatus solve_weights_rebuilding(const T* wx, const T* wy, int n, ExponentialCovariance<T> cov, T px, T py,
+LB_HD SolveStatus solve_weights_rebuilding(const T* wx, const T* wy, int n, Covariance<T> cov, T px, T py,
                                            PointSystem<T, Capacity>& sys) {
   build_matrix(wx, wy, n, cov, sys.a);
   build_rhs(wx, wy, n, cov, px, py, sys.b);
