@@ -1,7 +1,5 @@
 #include "krige.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "lb/common/cuda_check.hpp"
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/datasets/wells.hpp"
@@ -97,13 +96,6 @@ void check_options(const KrigeOptions& o) {
   if (o.out == o.wells_out) throw std::invalid_argument("--out and --wells-out name the same file");
 }
 
-bool gpu_visible() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();  // clear a "no device" error
-  return ok;
-}
-
 template <class T>
 struct Model {
   std::vector<T> estimates;       //!< H x (M N), surface-major, mesh x fastest
@@ -121,9 +113,7 @@ Model<T> run_program(const KrigeOptions& o, const Problem& p) {
     // The host-side limits first (too many wells, ...): they hold with or without a GPU.
     kriging::check_device_experiment(o.experiment, in.wells, in.surfaces, sizeof(T));
     kriging::check_device_mesh(o.experiment, in.points(), in.surfaces);
-    if (!gpu_visible())
-      throw std::runtime_error("no CUDA GPU visible: --device gpu needs one (--device cpu runs the experiment's CPU "
-                               "program)");
+    require_gpu_for_device_option("the experiment's CPU program");
     const auto start = std::chrono::steady_clock::now();
     kriging::DeviceExperiment<T> experiment(o.experiment, in);
     kriging::DeviceRun<T> run = experiment.run();
