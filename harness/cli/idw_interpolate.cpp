@@ -94,7 +94,8 @@ int interpolate(const InterpolateOptions& o) {
   if (o.device != "gpu" && o.device != "cpu")
     throw std::invalid_argument("unknown device '" + o.device + "' (expected gpu or cpu)");
   const idw::Version version = idw::parse_version(o.version);  // a typo is one with --device cpu too
-  if (!(o.power > 0) || !std::isfinite(o.power)) throw std::invalid_argument("--power must be a positive finite number");
+  if (!(o.power > 0) || !std::isfinite(o.power))
+    throw std::invalid_argument("--power must be a positive finite number");
   if (o.block < 32 || o.block > 1024 || o.block % 32) throw std::invalid_argument("--block must be a multiple of 32 in [32, 1024]");
   if (o.device == "gpu") require_gpu_for_device_option("the naive version with OpenMP");
   const datasets::PointSet data = datasets::load_points_csv(o.points);

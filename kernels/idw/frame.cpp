@@ -143,7 +143,8 @@ FramedProblem frame_problem(const datasets::PointSet& data, const datasets::Grid
   Distances d;
   fit(framed(unit), &d);
   const double log_largest = std::log2(d.largest) + unit, log_smallest = std::log2(d.smallest) + unit;
-  const double lowest = std::max(log_largest - (limits.max_exp - 3) / 2, log_largest + (limits.min_normal_exp + limits.digits) / p);
+  const double lowest =
+      std::max(log_largest - (limits.max_exp - 3) / 2, log_largest + (limits.min_normal_exp + limits.digits) / p);
   const double highest = std::min(log_smallest + (limits.max_exp - 2 - log_m) / p, log_smallest - kLogCoincident);
   if (std::ceil(lowest) <= std::floor(highest)) {
     const int scale_exp = static_cast<int>(std::clamp(0.0, std::ceil(lowest), std::floor(highest)));

@@ -55,7 +55,9 @@ void* open_library(const char* path) {
 template <class F>
 void bind(void* library, const char* name, F& f) {
   f = reinterpret_cast<F>(dlsym(library, name));
-  if (!f) throw std::runtime_error(std::string("kriging experiment 7: no symbol ") + name + " in cuBLAS/cuSOLVER: " + dlerror());
+  if (!f)
+    throw std::runtime_error(std::string("kriging experiment 7: no symbol ") + name + " in cuBLAS/cuSOLVER: " +
+                             dlerror());
 }
 
 MathLibraries load_math_libraries() {

@@ -168,7 +168,10 @@ TEST(IdwFrame, FarOffAndHugeInputsGetAFrameWhereWeightsFit) {
   const auto grid_small = datasets::grid_points(spec_small);
   for (auto [origin, unit] : {std::pair{0x1p66, 0x1p14}, std::pair{0.0, 0x1p990}}) {
     datasets::PointSet far = small;
-    for (std::size_t i = 0; i < far.size(); ++i) far.x[i] = origin + small.x[i] * unit, far.y[i] = origin + small.y[i] * unit;
+    for (std::size_t i = 0; i < far.size(); ++i) {
+      far.x[i] = origin + small.x[i] * unit;
+      far.y[i] = origin + small.y[i] * unit;
+    }
     const auto spec = grid_spec(origin, origin + 1000 * unit, 11);
     const auto grid = datasets::grid_points(spec);
     for (Precision prec : {Precision::f32, Precision::f64}) {
@@ -176,7 +179,8 @@ TEST(IdwFrame, FarOffAndHugeInputsGetAFrameWhereWeightsFit) {
       const auto data_in_t = idw::rounded_to(f.data, prec), grid_in_t = idw::rounded_to(f.grid, prec);
       for (std::size_t q = 0; q < grid.size(); ++q) {
         const double want = idw::reference_value(small, grid_small.x[q], grid_small.y[q], 2.0);
-        const double got = f.frame.value_from_frame(idw::reference_value(data_in_t, grid_in_t.x[q], grid_in_t.y[q], 2.0));
+        const double got =
+            f.frame.value_from_frame(idw::reference_value(data_in_t, grid_in_t.x[q], grid_in_t.y[q], 2.0));
         EXPECT_NEAR(got, want, (prec == Precision::f32 ? 1e-5 : 1e-12) * std::abs(want)) << q;
       }
     }

@@ -147,14 +147,17 @@ SHIFT = 2.0 ** 66  # ~7.4e19: float cannot tell its neighbours 1e6 apart; double
 STEP = 2.0 ** 20
 
 
+@pytest.mark.parametrize("device", ["cpu", "gpu"])
 @pytest.mark.parametrize("precision", ["float", "double"])
 @pytest.mark.parametrize("origin,unit", [(SHIFT, STEP), (0.0, 2.0 ** 990)])
-def test_far_off_or_huge_coordinates_give_the_ordinary_answer(tmp_path, precision, origin, unit):
+def test_far_off_or_huge_coordinates_give_the_ordinary_answer(tmp_path, precision, origin, unit, device):
+    if device == "gpu" and not gpu_visible():
+        pytest.skip("no CUDA GPU visible: the GPU path of the computing frame is not tested here")
     ordinary = interpolate(tmp_path, points_file(tmp_path, DATA), "cpu", precision=precision, name="a.csv")
     moved = tmp_path / "moved.csv"
     moved.write_text("".join(f"{origin + x * unit!r},{origin + y * unit!r},{z}\n" for x, y, z in DATA))
     grid = f"{origin!r}:{origin + 10 * unit!r}:11,{origin!r}:{origin + 10 * unit!r}:11"
-    far = interpolate(tmp_path, moved, "cpu", precision=precision, name="b.csv", grid=grid)
+    far = interpolate(tmp_path, moved, device, precision=precision, name="b.csv", grid=grid)
     tol = 1e-6 if precision == "float" else 1e-13
     for (_, _, a), (_, _, b) in zip(ordinary, far):
         assert abs(a - b) <= tol * abs(a), (a, b)
