@@ -1,6 +1,7 @@
 #include "idw_interpolate.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -9,19 +10,39 @@
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/idw/device.hpp"
+#include "lb/idw/frame.hpp"
 #include "lb/idw/interaction.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/layout/host_storage.hpp"
 
 namespace lb::tools {
 
+namespace {
+
+//! "a, b, c" of the names in a list.
+template <class Range, class Name>
+std::string joined(const Range& items, Name name) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + std::string(name(item));
+  return out;
+}
+
+}  // namespace
+
 void add_interpolate_options(CLI::App* cmd, InterpolateOptions& o) {
+  const auto same = [](const std::string& n) { return n; };
+  const std::string layouts = fmt::format("data layout; float: {}; double: {}",
+                                          joined(idw::layout_names(idw::Precision::f32), same),
+                                          joined(idw::layout_names(idw::Precision::f64), same));
+  const std::string versions =
+      fmt::format("GPU version: {} (the CPU runs the naive body whatever the version)",
+                  joined(idw::gpu_versions(), [](idw::Version v) { return idw::to_string(v); }));
   cmd->add_option("--points", o.points, "CSV file of data points: x,y,value (optional header)")->required();
   cmd->add_option("--grid", o.grid, "prediction grid x0:x1:nx,y0:y1:ny")->required();
   cmd->add_option("--out", o.out, "CSV file to write x,y,value of the grid points")->required();
   cmd->add_option("--power", o.power, "IDW power p")->capture_default_str();
-  cmd->add_option("--layout", o.layout, "data layout")->capture_default_str();
-  cmd->add_option("--version", o.version, "naive or tiled (GPU)")->capture_default_str();
+  cmd->add_option("--layout", o.layout, layouts)->capture_default_str();
+  cmd->add_option("--version", o.version, versions)->capture_default_str();
   cmd->add_option("--precision", o.precision, "float or double")->capture_default_str();
   cmd->add_option("--block", o.block, "threads per block (GPU)")->capture_default_str();
   cmd->add_option("--device", o.device, "gpu or cpu (OpenMP, naive version)")->capture_default_str();
@@ -52,9 +73,8 @@ std::vector<double> on_cpu(const InterpolateOptions& o, idw::Precision prec, con
   });
 }
 
-std::vector<double> on_gpu(const InterpolateOptions& o, idw::Precision prec, const datasets::PointSet& data,
-                           const datasets::PointSet& grid) {
-  const idw::Version version = idw::parse_version(o.version);
+std::vector<double> on_gpu(const InterpolateOptions& o, idw::Version version, idw::Precision prec,
+                           const datasets::PointSet& data, const datasets::PointSet& grid) {
   auto problem = idw::make_device_problem(o.layout, prec, data, grid);
   problem->poison_output(nullptr);
   problem->launch(version, o.power, o.block, nullptr);
@@ -73,14 +93,26 @@ int interpolate(const InterpolateOptions& o) {
   idw::check_layout(o.layout, prec);
   if (o.device != "gpu" && o.device != "cpu")
     throw std::invalid_argument("unknown device '" + o.device + "' (expected gpu or cpu)");
-  if (!(o.power > 0)) throw std::invalid_argument("--power must be positive");
+  const idw::Version version = idw::parse_version(o.version);  // a typo is one with --device cpu too
+  if (!(o.power > 0) || !std::isfinite(o.power))
+    throw std::invalid_argument("--power must be a positive finite number");
   if (o.block < 32 || o.block > 1024 || o.block % 32) throw std::invalid_argument("--block must be a multiple of 32 in [32, 1024]");
+  if (o.device == "gpu") require_gpu_for_device_option("the naive version with OpenMP");
   const datasets::PointSet data = datasets::load_points_csv(o.points);
   datasets::check_no_coincident(data, idw::kCoincidentD2);
-  datasets::PointSet grid = datasets::grid_points(datasets::parse_grid_spec(o.grid));
+  const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
+  datasets::PointSet grid = datasets::grid_points(spec);
+  const idw::FramedProblem framed = idw::frame_problem(data, spec, grid, o.power, prec);
   const auto t0 = std::chrono::steady_clock::now();
-  grid.z = o.device == "gpu" ? on_gpu(o, prec, data, grid) : on_cpu(o, prec, data, grid);
+  const std::vector<double> z = o.device == "gpu" ? on_gpu(o, version, prec, framed.data, framed.grid)
+                                                  : on_cpu(o, prec, framed.data, framed.grid);
   const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    grid.z[i] = framed.frame.value_from_frame(z[i]);
+    if (!std::isfinite(grid.z[i]))
+      throw std::runtime_error(fmt::format("the value at grid point ({}, {}) is not finite ({}); nothing written",
+                                           grid.x[i], grid.y[i], grid.z[i]));
+  }
   datasets::write_points_csv(o.out, grid);
   std::fprintf(stderr, "interpolated %zu grid points from %zu data points (%s, %s, %s, p = %g) in %.3f s -> %s\n",
                grid.size(), data.size(), o.device.c_str(), o.layout.c_str(), o.precision.c_str(), o.power, dt,

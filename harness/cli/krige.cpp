@@ -1,7 +1,5 @@
 #include "krige.hpp"
 
-#include <cuda_runtime_api.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "lb/common/cuda_check.hpp"
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/datasets/wells.hpp"
@@ -149,13 +148,6 @@ int default_experiment(const KrigeOptions& o, const Problem& p) {
   }
 }
 
-bool gpu_visible() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();  // clear a "no device" error
-  return ok;
-}
-
 template <class T>
 struct Model {
   std::vector<T> estimates;       //!< H x (M N), surface-major, mesh x fastest
@@ -173,9 +165,7 @@ Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Var
     // The host-side limits first (too many wells, ...): they hold with or without a GPU.
     kriging::check_device_experiment(experiment_number, in.wells, in.surfaces, sizeof(T));
     kriging::check_device_mesh(experiment_number, in.points(), in.surfaces);
-    if (!gpu_visible())
-      throw std::runtime_error("no CUDA GPU visible: --device gpu needs one (--device cpu runs the experiment's CPU "
-                               "program)");
+    require_gpu_for_device_option("the experiment's CPU program");
     const auto start = std::chrono::steady_clock::now();
     kriging::DeviceExperiment<T> experiment(experiment_number, in);
     kriging::DeviceRun<T> run = experiment.run();

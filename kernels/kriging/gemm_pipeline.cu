@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -24,13 +25,74 @@
 namespace lb::kriging {
 namespace {
 
+//! The cuBLAS and cuSOLVER functions experiment 7 calls, loaded with dlopen on its first use
+//! rather than linked: linked, both libraries (and cuBLASLt, cuSPARSE, nvJitLink behind them)
+//! were loaded by every start of the binary, even `--help` and `--device cpu` runs: 0.09 s
+//! and 266 MB before any work. LB_CUBLAS_LIBRARY / LB_CUSOLVER_LIBRARY are the toolkit's
+//! libraries CMake found.
+struct MathLibraries {
+  decltype(&cublasCreate_v2) blas_create;
+  decltype(&cublasDestroy_v2) blas_destroy;
+  decltype(&cublasSetStream_v2) blas_set_stream;
+  decltype(&cublasSgemm_v2) sgemm;
+  decltype(&cublasDgemm_v2) dgemm;
+  decltype(&cublasGetStatusString) blas_status_string;
+  decltype(&cusolverDnCreate) solver_create;
+  decltype(&cusolverDnDestroy) solver_destroy;
+  decltype(&cusolverDnSetStream) solver_set_stream;
+  decltype(&cusolverDnDgetrf_bufferSize) getrf_buffer_size;
+  decltype(&cusolverDnDgetrf) getrf;
+  decltype(&cusolverDnDgetrs) getrs;
+};
+
+void* open_library(const char* path) {
+  void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    throw std::runtime_error(std::string("kriging experiment 7 needs cuBLAS and cuSOLVER: cannot load ") + path + ": " +
+                             dlerror());
+  return handle;
+}
+
+template <class F>
+void bind(void* library, const char* name, F& f) {
+  f = reinterpret_cast<F>(dlsym(library, name));
+  if (!f)
+    throw std::runtime_error(std::string("kriging experiment 7: no symbol ") + name + " in cuBLAS/cuSOLVER: " +
+                             dlerror());
+}
+
+MathLibraries load_math_libraries() {
+  void* blas = open_library(LB_CUBLAS_LIBRARY);
+  void* solver = open_library(LB_CUSOLVER_LIBRARY);
+  MathLibraries l{};
+  bind(blas, "cublasCreate_v2", l.blas_create);
+  bind(blas, "cublasDestroy_v2", l.blas_destroy);
+  bind(blas, "cublasSetStream_v2", l.blas_set_stream);
+  bind(blas, "cublasSgemm_v2", l.sgemm);
+  bind(blas, "cublasDgemm_v2", l.dgemm);
+  bind(blas, "cublasGetStatusString", l.blas_status_string);
+  bind(solver, "cusolverDnCreate", l.solver_create);
+  bind(solver, "cusolverDnDestroy", l.solver_destroy);
+  bind(solver, "cusolverDnSetStream", l.solver_set_stream);
+  bind(solver, "cusolverDnDgetrf_bufferSize", l.getrf_buffer_size);
+  bind(solver, "cusolverDnDgetrf", l.getrf);
+  bind(solver, "cusolverDnDgetrs", l.getrs);
+  return l;  // the libraries stay loaded for the process's lifetime
+}
+
+//! Loaded once, on first use (a failed load is retried by the next call).
+const MathLibraries& math() {
+  static const MathLibraries libraries = load_math_libraries();
+  return libraries;
+}
+
 //! A library failure: a CUDA error behind it is raised as CudaError (sticky or not), the
 //! library's own status otherwise.
 void check_cublas(cublasStatus_t s, const char* what) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
   check(cudaGetLastError(), what);
   throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(int(s)) + " (" +
-                           cublasGetStatusString(s) + ")");
+                           math().blas_status_string(s) + ")");
 }
 
 void check_cusolver(cusolverStatus_t s, const char* what) {
@@ -76,12 +138,12 @@ unsigned blocks_for(std::size_t count, unsigned block) { return static_cast<unsi
 cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                     const float* a, int lda, const float* b, int ldb, float* c, int ldc) {
   const float one = 1.0f, zero = 0.0f;
-  return cublasSgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
+  return math().sgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                     const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   const double one = 1.0, zero = 0.0;
-  return cublasDgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
+  return math().dgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 
 }  // namespace
@@ -109,8 +171,8 @@ struct GemmPipeline<T>::Impl {
     for (void* p : {(void*)a64, (void*)inv64, (void*)solver_work, (void*)pivots, (void*)info, (void*)inv, (void*)wx,
                     (void*)wy, (void*)gx, (void*)gy, (void*)values, (void*)rhs, (void*)lambda, (void*)out})
       if (p) cudaFree(p);
-    if (blas) cublasDestroy(blas);
-    if (solver) cusolverDnDestroy(solver);
+    if (blas) math().blas_destroy(blas);
+    if (solver) math().solver_destroy(solver);
   }
 };
 
@@ -124,8 +186,8 @@ GemmPipeline<T>::GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_b
   d.points = in.points();
   const std::size_t m = std::size_t(d.m);
   d.chunk = std::min(d.points, std::max<std::size_t>(1, workspace_bytes / (2 * m * sizeof(T))));
-  check_cublas(cublasCreate(&d.blas), "kriging exp 7: cublasCreate");
-  check_cusolver(cusolverDnCreate(&d.solver), "kriging exp 7: cusolverDnCreate");
+  check_cublas(math().blas_create(&d.blas), "kriging exp 7: cublasCreate");
+  check_cusolver(math().solver_create(&d.solver), "kriging exp 7: cusolverDnCreate");
   d.a64 = device_alloc<double>(m * m, "kriging exp 7: A");
   d.inv64 = device_alloc<double>(m * m, "kriging exp 7: A^-1 (double)");
   // In double the rounded inverse is the double one itself.
@@ -134,7 +196,7 @@ GemmPipeline<T>::GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_b
   else
     d.inv = device_alloc<T>(m * m, "kriging exp 7: A^-1");
   int work = 0;
-  check_cusolver(cusolverDnDgetrf_bufferSize(d.solver, d.m, d.m, d.a64, d.m, &work), "kriging exp 7: getrf buffer size");
+  check_cusolver(math().getrf_buffer_size(d.solver, d.m, d.m, d.a64, d.m, &work), "kriging exp 7: getrf buffer size");
   d.solver_work = device_alloc<double>(std::size_t(work), "kriging exp 7: cuSOLVER workspace");
   d.pivots = device_alloc<int>(m, "kriging exp 7: pivots");
   d.info = device_alloc<int>(1, "kriging exp 7: info");
@@ -183,8 +245,8 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   check(cudaEventRecord(compute_start, s), "kriging exp 7: record compute start");
 
   // A = P L U in place; check U's diagonal against the per-point solver's tolerance.
-  check_cusolver(cusolverDnSetStream(d.solver, s), "kriging exp 7: cuSOLVER stream");
-  check_cusolver(cusolverDnDgetrf(d.solver, d.m, d.m, d.a64, d.m, d.solver_work, d.pivots, d.info),
+  check_cusolver(math().solver_set_stream(d.solver, s), "kriging exp 7: cuSOLVER stream");
+  check_cusolver(math().getrf(d.solver, d.m, d.m, d.a64, d.m, d.solver_work, d.pivots, d.info),
                  "kriging exp 7: getrf");
   // U's diagonal and getrf's info go to pinned memory without stopping the stream; a
   // singular A is reported by check_factorisation() once the run has finished (its NaN
@@ -195,14 +257,14 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   check(cudaMemcpyAsync(d.info_host, d.info, sizeof(int), cudaMemcpyDeviceToHost, s), "kriging exp 7: read getrf info");
   identity_kernel<<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.m);
   check_launch("kriging exp 7: identity");
-  check_cusolver(cusolverDnDgetrs(d.solver, CUBLAS_OP_N, d.m, d.m, d.a64, d.m, d.pivots, d.inv64, d.m, d.info),
+  check_cusolver(math().getrs(d.solver, CUBLAS_OP_N, d.m, d.m, d.a64, d.m, d.pivots, d.inv64, d.m, d.info),
                  "kriging exp 7: getrs (A^-1)");
   if constexpr (!std::is_same_v<T, double>) {
     round_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.inv, m * m);
     check_launch("kriging exp 7: round A^-1");
   }
 
-  check_cublas(cublasSetStream(d.blas, s), "kriging exp 7: cuBLAS stream");
+  check_cublas(math().blas_set_stream(d.blas, s), "kriging exp 7: cuBLAS stream");
   for (std::size_t first = 0; first < d.points; first += d.chunk) {
     const std::size_t count = std::min(d.chunk, d.points - first);
     if (first >= d.skip_first && first + count <= d.skip_end) continue;  // fault injection

@@ -8,6 +8,7 @@
 
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
+#include "lb/idw/frame.hpp"
 #include "lb/idw/interaction.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/idw/reference.hpp"
@@ -134,6 +135,73 @@ TEST(IdwNaiveBody, WrongFunctionIsCaught) {
     worst = std::max(worst, std::abs(q.view().get<idw::Z>(i) - idw::reference_value(data, pred.x[i], pred.y[i], 2.0)) /
                                 idw::reference_value(data, pred.x[i], pred.y[i], 2.0));
   EXPECT_GT(worst, idw::tolerance(Precision::f64, data.size()));
+}
+
+// --- the computing frame (frame.hpp) ---------------------------------------------------
+
+datasets::GridSpec grid_spec(double lo, double hi, std::size_t n) { return {lo, hi, n, lo, hi, n}; }
+
+TEST(IdwFrame, OrdinaryInputIsComputedInItsOwnUnits) {
+  // The paper's inputs: no translation, no scale, values only divided by a power of two.
+  const auto data = datasets::uniform_points(1000, 3);
+  const auto spec = grid_spec(0, 1000, 64);
+  const auto grid = datasets::grid_points(spec);
+  for (Precision prec : {Precision::f32, Precision::f64})
+    for (double p : {1.0, 2.0, 3.0}) {
+      const idw::FramedProblem f = idw::frame_problem(data, spec, grid, p, prec);
+      EXPECT_EQ(f.frame.scale_exp, 0);
+      EXPECT_EQ(f.data.x, data.x);
+      EXPECT_EQ(f.grid.y, grid.y);
+      for (std::size_t i = 0; i < data.size(); i += 97) EXPECT_EQ(f.frame.value_from_frame(f.data.z[i]), data.z[i]);
+    }
+}
+
+TEST(IdwFrame, FarOffAndHugeInputsGetAFrameWhereWeightsFit) {
+  // Data 1e20 from the origin (float cannot tell the points apart) and at 1e300 (squared
+  // distances overflow double): the frame translates exactly / scales by a power of two,
+  // and IDW in it gives the value it gives the same points near the origin.
+  // Integer coordinates, so origin + x * unit is exact in double.
+  auto small = datasets::uniform_points(200, 4, 0.0, 1000.0);
+  for (auto* v : {&small.x, &small.y})
+    for (double& e : *v) e = std::floor(e);
+  const auto spec_small = grid_spec(0, 1000, 11);
+  const auto grid_small = datasets::grid_points(spec_small);
+  for (auto [origin, unit] : {std::pair{0x1p66, 0x1p14}, std::pair{0.0, 0x1p990}}) {
+    datasets::PointSet far = small;
+    for (std::size_t i = 0; i < far.size(); ++i) {
+      far.x[i] = origin + small.x[i] * unit;
+      far.y[i] = origin + small.y[i] * unit;
+    }
+    const auto spec = grid_spec(origin, origin + 1000 * unit, 11);
+    const auto grid = datasets::grid_points(spec);
+    for (Precision prec : {Precision::f32, Precision::f64}) {
+      const idw::FramedProblem f = idw::frame_problem(far, spec, grid, 2.0, prec);
+      const auto data_in_t = idw::rounded_to(f.data, prec), grid_in_t = idw::rounded_to(f.grid, prec);
+      for (std::size_t q = 0; q < grid.size(); ++q) {
+        const double want = idw::reference_value(small, grid_small.x[q], grid_small.y[q], 2.0);
+        const double got =
+            f.frame.value_from_frame(idw::reference_value(data_in_t, grid_in_t.x[q], grid_in_t.y[q], 2.0));
+        EXPECT_NEAR(got, want, (prec == Precision::f32 ? 1e-5 : 1e-12) * std::abs(want)) << q;
+      }
+    }
+  }
+}
+
+TEST(IdwFrame, PowersNoFrameHoldsAreRefusedNamingWhy) {
+  const auto data = datasets::uniform_points(100, 5);
+  const auto spec = grid_spec(0, 1000, 10);
+  const auto grid = datasets::grid_points(spec);
+  try {
+    idw::frame_problem(data, spec, grid, 1000.0, Precision::f64);
+    FAIL() << "p = 1000 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--power 1000: the weights 1/d^p of this input span"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than double holds for 100 data points"), std::string::npos) << e.what();
+  }
+  // A power float cannot hold here but double can.
+  EXPECT_THROW(idw::frame_problem(data, spec, grid, 40.0, Precision::f32), std::invalid_argument);
+  EXPECT_NO_THROW(idw::frame_problem(data, spec, grid, 40.0, Precision::f64));
 }
 
 }  // namespace

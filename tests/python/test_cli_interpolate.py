@@ -4,6 +4,7 @@ where a GPU is visible. Skipped when the binary has not been built."""
 
 import csv
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -14,8 +15,8 @@ BIN = Path(__file__).resolve().parents[2] / "build" / "layoutbench"
 pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
 
 
-def run(*args):
-    return subprocess.run([str(BIN), *map(str, args)], capture_output=True, text=True)
+def run(*args, env=None):
+    return subprocess.run([str(BIN), *map(str, args)], capture_output=True, text=True, env=env)
 
 
 def points_file(tmp_path, rows, header=True):
@@ -29,9 +30,9 @@ def read_grid(path):
         return [(float(r["x"]), float(r["y"]), float(r["value"])) for r in csv.DictReader(f)]
 
 
-def interpolate(tmp_path, points, device, layout="aoas", precision="double", name="out.csv"):
+def interpolate(tmp_path, points, device, layout="aoas", precision="double", name="out.csv", grid="0:10:11,0:10:11"):
     out = tmp_path / name
-    r = run("idw-interpolate", "--points", points, "--grid", "0:10:11,0:10:11", "--out", out,
+    r = run("idw-interpolate", "--points", points, "--grid", grid, "--out", out,
             "--device", device, "--layout", layout, "--precision", precision)
     assert r.returncode == 0, r.stderr
     return read_grid(out)
@@ -96,6 +97,8 @@ def test_bad_csv_gives_one_clear_error_and_no_output(tmp_path, text, message):
     (["--precision", "half"], "unknown precision 'half'"),
     (["--grid", "0:1:2"], "grid spec '0:1:2'"),
     (["--version", "cdp", "--device", "gpu"], "unknown IDW version 'cdp'"),
+    (["--version", "bogus"], "unknown IDW version 'bogus'"),  # the CPU runs the naive body, but a typo is a typo
+    (["--power", "inf"], "--power must be a positive finite number"),
 ])
 def test_bad_options_are_named(tmp_path, args, message):
     points = points_file(tmp_path, DATA)
@@ -104,6 +107,79 @@ def test_bad_options_are_named(tmp_path, args, message):
         base[k] = v
     r = run("idw-interpolate", *[x for kv in base.items() for x in kv])
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+def test_help_lists_every_version_and_the_layouts_of_each_precision():
+    r = run("idw-interpolate", "--help")
+    assert r.returncode == 0
+    assert "naive, tiled, cdp-original, cdp-improved, roofline" in r.stdout
+    assert "float: soa, aos, aoas, builtin;" in r.stdout and "double: soa, aos, aoas, builtin, soaos, hybrid" in r.stdout
+
+
+def test_gpu_device_without_a_gpu_says_so(tmp_path):
+    if gpu_visible():
+        pytest.skip("a CUDA GPU is visible: the no-GPU message cannot be seen here")
+    out = tmp_path / "o.csv"
+    r = run("idw-interpolate", "--points", points_file(tmp_path, DATA), "--grid", "0:1:2,0:1:2", "--out", out,
+            "--device", "gpu")
+    assert r.returncode == 2 and not out.exists()
+    assert r.stderr.strip() == ("layoutbench: error: no CUDA GPU visible: --device gpu needs one "
+                                "(--device cpu runs the naive version with OpenMP)")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["plan"], ["idw-interpolate", "--device", "cpu"]])
+def test_gpu_math_libraries_load_only_for_kriging_experiment_7(tmp_path, args):
+    """cuBLAS, cuSOLVER (and cuSPARSE behind it) are loaded on experiment 7's first use, not
+    by every start of the binary (they cost 0.09 s and 260 MB)."""
+    if args[0] == "idw-interpolate":
+        args += ["--points", points_file(tmp_path, DATA), "--grid", "0:10:11,0:10:11", "--out", tmp_path / "o.csv"]
+    r = run(*args, env={**os.environ, "LD_DEBUG": "libs"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    loaded = [line for line in r.stderr.splitlines() if "calling init:" in line]
+    assert loaded, "LD_DEBUG=libs reported no libraries"
+    for name in ["libcublas", "libcusolver", "libcusparse"]:
+        assert not any(name in line for line in loaded), f"{name} loaded by layoutbench {args[0]}"
+
+
+# Item: results that are not numbers. IDW is invariant under translating and scaling the
+# coordinates, so far-off or huge coordinates give the ordinary answer (or a clear refusal).
+SHIFT = 2.0 ** 66  # ~7.4e19: float cannot tell its neighbours 1e6 apart; double holds them exactly
+STEP = 2.0 ** 20
+
+
+@pytest.mark.parametrize("device", ["cpu", "gpu"])
+@pytest.mark.parametrize("precision", ["float", "double"])
+@pytest.mark.parametrize("origin,unit", [(SHIFT, STEP), (0.0, 2.0 ** 990)])
+def test_far_off_or_huge_coordinates_give_the_ordinary_answer(tmp_path, precision, origin, unit, device):
+    if device == "gpu" and not gpu_visible():
+        pytest.skip("no CUDA GPU visible: the GPU path of the computing frame is not tested here")
+    ordinary = interpolate(tmp_path, points_file(tmp_path, DATA), "cpu", precision=precision, name="a.csv")
+    moved = tmp_path / "moved.csv"
+    moved.write_text("".join(f"{origin + x * unit!r},{origin + y * unit!r},{z}\n" for x, y, z in DATA))
+    grid = f"{origin!r}:{origin + 10 * unit!r}:11,{origin!r}:{origin + 10 * unit!r}:11"
+    far = interpolate(tmp_path, moved, device, precision=precision, name="b.csv", grid=grid)
+    tol = 1e-6 if precision == "float" else 1e-13
+    for (_, _, a), (_, _, b) in zip(ordinary, far):
+        assert abs(a - b) <= tol * abs(a), (a, b)
+
+
+@pytest.mark.parametrize("precision", ["float", "double"])
+@pytest.mark.parametrize("args", [["--power", "1000"], ["--grid", "-1e300:1e300:3,-1e300:1e300:3"]])
+def test_weights_no_precision_holds_are_refused_with_the_reason(tmp_path, precision, args):
+    out = tmp_path / "o.csv"
+    base = {"--points": points_file(tmp_path, DATA), "--grid": "0:10:11,0:10:11", "--out": out, "--device": "cpu",
+            "--precision": precision}
+    base.update(zip(args[::2], args[1::2]))
+    r = run("idw-interpolate", *[x for kv in base.items() for x in kv])
+    assert r.returncode == 2 and not out.exists(), r.stderr
+    assert "the weights 1/d^p of this input span" in r.stderr and f"more than {precision} holds" in r.stderr
+
+
+def test_values_beyond_float_are_interpolated_in_float(tmp_path):
+    points = points_file(tmp_path, [(x, y, z * 1e307) for x, y, z in DATA])
+    values = [v for _, _, v in interpolate(tmp_path, points, "cpu", precision="float")]
+    assert all(-3.0000001e307 <= v <= 10.000001e307 for v in values)
+    assert abs(max(values) - 10e307) <= 1e-6 * 10e307
 
 
 def test_unknown_preset_and_suite_for_plan():

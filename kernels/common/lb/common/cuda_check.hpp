@@ -35,4 +35,15 @@ inline void check(cudaError_t code, const char* what) {
 //! Checks the launch just made (configuration errors) without synchronising.
 inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
 
+//! For a command's `--device gpu`: throws std::runtime_error "no CUDA GPU visible: --device gpu
+//! needs one (--device cpu runs <cpu_alternative>)" when the runtime sees no device (no
+//! driver, none installed, none visible), instead of the first CUDA call's error code.
+inline void require_gpu_for_device_option(const std::string& cpu_alternative) {
+  int n = 0;
+  const bool visible = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();  // clear a "no device" error
+  if (!visible)
+    throw std::runtime_error("no CUDA GPU visible: --device gpu needs one (--device cpu runs " + cpu_alternative + ")");
+}
+
 }  // namespace lb

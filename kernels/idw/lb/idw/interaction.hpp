@@ -12,7 +12,9 @@ namespace lb::idw {
 
 //! A prediction point closer than this (squared planar distance, in squared coordinate
 //! units) to a data point takes that point's value, as GDAL and gstat do. Coordinates are
-//! O(1000), so this means "distance below 1e-6": exact coincidence up to rounding.
+//! O(1000), so this means "distance below 1e-6": exact coincidence up to rounding. The
+//! kernels test it in the frame of frame.hpp, chosen so that it keeps this meaning in the
+//! input's units.
 inline constexpr double kCoincidentD2 = 1e-12;
 
 //! 1 / x. In float device code this is the special-function unit's reciprocal (one MUFU.RCP,
