@@ -16,6 +16,7 @@
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
@@ -211,10 +212,13 @@ idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, st
   return *problem;
 }
 
-std::size_t footprint_estimate(const std::string& layout, Precision prec, std::size_t size) {
-  return idw::dispatch(layout, prec, [&]<class Layout, class T>() {
-    return 2 * layout::footprint_bytes(idw::MappingOf<Layout, T>{size});
-  });
+//! Host and device bytes of one benchmark: the cached inputs (data and prediction points,
+//! 3 doubles each), and one layout copy of both sets on the device (and in host staging
+//! for the GPU versions).
+MemoryNeed memory_need(const std::string& layout, Precision prec, std::size_t size, bool on_device) {
+  const double inputs = 2.0 * 3 * sizeof(double) * double(size);
+  const double copy = 2.0 * double(idw::footprint_bytes(layout, prec, size));
+  return {.host_bytes = inputs + copy, .device_bytes = on_device ? copy : 0.0};
 }
 
 // --- validation ------------------------------------------------------------------------
@@ -287,13 +291,8 @@ double compute_limit_s(double interactions, Precision prec) {
 
 void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
   static std::map<std::string, Validation> validated;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const std::size_t needed = footprint_estimate(v.layout, v.prec, v.size);
-  if (needed > free_bytes) {
-    state.SkipWithError(fmt::format("does not fit on the device: needs {} MiB, {} MiB free", needed >> 20,
-                                    free_bytes >> 20)
-                            .c_str());
+  if (const std::string why = memory_shortfall(memory_need(v.layout, v.prec, v.size, true)); !why.empty()) {
+    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
     return;
   }
   idw::DeviceProblem& problem = device_problem(v.layout, v.prec, v.size);
@@ -333,6 +332,10 @@ struct CpuVariant {
 //! all cores with OpenMP). At large sizes a sample of prediction points is timed and the
 //! time scaled by n / sample (every point does identical work); the entry says so.
 void run_cpu(benchmark::State& state, const CpuVariant& v) {
+  if (const std::string why = memory_shortfall(memory_need("aos", v.prec, v.size, false)); !why.empty()) {
+    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
+    return;
+  }
   idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
     using M = idw::MappingOf<Layout, T>;
     const Inputs& in = inputs(v.size);

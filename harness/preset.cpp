@@ -48,6 +48,9 @@ Preset load_preset(const std::string& name_or_path) {
   const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
   p.path = is_path ? name_or_path : preset_dir() + "/" + name_or_path + ".json";
   p.name = std::filesystem::path(p.path).stem().string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(p.path, ec))
+    throw PresetError(fmt::format("{}: is a directory, not a preset file (give a .json file)", p.path));
   std::ifstream in(p.path);
   if (!in) {
     if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));

@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/interaction.hpp"
 #include "lb/idw/naive_body.hpp"
@@ -66,6 +68,15 @@ std::vector<double> on_gpu(const InterpolateOptions& o, idw::Precision prec, con
   return std::move(out.z);
 }
 
+//! Peak bytes: the grid as points (x, y, z doubles) and its result, one layout copy of the
+//! data and the grid on the host (and on the device for --device gpu).
+harness::MemoryNeed memory_need(const InterpolateOptions& o, idw::Precision prec, std::size_t data_points,
+                                double grid_points) {
+  const double record = double(idw::footprint_bytes(o.layout, prec, 1024)) / 1024;  // bytes a point, padding included
+  const double copy = record * (double(data_points) + grid_points);
+  return {.host_bytes = grid_points * 4 * sizeof(double) + copy, .device_bytes = o.device == "gpu" ? copy : 0.0};
+}
+
 }  // namespace
 
 int interpolate(const InterpolateOptions& o) {
@@ -75,13 +86,19 @@ int interpolate(const InterpolateOptions& o) {
     throw std::invalid_argument("unknown device '" + o.device + "' (expected gpu or cpu)");
   if (!(o.power > 0)) throw std::invalid_argument("--power must be positive");
   if (o.block < 32 || o.block > 1024 || o.block % 32) throw std::invalid_argument("--block must be a multiple of 32 in [32, 1024]");
+  // The output path is checked (and its temporary file made) before any work.
+  datasets::AtomicFiles outputs({{"--out", o.out}}, {o.points});
+  const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
   const datasets::PointSet data = datasets::load_points_csv(o.points);
   datasets::check_no_coincident(data, idw::kCoincidentD2);
-  datasets::PointSet grid = datasets::grid_points(datasets::parse_grid_spec(o.grid));
+  harness::require_memory(memory_need(o, prec, data.size(), double(spec.nx) * double(spec.ny)),
+                          fmt::format("interpolating {} x {} grid points", spec.nx, spec.ny));
+  datasets::PointSet grid = datasets::grid_points(spec);
   const auto t0 = std::chrono::steady_clock::now();
   grid.z = o.device == "gpu" ? on_gpu(o, prec, data, grid) : on_cpu(o, prec, data, grid);
   const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  datasets::write_points_csv(o.out, grid);
+  datasets::write_points_csv(outputs[0].stream(), grid);
+  outputs.commit();
   std::fprintf(stderr, "interpolated %zu grid points from %zu data points (%s, %s, %s, p = %g) in %.3f s -> %s\n",
                grid.size(), data.size(), o.device.c_str(), o.layout.c_str(), o.precision.c_str(), o.power, dt,
                o.out.c_str());
