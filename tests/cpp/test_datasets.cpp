@@ -261,13 +261,13 @@ TEST_F(AtomicWriter, FollowsASymlinkAndKeepsIt) {
   EXPECT_EQ(entries(), (std::set<std::string>{"link.csv", "real"}));
 }
 
-TEST_F(AtomicWriter, NeverReplacesAFifoOrADevice) {
+// A device takes the same path as the FIFO (not a regular file); it is not tried here, so
+// that a broken writer run as root cannot replace /dev/null.
+TEST_F(AtomicWriter, NeverReplacesAFifo) {
   const auto fifo = dir_ / "pipe";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
   EXPECT_NE(error_writing(fifo).find("not a regular file"), std::string::npos) << error_writing(fifo);
   EXPECT_TRUE(fs::is_fifo(fifo));
-  EXPECT_NE(error_writing("/dev/null").find("not a regular file"), std::string::npos);
-  EXPECT_TRUE(fs::is_character_file("/dev/null"));
   EXPECT_EQ(entries(), (std::set<std::string>{"pipe"}));
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "lb/harness/journal.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 
@@ -207,6 +208,25 @@ TEST(Journal, RunEntryHasGoogleBenchmarkKeys) {
   EXPECT_EQ(j["time_unit"], "ms");
   EXPECT_EQ(j["interactions"], 100);
   EXPECT_FALSE(j.contains("error_occurred"));
+}
+
+TEST(MemoryFit, RefusesWhatCannotFitOnTheHostAndSaysHowMuch) {
+  const double available = double(host_available_bytes());
+  EXPECT_GT(available, 0.0);
+  EXPECT_EQ(memory_shortfall({.host_bytes = 1024}), "");
+  const std::string why = memory_shortfall({.host_bytes = 4 * available + double(1ull << 40)});
+  EXPECT_NE(why.find("needs"), std::string::npos) << why;
+  EXPECT_NE(why.find("GiB of host memory"), std::string::npos) << why;
+  EXPECT_NE(why.find("GiB available"), std::string::npos) << why;
+  EXPECT_THROW(require_memory({.host_bytes = 1e30}, "test"), MemoryShortfall);
+}
+
+TEST(Preset, SizesAreWholePositiveNumbers) {
+  for (const char* sizes : {"[-1024]", "[1024.5]", "[0]", "[\"1024\"]"}) {
+    const auto msg = preset_error(std::string("{\"suites\": {\"idw\": {\n\"sizes\": ") + sizes +
+                                  ", \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}}}");
+    EXPECT_NE(msg.find("lb_preset_test.json:2: 'sizes' must list positive integers"), std::string::npos) << msg;
+  }
 }
 
 }  // namespace
