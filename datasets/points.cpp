@@ -19,7 +19,6 @@
 
 namespace lb::datasets {
 
-using text::parse_double;
 using text::parse_size;
 using text::split;
 
@@ -146,9 +145,12 @@ GridSpec parse_grid_spec(std::string_view spec) {
   for (int a = 0; a < 2; ++a) {
     const auto parts = split(axes[a], ':');
     if (parts.size() != 3) throw fail("each axis is lo:hi:count");
-    if (!parse_double(parts[0], *lo[a]) || !parse_double(parts[1], *hi[a]) || !std::isfinite(*lo[a]) ||
-        !std::isfinite(*hi[a]))
-      throw fail("bounds must be finite numbers");
+    for (int b = 0; b < 2; ++b) {
+      double& bound = b == 0 ? *lo[a] : *hi[a];
+      const text::Number status = text::parse_number(parts[b], bound);
+      if (status == text::Number::out_of_range) throw fail("bound " + text::number_problem(status, parts[b]));
+      if (status != text::Number::ok || !std::isfinite(bound)) throw fail("bounds must be finite numbers");
+    }
     if (!parse_size(parts[2], *count[a]) || *count[a] == 0) throw fail("count must be a positive integer");
     if (!(*hi[a] > *lo[a]) && *count[a] > 1) throw fail("hi must be greater than lo");
   }

@@ -208,6 +208,12 @@ TEST_F(CsvFile, SmallerMessagesSayWhatIsWrong) {
   EXPECT_NE(error_of("1,2,3\n1,1e309,3\n").find("column 2 (y) is out of range for a double: '1e309'"), std::string::npos)
       << error_of("1,2,3\n1,1e309,3\n");
   EXPECT_NE(error_of("x,y,value\n").find("a header only"), std::string::npos) << error_of("x,y,value\n");
+  try {
+    parse_grid_spec("0:1e309:2,0:1:2");
+    ADD_FAILURE() << "1e309 accepted as a bound";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bound is out of range for a double: '1e309'"), std::string::npos) << e.what();
+  }
   EXPECT_NE(error_of("").find("empty file"), std::string::npos);
   for (auto load : {+[](const std::string& p) { load_points_csv(p); }, +[](const std::string& p) { load_wells_csv(p); }})
     try {
