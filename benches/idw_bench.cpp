@@ -69,8 +69,8 @@ struct Config {
 };
 
 template <class T>
-std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key) {
-  return preset.list_at<T>(j, key, "idw");
+std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where = "idw") {
+  return preset.list_at<T>(j, key, where);
 }
 
 Config read_config(const Preset& preset, const Overrides& overrides) {
@@ -117,9 +117,9 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
     for (const auto& [name, o] : j["version_overrides"].items()) {
       preset.check_keys(o, name, {"sizes", "layouts", "powers", "max_size_by_power"});
       VersionScope scope;
-      if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes");
-      if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts"));
-      if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers");
+      if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes", name);
+      if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts", name));
+      if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers", name);
       if (o.contains("max_size_by_power")) {
         const auto& caps = o["max_size_by_power"];
         if (!caps.is_object()) throw preset.error_at("max_size_by_power", "'max_size_by_power' maps a power to a size");

@@ -227,6 +227,11 @@ TEST(Preset, SizesAreWholePositiveNumbers) {
                                   ", \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}}}");
     EXPECT_NE(msg.find("lb_preset_test.json:2: 'sizes' must list positive integers"), std::string::npos) << msg;
   }
+  // A version override's list is named at its own line, not at the suite's key of that name.
+  const auto msg = preset_error(
+      "{\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"],\n"
+      "\"powers\": [2], \"version_overrides\": {\n\"naive\": {\"sizes\": [-1]}}}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:3: 'sizes' must list positive integers"), std::string::npos) << msg;
 }
 
 }  // namespace
