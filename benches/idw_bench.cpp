@@ -17,6 +17,7 @@
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
@@ -70,8 +71,8 @@ struct Config {
 };
 
 template <class T>
-std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key) {
-  return preset.list_at<T>(j, key, "idw");
+std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where = "idw") {
+  return preset.list_at<T>(j, key, where);
 }
 
 Config read_config(const Preset& preset, const Overrides& overrides) {
@@ -118,9 +119,9 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
     for (const auto& [name, o] : j["version_overrides"].items()) {
       preset.check_keys(o, name, {"sizes", "layouts", "powers", "max_size_by_power"});
       VersionScope scope;
-      if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes");
-      if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts"));
-      if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers");
+      if (o.contains("sizes")) scope.sizes = list_of<std::size_t>(preset, o, "sizes", name);
+      if (o.contains("layouts")) check_layouts(scope.layouts = list_of<std::string>(preset, o, "layouts", name));
+      if (o.contains("powers")) scope.powers = list_of<double>(preset, o, "powers", name);
       if (o.contains("max_size_by_power")) {
         const auto& caps = o["max_size_by_power"];
         if (!caps.is_object()) throw preset.error_at("max_size_by_power", "'max_size_by_power' maps a power to a size");
@@ -209,10 +210,13 @@ idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, st
   return *problem;
 }
 
-std::size_t footprint_estimate(const std::string& layout, Precision prec, std::size_t size) {
-  return idw::dispatch(layout, prec, [&]<class Layout, class T>() {
-    return 2 * layout::footprint_bytes(idw::MappingOf<Layout, T>{size});
-  });
+//! Host and device bytes of one benchmark: the cached inputs (data and prediction points,
+//! 3 doubles each), and one layout copy of both sets on the device (and in host staging
+//! for the GPU versions).
+MemoryNeed memory_need(const std::string& layout, Precision prec, std::size_t size, bool on_device) {
+  const double inputs = 2.0 * 3 * sizeof(double) * double(size);
+  const double copy = 2.0 * double(idw::footprint_bytes(layout, prec, size));
+  return {.host_bytes = inputs + copy, .device_bytes = on_device ? copy : 0.0};
 }
 
 // --- validation ------------------------------------------------------------------------
@@ -245,13 +249,8 @@ double compute_limit_s(double interactions, Precision prec) {
 
 void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
   static std::map<std::string, idw::Validation> validated;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const std::size_t needed = footprint_estimate(v.layout, v.prec, v.size);
-  if (needed > free_bytes) {
-    state.SkipWithError(fmt::format("does not fit on the device: needs {} MiB, {} MiB free", needed >> 20,
-                                    free_bytes >> 20)
-                            .c_str());
+  if (const std::string why = memory_shortfall(memory_need(v.layout, v.prec, v.size, true)); !why.empty()) {
+    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
     return;
   }
   idw::DeviceProblem& problem = device_problem(v.layout, v.prec, v.size);
@@ -294,6 +293,10 @@ struct CpuVariant {
 //! time scaled by n / sample (every point does identical work); the entry says so. Its
 //! output is validated before timing, as the GPU versions' are.
 void run_cpu(benchmark::State& state, const CpuVariant& v) {
+  if (const std::string why = memory_shortfall(memory_need("aos", v.prec, v.size, false)); !why.empty()) {
+    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
+    return;
+  }
   idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
     using M = idw::MappingOf<Layout, T>;
     const Inputs& in = inputs(v.size);

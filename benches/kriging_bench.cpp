@@ -23,6 +23,7 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
@@ -71,7 +72,10 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
   if (overrides.sizes.empty())
     c.scales = list_of<int>(preset, j, "scales", "kriging");
   else
-    for (std::size_t s : overrides.sizes) c.scales.push_back(static_cast<int>(s));
+    for (std::size_t s : overrides.sizes) {
+      if (s > 100) throw std::invalid_argument(fmt::format("--sizes: scale {} is not in 1..100", s));
+      c.scales.push_back(static_cast<int>(s));
+    }
   for (int s : c.scales)
     if (s < 1 || s > 100) throw preset.error_at("scales", fmt::format("scale {} is not in 1..100", s));
   c.experiments = list_of<int>(preset, j, "experiments", "kriging");
@@ -185,8 +189,20 @@ void report_validation(benchmark::State& state, const kriging::EstimateCheck& ch
   state.counters["unvalidated"] = check_result.unvalidated ? 1 : 0;
 }
 
+//! Empty if a run of the case fits in host (and device) memory, else why not.
+std::string memory_shortfall_of(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
+  const auto& g = kriging_case(scale, wells).grid;
+  const auto b = kriging::run_bytes(experiment, g.nx, g.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes, on_device);
+  const std::string why = memory_shortfall({.host_bytes = b.host, .device_bytes = b.device});
+  return why.empty() ? why : "does not fit: " + why;
+}
+
 template <class T>
 void run_gpu_typed(benchmark::State& state, const GpuVariant& v, const std::string& name) {
+  if (const std::string why = memory_shortfall_of(v.experiment, v.scale, v.wells, sizeof(T), true); !why.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
   const auto& in = input<T>(v.scale, v.wells);
   std::unique_ptr<kriging::DeviceExperiment<T>> experiment;
   try {
@@ -276,6 +292,12 @@ constexpr double kCpuCheckedPoints = 4096;
 
 template <class T>
 void run_cpu_typed(benchmark::State& state, const CpuVariant& v) {
+  if (const std::string why = memory_shortfall_of(static_cast<int>(v.program), v.scale, datasets::kKrigingBaseWells,
+                                                  sizeof(T), false);
+      !why.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
   const auto& in = input<T>(v.scale, datasets::kKrigingBaseWells);
   const double estimates = double(in.points()) * double(in.surfaces);
   const std::size_t every = estimates > v.sample_estimates ? std::size_t(std::ceil(estimates / v.sample_estimates)) : 1;

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -18,10 +19,8 @@
 
 namespace lb::datasets {
 
-using text::parse_double;
 using text::parse_size;
 using text::split;
-using text::trim;
 
 PointSet uniform_points(std::size_t n, std::uint64_t seed, double lo, double hi) {
   std::mt19937_64 rng(seed);
@@ -41,77 +40,101 @@ PointSet uniform_points(std::size_t n, std::uint64_t seed, double lo, double hi)
 }
 
 PointSet load_points_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open file", path));
+  text::CsvLines lines(path);
   PointSet s;
   s.source = path;
-  std::string text;
-  std::size_t line_no = 0;
-  bool first_content = true;
-  while (std::getline(in, text)) {
-    ++line_no;
-    const std::string_view line = trim(text);
-    if (line.empty() || line.front() == '#') continue;
+  std::string_view line;
+  bool first_content = true, header = false;
+  while (lines.next(line)) {
+    const std::size_t line_no = lines.line_no();
     const auto cols = split(line, ',');
     if (cols.size() != 3)
       throw InputError(fmt::format("{}:{}: expected 3 columns (x,y,value), found {}", path, line_no, cols.size()));
     double v[3];
+    text::Number status[3];
     bool numeric = true;
-    for (int c = 0; c < 3; ++c) numeric = parse_double(cols[c], v[c]) && numeric;
+    for (int c = 0; c < 3; ++c) {
+      status[c] = text::parse_number(cols[c], v[c]);
+      numeric = numeric && status[c] == text::Number::ok;
+    }
     if (!numeric && first_content) {
       bool all_names = true;  // a header: three non-numeric column names
-      for (int c = 0; c < 3; ++c) all_names = all_names && !cols[c].empty() && !parse_double(cols[c], v[c]);
+      for (int c = 0; c < 3; ++c) all_names = all_names && !cols[c].empty() && status[c] == text::Number::not_a_number;
       if (all_names) {
         first_content = false;
+        header = true;
         continue;
       }
     }
     first_content = false;
     static constexpr const char* kColumn[3] = {"x", "y", "value"};
     for (int c = 0; c < 3; ++c) {
-      if (!parse_double(cols[c], v[c]))
-        throw InputError(fmt::format("{}:{}: column {} ({}) is not a number: '{}'", path, line_no, c + 1, kColumn[c],
-                                     cols[c]));
+      if (status[c] != text::Number::ok)
+        throw InputError(fmt::format("{}:{}: column {} ({}) {}", path, line_no, c + 1, kColumn[c],
+                                     text::number_problem(status[c], cols[c])));
       if (!std::isfinite(v[c]))
-        throw InputError(fmt::format("{}:{}: column {} ({}) is not finite: '{}'", path, line_no, c + 1, kColumn[c],
-                                     cols[c]));
+        throw InputError(fmt::format("{}:{}: column {} ({}) is not finite: {}", path, line_no, c + 1, kColumn[c],
+                                     text::quote(cols[c])));
     }
     s.x.push_back(v[0]);
     s.y.push_back(v[1]);
     s.z.push_back(v[2]);
     s.line.push_back(line_no);
   }
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
-  if (s.size() == 0) throw InputError(fmt::format("{}: no data points (empty file)", path));
+  if (s.size() == 0)
+    throw InputError(fmt::format("{}: no data points ({})", path, header ? "a header only" : "empty file"));
   return s;
 }
 
-void check_no_coincident(const PointSet& s, double min_d2) {
-  std::vector<std::size_t> order(s.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return s.x[a] < s.x[b]; });
-  const double min_d = std::sqrt(min_d2);
-  auto where = [&](std::size_t i) {
-    return s.line.empty() ? fmt::format("point {}", i) : fmt::format("{}:{}", s.source, s.line[i]);
+std::optional<std::pair<std::size_t, std::size_t>> find_coincident(const std::vector<double>& x,
+                                                                    const std::vector<double>& y, double min_d2) {
+  if (!(min_d2 > 0) || x.size() < 2) return std::nullopt;
+  // Cells twice the distance wide: a closer pair lies in neighbouring cells, and a cell holds
+  // at most a few points that are not closer (points sharing an x or a y do not pile up in a
+  // sweep window). Entries sorted by (cell, index): each point is compared with the earlier
+  // points of its 3 x 3 cells, so the pair found is the first line repeating an earlier one.
+  const double cell = 2.0 * std::sqrt(min_d2);
+  struct Entry {
+    double cx, cy;
+    std::size_t i;
+    auto key() const { return std::tie(cx, cy, i); }
   };
-  for (std::size_t a = 0; a < order.size(); ++a) {
-    for (std::size_t b = a + 1; b < order.size() && s.x[order[b]] - s.x[order[a]] <= min_d; ++b) {
-      const std::size_t i = order[a], j = order[b];
-      const double dx = s.x[i] - s.x[j], dy = s.y[i] - s.y[j];
-      if (dx * dx + dy * dy < min_d2) {
-        const auto [first, second] = std::minmax(i, j);
-        const std::string other = s.line.empty() ? fmt::format("point {}", first) : fmt::format("line {}", s.line[first]);
-        throw InputError(fmt::format("{}: data point coincides with {} at ({}, {}); remove or merge duplicates",
-                                     where(second), other, s.x[first], s.y[first]));
+  const auto cell_of = [&](std::size_t i) { return Entry{std::floor(x[i] / cell), std::floor(y[i] / cell), i}; };
+  const auto before = [](const Entry& a, const Entry& b) { return a.key() < b.key(); };
+  std::vector<Entry> entries(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) entries[i] = cell_of(i);
+  std::sort(entries.begin(), entries.end(), before);
+  for (std::size_t j = 1; j < x.size(); ++j) {
+    const Entry at = cell_of(j);
+    std::optional<std::size_t> earliest;
+    for (double dx : {-1.0, 0.0, 1.0})
+      for (double dy : {-1.0, 0.0, 1.0}) {
+        const Entry from{at.cx + dx, at.cy + dy, 0};
+        for (auto it = std::lower_bound(entries.begin(), entries.end(), from, before);
+             it != entries.end() && it->cx == from.cx && it->cy == from.cy && it->i < j; ++it) {
+          const double ddx = x[it->i] - x[j], ddy = y[it->i] - y[j];
+          if (ddx * ddx + ddy * ddy < min_d2 && (!earliest || it->i < *earliest)) earliest = it->i;
+        }
       }
-    }
+    if (earliest) return std::pair{*earliest, j};
   }
+  return std::nullopt;
+}
+
+void check_no_coincident(const PointSet& s, double min_d2) {
+  const auto pair = find_coincident(s.x, s.y, min_d2);
+  if (!pair) return;
+  const auto [first, second] = *pair;
+  const std::string where = s.line.empty() ? fmt::format("point {}", second) : fmt::format("{}:{}", s.source, s.line[second]);
+  const std::string other = s.line.empty() ? fmt::format("point {}", first) : fmt::format("line {}", s.line[first]);
+  throw InputError(fmt::format("{}: data point coincides with {} at ({}, {}); remove or merge duplicates", where, other,
+                               s.x[first], s.y[first]));
 }
 
 GridSpec parse_grid_spec(std::string_view spec) {
   auto fail = [&](std::string_view why) {
-    return InputError(fmt::format("grid spec '{}': {} (expected x0:x1:nx,y0:y1:ny, e.g. 0:1000:512,0:1000:512)", spec,
-                                  why));
+    return InputError(fmt::format("grid spec {}: {} (expected x0:x1:nx,y0:y1:ny, e.g. 0:1000:512,0:1000:512)",
+                                  text::quote(spec), why));
   };
   const auto axes = split(spec, ',');
   if (axes.size() != 2) throw fail("needs two axes separated by ','");
@@ -122,9 +145,12 @@ GridSpec parse_grid_spec(std::string_view spec) {
   for (int a = 0; a < 2; ++a) {
     const auto parts = split(axes[a], ':');
     if (parts.size() != 3) throw fail("each axis is lo:hi:count");
-    if (!parse_double(parts[0], *lo[a]) || !parse_double(parts[1], *hi[a]) || !std::isfinite(*lo[a]) ||
-        !std::isfinite(*hi[a]))
-      throw fail("bounds must be finite numbers");
+    for (int b = 0; b < 2; ++b) {
+      double& bound = b == 0 ? *lo[a] : *hi[a];
+      const text::Number status = text::parse_number(parts[b], bound);
+      if (status == text::Number::out_of_range) throw fail("bound " + text::number_problem(status, parts[b]));
+      if (status != text::Number::ok || !std::isfinite(bound)) throw fail("bounds must be finite numbers");
+    }
     if (!parse_size(parts[2], *count[a]) || *count[a] == 0) throw fail("count must be a positive integer");
     if (!(*hi[a] > *lo[a]) && *count[a] > 1) throw fail("hi must be greater than lo");
   }
@@ -146,11 +172,13 @@ PointSet grid_points(const GridSpec& g) {
   return s;
 }
 
+void write_points_csv(std::ostream& out, const PointSet& s) {
+  out << "x,y,value\n";
+  for (std::size_t i = 0; i < s.size(); ++i) out << fmt::format("{},{},{}\n", s.x[i], s.y[i], s.z[i]);
+}
+
 void write_points_csv(const std::string& path, const PointSet& s) {
-  write_file_atomically(path, [&](std::ostream& out) {
-    out << "x,y,value\n";
-    for (std::size_t i = 0; i < s.size(); ++i) out << fmt::format("{},{},{}\n", s.x[i], s.y[i], s.z[i]);
-  });
+  write_file_atomically(path, [&](std::ostream& out) { write_points_csv(out, s); });
 }
 
 }  // namespace lb::datasets

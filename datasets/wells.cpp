@@ -4,9 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <numbers>
-#include <numeric>
 #include <random>
 #include <string_view>
 
@@ -17,9 +15,7 @@
 namespace lb::datasets {
 namespace {
 
-using text::parse_double;
 using text::split;
-using text::trim;
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char p, char q) {
@@ -133,34 +129,30 @@ KrigingCase generate_kriging_case(const KrigingCaseSpec& spec) {
 }
 
 WellSet load_wells_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open file", path));
+  text::CsvLines lines(path);
   WellSet w;
   w.source = path;
   std::vector<std::vector<double>> per_well;  // values as read, one row per well
   std::size_t columns = 0;                    // 0 until the header is read
-  std::string text;
-  std::size_t line_no = 0;
-  while (std::getline(in, text)) {
-    ++line_no;
-    const std::string_view line = trim(text);
-    if (line.empty() || line.front() == '#') continue;
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::size_t line_no = lines.line_no();
     const auto cols = split(line, ',');
     if (columns == 0) {
       double ignored;
       const bool header = cols.size() >= 3 && equals_ignoring_case(cols[0], "x") && equals_ignoring_case(cols[1], "y");
       if (!header)
         throw InputError(fmt::format("{}:{}: expected a header x,y,<surface 1>,...,<surface H> (at least one surface), "
-                                     "found '{}'",
-                                     path, line_no, line));
+                                     "found {}",
+                                     path, line_no, text::quote(line)));
       for (std::size_t c = 2; c < cols.size(); ++c) {
-        if (cols[c].empty() || parse_double(cols[c], ignored))
-          throw InputError(fmt::format("{}:{}: column {} of the header must name a surface, found '{}'", path,
-                                       line_no, c + 1, cols[c]));
+        if (cols[c].empty() || text::parse_number(cols[c], ignored) != text::Number::not_a_number)
+          throw InputError(fmt::format("{}:{}: column {} of the header must name a surface, found {}", path, line_no,
+                                       c + 1, text::quote(cols[c])));
         for (std::size_t d = 2; d < c; ++d)
           if (cols[d] == cols[c])
-            throw InputError(fmt::format("{}:{}: columns {} and {} are both named '{}'", path, line_no, d + 1, c + 1,
-                                         cols[c]));
+            throw InputError(fmt::format("{}:{}: columns {} and {} are both named {}", path, line_no, d + 1, c + 1,
+                                         text::quote(cols[c])));
         w.surface_names.emplace_back(cols[c]);
       }
       columns = cols.size();
@@ -172,18 +164,19 @@ WellSet load_wells_csv(const std::string& path) {
     std::vector<double> row(columns);
     for (std::size_t c = 0; c < columns; ++c) {
       const std::string_view name = c == 0 ? "x" : c == 1 ? "y" : std::string_view(w.surface_names[c - 2]);
-      if (!parse_double(cols[c], row[c]))
-        throw InputError(
-            fmt::format("{}:{}: column {} ({}) is not a number: '{}'", path, line_no, c + 1, name, cols[c]));
+      const text::Number status = text::parse_number(cols[c], row[c]);
+      if (status != text::Number::ok)
+        throw InputError(fmt::format("{}:{}: column {} ({}) {}", path, line_no, c + 1, name,
+                                     text::number_problem(status, cols[c])));
       if (!std::isfinite(row[c]))
-        throw InputError(fmt::format("{}:{}: column {} ({}) is not finite: '{}'", path, line_no, c + 1, name, cols[c]));
+        throw InputError(
+            fmt::format("{}:{}: column {} ({}) is not finite: {}", path, line_no, c + 1, name, text::quote(cols[c])));
     }
     w.x.push_back(row[0]);
     w.y.push_back(row[1]);
     w.line.push_back(line_no);
     per_well.push_back(std::move(row));
   }
-  if (in.bad()) throw InputError(fmt::format("{}: read error", path));
   if (columns == 0)
     throw InputError(fmt::format("{}: empty file (expected a header x,y,<surface 1>,... and at least 2 wells)", path));
   if (w.wells() < 2)
@@ -199,24 +192,15 @@ WellSet load_wells_csv(const std::string& path) {
 }
 
 void check_no_coincident_wells(const WellSet& w, double min_d2) {
-  // Sorted by x, each well is compared only with those within sqrt(min_d2) in x.
-  std::vector<std::size_t> order(w.wells());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w.x[a] < w.x[b]; });
-  const double min_d = std::sqrt(min_d2);
-  for (std::size_t a = 0; a < order.size(); ++a) {
-    for (std::size_t b = a + 1; b < order.size() && w.x[order[b]] - w.x[order[a]] <= min_d; ++b) {
-      const auto [first, second] = std::minmax(order[a], order[b]);
-      const double dx = w.x[first] - w.x[second], dy = w.y[first] - w.y[second];
-      if (dx * dx + dy * dy >= min_d2) continue;
-      const std::string where = w.line.empty() ? fmt::format("{}: well {}", w.source, second)
-                                               : fmt::format("{}:{}: well", w.source, w.line[second]);
-      const std::string other = w.line.empty() ? fmt::format("well {}", first) : fmt::format("line {}", w.line[first]);
-      throw InputError(fmt::format("{} coincides with {} at ({}, {}): two wells at one position make the kriging "
-                                   "system singular; remove or merge duplicates",
-                                   where, other, w.x[first], w.y[first]));
-    }
-  }
+  const auto pair = find_coincident(w.x, w.y, min_d2);
+  if (!pair) return;
+  const auto [first, second] = *pair;
+  const std::string where = w.line.empty() ? fmt::format("{}: well {}", w.source, second)
+                                           : fmt::format("{}:{}: well", w.source, w.line[second]);
+  const std::string other = w.line.empty() ? fmt::format("well {}", first) : fmt::format("line {}", w.line[first]);
+  throw InputError(fmt::format("{} coincides with {} at ({}, {}): two wells at one position make the kriging "
+                               "system singular; remove or merge duplicates",
+                               where, other, w.x[first], w.y[first]));
 }
 
 }  // namespace lb::datasets

@@ -16,6 +16,16 @@ std::size_t line_of_offset(const std::string& text, std::size_t offset) {
   return line;
 }
 
+//! Where "name" first appears as an object key (followed by ':'), not as a string value.
+std::size_t key_offset(const std::string& text, std::string_view name) {
+  const std::string quoted = fmt::format("\"{}\"", name);
+  for (std::size_t pos = text.find(quoted); pos != std::string::npos; pos = text.find(quoted, pos + 1)) {
+    const std::size_t next = text.find_first_not_of(" \t\r\n", pos + quoted.size());
+    if (next != std::string::npos && text[next] == ':') return pos;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 std::string preset_dir() {
@@ -34,8 +44,9 @@ std::string repo_relative(const std::string& path) {
   return relative.generic_string();
 }
 
-PresetError Preset::error_at(std::string_view key, const std::string& problem) const {
-  const std::size_t pos = text.find(fmt::format("\"{}\"", key));
+PresetError Preset::error_at(std::string_view key, const std::string& problem, std::string_view within) const {
+  const std::size_t from = within.empty() ? std::string::npos : key_offset(text, within);
+  const std::size_t pos = text.find(fmt::format("\"{}\"", key), from == std::string::npos ? 0 : from);
   const std::size_t line = pos == std::string::npos ? 1 : line_of_offset(text, pos);
   return PresetError(fmt::format("{}:{}: {}", path, line, problem));
 }
@@ -59,6 +70,9 @@ Preset load_preset(const std::string& name_or_path) {
   const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
   p.path = is_path ? name_or_path : preset_dir() + "/" + name_or_path + ".json";
   p.name = std::filesystem::path(p.path).stem().string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(p.path, ec))
+    throw PresetError(fmt::format("{}: is a directory, not a preset file (give a .json file)", p.path));
   std::ifstream in(p.path);
   if (!in) {
     if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));

@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/frame.hpp"
 #include "lb/idw/interaction.hpp"
@@ -86,6 +88,18 @@ std::vector<double> on_gpu(const InterpolateOptions& o, idw::Version version, id
   return std::move(out.z);
 }
 
+//! Peak bytes: the grid as points (x, y, z doubles) and its result, one layout copy of the
+//! data and the grid on the host (and on the device for --device gpu).
+harness::MemoryNeed memory_need(const InterpolateOptions& o, idw::Precision prec, std::size_t data_points,
+                                double grid_points) {
+  const double record = double(idw::footprint_bytes(o.layout, prec, 1024)) / 1024;  // bytes a point, padding included
+  const double copy = record * (double(data_points) + grid_points);
+  // Host: the grid (x, y, z), its copy in the computing frame and the result (7 doubles a
+  // point), the data's frame copy, and the layout copies.
+  const double host = grid_points * 7 * sizeof(double) + double(data_points) * 3 * sizeof(double) + copy;
+  return {.host_bytes = host, .device_bytes = o.device == "gpu" ? copy : 0.0};
+}
+
 }  // namespace
 
 int interpolate(const InterpolateOptions& o) {
@@ -97,10 +111,14 @@ int interpolate(const InterpolateOptions& o) {
   if (!(o.power > 0) || !std::isfinite(o.power))
     throw std::invalid_argument("--power must be a positive finite number");
   if (o.block < 32 || o.block > 1024 || o.block % 32) throw std::invalid_argument("--block must be a multiple of 32 in [32, 1024]");
+  // The output path is checked (and its temporary file made) before any work.
+  datasets::AtomicFiles outputs({{"--out", o.out}}, {o.points});
   if (o.device == "gpu") require_gpu_for_device_option("the naive version with OpenMP");
+  const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
   const datasets::PointSet data = datasets::load_points_csv(o.points);
   datasets::check_no_coincident(data, idw::kCoincidentD2);
-  const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
+  harness::require_memory(memory_need(o, prec, data.size(), double(spec.nx) * double(spec.ny)),
+                          fmt::format("interpolating {} x {} grid points", spec.nx, spec.ny));
   datasets::PointSet grid = datasets::grid_points(spec);
   const idw::FramedProblem framed = idw::frame_problem(data, spec, grid, o.power, prec);
   const auto t0 = std::chrono::steady_clock::now();
@@ -113,7 +131,8 @@ int interpolate(const InterpolateOptions& o) {
       throw std::runtime_error(fmt::format("the value at grid point ({}, {}) is not finite ({}); nothing written",
                                            grid.x[i], grid.y[i], grid.z[i]));
   }
-  datasets::write_points_csv(o.out, grid);
+  datasets::write_points_csv(outputs[0].stream(), grid);
+  outputs.commit();
   std::fprintf(stderr, "interpolated %zu grid points from %zu data points (%s, %s, %s, p = %g) in %.3f s -> %s\n",
                grid.size(), data.size(), o.device.c_str(), o.layout.c_str(), o.precision.c_str(), o.power, dt,
                o.out.c_str());

@@ -13,6 +13,7 @@
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/datasets/wells.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
 #include "lb/kriging/variogram.hpp"
@@ -128,7 +129,6 @@ void check_options(const KrigeOptions& o) {
   if (from_file && o.well_count)
     throw std::invalid_argument("--well-count is for the generated case (--scale); --wells uses every well in the file");
   if (o.out.empty()) throw std::invalid_argument("--out FILE is required (the CSV file the model is written to)");
-  if (o.out == o.wells_out) throw std::invalid_argument("--out and --wells-out name the same file");
 }
 
 //! No --experiment: 6 (the paper's last), unless the GPU cannot run it for these wells
@@ -255,18 +255,17 @@ void write_wells(datasets::AtomicFile& file, const datasets::WellSet& wells) {
 }
 
 template <class T>
-int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram) {
+int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram,
+             datasets::AtomicFiles& outputs) {
+  const auto bytes = kriging::run_bytes(*o.experiment, p.grid.nx, p.grid.ny, p.wells.surfaces(), p.wells.wells(),
+                                        sizeof(T), o.device == "gpu");
+  harness::require_memory({.host_bytes = bytes.host, .device_bytes = bytes.device},
+                          fmt::format("kriging {} x {} mesh points", p.grid.nx, p.grid.ny));
   const Model<T> m = run_program<T>(o, p, variogram);
-  // Both files are staged before either is moved into place: a failure leaves neither.
-  datasets::AtomicFile model(o.out);
-  write_model(model, p, m.estimates);
-  std::optional<datasets::AtomicFile> wells;
-  if (!o.wells_out.empty()) {
-    wells.emplace(o.wells_out);
-    write_wells(*wells, p.wells);
-  }
-  model.commit();
-  if (wells) wells->commit();
+  // Both files are written before either is moved into place: a failure leaves neither.
+  write_model(outputs[0], p, m.estimates);
+  if (!o.wells_out.empty()) write_wells(outputs[1], p.wells);
+  outputs.commit();
 
   // Printed once the model is written (an error stays one line), before the summary (last).
   std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());
@@ -284,6 +283,10 @@ int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& 
 
 int krige(const KrigeOptions& options) {
   check_options(options);
+  // The output paths are checked (and their temporary files made) before any work.
+  std::vector<datasets::OutputPath> out_paths = {{"--out", options.out}};
+  if (!options.wells_out.empty()) out_paths.push_back({"--wells-out", options.wells_out});
+  datasets::AtomicFiles outputs(out_paths, {options.wells});
   const Problem p = load_problem(options);
   const kriging::Variogram variogram = variogram_of(options, p);
   KrigeOptions o = options;
@@ -292,7 +295,7 @@ int krige(const KrigeOptions& options) {
   // unless --precision float.
   const bool use_float =
       o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(*o.experiment);
-  return use_float ? krige_in<float>(o, p, variogram) : krige_in<double>(o, p, variogram);
+  return use_float ? krige_in<float>(o, p, variogram, outputs) : krige_in<double>(o, p, variogram, outputs);
 }
 
 }  // namespace lb::tools

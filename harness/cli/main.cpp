@@ -20,6 +20,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/datasets/points.hpp"
+#include "lb/datasets/text.hpp"
 #include "lb/harness/ceilings.hpp"
 #include "lb/harness/device_context.hpp"
 #include "lb/harness/gpu_timer.hpp"
@@ -39,9 +40,23 @@ struct Selection {
   std::string suite = "idw";
   std::string preset = "quick";
   std::string filter;
-  std::vector<std::size_t> sizes;
+  std::vector<std::string> sizes;  //!< as typed: checked by sizes_of
   std::vector<std::string> precisions;
 };
+
+//! --sizes as positive integers: "-1" or "1024.5" is an error naming the option, never a
+//! wrapped or truncated size.
+std::vector<std::size_t> sizes_of(const std::vector<std::string>& texts) {
+  std::vector<std::size_t> sizes;
+  for (const auto& t : texts) {
+    std::size_t n = 0;
+    if (!lb::datasets::text::parse_size(t, n) || n == 0)
+      throw std::invalid_argument(
+          fmt::format("--sizes: {} is not a positive integer", lb::datasets::text::quote(t)));
+    sizes.push_back(n);
+  }
+  return sizes;
+}
 
 void add_selection_options(CLI::App* cmd, Selection& s) {
   cmd->add_option("--suite", s.suite, "suite (paper) to run")->capture_default_str();
@@ -59,7 +74,7 @@ struct Plan {
 Plan make_plan(const Selection& s) {
   Plan plan{load_preset(s.preset), {}};
   const Suite& suite = find_suite(s.suite);
-  auto all = suite.plan(plan.preset, Overrides{s.sizes, s.precisions});
+  auto all = suite.plan(plan.preset, Overrides{sizes_of(s.sizes), s.precisions});
   std::optional<std::regex> filter;
   if (!s.filter.empty()) {
     try {

@@ -36,4 +36,8 @@ void check_layout(std::string_view name, Precision p) {
                               " (expected one of: " + list + ")");
 }
 
+std::size_t footprint_bytes(std::string_view layout, Precision p, std::size_t n) {
+  return dispatch(layout, p, [&]<class Layout, class T>() { return layout::footprint_bytes(MappingOf<Layout, T>{n}); });
+}
+
 }  // namespace lb::idw

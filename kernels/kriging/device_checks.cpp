@@ -80,6 +80,23 @@ void check_device_mesh(int experiment, std::size_t points, std::size_t surfaces)
                                            experiment, estimates));
 }
 
+RunBytes run_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
+                   std::size_t value_bytes, bool on_device) {
+  const double points = double(mesh_x) * double(mesh_y), vb = double(value_bytes);
+  const double m = double(wells) + 1;  // the kriging system's order
+  const double axes = double(mesh_x + mesh_y) * (vb + sizeof(double));
+  RunBytes b;
+  b.host = axes + points * double(surfaces) * vb;
+  if (on_device) {
+    // Experiments 1-2 krige one surface at a time; 2-4 keep A; 7 keeps A and its inverse
+    // in double (and in T) next to all estimates.
+    const double estimates = points * (experiment <= 2 ? 1.0 : double(surfaces)) * vb;
+    const double matrices = experiment == 7 ? m * m * (2 * sizeof(double) + vb) : experiment >= 2 && experiment <= 4 ? m * m * vb : 0.0;
+    b.device = axes + estimates + matrices + m * double(surfaces) * vb;
+  }
+  return b;
+}
+
 std::string device_failure_where(int experiment, double px, double py, unsigned count) {
   return fmt::format("in CUDA experiment {} at grid point ({}, {}) ({} grid-point solve{} failed)", experiment, px, py,
                      count, count == 1 ? "" : "s");

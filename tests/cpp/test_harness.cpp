@@ -11,6 +11,7 @@
 #include <set>
 
 #include "lb/harness/journal.hpp"
+#include "lb/harness/memory_fit.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 
@@ -217,6 +218,30 @@ TEST(Journal, RunEntryHasGoogleBenchmarkKeys) {
   EXPECT_EQ(j["time_unit"], "ms");
   EXPECT_EQ(j["interactions"], 100);
   EXPECT_FALSE(j.contains("error_occurred"));
+}
+
+TEST(MemoryFit, RefusesWhatCannotFitOnTheHostAndSaysHowMuch) {
+  const double available = double(host_available_bytes());
+  EXPECT_GT(available, 0.0);
+  EXPECT_EQ(memory_shortfall({.host_bytes = 1024}), "");
+  const std::string why = memory_shortfall({.host_bytes = 4 * available + double(1ull << 40)});
+  EXPECT_NE(why.find("needs"), std::string::npos) << why;
+  EXPECT_NE(why.find("GiB of host memory"), std::string::npos) << why;
+  EXPECT_NE(why.find("GiB available"), std::string::npos) << why;
+  EXPECT_THROW(require_memory({.host_bytes = 1e30}, "test"), MemoryShortfall);
+}
+
+TEST(Preset, SizesAreWholePositiveNumbers) {
+  for (const char* sizes : {"[-1024]", "[1024.5]", "[0]", "[\"1024\"]"}) {
+    const auto msg = preset_error(std::string("{\"suites\": {\"idw\": {\n\"sizes\": ") + sizes +
+                                  ", \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}}}");
+    EXPECT_NE(msg.find("lb_preset_test.json:2: 'sizes' must list positive integers"), std::string::npos) << msg;
+  }
+  // A version override's list is named at its own line, not at the suite's key of that name.
+  const auto msg = preset_error(
+      "{\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"],\n"
+      "\"powers\": [2], \"version_overrides\": {\n\"naive\": {\"sizes\": [-1]}}}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:3: 'sizes' must list positive integers"), std::string::npos) << msg;
 }
 
 }  // namespace

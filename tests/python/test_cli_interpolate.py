@@ -5,6 +5,8 @@ where a GPU is visible. Skipped when the binary has not been built."""
 import csv
 import json
 import os
+import resource
+import stat
 import subprocess
 from pathlib import Path
 
@@ -187,3 +189,120 @@ def test_unknown_preset_and_suite_for_plan():
     assert r.returncode == 2 and "unknown preset 'fast'" in r.stderr
     r = run("plan", "--suite", "nbody")
     assert r.returncode == 2 and "unknown suite 'nbody'" in r.stderr
+
+
+# --- output safety (issue 9): the writer never destroys what it should not ------------------
+
+def interpolate_to(tmp_path, out, points=None):
+    points = points or points_file(tmp_path, DATA)
+    return run("idw-interpolate", "--points", points, "--grid", "0:10:3,0:10:3", "--out", out, "--device", "cpu")
+
+
+def test_a_symlinked_output_replaces_the_file_it_names(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "grid.csv"
+    target.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to("real/grid.csv")
+    r = interpolate_to(tmp_path, link)
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and len(read_grid(target)) == 9
+
+
+def test_a_fifo_or_a_read_only_file_is_refused_and_kept(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = interpolate_to(tmp_path, fifo)
+    assert r.returncode == 2 and "not a regular file" in r.stderr, r.stderr
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    ro = tmp_path / "ro.csv"
+    ro.write_text("keep\n")
+    ro.chmod(0o444)
+    r = interpolate_to(tmp_path, ro)
+    assert r.returncode == 2 and "read-only" in r.stderr, r.stderr
+    assert ro.read_text() == "keep\n" and stat.S_IMODE(os.stat(ro).st_mode) == 0o444
+
+
+def test_the_mode_is_kept_and_a_users_tmp_file_is_left_alone(tmp_path):
+    out = tmp_path / "out.csv"
+    out.write_text("old\n")
+    out.chmod(0o640)
+    mine = tmp_path / "out.csv.tmp"
+    mine.write_text("my notes\n")
+    r = interpolate_to(tmp_path, out)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o640
+    assert mine.read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv", "out.csv.tmp", "points.csv"]
+
+
+def test_output_paths_are_checked_before_the_input_is_read(tmp_path):
+    r = interpolate_to(tmp_path, tmp_path / "missing" / "out.csv", points=tmp_path / "absent.csv")
+    assert r.returncode == 2 and "--out" in r.stderr and "does not exist" in r.stderr, r.stderr
+    points = points_file(tmp_path, DATA)
+    r = interpolate_to(tmp_path, points, points=points)
+    assert r.returncode == 2 and "is the input file" in r.stderr, r.stderr
+
+
+def limited_memory():
+    """An address-space limit, so that a run that does allocate fails fast instead of
+    taking the machine's memory (the check must refuse before allocating anyway)."""
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+
+
+def test_a_grid_that_cannot_fit_is_refused_before_allocating(tmp_path):
+    out = tmp_path / "out.csv"
+    r = subprocess.run([str(BIN), "idw-interpolate", "--points", str(points_file(tmp_path, DATA)),
+                        "--grid", "0:1:100000000,0:1:100000000", "--out", str(out), "--device", "cpu"],
+                       capture_output=True, text=True, preexec_fn=limited_memory, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "needs" in r.stderr and "GiB of host memory" in r.stderr and "available" in r.stderr, r.stderr
+    assert not out.exists()
+
+
+# --- messages (issue 9) -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,message", [
+    ("1,2,3\n1,1e309,3\n", "points.csv:2: column 2 (y) is out of range for a double: '1e309'"),
+    ("x,y,value\n", "no data points (a header only)"),
+    ("\ufeff1,2,3\n", None),  # a spreadsheet's byte order mark
+    ("1,2,3\n1," + "9" * 100000 + "x,3\n", "(100001 bytes)"),
+    ("1,2,3\n1,\x01\x7fz,3\n", "'\\x01\\x7fz'"),
+])
+def test_loader_messages(tmp_path, text, message):
+    path = tmp_path / "points.csv"
+    path.write_text(text, encoding="utf-8")
+    r = interpolate_to(tmp_path, tmp_path / "out.csv", points=path)
+    if message is None:
+        assert r.returncode == 0, r.stderr
+        return
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert len(r.stderr) < 300
+
+
+def test_a_directory_as_input_or_preset_is_named(tmp_path):
+    r = interpolate_to(tmp_path, tmp_path / "out.csv", points=tmp_path)
+    assert r.returncode == 2 and "is a directory" in r.stderr, r.stderr
+    r = run("plan", "--preset", tmp_path)
+    assert r.returncode == 2 and "is a directory" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--sizes", "-1024"], "--sizes: '-1024' is not a positive integer"),
+    (["--sizes", "1024.5"], "--sizes: '1024.5' is not a positive integer"),
+    (["--sizes", "0"], "--sizes: '0' is not a positive integer"),
+    (["--suite", "kriging", "--sizes", "200"], "--sizes: scale 200 is not in 1..100"),
+])
+def test_plan_sizes_are_positive_integers_named_by_the_option(args, message):
+    r = run("plan", *args)
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("sizes,message", [("[-1024]", "element 1 is -1024"), ("[1024, 1024.5]", "element 2 is 1024.5")])
+def test_preset_sizes_are_positive_integers(tmp_path, sizes, message):
+    preset = tmp_path / "p.json"
+    preset.write_text('{"suites": {"idw": {\n"sizes": %s, "versions": ["naive"], "precisions": ["float"], '
+                      '"powers": [2]}}}' % sizes)
+    r = run("plan", "--preset", preset)
+    assert r.returncode == 2 and "p.json:2: 'sizes' must list positive integers" in r.stderr, r.stderr
+    assert message in r.stderr

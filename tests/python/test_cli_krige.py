@@ -279,3 +279,48 @@ def test_a_single_point_grid_runs_with_a_range(tmp_path):
     krige("--wells", wells, "--grid", "5:5:1,7:7:1", "--range", 500, "--device", "cpu", "--experiment", 4, "--out", out)
     _, rows = read_model(out)
     assert len(rows) == 1 and rows[0][:2] == [5.0, 7.0]
+
+
+# --- several outputs, sizes (issue 9) -----------------------------------------------------
+
+def test_two_outputs_naming_one_file_are_refused_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("krige", "--scale", 1, "--device", "cpu", "--out", "a", "--wells-out", "./a")
+    assert r.returncode == 2 and "name the same file" in r.stderr, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_outputs_land_all_or_none(tmp_path):
+    out = tmp_path / "out.csv"
+    out.write_text("previous model\n")
+    (tmp_path / "folder").mkdir()
+    r = run("krige", "--scale", 1, "--device", "cpu", "--out", out, "--wells-out", tmp_path / "folder")
+    assert r.returncode == 2 and "--wells-out" in r.stderr and "is a directory" in r.stderr, r.stderr
+    assert out.read_text() == "previous model\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "out.csv"]
+
+
+def test_a_case_that_cannot_fit_is_refused_before_allocating(tmp_path):
+    import resource
+
+    def limited_memory():  # a run that does allocate fails fast instead of taking the machine
+        resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30))
+
+    out = tmp_path / "out.csv"
+    r = subprocess.run([str(BIN), "krige", "--scale", "2147483647", "--device", "cpu", "--out", str(out)],
+                       capture_output=True, text=True, preexec_fn=limited_memory, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "needs" in r.stderr and "GiB of host memory" in r.stderr and "available" in r.stderr, r.stderr
+    assert not out.exists()
+
+
+def test_wells_loader_messages(tmp_path):
+    out = tmp_path / "out.csv"
+    wells = wells_file(tmp_path, "\ufeffx,y,top\n0,0,1\n5,5,2\n")
+    r = run("krige", "--wells", wells, "--grid", "0:5:3,0:5:3", "--device", "cpu", "--out", out)
+    assert r.returncode == 0, r.stderr
+    wells = wells_file(tmp_path, "x,y,top\n0,0,1\n5,1e400,2\n")
+    r = run("krige", "--wells", wells, "--grid", "0:5:3,0:5:3", "--device", "cpu", "--out", out)
+    assert r.returncode == 2 and "wells.csv:3: column 2 (y) is out of range for a double" in r.stderr, r.stderr
+    r = run("krige", "--wells", tmp_path, "--grid", "0:5:3,0:5:3", "--device", "cpu", "--out", out)
+    assert r.returncode == 2 and "is a directory" in r.stderr, r.stderr

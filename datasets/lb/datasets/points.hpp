@@ -4,9 +4,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lb::datasets {
@@ -35,6 +38,11 @@ PointSet uniform_points(std::size_t n, std::uint64_t seed, double lo = 0.0, doub
 //! for a wrong column count, a non-numeric or non-finite value, or a file with no points.
 PointSet load_points_csv(const std::string& path);
 
+//! The first pair (earlier, later index) of points closer than sqrt(min_d2), in order of the
+//! later one; O(n log n) (cells of the distance's size). Shared by the points and wells checks.
+std::optional<std::pair<std::size_t, std::size_t>> find_coincident(const std::vector<double>& x,
+                                                                    const std::vector<double>& y, double min_d2);
+
 //! Throws InputError if two points are closer than sqrt(min_d2) (naming both, with lines).
 void check_no_coincident(const PointSet& points, double min_d2);
 
@@ -51,5 +59,7 @@ PointSet grid_points(const GridSpec& grid);
 //! Writes "x,y,value" with a header; to a temporary file renamed into place, so a failure
 //! never leaves a half-written file behind.
 void write_points_csv(const std::string& path, const PointSet& points);
+//! The same text to a stream (an AtomicFile's, for a command writing several files).
+void write_points_csv(std::ostream& out, const PointSet& points);
 
 }  // namespace lb::datasets

@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cstddef>
+#include <fstream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,13 +28,38 @@ inline std::vector<std::string_view> split(std::string_view s, char sep) {
   }
 }
 
+enum class Number { ok, not_a_number, out_of_range };
+
+//! As parse_double, telling a number too large (or too small) for a double ("1e309") from
+//! text that is no number at all.
+Number parse_number(std::string_view text, double& out);
+
+//! "is not a number: 'abc'" or "is out of range for a double: '1e309'", quoting `text`.
+std::string number_problem(Number status, std::string_view text);
+
+//! `text` for an error message: quoted, cut to `max_chars` (then "... (N bytes)"), with
+//! bytes outside printable ASCII shown as \xNN, so a huge or binary field cannot flood
+//! the terminal.
+std::string quote(std::string_view text, std::size_t max_chars = 40);
+
+//! The content lines of a CSV file: a UTF-8 byte order mark at the start is dropped, each
+//! line is trimmed, blank lines and lines starting with '#' are skipped. Throws InputError
+//! for a missing or unreadable file and for a directory.
+class CsvLines {
+ public:
+  explicit CsvLines(const std::string& path);
+  //! The next content line; false at the end of the file.
+  bool next(std::string_view& line);
+  std::size_t line_no() const { return line_no_; }
+
+ private:
+  std::string path_, text_;
+  std::ifstream in_;
+  std::size_t line_no_ = 0;
+};
+
 //! The whole of `text` as a double ("nan" and "inf" parse: callers check finiteness).
-inline bool parse_double(std::string_view text, double& out) {
-  if (text.empty()) return false;
-  if (text.front() == '+') text.remove_prefix(1);
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc{} && ptr == text.data() + text.size();
-}
+inline bool parse_double(std::string_view text, double& out) { return parse_number(text, out) == Number::ok; }
 
 inline bool parse_size(std::string_view text, std::size_t& out) {
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);

@@ -4,10 +4,13 @@
 //! Every mistake is reported once as "file:line: problem".
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,25 +31,53 @@ struct Preset {
   double spread_flag_pct = 5.0;
   nlohmann::json suites;
 
-  //! A PresetError at the line where `key` first appears in the file.
-  PresetError error_at(std::string_view key, const std::string& problem) const;
+  //! A PresetError at the line where `key` first appears in the file (after `within`, the
+  //! name of the object holding it, where given: a key of version_overrides is not the
+  //! suite's key of the same name).
+  PresetError error_at(std::string_view key, const std::string& problem, std::string_view within = {}) const;
   //! Throws unless every key of `object` (found under `where`) is in `allowed`.
   void check_keys(const nlohmann::json& object, std::string_view where,
                   std::initializer_list<std::string_view> allowed) const;
+
+  template <class T>
+  void check_integers(const nlohmann::json& list, const char* key, std::string_view where) const;
 
   //! object[key] (found under `where`) as a non-empty list of T, or a PresetError at its line.
   template <class T>
   std::vector<T> list_at(const nlohmann::json& object, const char* key, std::string_view where) const {
     if (!object.contains(key)) throw error_at(where, "'" + std::string(where) + "' needs '" + key + "'");
     const auto& v = object[key];
-    if (!v.is_array() || v.empty()) throw error_at(key, "'" + std::string(key) + "' must be a non-empty list");
+    if (!v.is_array() || v.empty()) throw error_at(key, "'" + std::string(key) + "' must be a non-empty list", where);
+    if constexpr (std::is_integral_v<T>) check_integers<T>(v, key, where);
     try {
       return v.get<std::vector<T>>();
     } catch (const nlohmann::json::exception&) {
-      throw error_at(key, "'" + std::string(key) + "' has an element of the wrong type");
+      throw error_at(key, "'" + std::string(key) + "' has an element of the wrong type", where);
     }
   }
 };
+
+//! Throws unless every element of `list` is an integer that fits T; for an unsigned T (sizes,
+//! counts) also at least 1. JSON's 1024.5 or -1 never becomes 1024 or 2^64 - 1.
+template <class T>
+void Preset::check_integers(const nlohmann::json& list, const char* key, std::string_view where) const {
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const auto& e = list[k];
+    bool ok = false;
+    if (e.is_number_unsigned()) {  // a non-negative integer
+      const auto u = e.template get<std::uint64_t>();
+      ok = u >= (std::is_unsigned_v<T> ? 1u : 0u) && u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    } else if (e.is_number_integer() && std::is_signed_v<T>) {
+      const auto i = e.template get<std::int64_t>();
+      ok = i >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+    }
+    if (!ok)
+      throw error_at(key, "'" + std::string(key) + "' must list " +
+                              (std::is_unsigned_v<T> ? "positive integers" : "integers") + "; element " +
+                              std::to_string(k + 1) + " is " + e.dump(),
+                     where);
+  }
+}
 
 //! Directory of the named presets (compiled in; overridable with LB_PRESET_DIR).
 std::string preset_dir();

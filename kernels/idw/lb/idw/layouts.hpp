@@ -69,6 +69,9 @@ std::vector<std::string> layout_names(Precision p);
 //! Throws std::invalid_argument if `name` is not a layout of the matrix for that precision.
 void check_layout(std::string_view name, Precision p);
 
+//! Bytes that n points take in the named layout and precision (one host or device copy).
+std::size_t footprint_bytes(std::string_view layout, Precision p, std::size_t n);
+
 //! Calls f.template operator()<Layout, T>() for the layout named `name` in precision p.
 template <class F>
 decltype(auto) dispatch(std::string_view name, Precision p, F&& f) {

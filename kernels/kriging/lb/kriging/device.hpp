@@ -99,6 +99,15 @@ bool experiment_uses_float(int experiment);
 //! experiment and the limit.
 void check_device_experiment(int experiment, std::size_t wells, std::size_t surfaces, std::size_t value_bytes);
 
+//! Peak bytes of one kriging run on a mesh_x x mesh_y mesh, estimated before anything is
+//! allocated (doubles: a huge mesh must not wrap around): on the host the mesh axes and the
+//! estimates returned; on the device (on_device) the experiment's buffers, else 0.
+struct RunBytes {
+  double host = 0, device = 0;
+};
+RunBytes run_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
+                   std::size_t value_bytes, bool on_device);
+
 //! An empty mesh, or more estimates (M N H) than the kernels' int indices reach: InputError.
 void check_device_mesh(int experiment, std::size_t points, std::size_t surfaces);
 
