@@ -49,6 +49,7 @@ class Benchmark:
     counters: dict = field(default_factory=dict)
     error: str | None = None
     throttled: bool = False
+    times_s: tuple = ()  # one time per repetition, in seconds (for tests between devices)
 
     def get(self, key):
         """A name field or parameter by key; None when this benchmark lacks it."""
@@ -211,7 +212,8 @@ def _fold(path, device, preset, parsed, entries):
     throttled = any(_is_number(e.get("throttled")) and e["throttled"] >= 1
                     for e in counter_source)
     spread = _spread(where, aggregates.get("spread"), iterations, time_s)
-    return replace(base, time_s=time_s, spread=spread, counters=counters, throttled=throttled)
+    return replace(base, time_s=time_s, spread=spread, counters=counters, throttled=throttled,
+                   times_s=tuple(_seconds(where, e) for e in iterations))
 
 
 def _failure(entries):
@@ -305,12 +307,15 @@ def _first_of_each(benchmarks):
 
 
 def _unique_labels(devices):
-    """Keep GPU names as labels unless two devices share one; then add folder and index."""
-    names = [d.label for d in devices]
-    unique = []
-    for device in devices:
-        if names.count(device.label) > 1:
-            indexes = "+".join(f"gpu{f.device_index}" for f in device.files)
-            device = replace(device, label=f"{device.label} ({device.folder.name}/{indexes})")
-        unique.append(device)
-    return unique
+    """Labels that fit a legend: the GPU name, "#<index>" when a folder holds several GPUs
+    of that name, and "run <k>" (the k-th folder given) when several folders still share a
+    label. The report's Devices section names each label's folder."""
+    def in_folder(device):
+        same = [d for d in devices if d.folder == device.folder and d.label == device.label]
+        return f"{device.label} #{device.files[0].device_index}" if len(same) > 1 else device.label
+
+    folders = list(dict.fromkeys(d.folder for d in devices))
+    first = [in_folder(d) for d in devices]
+    return [replace(d, label=label if first.count(label) == 1
+                    else f"{label} run {folders.index(d.folder) + 1}")
+            for d, label in zip(devices, first)]
