@@ -1,6 +1,7 @@
 # The front door. `make reproduce` runs the main job, `make test` runs every test.
 # Variables: PRESET (quick|paper|file.json), RESUME (a run folder to finish), RESULTS (a
-# results folder for `make figures`), FILTER (regex), DEVICES (all|0,1), BUILD (build dir).
+# results folder for `make figures`), FILTER (regex), DEVICES (all|0,1), BUILD (build dir),
+# A and B (two results folders for `make compare`, OUT its output folder).
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -12,7 +13,7 @@ NVCC := $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
-.PHONY: all deps configure build test test-cpp test-python reproduce figures clean source-commit
+.PHONY: all deps configure build test test-cpp test-python reproduce figures compare clean source-commit
 
 all: build
 
@@ -43,6 +44,10 @@ reproduce: build
 figures:
 	@test -n "$(RESULTS)" || { echo "usage: make figures RESULTS=<results folder> [RESULTS2...]"; exit 2; }
 	$(PYTHON) -m plots $(RESULTS)
+
+compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<results folder> B=<results folder> [OUT=<folder>]"; exit 2; }
+	$(PYTHON) -m plots.compare $(A) $(B) $(if $(OUT),--out $(OUT))
 
 clean:
 	rm -rf $(BUILD)
