@@ -8,8 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from plots.claims import ClaimsError
-from plots.load import ResultsError, load_results
+from plots.cli import run
+from plots.load import load_results
 from plots.report import write_report
 
 
@@ -22,17 +22,8 @@ def main(argv=None):
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULTS_DIR",
                         help="folder holding <suite>.gpu<k>.json files; one per GPU")
     args = parser.parse_args(argv)
-    try:
-        written = write_report(load_results(args.results), args.out or args.results[0])
-    except (ResultsError, ClaimsError) as error:
-        print(f"plots: error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"plots: error: cannot write output: {error}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    return 0
+    return run("plots", lambda: ("", write_report(load_results(args.results),
+                                                  args.out or args.results[0])))
 
 
 if __name__ == "__main__":

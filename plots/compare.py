@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plots import stats
-from plots.claims import ClaimsError, Scope, evaluate_claims, load_claims
+from plots.claims import Scope, evaluate_claims, load_claims
 from plots.figures import (Section, format_seconds, markdown_table, panel_grid, save_figure,
                            write_atomically)
-from plots.load import ResultsError, load_results
+from plots.cli import run
+from plots.load import load_results
 from plots.papers import PAPERS
 
 CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
@@ -520,18 +521,12 @@ def main(argv=None):
                         help="output folder (default results/compare/<A>_vs_<B>)")
     args = parser.parse_args(argv)
     out = args.out or Path("results/compare") / f"{args.a.name}_vs_{args.b.name}"
-    try:
+
+    def produce():
         comparison, written = write_comparison(args.a, args.b, out)
-    except (ResultsError, ClaimsError) as error:
-        print(f"compare: error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"compare: error: cannot write output: {error}", file=sys.stderr)
-        return 1
-    print(text_table(comparison))
-    for path in written:
-        print(f"wrote {path}")
-    return 0
+        return text_table(comparison), written
+
+    return run("compare", produce)
 
 
 if __name__ == "__main__":
