@@ -13,7 +13,7 @@ import os
 import statistics
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from plots import stats
@@ -211,6 +211,23 @@ def identical_gpu_groups(devices):
     return [(key, members) for key, members in groups.items() if len(members) >= 2]
 
 
+def folder_device(devices, folder):
+    """The GPU of a folder to compare: its first; when identical cards of one host shared
+    the benchmarks (`run.py --split`), the first card completed with the others' results."""
+    first = next(d for d in devices if d.folder == folder)
+    cards = next((members for _, members in identical_gpu_groups(devices)
+                  if members[0] is first), [first])
+    names, extra = {b.name for b in first.benchmarks}, []
+    for benchmark in (b for card in cards[1:] for b in card.benchmarks):
+        if benchmark.name not in names:
+            names.add(benchmark.name)
+            extra.append(benchmark)
+    if not extra:
+        return first
+    return replace(first, label=f"{first.files[0].gpu_name} ×{len(cards)} (split)",
+                   benchmarks=first.benchmarks + tuple(extra))
+
+
 def card_spread(members):
     """Per GPU benchmark all cards measured: (name, spread, noise, flagged, slowest card)."""
     common = None
@@ -331,8 +348,9 @@ def _test_note(comparison):
     if untestable:
         text += (f" {untestable} benchmark(s) are **not testable**: with so few repetitions even "
                  "completely separated samples cannot reach p < 0.05 (3 vs 3: smallest p = 0.1), "
-                 "which is not the same as \"no difference\". Run the `compare` preset "
-                 "(9 repetitions) for a test that can decide.")
+                 "which is not the same as \"no difference\". Run the compare preset "
+                 "(`PRESET=harness/presets/compare.json`, 9 repetitions) for a test that can "
+                 "decide.")
     return text
 
 
@@ -482,15 +500,17 @@ def write_comparison(folder_a, folder_b, out_dir):
     """Compare the first GPU of each folder; write COMPARE.md and figures; return
     (comparison, written paths). Raises ResultsError/ClaimsError before writing anything."""
     results_a, results_b = load_results([folder_a]), load_results([folder_b])
-    device_a, device_b = results_a.devices[0], results_b.devices[0]
+    device_a = folder_device(results_a.devices, Path(folder_a))
+    device_b = folder_device(results_b.devices, Path(folder_b))
     comparison = compare_devices(device_a, device_b)
     out_dir = Path(out_dir)
     parts = sections(comparison, out_dir / "figures")
     parts += group_sections(results_a.devices) + group_sections(results_b.devices)
     head = (f"# GPU comparison\n\nA = `{folder_a}` ({device_a.files[0].gpu_name}, preset "
             f"{device_a.preset}), B = `{folder_b}` ({device_b.files[0].gpu_name}, preset "
-            f"{device_b.preset}). The first GPU of each folder is compared; identical GPUs of "
-            "one host are summarised at the end.")
+            f"{device_b.preset}). The first GPU of each folder is compared (completed by its "
+            "identical cards where a split run shared the benchmarks); identical GPUs of one "
+            "host are summarised at the end.")
     text = head + "\n\n" + render_sections(parts, out_dir) + "\n"
     report = write_atomically(out_dir / "COMPARE.md",
                               lambda temp: Path(temp).write_text(text, encoding="utf-8"))

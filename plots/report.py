@@ -49,7 +49,7 @@ def write_report(results, out_dir):
 def _comparisons(results):
     """The first GPU against the first GPU of each other folder (identical GPUs of one
     folder get the GPU-to-GPU spread instead)."""
-    firsts = list({d.folder: d for d in reversed(results.devices)}.values())[::-1]
+    firsts = [compare.folder_device(results.devices, folder) for folder in results.folders]
     return [compare.compare_devices(firsts[0], other) for other in firsts[1:]]
 
 

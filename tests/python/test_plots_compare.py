@@ -11,6 +11,7 @@ import json
 import math
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -221,6 +222,18 @@ def test_a_slow_card_stands_out(folders):
 def test_identical_cards_that_agree_are_not_flagged(folders):
     devices = load_results([folders / "twins"]).devices
     assert not [r for r in compare.card_spread(devices) if r[3]]
+
+
+def test_a_split_run_is_compared_as_one_gpu_completed_by_its_cards(folders):
+    first, second = load_results([folders / "twins"]).devices
+    gpu = [b for b in first.benchmarks if not b.is_host]
+    host = tuple(b for b in first.benchmarks if b.is_host)
+    first = replace(first, benchmarks=tuple(gpu[0::2]) + host)  # as run.py --split shares them
+    second = replace(second, benchmarks=tuple(gpu[1::2]) + host)
+    merged = compare.folder_device([first, second], folders / "twins")
+    assert sorted(b.name for b in merged.benchmarks if not b.is_host) == sorted(b.name for b in gpu)
+    assert merged.label == f"{derived.GPU_NAME} ×2 (split)"
+    assert compare.folder_device([first], folders / "twins") is first
 
 
 # ---------------------------------------------------------------------------- figures
