@@ -31,8 +31,9 @@ CARD_SPREAD_FACTOR = 2.0
 # Identical cards should agree; a spread under this fraction is never flagged, however
 # quiet the repetitions were (timer resolution, clocks).
 CARD_SPREAD_FLOOR = 0.02
-RATIO_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 5, 10, 20,
-               50, 100)
+# Ratio-axis ticks, finest first: the first set reaching past the data is used (no crowding).
+RATIO_TICKS = ((0.8, 0.9, 1, 1.1, 1.25), (0.5, 0.67, 1, 1.5, 2), (0.2, 0.5, 1, 2, 5),
+               (0.1, 0.3, 1, 3, 10), (0.01, 0.1, 1, 10, 100))
 
 
 @dataclass(frozen=True)
@@ -436,8 +437,10 @@ def ratio_figure(comparison, figures_dir, stem):
     ax.set_xscale("log")
     extent = max([abs(math.log(r)) for _, r in ratios + modelled] + [math.log(1.25)]) * 1.15
     ax.set_xlim(math.exp(-extent), math.exp(extent))
-    ax.set_xticks([t for t in RATIO_TICKS if abs(math.log(t)) <= extent])
-    ax.set_xticklabels([f"{t:g}" for t in RATIO_TICKS if abs(math.log(t)) <= extent])
+    ticks = next((t for t in RATIO_TICKS if math.log(t[-1]) >= extent), RATIO_TICKS[-1])
+    ticks = [t for t in ticks if abs(math.log(t)) <= extent]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.minorticks_off()
     ax.axvline(1.0, color="0.3", linewidth=0.8)
     ax.set_yticks(list(position.values()))
