@@ -121,8 +121,7 @@ def roofline(a, b, ceilings_a, ceilings_b):
     """
     counters_a, counters_b = a.counters, b.counters
     if _positive(counters_a, counters_b, "limit_s"):
-        bound = ("compute: FP64 FMA" if a.precision == "double"
-                 else "compute: FP32 FMA or reciprocal")
+        bound = _idw_bound(a.precision, ceilings_a, ceilings_b)
         return Model(bound, counters_b["limit_s"] / counters_a["limit_s"],
                      b.time_s / a.time_s, 100 * counters_a["limit_s"] / a.time_s,
                      100 * counters_b["limit_s"] / b.time_s)
@@ -133,6 +132,28 @@ def roofline(a, b, ceilings_a, ceilings_b):
                      100 * counters_a["memory_bound_s"] / counters_a["device_s"],
                      100 * counters_b["memory_bound_s"] / counters_b["device_s"])
     return None
+
+
+# FP32 FMAs per IDW interaction in idw_bench.cpp's compute_limit_s (float: the larger of
+# 6 FMAs and one reciprocal per interaction binds; double: 6 FP64 FMAs).
+IDW_FMAS_PER_INTERACTION = 6
+
+
+def _idw_bound(precision, ceilings_a, ceilings_b):
+    """Which rate binds an IDW kernel on each GPU, as compute_limit_s decides it."""
+    if precision == "double":
+        return "compute: FP64 FMA"
+
+    def fp32_bound(ceilings):
+        fma, rcp = ceilings.get("fp32_fma_per_s"), ceilings.get("fp32_rcp_per_s")
+        if not fma or not rcp:
+            return None
+        return "reciprocal (SFU)" if 1 / rcp > IDW_FMAS_PER_INTERACTION / fma else "FMA"
+
+    on_a, on_b = fp32_bound(ceilings_a), fp32_bound(ceilings_b)
+    if on_a is None or on_b is None:
+        return "compute: FP32 FMA or reciprocal"
+    return f"compute: FP32 {on_a}" if on_a == on_b else f"compute: FP32 {on_a} on A, {on_b} on B"
 
 
 def _positive(counters_a, counters_b, *keys):

@@ -95,7 +95,12 @@ def test_compute_bound_benchmarks_predict_the_ratio_of_their_limits():
     assert model.predicted == pytest.approx(0.8)
     assert model.measured == pytest.approx(0.5)
     assert (model.pct_a, model.pct_b) == pytest.approx((50.0, 80.0))
-    assert model.bound.startswith("compute: FP32")
+    assert model.bound == "compute: FP32 FMA or reciprocal"  # no ceilings recorded
+    sfu = {"fp32_fma_per_s": 30e12, "fp32_rcp_per_s": 4e12}  # 1/rcp > 6/fma: the SFU binds
+    fma = {"fp32_fma_per_s": 12e12, "fp32_rcp_per_s": 4e12}
+    assert compare.roofline(a, b, sfu, sfu).bound == "compute: FP32 reciprocal (SFU)"
+    assert compare.roofline(a, b, sfu, fma).bound == \
+        "compute: FP32 reciprocal (SFU) on A, FMA on B"
     assert compare.roofline(bench(precision="double", limit_s=1), bench(precision="double",
                             limit_s=1), {}, {}).bound == "compute: FP64 FMA"
 
