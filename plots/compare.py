@@ -411,13 +411,22 @@ def group_sections(devices):
                 f"flagged when the GPU-to-GPU spread (max − min of the cards' medians, over "
                 f"their median) exceeds {CARD_SPREAD_FACTOR:g} × the largest repetition spread "
                 f"of the cards and {CARD_SPREAD_FLOOR:.0%}: {len(flagged)} of {len(rows)} "
-                "flagged.\n\n" + card_table(members, rows))
+                "flagged." + _spread_summary(rows) + "\n\n" + card_table(members, rows))
         if flagged:
             body += "\n\nFlagged benchmarks:\n\n" + markdown_table(
                 ["benchmark", "GPU-to-GPU spread", "repetition spread", "slowest card"],
                 [[f"`{n}`", f"{s:.1%}", f"{noise:.1%}", card] for n, s, noise, _, card in flagged])
         out.append(Section(f"Identical GPUs: {gpu} × {len(members)}", body))
     return out
+
+
+def _spread_summary(rows):
+    if not rows:
+        return " No benchmark was measured on every card."
+    spreads = sorted(r[1] for r in rows)
+    widest = max(rows, key=lambda r: r[1])
+    return (f" GPU-to-GPU spread over the {len(rows)} benchmarks: median "
+            f"{statistics.median(spreads):.1%}, largest {widest[1]:.1%} (`{widest[0]}`).")
 
 
 def card_table(members, rows):

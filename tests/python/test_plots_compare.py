@@ -227,6 +227,8 @@ def test_a_slow_card_stands_out(folders):
 def test_identical_cards_that_agree_are_not_flagged(folders):
     devices = load_results([folders / "twins"]).devices
     assert not [r for r in compare.card_spread(devices) if r[3]]
+    section, = compare.group_sections(devices)
+    assert "0 of" in section.body and "median 0.0%, largest 0.0%" in section.body
 
 
 def test_a_split_run_is_compared_as_one_gpu_completed_by_its_cards(folders):
