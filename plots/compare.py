@@ -78,10 +78,8 @@ class Comparison:
     claims: tuple  # (paper, claim id, text, verdict A, verdict B)
 
 
-def compare_devices(device_a, device_b, label_a=None, label_b=None):
+def compare_devices(device_a, device_b):
     """Compare two load.Device; raises ClaimsError on a bad claims file."""
-    label_a = label_a or device_a.label
-    label_b = label_b or device_b.label
     gpu_a = {b.name: b for b in device_a.benchmarks if not b.is_host}
     gpu_b = {b.name: b for b in device_b.benchmarks if not b.is_host}
     host = {b.name for d in (device_a, device_b) for b in d.benchmarks if b.is_host}
@@ -95,7 +93,7 @@ def compare_devices(device_a, device_b, label_a=None, label_b=None):
         rows.append(Row(name, a, b, stats.ratio_test(a.times_s, b.times_s),
                         roofline(a, b, ceilings_of(device_a), ceilings_of(device_b))))
     return Comparison(
-        label_a, label_b, ceilings_of(device_a), ceilings_of(device_b), tuple(rows),
+        device_a.label, device_b.label, ceilings_of(device_a), ceilings_of(device_b), tuple(rows),
         tuple(errored), tuple(n for n in gpu_a if n not in gpu_b),
         tuple(n for n in gpu_b if n not in gpu_a), len(host),
         tuple(layout_orderings(rows)), tuple(claims_that_differ(device_a, device_b)))
