@@ -37,7 +37,9 @@ def write_report(results, out_dir):
         sections = paper.render(devices, out_dir / "figures")
         written += [f for s in sections for f in _figure_files(s)]
         parts.append(_paper_part(paper, devices, sections, verdicts, out_dir))
-    parts.append(_comparison_part(results, comparisons, out_dir, written))
+    comparison_text, comparison_files = _comparison_part(results, comparisons, out_dir)
+    parts.append(comparison_text)
+    written += comparison_files
     parts += [_flags(results), _unsupported(results)]
 
     report = out_dir / "REPORT.md"
@@ -53,17 +55,17 @@ def _comparisons(results):
     return [compare.compare_devices(firsts[0], other) for other in firsts[1:]]
 
 
-def _comparison_part(results, comparisons, out_dir, written):
-    """GPU-time comparison and GPU-to-GPU spread; "" for a single GPU."""
+def _comparison_part(results, comparisons, out_dir):
+    """GPU-time comparison and GPU-to-GPU spread with its figure files; "" for one GPU."""
     sections = compare.group_sections(results.devices)
     for k, comparison in enumerate(comparisons):
         sections += compare.sections(comparison, out_dir / "figures", f"compare_{k + 1}")
     if not sections:
-        return ""
-    written += [f for s in sections for f in _figure_files(s)]
-    return ("## GPU comparison\n\nGPU time and fractions of each GPU's own measured "
+        return "", []
+    text = ("## GPU comparison\n\nGPU time and fractions of each GPU's own measured "
             "ceilings only (no CPU-relative metric).\n\n"
             + compare.render_sections(sections, out_dir, level=3))
+    return text, [f for s in sections for f in _figure_files(s)]
 
 
 def _papers_in(results):
