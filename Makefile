@@ -1,7 +1,8 @@
 # The front door. `make reproduce` runs the main job, `make test` runs every test.
 # Variables: PRESET (quick|paper|file.json), RESUME (a run folder to finish), RESULTS (the
 # results folders for `make figures`, quoted when several: RESULTS="a b"), FILTER (regex),
-# DEVICES (all|0,1), BUILD (build dir).
+# DEVICES (all|0,1), BUILD (build dir), A and B (two results folders for `make compare`, OUT
+# its output folder).
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -15,8 +16,8 @@ NVCC := $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
-GOALS := all deps python-deps configure build test test-cpp test-python reproduce figures clean \
-  source-commit
+GOALS := all deps python-deps configure build test test-cpp test-python reproduce figures compare \
+  clean source-commit
 .PHONY: $(GOALS)
 
 # `make figures RESULTS=a b` would make b a goal and drop it from RESULTS: refuse that.
@@ -61,6 +62,10 @@ reproduce: build
 
 figures: python-deps
 	$(PYTHON) -m plots $(RESULTS)
+
+compare: python-deps
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<results folder> B=<results folder> [OUT=<folder>]"; exit 2; }
+	$(PYTHON) -m plots.compare $(A) $(B) $(if $(OUT),--out $(OUT))
 
 clean:
 	rm -rf $(BUILD)

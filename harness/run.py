@@ -360,6 +360,7 @@ class Selection:
     filter: str | None = None
     sizes: str | None = None
     precision: str | None = None
+    split: bool = False          # each device runs its share of every suite (--split)
 
     def binary_args(self, suite: str) -> list[str]:
         args = ["--suite", suite, "--preset", self.preset]
@@ -371,7 +372,8 @@ class Selection:
 
     def as_json(self) -> dict:
         return {"preset": self.preset, "suites": self.suites, "devices": self.devices,
-                "filter": self.filter, "sizes": self.sizes, "precision": self.precision}
+                "filter": self.filter, "sizes": self.sizes, "precision": self.precision,
+                "split": self.split}
 
 
 def parse_preset(value: str) -> str:
@@ -619,9 +621,10 @@ class DeviceWorker(threading.Thread):
 
     def run(self) -> None:
         console = self.run_.console
-        for suite, plan in self.run_.plans.items():
+        for suite, whole_plan in self.run_.plans.items():
             if self.run_.stop.event.is_set():
                 break
+            plan = self.run_.share(whole_plan, self.index)
             result = self.results[suite] = SuiteResult(planned=len(plan))
             journal_path = self.run_.dir / f"{suite}.gpu{self.index}.journal.jsonl"
             try:
@@ -678,7 +681,9 @@ class DeviceWorker(threading.Thread):
                 console.info(f"{self.prefix} {suite}: layoutbench {restart_reason}; "
                              f"restarting for the remaining {len(remaining)}")
             attempts += 1
-            skip_path.write_text("".join(name + "\n" for name in finished))
+            # Everything but the remaining share: done ones and, with --split, other devices'.
+            skip_path.write_text("".join(name + "\n" for name in run.plans[suite]
+                                         if name not in remaining))
             returncode = self.run_child(suite, journal_path, skip_path, journal, progress)
             if run.stop.event.is_set():
                 return  # interrupted: the unfinished benchmark runs again on --resume
@@ -850,6 +855,15 @@ class Run:
     lock: RunLock | None = None
     started: float = field(default_factory=time.monotonic)
 
+    def share(self, plan: list[str], device_index: int) -> list[str]:
+        """The part of a suite's plan one device runs: all of it, or with --split every n-th
+        benchmark from the device's position, so sizes interleave and the devices finish
+        together; the plan and the device list come from run.json, so a resume splits alike."""
+        if not self.selection.split:
+            return plan
+        position = [d["index"] for d in self.devices].index(device_index)
+        return plan[position::len(self.devices)]
+
 
 class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
@@ -877,6 +891,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--resume", metavar="DIR", type=Path,
                         help="continue the run in DIR: runs only what is missing, with the "
                              "selection recorded in DIR/run.json")
+    parser.add_argument("--split", action="store_true",
+                        help="split each suite's benchmarks across the devices (identical GPUs "
+                             "of one host) instead of running all of them on every device")
     parser.add_argument("--no-figures", action="store_true", help="skip python3 -m plots")
     return parser.parse_args(argv)
 
@@ -915,7 +932,8 @@ def resumed_selection(args, meta: dict, visible: list[dict]) -> Selection:
     given = {"preset": args.preset and parse_preset(args.preset),
              "suites": args.suites and parse_suites(args.suites),
              "devices": args.devices and parse_devices(args.devices, visible),
-             "filter": args.filter, "sizes": args.sizes, "precision": args.precision}
+             "filter": args.filter, "sizes": args.sizes, "precision": args.precision,
+             "split": args.split or None}
     for key, value in given.items():
         if value is not None and value != getattr(recorded, key):
             raise UsageError(f"--{key} {value} differs from the run being resumed "
@@ -960,7 +978,8 @@ def prepare(args, console: Console) -> Run:
         selection = Selection(preset=preset,
                               suites=parse_suites(args.suites) if args.suites else preset_suites(preset),
                               devices=parse_devices(args.devices or "all", visible),
-                              filter=args.filter, sizes=args.sizes, precision=args.precision)
+                              filter=args.filter, sizes=args.sizes, precision=args.precision,
+                              split=args.split)
         if not args.suites and args.filter:
             # Every suite of the preset by default: a filter may leave some of them empty.
             kept = [s for s in selection.suites if plan_suite(binary, selection, s, allow_empty=True)]
@@ -973,6 +992,9 @@ def prepare(args, console: Console) -> Run:
     if MODEL_SUITE not in selection.suites:
         model = None
     devices = [d for index in selection.devices for d in visible if d["index"] == index]
+    if selection.split and len(devices) < 2:
+        raise UsageError("--split needs two or more devices to split the benchmarks across "
+                         f"(selected: {', '.join(str(d['index']) for d in devices)})")
 
     if meta:
         run_dir = args.resume
@@ -1034,7 +1056,8 @@ def execute_locked(run: Run, args) -> int:
     console.info(f"{'resuming' if args.resume else 'run'} {repo_path(run.dir)} ({now_iso()})")
     console.info(f"preset {selection.preset}; suites: " + ", ".join(
         f"{suite} ({len(plan)} benchmarks)" for suite, plan in run.plans.items())
-        + (f"; filter {selection.filter}" if selection.filter else ""))
+        + (f"; filter {selection.filter}" if selection.filter else "")
+        + (f"; split across {len(run.devices)} devices" if selection.split else ""))
     for device in run.devices:
         console.info(f"[gpu {device['index']}] {device['name']} ({device.get('uuid', '?')})")
 
@@ -1050,7 +1073,8 @@ def execute_locked(run: Run, args) -> int:
             console.info(f"interrupted ({signal.Signals(run.stop.signum).name}): stopping "
                          "layoutbench; nothing is recorded as failed")
 
-    planned = sum(len(plan) for plan in run.plans.values()) * len(workers)
+    planned = sum(len(run.share(plan, worker.index))
+                  for plan in run.plans.values() for worker in workers)
     done = 0
     failures: list[tuple[int, str, str]] = []
     console.info(f"summary ({format_duration(time.monotonic() - run.started)}):")

@@ -8,8 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from plots.claims import ClaimsError
-from plots.load import ResultsError, load_results
+from plots.cli import run
+from plots.load import load_results
 from plots.report import write_report
 
 
@@ -22,21 +22,14 @@ def main(argv=None):
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULTS_DIR",
                         help="folder holding <suite>.gpu<k>.json files; one per GPU")
     args = parser.parse_args(argv)
-    try:
+    def produce():
         results = load_results(args.results)
         for benchmark in (b for f in results.files for b in f.benchmarks if b.invalid):
             print(f"plots: warning: {benchmark.source}: {benchmark.name}: {benchmark.error}",
                   file=sys.stderr)
-        written = write_report(results, args.out or args.results[0])
-    except (ResultsError, ClaimsError) as error:
-        print(f"plots: error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"plots: error: cannot write output: {error}", file=sys.stderr)
-        return 1
-    for path in written:
-        print(f"wrote {path}")
-    return 0
+        return "", write_report(results, args.out or args.results[0])
+
+    return run("plots", produce)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ that did not run).
 import os
 import tempfile
 import textwrap
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+import matplotlib.text  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 FORMATS = ("png", "svg")
@@ -51,10 +53,63 @@ def write_atomically(path, write):
     return path
 
 
+class TextOutsideFigure(UserWarning):
+    """A figure's text runs past its edge (tests turn this warning into an error)."""
+
+
+def texts_outside(fig, tolerance_px=1.0):
+    """The drawn, non-empty texts of `fig` whose extent leaves the figure: [(text, bbox)]."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    unchecked = _unchecked_tick_labels(fig)
+    edge = fig.bbox
+    outside = []
+    for text in fig.findobj(matplotlib.text.Text):
+        if (not text.get_visible() or not text.get_text().strip() or id(text) in unchecked
+                or _clipped_or_3d(text)):
+            continue
+        box = text.get_window_extent(renderer)
+        if (box.x0 < edge.x0 - tolerance_px or box.y0 < edge.y0 - tolerance_px
+                or box.x1 > edge.x1 + tolerance_px or box.y1 > edge.y1 + tolerance_px):
+            outside.append((text.get_text(), box))
+    return outside
+
+
+def _unchecked_tick_labels(fig):
+    """ids of tick labels not to check: those draw() skips (an axis keeps spare Tick
+    objects, and ticks beyond its view limits, undrawn) and those of 3-D axes (placed by
+    the projection at draw time; their 2-D extent is not where they are drawn)."""
+    unchecked = set()
+    for ax in fig.axes:
+        for axis in ax._axis_map.values():
+            drawn = axis._update_ticks()  # the ticks Axis.draw() draws
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    if ax.name == "3d" or tick not in drawn or not label.get_visible():
+                        unchecked.add(id(label))
+    return unchecked
+
+
+def _clipped_or_3d(text):
+    """A clipped text stays inside its axes; a 3-D text's 2-D extent is not where it is drawn."""
+    clipped = text.get_clip_on() and text.get_clip_box() is not None
+    return clipped or type(text).__name__ == "Text3D"
+
+
 def save_figure(fig, figures_dir, stem):
-    """Write `<stem>.png` and `<stem>.svg`; close the figure; return the PNG path."""
+    """Write `<stem>.png` and `<stem>.svg`; close the figure; return the PNG path.
+
+    Warns (TextOutsideFigure) when a text runs past the figure's edge."""
     try:
+        for title in [fig._suptitle] + [ax.title for ax in fig.axes]:
+            if title is not None:
+                title.set_wrap(True)  # a long device list wraps instead of leaving the figure
         fig.tight_layout()
+        for text, box in texts_outside(fig):
+            warnings.warn(f"{stem}: text {text!r} runs outside the figure ({box.x0:.0f}, "
+                          f"{box.y0:.0f})-({box.x1:.0f}, {box.y1:.0f}) px, figure "
+                          f"{fig.bbox.width:.0f} × {fig.bbox.height:.0f} px",
+                          TextOutsideFigure, stacklevel=2)
         for fmt in FORMATS:
             metadata = {"Date": None} if fmt == "svg" else None
             write_atomically(Path(figures_dir) / f"{stem}.{fmt}",

@@ -317,12 +317,15 @@ def _first_of_each(benchmarks):
 
 
 def _unique_labels(devices):
-    """Keep GPU names as labels unless two devices share one; then add folder and index."""
-    names = [d.label for d in devices]
-    unique = []
-    for device in devices:
-        if names.count(device.label) > 1:
-            indexes = "+".join(f"gpu{f.device_index}" for f in device.files)
-            device = replace(device, label=f"{device.label} ({device.folder.name}/{indexes})")
-        unique.append(device)
-    return unique
+    """Labels that fit a legend: the GPU name, "#<index>" when a folder holds several GPUs
+    of that name, and "run <k>" (the k-th folder given) when several folders still share a
+    label. The report's Devices section names each label's folder."""
+    def in_folder(device):
+        same = [d for d in devices if d.folder == device.folder and d.label == device.label]
+        return f"{device.label} #{device.files[0].device_index}" if len(same) > 1 else device.label
+
+    folders = list(dict.fromkeys(d.folder for d in devices))
+    first = [in_folder(d) for d in devices]
+    return [replace(d, label=label if first.count(label) == 1
+                    else f"{label} run {folders.index(d.folder) + 1}")
+            for d, label in zip(devices, first)]

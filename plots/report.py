@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+from plots import compare
 from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
 from plots.figures import write_atomically
 from plots.papers import PAPERS
@@ -34,18 +35,42 @@ def write_report(results, out_dir):
                                                   paper.sweep))
                     for d in devices]
         evaluated.append((paper, devices, verdicts))
+    comparisons = _comparisons(results)
 
     parts, written = [_header(results), _devices(results)], []
     for paper, devices, verdicts in evaluated:
         sections = paper.render(devices, out_dir / "figures")
         written += [f for s in sections for f in _figure_files(s)]
         parts.append(_paper_part(paper, devices, sections, verdicts, out_dir))
+    comparison_text, comparison_files = _comparison_part(results, comparisons, out_dir)
+    parts.append(comparison_text)
+    written += comparison_files
     parts += [_flags(results), _unsupported(results)]
 
     report = out_dir / "REPORT.md"
     text = "\n\n".join(p for p in parts if p) + "\n"
     write_atomically(report, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
     return written + [report]
+
+
+def _comparisons(results):
+    """The first GPU against the first GPU of each other folder (identical GPUs of one
+    folder get the GPU-to-GPU spread instead)."""
+    firsts = [compare.folder_device(results.devices, folder) for folder in results.folders]
+    return [compare.compare_devices(firsts[0], other) for other in firsts[1:]]
+
+
+def _comparison_part(results, comparisons, out_dir):
+    """GPU-time comparison and GPU-to-GPU spread with its figure files; "" for one GPU."""
+    sections = compare.group_sections(results.devices)
+    for k, comparison in enumerate(comparisons):
+        sections += compare.sections(comparison, out_dir / "figures", f"compare_{k + 1}")
+    if not sections:
+        return "", []
+    text = ("## GPU comparison\n\nGPU time and fractions of each GPU's own measured "
+            "ceilings only (no CPU-relative metric).\n\n"
+            + compare.render_sections(sections, out_dir, level=3))
+    return text, [f for s in sections for f in _figure_files(s)]
 
 
 def _papers_in(results):

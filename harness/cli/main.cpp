@@ -177,7 +177,9 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
                                    }
                                  })
         ->UseManualTime()
-        ->Unit(benchmark::kMillisecond)
+        // Microseconds: the fastest GPU kernels take tens of µs, and Google Benchmark's
+        // tools/compare.py prints times as integers in the file's unit (ms printed them as 0).
+        ->Unit(benchmark::kMicrosecond)
         ->ComputeStatistics(
             "spread",
             [](const std::vector<double>& v) {

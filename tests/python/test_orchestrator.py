@@ -362,6 +362,45 @@ def test_two_devices_give_two_journals_and_two_result_files(work):
         "idw.gpu1.journal.jsonl", "idw.gpu1.json", "run.json"]
 
 
+def test_split_gives_each_device_its_share_and_resume_keeps_it(work):
+    layouts = "soa,aos,aoas,builtin,soaos,hybrid"
+    planned = [f"idw/shepard/naive/{layout}/{precision}/p:2/size:1024/manual_time"
+               for precision in ("float", "double") for layout in layouts.split(",")]
+    proc = work.start("--split", devices=2, delay=0.2, layouts=layouts)
+    wait_for_done(_first_journal(work), 2)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + signal.SIGINT, stderr
+    run_dir = work.the_run_dir()
+    journals = [run_dir / f"idw.gpu{k}.journal.jsonl" for k in (0, 1)]
+    done_before = [[r["name"] for r in records(j) if r["type"] == "done"] for j in journals]
+    assert len(done_before[0]) < len(planned) // 2  # interrupted with work left
+
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(run_dir),
+                             "--no-figures"], env=work.env(devices=2, layouts=layouts),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    for k, journal in enumerate(journals):
+        share = planned[k::2]  # every other benchmark, from the device's position
+        assert benchmark_names(load_google_benchmark_json(run_dir / f"idw.gpu{k}.json")) == share
+        starts = start_counts(journal)
+        assert set(starts) == set(share)  # nothing of the other device's share, before or after
+        assert all(starts[name] == 1 for name in done_before[k])
+    assert json.loads((run_dir / "run.json").read_text())["args"]["split"] is True
+    assert f"all {len(planned)} benchmarks done" in result.stdout
+
+
+def test_split_needs_two_devices_and_resume_cannot_add_it(work):
+    result = work.run("--split")
+    assert result.returncode == 2 and "--split needs two or more devices" in result.stderr
+    assert not work.run_dirs()
+    assert work.run(devices=2).returncode == 0
+    result = subprocess.run([sys.executable, str(RUN_PY), "--resume", str(work.the_run_dir()),
+                             "--split"], env=work.env(devices=2), capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and "differs from the run being resumed" in result.stderr
+
+
 def test_two_suites_run_in_order(work):
     result = work.run("--suites", "idw,kriging", suites="idw,kriging")
     assert result.returncode == 0, result.stderr

@@ -140,8 +140,20 @@ def test_folders_of_the_same_gpu_model_get_distinct_labels(tmp_path):
     first = write_result(tmp_path / "a", [iteration(name, 5)], lb)
     second = write_result(tmp_path / "b", [iteration(name, 6)], lb)
     labels = [d.label for d in load_results([first, second]).devices]
-    assert len(set(labels)) == 2
-    assert all(label.startswith("NVIDIA H200 (") for label in labels)
+    assert labels == ["NVIDIA H200 run 1", "NVIDIA H200 run 2"]  # short: fits a legend
+
+
+def test_identical_gpus_of_one_folder_are_numbered_by_device_index(tmp_path):
+    name = "idw/shepard/naive/soa/float/p:2/size:1024/block:256/manual_time"
+    folder = tmp_path / "run"
+    for index in (0, 1):
+        write_result(folder, [iteration(name, 5 + index)],
+                     {"gpu": {"name": "NVIDIA H200", "uuid": f"GPU-{index}"}},
+                     f"idw.gpu{index}.json")
+    other = write_result(tmp_path / "other", [iteration(name, 5)],
+                         {"gpu": {"name": "NVIDIA H100"}})
+    labels = [d.label for d in load_results([folder, other]).devices]
+    assert labels == ["NVIDIA H200 #0", "NVIDIA H200 #1", "NVIDIA H100"]
 
 
 def test_devices_of_one_folder_share_host_baselines(tmp_path):

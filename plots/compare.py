@@ -1,0 +1,584 @@
+"""Compare two GPUs: GPU-time ratios B/A with intervals and tests, summaries, the roofline
+model's expectation, layout orderings and claims that differ, GPU-to-GPU spread on one host.
+
+`python3 -m plots.compare A B [--out DIR]` prints the table and writes DIR/COMPARE.md with
+its figures; `make figures` with several folders puts the same section in REPORT.md. Only GPU
+times and fractions of each GPU's own measured ceilings are compared: CPU baselines measure
+the host, so they are listed as left out, never used as a yardstick.
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from plots import stats
+from plots.claims import Scope, evaluate_claims, load_claims
+from plots.figures import (Section, format_seconds, markdown_table, panel_grid, save_figure,
+                           write_atomically)
+from plots.cli import run
+from plots.load import load_results
+from plots.papers import PAPERS
+
+CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
+# A card of a group of identical GPUs is flagged when the benchmark's GPU-to-GPU spread
+# exceeds this many times the largest repetition spread of the cards (their own noise).
+CARD_SPREAD_FACTOR = 2.0
+# Identical cards should agree; a spread under this fraction is never flagged, however
+# quiet the repetitions were (timer resolution, clocks).
+CARD_SPREAD_FLOOR = 0.02
+# Ratio-axis ticks, finest first: the first set reaching past the data is used (no crowding).
+RATIO_TICKS = ((0.8, 0.9, 1, 1.1, 1.25), (0.5, 0.67, 1, 1.5, 2), (0.2, 0.5, 1, 2, 5),
+               (0.1, 0.3, 1, 3, 10), (0.01, 0.1, 1, 10, 100))
+
+
+@dataclass(frozen=True)
+class Model:
+    """What the roofline model says about one benchmark on both GPUs."""
+
+    bound: str  # which ceiling binds
+    predicted: float  # expected time ratio B/A
+    measured: float  # measured ratio of the modelled time (the device part when declared)
+    pct_a: float  # modelled time as % of its own GPU's ceiling
+    pct_b: float
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    a: object  # load.Benchmark
+    b: object
+    test: stats.RatioTest | None
+    model: Model | None
+
+    @property
+    def ratio(self):
+        """Hodges–Lehmann ratio when repetitions exist, else the ratio of medians."""
+        if self.test:
+            return self.test.ratio
+        return self.b.time_s / self.a.time_s if self.a.time_s and self.b.time_s else None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label_a: str
+    label_b: str
+    ceilings_a: dict
+    ceilings_b: dict
+    rows: tuple  # measured on both
+    errored: tuple  # (name, message) where either side errored
+    only_a: tuple  # names
+    only_b: tuple
+    host_left_out: int
+    orderings: tuple  # (group, order on A, order on B, swapped pairs)
+    claims: tuple  # (paper, claim id, text, verdict A, verdict B)
+
+
+def compare_devices(device_a, device_b):
+    """Compare two load.Device; raises ClaimsError on a bad claims file."""
+    gpu_a = {b.name: b for b in device_a.benchmarks if not b.is_host}
+    gpu_b = {b.name: b for b in device_b.benchmarks if not b.is_host}
+    host = {b.name for d in (device_a, device_b) for b in d.benchmarks if b.is_host}
+    rows, errored = [], []
+    for name in (n for n in gpu_a if n in gpu_b):
+        a, b = gpu_a[name], gpu_b[name]
+        if a.error or b.error:
+            errored.append((name, "; ".join(f"{side}: {x.error}" for side, x in
+                                            (("A", a), ("B", b)) if x.error)))
+            continue
+        rows.append(Row(name, a, b, stats.ratio_test(a.repetitions_s, b.repetitions_s),
+                        roofline(a, b, ceilings_of(device_a), ceilings_of(device_b))))
+    return Comparison(
+        device_a.label, device_b.label, ceilings_of(device_a), ceilings_of(device_b), tuple(rows),
+        tuple(errored), tuple(n for n in gpu_a if n not in gpu_b),
+        tuple(n for n in gpu_b if n not in gpu_a), len(host),
+        tuple(layout_orderings(rows)), tuple(claims_that_differ(device_a, device_b)))
+
+
+def ceilings_of(device):
+    """The device's measured ceilings (from its first result file that has them)."""
+    for result_file in device.files:
+        values = result_file.lb.get("ceilings")
+        if isinstance(values, dict) and values:
+            return values
+    return {}
+
+
+def roofline(a, b, ceilings_a, ceilings_b):
+    """The model's expected ratio from the work each benchmark declares, or None.
+
+    A benchmark that declares `limit_s` (IDW: interactions at the FP32 FMA or reciprocal
+    rate, whichever binds, or the FP64 FMA rate; harness/benches/idw_bench.cpp) is compute
+    bound and its limit already holds each GPU's ceiling. One that declares `memory_bound_s`
+    and `device_s` (kriging's device part: output bytes at the copy bandwidth) is memory
+    bound and the model covers its device time only. Anything else: no model.
+    """
+    counters_a, counters_b = a.counters, b.counters
+    if _positive(counters_a, counters_b, "limit_s"):
+        bound = _idw_bound(a.precision, ceilings_a, ceilings_b)
+        return Model(bound, counters_b["limit_s"] / counters_a["limit_s"],
+                     b.time_s / a.time_s, 100 * counters_a["limit_s"] / a.time_s,
+                     100 * counters_b["limit_s"] / b.time_s)
+    if _positive(counters_a, counters_b, "memory_bound_s", "device_s"):
+        return Model("memory: copy bandwidth (device part)",
+                     counters_b["memory_bound_s"] / counters_a["memory_bound_s"],
+                     counters_b["device_s"] / counters_a["device_s"],
+                     100 * counters_a["memory_bound_s"] / counters_a["device_s"],
+                     100 * counters_b["memory_bound_s"] / counters_b["device_s"])
+    return None
+
+
+# FP32 FMAs per IDW interaction in idw_bench.cpp's compute_limit_s (float: the larger of
+# 6 FMAs and one reciprocal per interaction binds; double: 6 FP64 FMAs).
+IDW_FMAS_PER_INTERACTION = 6
+
+
+def _idw_bound(precision, ceilings_a, ceilings_b):
+    """Which rate binds an IDW kernel on each GPU, as compute_limit_s decides it."""
+    if precision == "double":
+        return "compute: FP64 FMA"
+
+    def fp32_bound(ceilings):
+        fma, rcp = ceilings.get("fp32_fma_per_s"), ceilings.get("fp32_rcp_per_s")
+        if not fma or not rcp:
+            return None
+        return "reciprocal (SFU)" if 1 / rcp > IDW_FMAS_PER_INTERACTION / fma else "FMA"
+
+    on_a, on_b = fp32_bound(ceilings_a), fp32_bound(ceilings_b)
+    if on_a is None or on_b is None:
+        return "compute: FP32 FMA or reciprocal"
+    return f"compute: FP32 {on_a}" if on_a == on_b else f"compute: FP32 {on_a} on A, {on_b} on B"
+
+
+def _positive(counters_a, counters_b, *keys):
+    return all(isinstance(c.get(k), (int, float)) and c[k] > 0
+               for c in (counters_a, counters_b) for k in keys)
+
+
+def layout_orderings(rows):
+    """Groups (same benchmark but for the layout) whose layouts rank differently on B.
+
+    A swapped pair is "clear" when, on both GPUs, the two times differ by more than the
+    larger of the two repetition spreads; otherwise it is within the noise.
+    """
+    groups = defaultdict(list)
+    for row in rows:
+        parts = row.name.split("/")
+        groups["/".join(parts[:3] + ["*"] + parts[4:])].append(row)
+    for group, members in groups.items():
+        if len(members) < 2:
+            continue
+        order_a = sorted(members, key=lambda r: r.a.time_s)
+        order_b = sorted(members, key=lambda r: r.b.time_s)
+        if [r.a.layout for r in order_a] == [r.a.layout for r in order_b]:
+            continue
+        rank_b = {r.name: i for i, r in enumerate(order_b)}
+        swapped = []
+        for i, first in enumerate(order_a):
+            for second in order_a[i + 1:]:
+                if rank_b[first.name] > rank_b[second.name]:
+                    clear = _clearly_apart(first.a, second.a) and _clearly_apart(first.b, second.b)
+                    swapped.append((first.a.layout, second.a.layout, clear))
+        yield (group, [r.a.layout for r in order_a], [r.a.layout for r in order_b], swapped)
+
+
+def _clearly_apart(x, y):
+    noise = max(x.spread or 0.0, y.spread or 0.0)
+    return abs(x.time_s - y.time_s) / min(x.time_s, y.time_s) > noise
+
+
+def claims_that_differ(device_a, device_b):
+    """(paper, claim id, text, verdict on A, verdict on B) for each claim whose verdict differs."""
+    for paper_id in dict.fromkeys(b.paper for b in device_a.benchmarks + device_b.benchmarks):
+        paper = PAPERS.get(paper_id)
+        if paper is None:
+            continue
+        claims = load_claims(paper.claims_file)
+        verdicts = [evaluate_claims(claims, Scope(d.for_paper(paper_id).benchmarks,
+                                                  paper.baseline, paper.prefer, paper.sweep))
+                    for d in (device_a, device_b)]
+        for va, vb in zip(*verdicts):
+            if va.verdict != vb.verdict:
+                yield (paper_id, va.claim_id, va.text, va.verdict, vb.verdict)
+
+
+def summaries(rows):
+    """Geometric-mean ratios B/A (measured, and the model's where it has one) per key."""
+    tables = {}
+    for title, key in (("suite", lambda r: r.a.paper), ("version", lambda r: f"{r.a.paper}/"
+                       f"{r.a.app}/{r.a.version}"), ("layout", lambda r: r.a.layout)):
+        groups = defaultdict(list)
+        for row in rows:
+            groups[key(row)].append(row)
+        tables[title] = [(group, len(members),
+                          stats.geometric_mean(r.ratio for r in members),
+                          stats.geometric_mean(r.model.predicted for r in members if r.model))
+                         for group, members in sorted(groups.items())]
+    return tables
+
+
+def identical_gpu_groups(devices):
+    """Devices of one host with the same GPU name, two or more per group."""
+    groups = defaultdict(list)
+    for device in devices:
+        host = next((f.context.get("host_name") for f in device.files
+                     if f.context.get("host_name")), "unknown host")
+        groups[(device.files[0].gpu_name, str(device.folder), host)].append(device)
+    return [(key, members) for key, members in groups.items() if len(members) >= 2]
+
+
+def folder_device(devices, folder):
+    """The GPU of a folder to compare: its first; when identical cards of one host shared
+    the benchmarks (`run.py --split`), the first card completed with the others' results."""
+    first = next(d for d in devices if d.folder == folder)
+    cards = next((members for _, members in identical_gpu_groups(devices)
+                  if members[0] is first), [first])
+    names, extra = {b.name for b in first.benchmarks}, []
+    for benchmark in (b for card in cards[1:] for b in card.benchmarks):
+        if benchmark.name not in names:
+            names.add(benchmark.name)
+            extra.append(benchmark)
+    if not extra:
+        return first
+    return replace(first, label=f"{first.files[0].gpu_name} ×{len(cards)} (split)",
+                   benchmarks=first.benchmarks + tuple(extra))
+
+
+def card_spread(members):
+    """Per GPU benchmark all cards measured: (name, spread, noise, flagged, slowest card)."""
+    common = None
+    for device in members:
+        names = {b.name for b in device.benchmarks if not b.is_host and b.time_s}
+        common = names if common is None else common & names
+    by_device = [{b.name: b for b in d.benchmarks} for d in members]
+    for name in sorted(common or ()):
+        times = [d[name].time_s for d in by_device]
+        spread = (max(times) - min(times)) / statistics.median(times)
+        noise = max(d[name].spread or 0.0 for d in by_device)
+        flagged = spread > max(CARD_SPREAD_FACTOR * noise, CARD_SPREAD_FLOOR)
+        slowest = members[times.index(max(times))].label
+        yield (name, spread, noise, flagged, slowest)
+
+
+# ---------------------------------------------------------------------------- rendering
+
+def _ratio_text(value):
+    return "—" if value is None else f"{value:#.3g}"
+
+
+def _pct_text(value):
+    return "—" if value is None else f"{value:.3g} %"
+
+
+def _interval_text(test):
+    if test is None:
+        return "no repetitions"
+    return f"{test.low:#.3g}–{test.high:#.3g} ({test.coverage:.0%})"
+
+
+def _p_text(test):
+    if test is None:
+        return "—"
+    return f"{test.p_value:.2g}: {test.verdict}"
+
+
+def benchmark_table(comparison):
+    header = ["benchmark", "time A", "time B",
+              "ratio B/A", "interval (coverage)", "Mann–Whitney p", "model B/A",
+              "measured B/A of modelled time", "bound", "% of ceiling A", "% of ceiling B"]
+    rows = []
+    for row in comparison.rows:
+        model = row.model
+        rows.append([f"`{row.name}`", format_seconds(row.a.time_s), format_seconds(row.b.time_s),
+                     _ratio_text(row.ratio), _interval_text(row.test), _p_text(row.test),
+                     _ratio_text(model and model.predicted), _ratio_text(model and model.measured),
+                     model.bound if model else "no model",
+                     _pct_text(model and model.pct_a), _pct_text(model and model.pct_b)])
+    return markdown_table(header, rows)
+
+
+def ceilings_table(comparison):
+    rows = []
+    for key in CEILINGS:
+        a, b = comparison.ceilings_a.get(key), comparison.ceilings_b.get(key)
+        ratio = a / b if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else None
+        rows.append([key, f"{a:.4g}" if a else "not recorded", f"{b:.4g}" if b else "not recorded",
+                     _ratio_text(ratio)])
+    return markdown_table(["ceiling", "A", "B",
+                           "time ratio B/A it predicts (A / B)"], rows)
+
+
+def summary_tables(comparison):
+    parts = []
+    for title, entries in summaries(comparison.rows).items():
+        parts += [f"Per {title}:", "",
+                  markdown_table([title, "benchmarks", "geometric-mean ratio B/A",
+                                  "model's geometric mean B/A"],
+                                 [[g, n, _ratio_text(m), _ratio_text(p)]
+                                  for g, n, m, p in entries]), ""]
+    return "\n".join(parts).rstrip()
+
+
+def orderings_text(comparison):
+    if not comparison.orderings:
+        return "Every layout ordering is the same on both GPUs."
+    rows = [[f"`{group}`", " < ".join(order_a), " < ".join(order_b),
+             ", ".join(f"{x}/{y} ({'clear' if clear else 'within noise'})"
+                       for x, y, clear in swapped)]
+            for group, order_a, order_b, swapped in comparison.orderings]
+    return ("Fastest first. A swapped pair is *clear* when on both GPUs its times differ by "
+            "more than the larger repetition spread.\n\n"
+            + markdown_table(["benchmark (any layout)", "order on A", "order on B",
+                              "swapped pairs"], rows))
+
+
+def claims_text(comparison):
+    if not comparison.claims:
+        return "Every claim has the same verdict on both GPUs."
+    return markdown_table(["paper", "claim", "verdict on A", "verdict on B"],
+                          [[p, f"{text} (`{cid}`)", va, vb]
+                           for p, cid, text, va, vb in comparison.claims])
+
+
+def missing_text(comparison):
+    lines = [f"- only on A: `{n}`" for n in comparison.only_a]
+    lines += [f"- only on B: `{n}`" for n in comparison.only_b]
+    lines += [f"- errored: `{n}`: {message}" for n, message in comparison.errored]
+    lines.append(f"- {comparison.host_left_out} CPU baseline(s) left out: they time the host "
+                 "CPU, not the GPU")
+    return "\n".join(lines)
+
+
+def _test_note(comparison):
+    tests = [r.test for r in comparison.rows if r.test]
+    if not tests:
+        return "No benchmark has two or more repetitions on both GPUs: no interval, no test."
+    sizes = sorted({(t.n_a, t.n_b) for t in tests})
+    untestable = sum(not t.testable for t in tests)
+    text = (f"Repetitions per benchmark (A vs B): {', '.join(f'{a} vs {b}' for a, b in sizes)}. "
+            "The ratio is the Hodges–Lehmann estimate (median of the pairwise ratios of "
+            "repetition times B_j / A_i); its interval takes the pairwise ratios at the ranks "
+            "the Mann–Whitney U distribution gives (exact without ties for small samples, "
+            "normal approximation otherwise), aiming at 95 % and stating the coverage it "
+            "reaches. The p-value is the two-sided Mann–Whitney U test.")
+    if untestable:
+        text += (f" {untestable} benchmark(s) are **not testable**: with so few repetitions even "
+                 "completely separated samples cannot reach p < 0.05 (3 vs 3: smallest p = 0.1), "
+                 "which is not the same as \"no difference\". Run the compare preset "
+                 "(`PRESET=harness/presets/compare.json`, 9 repetitions) for a test that can "
+                 "decide.")
+    return text
+
+
+def sections(comparison, figures_dir, stem="compare"):
+    """The comparison as report sections, with its figures written to figures_dir."""
+    figures = (ratio_figure(comparison, figures_dir, f"{stem}_ratio"),
+               ceiling_figure(comparison, figures_dir, f"{stem}_ceiling"))
+    tested = sum(1 for r in comparison.rows if r.test and r.test.testable
+                 and r.test.p_value < stats.ALPHA)
+    title = f"A = {comparison.label_a}, B = {comparison.label_b}"
+    return [
+        Section(f"Comparison: {title}",
+                f"{len(comparison.rows)} GPU benchmark(s) measured on both; {tested} differ "
+                f"significantly (p < {stats.ALPHA}). Ratios are GPU time B/A: below 1 means B "
+                "is faster. " + _test_note(comparison), figures),
+        Section("Measured ceilings", ceilings_table(comparison)),
+        Section("Geometric-mean ratios", summary_tables(comparison)),
+        Section("Layout orderings that differ", orderings_text(comparison)),
+        Section("Claims whose verdict differs", claims_text(comparison)),
+        Section("Benchmarks not compared", missing_text(comparison)),
+        Section("Every benchmark",
+                "The model column is the ratio the roofline model expects from the two GPUs' "
+                "measured ceilings (compute bound: the matching rate; memory bound: copy "
+                "bandwidth); \"% of ceiling\" is the modelled time's bound over the measured "
+                "time on that GPU.\n\n" + benchmark_table(comparison)),
+    ]
+
+
+def group_sections(devices):
+    """GPU-to-GPU spread for each group of identical GPUs of one host."""
+    out = []
+    for (gpu, folder, host), members in identical_gpu_groups(devices):
+        rows = list(card_spread(members))
+        flagged = [r for r in rows if r[3]]
+        body = (f"{len(members)} × {gpu} on host `{host}` (folder `{folder}`). A benchmark is "
+                f"flagged when the GPU-to-GPU spread (max − min of the cards' medians, over "
+                f"their median) exceeds {CARD_SPREAD_FACTOR:g} × the largest repetition spread "
+                f"of the cards and {CARD_SPREAD_FLOOR:.0%}: {len(flagged)} of {len(rows)} "
+                "flagged." + _spread_summary(rows) + "\n\n" + card_table(members, rows))
+        if flagged:
+            body += "\n\nFlagged benchmarks:\n\n" + markdown_table(
+                ["benchmark", "GPU-to-GPU spread", "repetition spread", "slowest card"],
+                [[f"`{n}`", f"{s:.1%}", f"{noise:.1%}", card] for n, s, noise, _, card in flagged])
+        out.append(Section(f"Identical GPUs: {gpu} × {len(members)}", body))
+    return out
+
+
+def _spread_summary(rows):
+    if not rows:
+        return " No benchmark was measured on every card."
+    spreads = sorted(r[1] for r in rows)
+    widest = max(rows, key=lambda r: r[1])
+    return (f" GPU-to-GPU spread over the {len(rows)} benchmarks: median "
+            f"{statistics.median(spreads):.1%}, largest {widest[1]:.1%} (`{widest[0]}`).")
+
+
+def card_table(members, rows):
+    """Per card: geometric mean of its time over the cards' median, and how often it was
+    the slowest card of a flagged benchmark; a bad card stands out in both."""
+    by_device = [{b.name: b for b in d.benchmarks} for d in members]
+    table = []
+    for device, benchmarks in zip(members, by_device):
+        relative = []
+        for name, *_ in rows:
+            middle = statistics.median(d[name].time_s for d in by_device)
+            relative.append(benchmarks[name].time_s / middle)
+        slowest = sum(1 for *_, flagged, card in rows if flagged and card == device.label)
+        table.append([device.label, _ratio_text(stats.geometric_mean(relative)), slowest])
+    return markdown_table(["card", "time over the cards' median (geometric mean)",
+                           "slowest card of a flagged benchmark"], table)
+
+
+# ---------------------------------------------------------------------------- figures
+
+def ratio_figure(comparison, figures_dir, stem):
+    """GPU-time ratio B/A per version: every benchmark (dots), the geometric mean (bar
+    mark) and the roofline model's expectation (diamond), on a log axis centred on 1."""
+    versions = summaries(comparison.rows)["version"]
+    fig, axes = panel_grid(1, 1, width=7.0, height=0.4 * max(len(versions), 4) + 1.2)
+    ax = axes[0][0]
+    position = {group: y for y, (group, *_) in enumerate(versions)}
+    ratios = [(position[f"{r.a.paper}/{r.a.app}/{r.a.version}"], r.ratio)
+              for r in comparison.rows if r.ratio]
+    ax.plot([r for _, r in ratios], [y for y, _ in ratios], "o", color="tab:blue", alpha=0.35,
+            markersize=4, label="each benchmark")
+    ax.plot([m for *_, m, _ in versions], list(position.values()), "|", color="navy",
+            markersize=16, markeredgewidth=2.5, label="geometric mean")
+    modelled = [(position[g], p) for g, _, _, p in versions if p]
+    if modelled:
+        ax.plot([p for _, p in modelled], [y for y, _ in modelled], "D", color="tab:orange",
+                label="roofline model")
+    ax.set_xscale("log")
+    extent = max([abs(math.log(r)) for _, r in ratios + modelled] + [math.log(1.25)]) * 1.15
+    ax.set_xlim(math.exp(-extent), math.exp(extent))
+    ticks = next((t for t in RATIO_TICKS if math.log(t[-1]) >= extent), RATIO_TICKS[-1])
+    ticks = [t for t in ticks if abs(math.log(t)) <= extent]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.axvline(1.0, color="0.3", linewidth=0.8)
+    ax.set_yticks(list(position.values()))
+    ax.set_yticklabels(list(position), fontsize=8)
+    ax.set_ylim(len(versions) - 0.5, -0.5)
+    ax.set_xlabel("GPU time ratio B/A (< 1: B faster)")
+    ax.set_title(f"GPU time, B = {comparison.label_b} over A = {comparison.label_a}", fontsize=9)
+    ax.legend(fontsize=7, loc="best")
+    return save_figure(fig, figures_dir, stem)
+
+
+def ceiling_figure(comparison, figures_dir, stem):
+    """Each modelled benchmark's % of its own GPU's ceiling, A against B."""
+    fig, axes = panel_grid(1, 1, width=5.6, height=4.6)
+    ax = axes[0][0]
+    by_bound = defaultdict(list)
+    for row in comparison.rows:
+        if row.model:
+            by_bound[row.model.bound].append((row.model.pct_a, row.model.pct_b))
+    for bound, points in sorted(by_bound.items()):
+        ax.scatter([a for a, _ in points], [b for _, b in points], s=12, label=bound)
+    if by_bound:
+        values = [v for points in by_bound.values() for p in points for v in p]
+        low, high = min(values) / 1.5, max(values) * 1.5
+        ax.plot([low, high], [low, high], color="0.4", linewidth=0.8, label="equal fraction")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.legend(fontsize=7, loc="upper left")
+    ax.set_xlabel(f"% of ceiling on A ({comparison.label_a})", fontsize=9)
+    ax.set_ylabel(f"% of ceiling on B ({comparison.label_b})", fontsize=9)
+    ax.set_title("Fraction of each GPU's own ceiling", fontsize=10)
+    return save_figure(fig, figures_dir, stem)
+
+
+# ---------------------------------------------------------------------------- command line
+
+def text_table(comparison):
+    """The per-benchmark table for a terminal."""
+    lines = [f"A = {comparison.label_a}, B = {comparison.label_b}; ratio = GPU time B/A",
+             f"{'benchmark':<64} {'A':>10} {'B':>10} {'B/A':>6} {'interval':>13} "
+             f"{'p':>6} {'model':>6}  verdict"]
+    for row in comparison.rows:
+        test = row.test
+        interval = f"{test.low:#.3g}-{test.high:#.3g}" if test else "-"
+        lines.append(f"{row.name:<64} {format_seconds(row.a.time_s):>10} "
+                     f"{format_seconds(row.b.time_s):>10} {_ratio_text(row.ratio):>6} "
+                     f"{interval:>13} {(f'{test.p_value:.2g}' if test else '-'):>6} "
+                     f"{_ratio_text(row.model and row.model.predicted):>6}  "
+                     f"{test.verdict if test else 'no repetitions'}")
+    for title, entries in summaries(comparison.rows).items():
+        lines.append(f"geometric mean per {title}: " + ", ".join(
+            f"{g} {_ratio_text(m)} (model {_ratio_text(p)})" for g, _, m, p in entries))
+    lines.append(f"{len(comparison.only_a)} only on A, {len(comparison.only_b)} only on B, "
+                 f"{len(comparison.errored)} errored, {comparison.host_left_out} CPU baselines "
+                 "left out")
+    return "\n".join(lines)
+
+
+def write_comparison(folder_a, folder_b, out_dir):
+    """Compare the first GPU of each folder; write COMPARE.md and figures; return
+    (comparison, written paths). Raises ResultsError/ClaimsError before writing anything."""
+    results_a, results_b = load_results([folder_a]), load_results([folder_b])
+    device_a = folder_device(results_a.devices, Path(folder_a))
+    device_b = folder_device(results_b.devices, Path(folder_b))
+    comparison = compare_devices(device_a, device_b)
+    out_dir = Path(out_dir)
+    parts = sections(comparison, out_dir / "figures")
+    parts += group_sections(results_a.devices) + group_sections(results_b.devices)
+    head = (f"# GPU comparison\n\nA = `{folder_a}` ({device_a.files[0].gpu_name}, preset "
+            f"{device_a.preset}), B = `{folder_b}` ({device_b.files[0].gpu_name}, preset "
+            f"{device_b.preset}). The first GPU of each folder is compared (completed by its "
+            "identical cards where a split run shared the benchmarks); identical GPUs of one "
+            "host are summarised at the end.")
+    text = head + "\n\n" + render_sections(parts, out_dir) + "\n"
+    report = write_atomically(out_dir / "COMPARE.md",
+                              lambda temp: Path(temp).write_text(text, encoding="utf-8"))
+    written = [f for s in parts for png in s.figures for f in (png, png.with_suffix(".svg"))]
+    return comparison, written + [report]
+
+
+def render_sections(parts, out_dir, level=2):
+    lines = []
+    for section in parts:
+        lines += [f"{'#' * level} {section.heading}", ""]
+        if section.body:
+            lines += [section.body, ""]
+        for png in section.figures:
+            link = Path(os.path.relpath(png, out_dir)).as_posix()
+            lines += [f"![{section.heading}]({link}) ([SVG]({Path(link).with_suffix('.svg')}))",
+                      ""]
+    return "\n".join(lines).rstrip()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m plots.compare",
+        description="Compare the GPU times of two results folders (A = reference, B = new).")
+    parser.add_argument("a", type=Path, metavar="A", help="reference results folder")
+    parser.add_argument("b", type=Path, metavar="B", help="results folder compared with A")
+    parser.add_argument("--out", type=Path,
+                        help="output folder (default results/compare/<A>_vs_<B>)")
+    args = parser.parse_args(argv)
+    out = args.out or Path("results/compare") / f"{args.a.name}_vs_{args.b.name}"
+
+    def produce():
+        comparison, written = write_comparison(args.a, args.b, out)
+        return text_table(comparison), written
+
+    return run("compare", produce)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

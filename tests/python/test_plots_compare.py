@@ -1,0 +1,289 @@
+"""Comparing two GPUs (plots/compare.py, plots/stats.py): statistics, the roofline model
+column, the comparison report and its figures, identical cards of one host.
+
+B folders are derived from the committed fixture by tests/python/fixtures/
+make_compare_fixture.py (times scaled by the model, one regressed benchmark, one layout
+moved last, one benchmark dropped, optionally a slow card): the outcomes are known.
+"""
+
+import importlib.util
+import json
+import math
+import shutil
+import warnings
+from dataclasses import replace
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pytest
+
+from plots import compare, stats
+from plots.figures import TextOutsideFigure, save_figure, texts_outside
+from plots.load import Benchmark, load_results
+from plots.__main__ import main as plots_main
+from report_checks import assert_figures_written
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE = FIXTURES / "idw_quick"
+PRESETS = Path(__file__).parents[2] / "harness" / "presets"
+_spec = importlib.util.spec_from_file_location("make_compare_fixture",
+                                               FIXTURES / "make_compare_fixture.py")
+derived = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(derived)
+
+
+# ---------------------------------------------------------------------------- statistics
+
+def test_three_against_three_is_not_testable_even_when_fully_separated():
+    test = stats.ratio_test([1.0, 1.1, 1.2], [2.0, 2.1, 2.2])
+    assert test.p_value == pytest.approx(0.1)  # 2 / C(6, 3): the smallest p there is
+    assert test.min_p_value == pytest.approx(0.1)
+    assert not test.testable
+    assert test.verdict == "not testable at 3 vs 3 repetitions"
+    # the widest interval (all 9 pairwise ratios) covers only 90 %, and says so
+    assert (test.low, test.high) == pytest.approx((2.0 / 1.2, 2.2 / 1.0))
+    assert test.coverage == pytest.approx(0.9)
+
+
+def test_four_against_four_separated_is_significant():
+    test = stats.ratio_test([1.0, 1.1, 1.2, 1.3], [2.0, 2.1, 2.2, 2.3])
+    assert test.p_value == pytest.approx(2 / 70)
+    assert test.testable and test.verdict == "B slower"
+    faster = stats.ratio_test([2.0, 2.1, 2.2, 2.3], [1.0, 1.1, 1.2, 1.3])
+    assert faster.verdict == "B faster" and faster.ratio < 1
+
+
+def test_overlapping_samples_are_not_significant_and_the_interval_holds_one():
+    test = stats.ratio_test([1, 2, 3, 4, 5, 6, 7, 8, 9], [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5,
+                                                         8.5, 9.5])
+    assert test.testable and test.verdict == "no significant difference"
+    assert test.low < 1 < test.high
+    assert test.coverage >= 0.95
+
+
+def test_exact_and_normal_p_values_match_scipy():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    cases = [([1, 3, 5, 7, 9.5], [2, 4, 6, 8, 10, 12]), ([3.1, 2.2, 5.3], [1.4, 0.5, 6.6, 7.7])]
+    for a, b in cases:
+        expected = scipy_stats.mannwhitneyu(b, a, alternative="two-sided", method="exact")
+        assert stats.ratio_test(a, b).p_value == pytest.approx(expected.pvalue)
+    a = [1 + 0.01 * k for k in range(40)]
+    b = [1.15 + 0.01 * k for k in range(40)]  # n + m = 80: normal approximation
+    expected = scipy_stats.mannwhitneyu(b, a, alternative="two-sided", method="asymptotic")
+    test = stats.ratio_test(a, b)
+    assert test.method == "normal"
+    assert test.p_value == pytest.approx(expected.pvalue, rel=1e-6)
+
+
+def test_one_repetition_has_no_test():
+    assert stats.ratio_test([1.0], [2.0, 2.1]) is None
+
+
+# ---------------------------------------------------------------------------- roofline model
+
+def bench(version="naive", precision="float", time_s=1e-3, **counters):
+    return Benchmark(name=f"idw/shepard/{version}/soa/{precision}/size:1", paper="idw",
+                     app="shepard", version=version, layout="soa", precision=precision,
+                     params={}, device="gpu", preset="quick", source=Path("x"), time_s=time_s,
+                     counters=counters)
+
+
+def test_compute_bound_benchmarks_predict_the_ratio_of_their_limits():
+    a = bench(time_s=2e-3, limit_s=1e-3)
+    b = bench(time_s=1e-3, limit_s=0.8e-3)
+    model = compare.roofline(a, b, {}, {})
+    assert model.predicted == pytest.approx(0.8)
+    assert model.measured == pytest.approx(0.5)
+    assert (model.pct_a, model.pct_b) == pytest.approx((50.0, 80.0))
+    assert model.bound == "compute: FP32 FMA or reciprocal"  # no ceilings recorded
+    sfu = {"fp32_fma_per_s": 30e12, "fp32_rcp_per_s": 4e12}  # 1/rcp > 6/fma: the SFU binds
+    fma = {"fp32_fma_per_s": 12e12, "fp32_rcp_per_s": 4e12}
+    assert compare.roofline(a, b, sfu, sfu).bound == "compute: FP32 reciprocal (SFU)"
+    assert compare.roofline(a, b, sfu, fma).bound == \
+        "compute: FP32 reciprocal (SFU) on A, FMA on B"
+    assert compare.roofline(bench(precision="double", limit_s=1), bench(precision="double",
+                            limit_s=1), {}, {}).bound == "compute: FP64 FMA"
+
+
+def test_memory_bound_device_parts_predict_the_bandwidth_ratio():
+    a = bench(time_s=5e-3, memory_bound_s=1e-4, device_s=1e-3)
+    b = bench(time_s=4e-3, memory_bound_s=0.5e-4, device_s=0.6e-3)
+    model = compare.roofline(a, b, {}, {})
+    assert model.predicted == pytest.approx(0.5)
+    assert model.measured == pytest.approx(0.6)  # the device part, not the whole time
+    assert model.bound.startswith("memory")
+
+
+def test_a_benchmark_that_declares_no_work_has_no_model():
+    assert compare.roofline(bench(interactions=1e6), bench(interactions=1e6), {}, {}) is None
+
+
+# ---------------------------------------------------------------------------- comparisons
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("compare")
+    a = root / "a"
+    shutil.copytree(FIXTURE, a)
+    derived.derive(FIXTURE, root / "b")
+    derived.derive(FIXTURE, root / "cards", cards=2)
+    derived.derive(FIXTURE, root / "twins", cards=2, slow_card=None)
+    return root
+
+
+@pytest.fixture(scope="module")
+def written(folders):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TextOutsideFigure)
+        assert compare.main([str(folders / "a"), str(folders / "b"), "--out",
+                             str(folders / "out")]) == 0
+    return folders / "out"
+
+
+@pytest.fixture(scope="module")
+def comparison(folders):
+    device_a = load_results([folders / "a"]).devices[0]
+    device_b = load_results([folders / "b"]).devices[0]
+    return compare.compare_devices(device_a, device_b)
+
+
+def test_ratios_follow_the_model_and_the_regression_stands_out(comparison):
+    rows = {r.name: r for r in comparison.rows}
+    regressed = rows[derived.REGRESSED]
+    assert regressed.ratio == pytest.approx(derived.REGRESSION / derived.COMPUTE_SCALE)
+    assert regressed.model.predicted == pytest.approx(1 / derived.COMPUTE_SCALE)
+    tiled = rows["idw/shepard/tiled/aos/float/p:2/size:51200/block:256"]
+    assert tiled.ratio == pytest.approx(tiled.model.predicted)
+    assert all(r.test and not r.test.testable for r in comparison.rows)  # 3 vs 3
+
+
+def test_benchmarks_in_one_folder_only_and_errors_are_listed(comparison):
+    assert comparison.only_a == (derived.DROPPED,)
+    assert comparison.only_b == ()
+    assert [name for name, _ in comparison.errored] == [
+        "idw/shepard/tiled/hybrid/double/p:2/size:51200/block:256"]
+    assert comparison.host_left_out > 0
+    assert not any(r.a.is_host for r in comparison.rows)
+
+
+def test_the_moved_layout_is_an_ordering_that_differs(comparison):
+    groups = {group: (order_b, swapped) for group, _, order_b, swapped in comparison.orderings}
+    order_b, swapped = groups["idw/shepard/tiled/*/double/p:2/size:10240/block:256"]
+    assert order_b[-1] == "soa"
+    assert all("soa" in (x, y) for x, y, _ in swapped)
+
+
+def test_geometric_means_per_suite_version_and_layout(comparison):
+    tables = compare.summaries(comparison.rows)
+    assert set(tables) == {"suite", "version", "layout"}
+    (suite, count, measured, model), = tables["suite"]
+    assert suite == "idw" and count == len(comparison.rows)
+    assert model == pytest.approx(1 / derived.COMPUTE_SCALE)
+    assert measured > model  # the regression and the moved layout are slower than modelled
+
+
+def test_report_and_figures_are_written_without_cpu_relative_metrics(written):
+    assert_figures_written(written, ("compare_ratio", "compare_ceiling"))
+    text = (written / "COMPARE.md").read_text()
+    for heading in ("Geometric-mean ratios", "Layout orderings that differ",
+                    "Claims whose verdict differs", "Benchmarks not compared",
+                    "Every benchmark", "Measured ceilings"):
+        assert f"## {heading}" in text
+    assert "not testable at 3 vs 3 repetitions" in text
+    assert f"only on A: `{derived.DROPPED}`" in text
+    claims_free = text.split("## Claims whose verdict differs")[0] + \
+        text.split("## Benchmarks not compared")[1]
+    assert "speedup" not in claims_free.lower()  # claims quote the papers; the rest is GPU-only
+    for stem in ("compare_ratio", "compare_ceiling"):
+        svg = (written / "figures" / f"{stem}.svg").read_text().lower()
+        assert "speedup" not in svg and "cpu" not in svg
+
+
+def test_cli_prints_the_table_and_bad_input_is_one_message(folders, capsys):
+    assert compare.main([str(folders / "a"), str(folders / "b"), "--out",
+                         str(folders / "cli")]) == 0
+    out = capsys.readouterr().out
+    assert derived.REGRESSED in out and "geometric mean per suite" in out
+    assert compare.main([str(folders / "a"), str(folders / "missing"), "--out",
+                         str(folders / "bad")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
+    assert not (folders / "bad").exists()
+
+
+# ---------------------------------------------------------------------------- identical cards
+
+def test_a_slow_card_stands_out(folders):
+    devices = load_results([folders / "cards"]).devices
+    assert [d.label for d in devices] == [f"{derived.GPU_NAME} #0", f"{derived.GPU_NAME} #1"]
+    rows = list(compare.card_spread(devices))
+    flagged = [r for r in rows if r[3]]
+    assert flagged and all(card == devices[1].label for *_, card in flagged)
+    section, = compare.group_sections(devices)
+    assert "**" not in section.body.split("Flagged")[0]  # plain summary, then the list
+    assert f"| {devices[1].label} | 1.06 |" in section.body  # 1.12 over (1 + 1.12) / 2
+
+
+def test_identical_cards_that_agree_are_not_flagged(folders):
+    devices = load_results([folders / "twins"]).devices
+    assert not [r for r in compare.card_spread(devices) if r[3]]
+    section, = compare.group_sections(devices)
+    assert "0 of" in section.body and "median 0.0%, largest 0.0%" in section.body
+
+
+def test_a_split_run_is_compared_as_one_gpu_completed_by_its_cards(folders):
+    first, second = load_results([folders / "twins"]).devices
+    gpu = [b for b in first.benchmarks if not b.is_host]
+    host = tuple(b for b in first.benchmarks if b.is_host)
+    first = replace(first, benchmarks=tuple(gpu[0::2]) + host)  # as run.py --split shares them
+    second = replace(second, benchmarks=tuple(gpu[1::2]) + host)
+    merged = compare.folder_device([first, second], folders / "twins")
+    assert sorted(b.name for b in merged.benchmarks if not b.is_host) == sorted(b.name for b in gpu)
+    assert merged.label == f"{derived.GPU_NAME} ×2 (split)"
+    assert compare.folder_device([first], folders / "twins") is first
+
+
+# ---------------------------------------------------------------------------- figures
+
+def test_text_outside_the_figure_is_detected():
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.set_title("a title much too long to fit in a figure only three inches wide, by far")
+    fig.tight_layout()
+    assert texts_outside(fig)
+    ax.set_title("short")
+    assert not texts_outside(fig)
+    plt.close(fig)
+
+
+def test_save_figure_wraps_a_long_title_instead_of_running_out(tmp_path):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    fig.suptitle("a suptitle listing many GPUs: NVIDIA H200 #0 (preset quick); NVIDIA H200 #1 "
+                 "(preset quick); NVIDIA H100 80GB HBM3 (preset paper)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TextOutsideFigure)
+        save_figure(fig, tmp_path, "long")
+
+
+def test_several_folders_and_cards_report_keeps_text_inside_every_figure(folders, tmp_path):
+    out = tmp_path / "report"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TextOutsideFigure)
+        assert plots_main(["--out", str(out), str(folders / "a"), str(folders / "cards")]) == 0
+    text = (out / "REPORT.md").read_text()
+    assert "## GPU comparison" in text
+    assert f"### Identical GPUs: {derived.GPU_NAME} × 2" in text
+    assert f"### Comparison: A = NVIDIA H100 80GB HBM3, B = {derived.GPU_NAME} #0" in text
+    assert_figures_written(out, ("compare_1_ratio", "compare_1_ceiling"))
+    labels = (out / "figures" / "idw_fig7.svg").read_text()
+    assert f"{derived.GPU_NAME} #1" in labels and "gpu0+" not in labels
+
+
+# ---------------------------------------------------------------------------- preset
+
+def test_compare_preset_is_the_paper_preset_with_enough_repetitions():
+    paper = json.loads((PRESETS / "paper.json").read_text())
+    compare_preset = json.loads((PRESETS / "compare.json").read_text())
+    assert compare_preset["repetitions"] >= 9
+    assert 2 / math.comb(2 * compare_preset["repetitions"], compare_preset["repetitions"]) < 0.05
+    for key in ("min_time_s", "spread_flag_pct", "suites"):
+        assert compare_preset[key] == paper[key], key
