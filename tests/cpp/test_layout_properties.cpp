@@ -125,6 +125,11 @@ void for_every_mapping(std::size_t n, Check&& check) {
   using Stateful = FirstAndRest<Rec, AoSoA<3>, RuntimeAoSoA>;
   check("Split AoSoA<3> + RuntimeAoSoA 5",
         Stateful(typename Stateful::template sub_mapping<0>{n}, typename Stateful::template sub_mapping<1>(n, 5)));
+  using WithPartition = FirstAndRest<Rec, AoS, Partitioned>;
+  using Rest = typename WithPartition::template sub_mapping<1>::record;
+  check("Split AoS + partition", WithPartition(typename WithPartition::template sub_mapping<0>{n},
+                                               typename WithPartition::template sub_mapping<1>(
+                                                   n, partitions_of<Rest>().back())));
   const auto partitions = partitions_of<Rec>();
   for (std::size_t p = 0; p < partitions.size(); ++p)
     check("partition " + std::to_string(p), PartitionMapping<Rec>(n, partitions[p]));

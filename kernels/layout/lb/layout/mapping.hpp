@@ -55,9 +55,14 @@ LB_HD LB_FORCEINLINE constexpr void for_each_index(F&& f) {
   }(std::make_index_sequence<N>{});
 }
 
+//! Whether a mapping picks a field's blob at run time (a partition chosen at run time) and
+//! says so with `static constexpr bool blob_chosen_at_run_time = true`.
+template <class M>
+constexpr bool blob_chosen_at_run_time = requires { requires M::blob_chosen_at_run_time; };
+
 //! blobs[b] for a blob index known only at run time, by comparisons rather than indexing: in
 //! device code a run-time index into the view's pointer array (a kernel parameter) would copy
-//! the array to local memory. For a constant b it folds to blobs[b].
+//! the array to local memory.
 template <std::size_t Count>
 LB_HD LB_FORCEINLINE std::byte* select_blob(std::byte* const* blobs, std::size_t b) {
   std::byte* p = blobs[0];
@@ -67,11 +72,15 @@ LB_HD LB_FORCEINLINE std::byte* select_blob(std::byte* const* blobs, std::size_t
   return p;
 }
 
-//! Address of field Tag of record i.
+//! Address of field Tag of record i. A blob index fixed at compile time folds to a constant
+//! and indexes the pointer array directly.
 template <class Tag, class M>
 LB_HD LB_FORCEINLINE std::byte* address_of(const M& m, std::byte* const* blobs, std::size_t i) {
   const Location loc = m.template locate<Tag>(i);
-  return select_blob<M::blob_count>(blobs, loc.blob) + loc.offset;
+  if constexpr (blob_chosen_at_run_time<M>)
+    return select_blob<M::blob_count>(blobs, loc.blob) + loc.offset;
+  else
+    return blobs[loc.blob] + loc.offset;
 }
 
 //! Whole-record load and store one field at a time, for mappings whose fields are not

@@ -36,6 +36,7 @@ class PartitionMapping {
   //! The most blobs a partition can need (every field in a SoA cluster); blobs past the
   //! partition's own are empty.
   static constexpr std::size_t blob_count = Rec::field_count;
+  static constexpr bool blob_chosen_at_run_time = true;
 
   //! Throws std::invalid_argument naming what is wrong with the partition.
   PartitionMapping(std::size_t n, const FieldPartition& partition) : n_(n) {
