@@ -300,7 +300,7 @@ void run_cpu(benchmark::State& state, const CpuVariant& v) {
   idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
     using M = idw::MappingOf<Layout, T>;
     const Inputs& in = inputs(v.size);
-    layout::HostStorage<M> data(v.size), pred(v.size);
+    layout::HostStorage<M> data(M{v.size}), pred(M{v.size});
     auto value = [](const datasets::PointSet& s, std::size_t i, T z) {
       layout::RecordValue<idw::Point<T>> r;
       r.template get<idw::X>() = static_cast<T>(s.x[i]);

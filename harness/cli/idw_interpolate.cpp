@@ -56,7 +56,7 @@ std::vector<double> on_cpu(const InterpolateOptions& o, idw::Precision prec, con
                            const datasets::PointSet& grid) {
   return idw::dispatch(o.layout, prec, [&]<class Layout, class T>() {
     using M = idw::MappingOf<Layout, T>;
-    layout::HostStorage<M> d(data.size()), g(grid.size());
+    layout::HostStorage<M> d(M{data.size()}), g(M{grid.size()});
     auto fill_from = [](const layout::HostStorage<M>& s, const datasets::PointSet& p) {
       layout::fill(s.view(), [&](std::size_t i) {
         layout::RecordValue<idw::Point<T>> r;

@@ -250,8 +250,8 @@ class DeviceProblemImpl final : public DeviceProblem {
 
  public:
   DeviceProblemImpl(const datasets::PointSet& data, const datasets::PointSet& pred)
-      : data_dev_(M{data.size()}), pred_dev_(M{pred.size()}), pred_host_(pred.size()) {
-    layout::HostStorage<M> data_host(data.size());
+      : data_dev_(M{data.size()}), pred_dev_(M{pred.size()}), pred_host_(M{pred.size()}) {
+    layout::HostStorage<M> data_host(M{data.size()});
     layout::fill(data_host.view(), [&](std::size_t i) { return point(data, i, static_cast<T>(data.z[i])); });
     data_dev_.upload(data_host);
     layout::fill(pred_host_.view(), [&](std::size_t i) { return point(pred, i, poison_value<T>()); });
@@ -310,7 +310,7 @@ class DeviceProblemImpl final : public DeviceProblem {
   }
 
   Output read_output(cudaStream_t stream) override {
-    layout::HostStorage<M> result(pred_host_.size());
+    layout::HostStorage<M> result(pred_host_.mapping());
     pred_dev_.download(result, stream);
     const auto view = result.view();
     const T poison = poison_value<T>();

@@ -13,27 +13,15 @@ Precision parse_precision(std::string_view name) {
 }
 
 std::vector<std::string> layout_names(Precision p) {
-  std::vector<std::string> names;
-  auto add = [&]<class T>() {
-    [&]<class... Ls>(LayoutList<Ls...>) {
-      ((Ls::template supports<T> ? (void)names.emplace_back(Ls::name) : void()), ...);
-    }(AllLayouts{});
-  };
-  if (p == Precision::f32)
-    add.template operator()<float>();
-  else
-    add.template operator()<double>();
-  return names;
+  return p == Precision::f32 ? layout::layout_names(LayoutsFor<float>{}) : layout::layout_names(LayoutsFor<double>{});
 }
 
 void check_layout(std::string_view name, Precision p) {
-  const auto names = layout_names(p);
-  for (const auto& n : names)
-    if (n == name) return;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown layout '" + std::string(name) + "' for " + std::string(to_string(p)) +
-                              " (expected one of: " + list + ")");
+  const std::string context = "for " + std::string(to_string(p));
+  if (p == Precision::f32)
+    layout::check_layout(name, LayoutsFor<float>{}, context);
+  else
+    layout::check_layout(name, LayoutsFor<double>{}, context);
 }
 
 std::size_t footprint_bytes(std::string_view layout, Precision p, std::size_t n) {

@@ -79,7 +79,7 @@ void body_matches_reference(double p) {
   auto pred = idw::rounded_to(datasets::uniform_points(301, 22), prec);
   pred.x[5] = data.x[100];  // one prediction point exactly on a data point
   pred.y[5] = data.y[100];
-  layout::HostStorage<M> d(data.size()), q(pred.size());
+  layout::HostStorage<M> d(M{data.size()}), q(M{pred.size()});
   auto value = [](const datasets::PointSet& s, std::size_t i, T z) {
     layout::RecordValue<idw::Point<T>> r;
     r.template get<idw::X>() = static_cast<T>(s.x[i]);
@@ -114,7 +114,7 @@ TEST(IdwNaiveBody, WrongFunctionIsCaught) {
   const auto data = datasets::uniform_points(200, 31);
   const auto pred = datasets::uniform_points(20, 32);
   using M = idw::MappingOf<idw::LayoutSoA, double>;
-  layout::HostStorage<M> d(data.size()), q(pred.size());
+  layout::HostStorage<M> d(M{data.size()}), q(M{pred.size()});
   layout::fill(d.view(), [&](std::size_t i) {
     layout::RecordValue<idw::Point<double>> r;
     r.get<idw::X>() = data.x[i];

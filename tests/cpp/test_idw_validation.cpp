@@ -29,7 +29,7 @@ using idw::Precision;
 using FloatAoS = idw::MappingOf<idw::LayoutAoS, float>;
 
 layout::HostStorage<FloatAoS> float_points(const datasets::PointSet& s) {
-  layout::HostStorage<FloatAoS> h(s.size());
+  layout::HostStorage<FloatAoS> h(FloatAoS{s.size()});
   layout::fill(h.view(), [&](std::size_t i) {
     layout::RecordValue<idw::Point<float>> r;
     r.get<idw::X>() = static_cast<float>(s.x[i]);

@@ -1,5 +1,7 @@
-// Layout library: golden offsets and sizes of the paper's layouts, round trips through every
-// layout, footprints, and the composition rules (Split, AoSoA).
+// The IDW paper's layouts built with the layout library: golden offsets and sizes, round
+// trips in both precisions, footprints, and the layout names per precision. The library's
+// own rules are tested over generic records in test_layout_mappings.cpp and
+// test_layout_properties.cpp.
 
 #include <gtest/gtest.h>
 
@@ -78,30 +80,12 @@ TEST(LayoutGolden, SoAoSAndHybrid) {
   EXPECT_EQ(footprint_bytes(H{8}), 8 * 24u);
 }
 
-TEST(LayoutGolden, AoSoATiles) {
-  using M = AoSoAMapping<Point<float>, 4>;
-  // record 6 = tile 1, lane 2; tile = 4 * 12 bytes; z block starts at 4 * 8 in a tile.
-  EXPECT_EQ((M{10}.locate<Z>(6).offset), 48 + 32 + 2 * 4u);
-  EXPECT_EQ(footprint_bytes(M{10}), 3 * 48u);  // 3 tiles, the last partly used
-  using One = AoSoAMapping<Point<float>, 1>;  // lanes = 1 is packed AoS
-  EXPECT_EQ((One{10}.locate<Y>(3).offset), (MappingOf<lb::idw::LayoutAoS, float>{10}.locate<Y>(3).offset));
-}
-
-TEST(LayoutGolden, MixedFieldTypesFollowCStructRules) {
-  struct A {};
-  struct B {};
-  using R = Record<Field<A, char>, Field<B, double>>;
-  EXPECT_EQ((AoSMapping<R>{1}.locate<B>(0).offset), 8u);
-  EXPECT_EQ((AoSMapping<R>::stride), 16u);
-  EXPECT_EQ(R::packed_size, 9u);
-}
-
 // Round trip: store distinct values through each layout, read them back by load() and by
 // get<Tag>(); a write through get<Tag>() must change exactly that field.
 template <class M>
 void round_trip(std::size_t n) {
   using T = typename M::record::template field_type<0>;
-  HostStorage<M> s(n);
+  HostStorage<M> s(M{n});
   const auto v = s.view();
   fill(v, [](std::size_t i) {
     RecordValue<typename M::record> r;
@@ -134,24 +118,26 @@ TEST(LayoutRoundTrip, EveryIdwLayoutAndPrecision) {
   }(lb::idw::AllLayouts{});
 }
 
-TEST(LayoutRoundTrip, AoSoAWithPartialLastTile) {
-  round_trip<AoSoAMapping<Point<float>, 8>>(37);
-  round_trip<AoSoAMapping<Point<double>, 32>>(37);
-}
-
-TEST(LayoutRoundTrip, SplitClusterWithTiles) {
-  using F = Split<Cluster<AoSoA<4>, X, Z>, Cluster<AlignedAoS<16>, Y>>;
-  round_trip<F::mapping<Point<float>>>(37);
-}
-
 TEST(LayoutNames, MatrixPerPrecision) {
   EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f32),
             (std::vector<std::string>{"soa", "aos", "aoas", "builtin"}));
   EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f64),
             (std::vector<std::string>{"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}));
-  EXPECT_THROW(lb::idw::check_layout("soaos", lb::idw::Precision::f32), std::invalid_argument);
+  try {
+    lb::idw::check_layout("soaos", lb::idw::Precision::f32);
+    FAIL() << "soaos accepted in float";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown layout 'soaos' for float (expected one of: soa, aos, aoas, builtin)");
+  }
   EXPECT_THROW(lb::idw::check_layout("aosoa", lb::idw::Precision::f64), std::invalid_argument);
   EXPECT_THROW(lb::idw::parse_precision("half"), std::invalid_argument);
+}
+
+TEST(LayoutNames, DispatchPicksLayoutAndPrecision) {
+  const auto name_and_size = []<class Layout, class T>() { return std::string(Layout::name) + std::to_string(sizeof(T)); };
+  EXPECT_EQ(lb::idw::dispatch("hybrid", lb::idw::Precision::f64, name_and_size), "hybrid8");
+  EXPECT_EQ(lb::idw::dispatch("aoas", lb::idw::Precision::f32, name_and_size), "aoas4");
+  EXPECT_THROW(lb::idw::dispatch("hybrid", lb::idw::Precision::f32, name_and_size), std::invalid_argument);
 }
 
 }  // namespace

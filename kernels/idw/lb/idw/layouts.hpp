@@ -1,12 +1,13 @@
 #pragma once
 //! The IDW point record and the paper's layout matrix (Mei & Tian 2016, Table "layouts"),
-//! each expressed with the layout library, plus a runtime dispatcher from names to types.
+//! each expressed with the layout library, and the choice of one by name and precision.
 
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "lb/layout/dispatch.hpp"
 #include "lb/layout/view.hpp"
 
 namespace lb::idw {
@@ -52,12 +53,20 @@ struct LayoutHybrid {  //! aligned {x, y} array + plain z[] (double only)
   template <class T> static constexpr bool supports = std::is_same_v<T, double>;
 };
 
-template <class... Ls>
-struct LayoutList {};
+using layout::LayoutList;
 using AllLayouts = LayoutList<LayoutSoA, LayoutAoS, LayoutAoaS, LayoutBuiltin, LayoutSoAoS, LayoutHybrid>;
 
 template <class Layout, class T>
 using MappingOf = typename Layout::family::template mapping<Point<T>>;
+
+//! The layouts of the matrix that exist in precision T.
+template <class T>
+struct SupportedIn {
+  template <class Layout>
+  using keep = std::bool_constant<Layout::template supports<T>>;
+};
+template <class T>
+using LayoutsFor = decltype(layout::filter<SupportedIn<T>::template keep>(AllLayouts{}));
 
 enum class Precision { f32, f64 };
 std::string_view to_string(Precision p);
@@ -75,24 +84,14 @@ std::size_t footprint_bytes(std::string_view layout, Precision p, std::size_t n)
 //! Calls f.template operator()<Layout, T>() for the layout named `name` in precision p.
 template <class F>
 decltype(auto) dispatch(std::string_view name, Precision p, F&& f) {
-  check_layout(name, p);
-  auto try_precision = [&]<class T>() -> decltype(auto) {
-    using R = decltype(f.template operator()<LayoutSoA, T>());
-    if constexpr (std::is_void_v<R>) {
-      [&]<class... Ls>(LayoutList<Ls...>) {
-        ((Ls::name == name && Ls::template supports<T> ? (f.template operator()<Ls, T>(), true) : false) || ...);
-      }(AllLayouts{});
-    } else {
-      R result{};
-      [&]<class... Ls>(LayoutList<Ls...>) {
-        ((Ls::name == name && Ls::template supports<T> ? (result = f.template operator()<Ls, T>(), true) : false) ||
-         ...);
-      }(AllLayouts{});
-      return result;
-    }
+  const std::string context = "for " + std::string(to_string(p));
+  auto in = [&]<class T>() -> decltype(auto) {
+    return layout::dispatch(name, LayoutsFor<T>{}, [&]<class Layout>() -> decltype(auto) {
+      return f.template operator()<Layout, T>();
+    }, context);
   };
-  if (p == Precision::f32) return try_precision.template operator()<float>();
-  return try_precision.template operator()<double>();
+  if (p == Precision::f32) return in.template operator()<float>();
+  return in.template operator()<double>();
 }
 
 }  // namespace lb::idw

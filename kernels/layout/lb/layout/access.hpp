@@ -4,6 +4,7 @@
 //! is what makes an `__align__(16)` float record one 128-bit access.
 
 #include <cstddef>
+#include <initializer_list>
 
 #include <vector_types.h>
 

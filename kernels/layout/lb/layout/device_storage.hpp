@@ -11,11 +11,11 @@
 
 namespace lb::layout {
 
-template <class Mapping>
+template <Mapping M>
 class DeviceStorage {
  public:
-  explicit DeviceStorage(const Mapping& m) : mapping_(m) {
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b) {
+  explicit DeviceStorage(const M& m) : mapping_(m) {
+    for (std::size_t b = 0; b < M::blob_count; ++b) {
       void* p = nullptr;
       check(cudaMalloc(&p, bytes(b)), "cudaMalloc (layout blob)");
       blobs_[b] = static_cast<std::byte*>(p);
@@ -27,28 +27,28 @@ class DeviceStorage {
     for (std::byte* p : blobs_) cudaFree(p);
   }
 
-  void upload(const HostStorage<Mapping>& host, cudaStream_t stream = nullptr) {
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b)
+  void upload(const HostStorage<M>& host, cudaStream_t stream = nullptr) {
+    for (std::size_t b = 0; b < M::blob_count; ++b)
       check(cudaMemcpyAsync(blobs_[b], host.blob(b), mapping_.blob_bytes(b), cudaMemcpyHostToDevice, stream),
             "cudaMemcpy (upload layout blob)");
   }
-  void download(HostStorage<Mapping>& host, cudaStream_t stream = nullptr) const {
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b)
+  void download(HostStorage<M>& host, cudaStream_t stream = nullptr) const {
+    for (std::size_t b = 0; b < M::blob_count; ++b)
       check(cudaMemcpyAsync(host.blob(b), blobs_[b], mapping_.blob_bytes(b), cudaMemcpyDeviceToHost, stream),
             "cudaMemcpy (download layout blob)");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (download)");
   }
 
-  View<Mapping> view() const {
-    View<Mapping> v{mapping_, {}};
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b) v.blobs[b] = blobs_[b];
+  View<M> view() const {
+    View<M> v{mapping_, {}};
+    for (std::size_t b = 0; b < M::blob_count; ++b) v.blobs[b] = blobs_[b];
     return v;
   }
 
  private:
   std::size_t bytes(std::size_t b) const { return mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1; }
-  Mapping mapping_;
-  std::byte* blobs_[Mapping::blob_count] = {};
+  M mapping_;
+  std::byte* blobs_[M::blob_count] = {};
 };
 
 }  // namespace lb::layout

@@ -11,12 +11,12 @@
 
 namespace lb::layout {
 
-template <class Mapping>
+template <Mapping M>
 class HostStorage {
  public:
-  explicit HostStorage(std::size_t n) : mapping_{n} {
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b) {
-      const std::size_t align = Mapping::blob_alignment(b) < 64 ? 64 : Mapping::blob_alignment(b);
+  explicit HostStorage(const M& mapping) : mapping_(mapping) {
+    for (std::size_t b = 0; b < M::blob_count; ++b) {
+      const std::size_t align = mapping_.blob_alignment(b) < 64 ? 64 : mapping_.blob_alignment(b);
       const std::size_t bytes = detail::round_up(mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1, align);
       void* p = std::aligned_alloc(align, bytes);
       if (p == nullptr) throw std::bad_alloc();
@@ -25,13 +25,13 @@ class HostStorage {
     }
   }
 
-  View<Mapping> view() const {
-    View<Mapping> v{mapping_, {}};
-    for (std::size_t b = 0; b < Mapping::blob_count; ++b) v.blobs[b] = blobs_[b].get();
+  View<M> view() const {
+    View<M> v{mapping_, {}};
+    for (std::size_t b = 0; b < M::blob_count; ++b) v.blobs[b] = blobs_[b].get();
     return v;
   }
-  const Mapping& mapping() const { return mapping_; }
-  std::size_t size() const { return mapping_.n; }
+  const M& mapping() const { return mapping_; }
+  std::size_t size() const { return mapping_.size(); }
   const std::byte* blob(std::size_t b) const { return blobs_[b].get(); }
   std::byte* blob(std::size_t b) { return blobs_[b].get(); }
 
@@ -39,13 +39,13 @@ class HostStorage {
   struct Free {
     void operator()(std::byte* p) const { std::free(p); }
   };
-  Mapping mapping_;
-  std::unique_ptr<std::byte, Free> blobs_[Mapping::blob_count];
+  M mapping_;
+  std::unique_ptr<std::byte, Free> blobs_[M::blob_count];
 };
 
 //! Stores value_of(i) into every record of the view.
-template <class Mapping, class ValueOf>
-void fill(const View<Mapping>& view, ValueOf&& value_of) {
+template <class M, class ValueOf>
+void fill(const View<M>& view, ValueOf&& value_of) {
   for (std::size_t i = 0; i < view.size(); ++i) view.store(i, value_of(i));
 }
 

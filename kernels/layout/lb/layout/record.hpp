@@ -52,24 +52,20 @@ struct Record {
   template <class Tag>
   static constexpr bool has = index_of<Tag> < field_count;
 
-  //! Field sizes and the offsets they would have packed back to back (no padding). Folds,
-  //! not arrays: a static array would live in host memory and be unusable in device code.
+  //! Field sizes and alignments by index. Folds, not arrays: a static array would live in
+  //! host memory and be unusable in device code.
   LB_HD static constexpr std::size_t size_of(std::size_t i) {
     std::size_t k = 0, r = 0;
     ((r = k++ == i ? sizeof(typename Fs::type) : r), ...);
     return r;
   }
+  LB_HD static constexpr std::size_t align_of(std::size_t i) {
+    std::size_t k = 0, r = 0;
+    ((r = k++ == i ? alignof(typename Fs::type) : r), ...);
+    return r;
+  }
+  //! Bytes of all fields back to back, without padding.
   static constexpr std::size_t packed_size = (std::size_t{0} + ... + sizeof(typename Fs::type));
-  LB_HD static constexpr std::size_t packed_offset(std::size_t i) {
-    std::size_t k = 0, off = 0;
-    ((off += k++ < i ? sizeof(typename Fs::type) : 0), ...);
-    return off;
-  }
-  static constexpr std::size_t max_field_size() {
-    std::size_t m = 0;
-    ((m = sizeof(typename Fs::type) > m ? sizeof(typename Fs::type) : m), ...);
-    return m;
-  }
 };
 
 //! The sub-record of `Rec` made of the fields named by `Tags` (in that order).

@@ -1,16 +1,21 @@
 #pragma once
 //! Split layouts: the record's fields are partitioned into clusters and each cluster is laid
-//! out by its own family over its own blobs. SoAoS (aligned {x, y} + aligned {z, pad}) and
-//! Hybrid (aligned {x, y} + plain z[]) are splits; so are Kofler's KDLG layouts.
+//! out by its own mapping over its own blobs (the clusters' blobs follow each other in cluster
+//! order). SoAoS (aligned {x, y} + aligned {z, pad}) and Hybrid (aligned {x, y} + plain z[])
+//! are splits; so are Kofler's KDLG layouts when the partition is known at compile time
+//! (partition.hpp takes one chosen at run time). A Split holds one mapping value per cluster,
+//! so a cluster may carry state (a run-time tile size).
 
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
-#include "lb/layout/mappings.hpp"
+#include "lb/layout/mapping.hpp"
 
 namespace lb::layout {
 
+//! The fields named by `Tags`, in that order, laid out by `Family`.
 template <class Family, class... Tags>
 struct Cluster {
   template <class Rec>
@@ -22,16 +27,25 @@ struct Cluster {
 };
 
 namespace detail {
-template <std::size_t N, class F>
-LB_HD LB_FORCEINLINE constexpr void for_each_index(F&& f) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (f(std::integral_constant<std::size_t, I>{}), ...);
-  }(std::make_index_sequence<N>{});
-}
+template <std::size_t I, class M>
+struct Part {
+  M mapping;
+};
+template <class Seq, class... Ms>
+struct PartsOf;
+template <std::size_t... I, class... Ms>
+struct PartsOf<std::index_sequence<I...>, Ms...> : Part<I, Ms>... {};
+//! One mapping value per cluster, reached by index; trivially copyable when they are.
+template <class... Ms>
+using Parts = PartsOf<std::index_sequence_for<Ms...>, Ms...>;
+
+template <class M>
+concept BuiltFromSize = requires(std::size_t n) { M{n}; };
 }  // namespace detail
 
 template <class Rec, class... Clusters>
-struct SplitMapping {
+class SplitMapping {
+ public:
   using record = Rec;
   static constexpr std::size_t cluster_count = sizeof...(Clusters);
 
@@ -52,6 +66,8 @@ struct SplitMapping {
     return b;
   }
   static constexpr std::size_t blob_count = first_blob(cluster_count);
+  static constexpr bool blob_chosen_at_run_time =
+      (detail::blob_chosen_at_run_time<typename Clusters::template mapping<Rec>> || ...);
 
   template <class Tag>
   static constexpr std::size_t cluster_of() {
@@ -69,14 +85,30 @@ struct SplitMapping {
   }
   static_assert(partitions_record(), "clusters must name every field of the record exactly once");
 
-  std::size_t n;
+  //! From each cluster's mapping; throws std::invalid_argument unless all hold as many records.
+  explicit SplitMapping(const typename Clusters::template mapping<Rec>&... parts) : parts_{{parts}...} {
+    const std::size_t sizes[] = {parts.size()...};
+    for (std::size_t s : sizes)
+      if (s != sizes[0]) throw std::invalid_argument("split layout: the clusters' mappings differ in record count");
+  }
+  //! From the record count, when every cluster's mapping is built from it alone.
+  explicit SplitMapping(std::size_t n)
+    requires(detail::BuiltFromSize<typename Clusters::template mapping<Rec>> && ...)
+      : SplitMapping(typename Clusters::template mapping<Rec>{n}...) {}
 
-  static constexpr std::size_t blob_alignment(std::size_t b) {
+  template <std::size_t C>
+  LB_HD constexpr const sub_mapping<C>& part() const {
+    return static_cast<const detail::Part<C, sub_mapping<C>>&>(parts_).mapping;
+  }
+
+  LB_HD constexpr std::size_t size() const { return part<0>().size(); }
+
+  LB_HD constexpr std::size_t blob_alignment(std::size_t b) const {
     std::size_t a = 1;
     detail::for_each_index<cluster_count>([&](auto c) {
       constexpr std::size_t C = decltype(c)::value;
       if (b - first_blob(C) < blob_count_of(C))  // unsigned: false below the first blob too
-        a = sub_mapping<C>::blob_alignment(b - first_blob(C));
+        a = part<C>().blob_alignment(b - first_blob(C));
     });
     return a;
   }
@@ -85,7 +117,7 @@ struct SplitMapping {
     detail::for_each_index<cluster_count>([&](auto c) {
       constexpr std::size_t C = decltype(c)::value;
       if (b - first_blob(C) < blob_count_of(C))  // unsigned: false below the first blob too
-        bytes = sub_mapping<C>{n}.blob_bytes(b - first_blob(C));
+        bytes = part<C>().blob_bytes(b - first_blob(C));
     });
     return bytes;
   }
@@ -93,7 +125,7 @@ struct SplitMapping {
   template <class Tag>
   LB_HD constexpr Location locate(std::size_t i) const {
     constexpr std::size_t C = cluster_of<Tag>();
-    Location loc = sub_mapping<C>{n}.template locate<Tag>(i);
+    Location loc = part<C>().template locate<Tag>(i);
     loc.blob += first_blob(C);
     return loc;
   }
@@ -103,10 +135,10 @@ struct SplitMapping {
     detail::for_each_index<cluster_count>([&](auto c) {
       constexpr std::size_t C = decltype(c)::value;
       using Sub = typename cluster<C>::template sub_record<Rec>;
-      const auto part = sub_mapping<C>{n}.load(blobs + first_blob(C), i);
+      const auto sub = part<C>().load(blobs + first_blob(C), i);
       for_each_field<Sub>([&](auto f) {
         using Tag = typename Sub::template field<decltype(f)::value>::tag;
-        v.template get<Tag>() = part.template at<decltype(f)::value>();
+        v.template get<Tag>() = sub.template at<decltype(f)::value>();
       });
     });
     return v;
@@ -116,14 +148,17 @@ struct SplitMapping {
     detail::for_each_index<cluster_count>([&](auto c) {
       constexpr std::size_t C = decltype(c)::value;
       using Sub = typename cluster<C>::template sub_record<Rec>;
-      RecordValue<Sub> part;
+      RecordValue<Sub> sub;
       for_each_field<Sub>([&](auto f) {
         using Tag = typename Sub::template field<decltype(f)::value>::tag;
-        part.template at<decltype(f)::value>() = v.template get<Tag>();
+        sub.template at<decltype(f)::value>() = v.template get<Tag>();
       });
-      sub_mapping<C>{n}.store(blobs + first_blob(C), i, part);
+      part<C>().store(blobs + first_blob(C), i, sub);
     });
   }
+
+ private:
+  detail::Parts<typename Clusters::template mapping<Rec>...> parts_;
 };
 
 template <class... Clusters>

@@ -6,37 +6,35 @@
 #include <cstddef>
 
 #include "lb/layout/mappings.hpp"
-#include "lb/layout/split.hpp"
 
 namespace lb::layout {
 
-template <class Mapping>
+template <Mapping M>
 struct View {
-  using mapping_type = Mapping;
-  using record = typename Mapping::record;
+  using mapping_type = M;
+  using record = typename M::record;
   using value_type = RecordValue<record>;
-  static constexpr std::size_t blob_count = Mapping::blob_count;
+  static constexpr std::size_t blob_count = M::blob_count;
 
-  Mapping mapping;
+  M mapping;
   std::byte* blobs[blob_count];
 
-  LB_HD constexpr std::size_t size() const { return mapping.n; }
+  LB_HD constexpr std::size_t size() const { return mapping.size(); }
 
   template <class Tag>
   LB_HD LB_FORCEINLINE auto& get(std::size_t i) const {
     using T = typename record::template field_type<record::template index_of<Tag>>;
-    const Location loc = mapping.template locate<Tag>(i);
-    return *reinterpret_cast<T*>(blobs[loc.blob] + loc.offset);
+    return *reinterpret_cast<T*>(detail::address_of<Tag>(mapping, blobs, i));
   }
   LB_HD LB_FORCEINLINE value_type load(std::size_t i) const { return mapping.load(blobs, i); }
   LB_HD LB_FORCEINLINE void store(std::size_t i, const value_type& v) const { mapping.store(blobs, i, v); }
 };
 
 //! Bytes a mapping occupies over all its blobs (its memory footprint).
-template <class Mapping>
-constexpr std::size_t footprint_bytes(const Mapping& m) {
+template <Mapping M>
+constexpr std::size_t footprint_bytes(const M& m) {
   std::size_t total = 0;
-  for (std::size_t b = 0; b < Mapping::blob_count; ++b) total += m.blob_bytes(b);
+  for (std::size_t b = 0; b < M::blob_count; ++b) total += m.blob_bytes(b);
   return total;
 }
 

@@ -1,0 +1,112 @@
+#pragma once
+//! The `Mapping` concept: what every layout's mapping provides. A mapping is a small,
+//! trivially copyable value (kernels get it by value inside a View) that may carry state: a
+//! tile size or a per-field table chosen at run time, later the arena of inner arrays. It
+//! maps (record index, field) to (blob, byte offset) and moves whole records with the memory
+//! pattern its layout promises. Storages are built from a mapping value.
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "lb/layout/access.hpp"
+#include "lb/layout/record.hpp"
+
+namespace lb::layout {
+
+//! Where one field of one record lives.
+struct Location {
+  std::size_t blob;
+  std::size_t offset;
+};
+
+namespace detail {
+template <class M, std::size_t... I>
+constexpr bool locates_every_field(std::index_sequence<I...>) {
+  using Rec = typename M::record;
+  return (requires(const M& m, std::size_t i) {
+    { m.template locate<typename Rec::template field<I>::tag>(i) } -> std::same_as<Location>;
+  } && ...);
+}
+}  // namespace detail
+
+//! record: the Record type; blob_count: a constant; size(): records held; blob_bytes(b) and
+//! blob_alignment(b): bytes and the alignment blob b needs; locate<Tag>(i) for every field;
+//! load(blobs, i) / store(blobs, i, v): one whole record.
+template <class M>
+concept Mapping = std::is_trivially_copyable_v<M> && requires { typename M::record; } &&
+                  requires(const M& m, std::size_t i, std::size_t b, std::byte* const* blobs,
+                           const RecordValue<typename M::record>& v) {
+                    typename std::integral_constant<std::size_t, M::blob_count>;
+                    { m.size() } -> std::same_as<std::size_t>;
+                    { m.blob_bytes(b) } -> std::same_as<std::size_t>;
+                    { m.blob_alignment(b) } -> std::same_as<std::size_t>;
+                    { m.load(blobs, i) } -> std::same_as<RecordValue<typename M::record>>;
+                    m.store(blobs, i, v);
+                  } && detail::locates_every_field<M>(std::make_index_sequence<M::record::field_count>{});
+
+namespace detail {
+//! Calls f(std::integral_constant<size_t, I>) for I = 0 .. N-1.
+template <std::size_t N, class F>
+LB_HD LB_FORCEINLINE constexpr void for_each_index(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f(std::integral_constant<std::size_t, I>{}), ...);
+  }(std::make_index_sequence<N>{});
+}
+
+//! Whether a mapping picks a field's blob at run time (a partition chosen at run time) and
+//! says so with `static constexpr bool blob_chosen_at_run_time = true`.
+template <class M>
+constexpr bool blob_chosen_at_run_time = requires { requires M::blob_chosen_at_run_time; };
+
+//! blobs[b] for a blob index known only at run time, by comparisons rather than indexing: in
+//! device code a run-time index into the view's pointer array (a kernel parameter) would copy
+//! the array to local memory.
+template <std::size_t Count>
+LB_HD LB_FORCEINLINE std::byte* select_blob(std::byte* const* blobs, std::size_t b) {
+  std::byte* p = blobs[0];
+  for_each_index<Count>([&](auto k) {
+    if (b == decltype(k)::value) p = blobs[decltype(k)::value];
+  });
+  return p;
+}
+
+//! Address of field Tag of record i. A blob index fixed at compile time folds to a constant
+//! and indexes the pointer array directly.
+template <class Tag, class M>
+LB_HD LB_FORCEINLINE std::byte* address_of(const M& m, std::byte* const* blobs, std::size_t i) {
+  const Location loc = m.template locate<Tag>(i);
+  if constexpr (blob_chosen_at_run_time<M>)
+    return select_blob<M::blob_count>(blobs, loc.blob) + loc.offset;
+  else
+    return blobs[loc.blob] + loc.offset;
+}
+
+//! Whole-record load and store one field at a time, for mappings whose fields are not
+//! contiguous (SoA, tiles, run-time partitions): each field is one access of its own width.
+template <class M>
+LB_HD LB_FORCEINLINE RecordValue<typename M::record> load_fieldwise(const M& m, std::byte* const* blobs,
+                                                                   std::size_t i) {
+  using Rec = typename M::record;
+  RecordValue<Rec> v;
+  for_each_field<Rec>([&](auto f) {
+    constexpr std::size_t I = decltype(f)::value;
+    using F = typename Rec::template field<I>;
+    v.template at<I>() = load_scalar<typename F::type>(address_of<typename F::tag>(m, blobs, i));
+  });
+  return v;
+}
+template <class M>
+LB_HD LB_FORCEINLINE void store_fieldwise(const M& m, std::byte* const* blobs, std::size_t i,
+                                          const RecordValue<typename M::record>& v) {
+  using Rec = typename M::record;
+  for_each_field<Rec>([&](auto f) {
+    constexpr std::size_t I = decltype(f)::value;
+    using F = typename Rec::template field<I>;
+    store_scalar<typename F::type>(address_of<typename F::tag>(m, blobs, i), v.template at<I>());
+  });
+}
+}  // namespace detail
+
+}  // namespace lb::layout
