@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One round on a GPU machine, in as few device calls as possible. Everything it writes that
 # should come back goes under $OUT (logs, a tarball of the run folders).
-#   check    build, `make test` (GPU tests, compute-sanitizer, SASS check), `make reproduce`
+#   check    build, `make test` (GPU tests, compute-sanitizer, SASS check, CLI and PyKrige GPU tests)
+#   quick    `make reproduce` (the quick preset, figures and report)
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
 #   paper    PRESET=paper run (IDW + kriging: the reference results) in chunks of $CHUNK
@@ -18,6 +19,12 @@ export LB_REQUIRE_GPU=1  # on the GPU machine, a GPU test that cannot find its G
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/lb-round}
 mkdir -p "$OUT"
+# Python wheels carried in .whl (e.g. pykrige for the PyKrige cross-check; the GPU machines
+# have no network): installed to a private folder, nothing else on the machine changes.
+if compgen -G ".whl/*.whl" >/dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/lb-site .whl/*.whl \
+    && export PYTHONPATH=/tmp/lb-site${PYTHONPATH:+:$PYTHONPATH}
+fi
 export PYTHONUNBUFFERED=1
 phase=${1:-check}
 jobs=$(nproc)
@@ -28,6 +35,8 @@ case "$phase" in
   check)
     stamp "device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
     stamp "make test"; time make test JOBS="$jobs" 2>&1 | tee "$OUT/test.log" | grep -vE "^\s+Start|Test +#" | tail -40
+    ;;
+  quick)
     stamp "make reproduce (quick)"; time make reproduce JOBS="$jobs" 2>&1 | tee "$OUT/reproduce.log" | tail -25
     tar czf "$OUT/runs.tgz" results/runs
     ;;
@@ -120,5 +129,5 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[[0-9]+/"
     done
     ;;
-  *) echo "unknown phase $phase (check | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
+  *) echo "unknown phase $phase (check | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
 esac
