@@ -14,22 +14,6 @@ namespace {
 
 bool g_context_lost = false;
 
-// Google Benchmark 1.8 reports errors as `skipped`; 1.7 as `error_occurred`.
-template <class R>
-bool failed(const R& r) {
-  if constexpr (requires { r.skipped; })
-    return static_cast<bool>(r.skipped);
-  else
-    return r.error_occurred;
-}
-template <class R>
-std::string failure_message(const R& r) {
-  if constexpr (requires { r.skip_message; })
-    return r.skip_message;
-  else
-    return r.error_message;
-}
-
 std::string human_time(double seconds) {
   if (seconds < 1e-3) return fmt::format("{:.2f} us", seconds * 1e6);
   if (seconds < 1.0) return fmt::format("{:.3f} ms", seconds * 1e3);
@@ -73,10 +57,10 @@ nlohmann::json run_to_json(const benchmark::BenchmarkReporter::Run& run) {
     j["aggregate_name"] = run.aggregate_name;
     j["aggregate_unit"] = run.aggregate_unit == benchmark::kPercentage ? "percentage" : "time";
   }
-  if (failed(run)) {
+  if (run_failed(run)) {
     // Zero times, as Google Benchmark writes them (tools/compare.py expects the keys).
     j["error_occurred"] = true;
-    j["error_message"] = failure_message(run);
+    j["error_message"] = run_failure_message(run);
   }
   j["iterations"] = run.iterations;
   if (run.run_type == Run::RT_Aggregate && run.aggregate_unit == benchmark::kPercentage) {
@@ -135,9 +119,9 @@ void JournalReporter::finish_pending() {
   double median = NAN, spread = NAN;
   bool throttled = false;
   for (const auto& r : pending_runs_) {
-    if (failed(r)) {
+    if (run_failed(r)) {
       ok = false;
-      error = failure_message(r);
+      error = run_failure_message(r);
       continue;
     }
     if (r.run_type == Run::RT_Iteration) {

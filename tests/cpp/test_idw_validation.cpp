@@ -12,6 +12,7 @@
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/harness/preset.hpp"
+#include "lb/harness/journal.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/idw/validation.hpp"
@@ -174,7 +175,7 @@ TEST(IdwCpuBaseline, TheBenchmarksValidateBeforeTiming) {
   benchmark::RunSpecifiedBenchmarks(&capture);
   ASSERT_EQ(capture.runs.size(), 2u);
   for (const auto& run : capture.runs) {
-    ASSERT_FALSE(run.error_occurred) << run.benchmark_name() << ": " << run.error_message;
+    ASSERT_FALSE(harness::run_failed(run)) << run.benchmark_name() << ": " << harness::run_failure_message(run);
     ASSERT_TRUE(run.counters.count("checked_points")) << run.benchmark_name() << ": not validated";
     EXPECT_EQ(run.counters.at("checked_points").value, 256.0) << run.benchmark_name();
     EXPECT_LE(run.counters.at("max_rel_err").value, run.counters.at("tolerance").value);

@@ -15,6 +15,23 @@
 
 namespace lb::harness {
 
+//! Whether a benchmark run failed, and its message: Google Benchmark 1.8 reports errors as
+//! `skipped` / `skip_message`, 1.7 as `error_occurred` / `error_message`.
+template <class Run>
+bool run_failed(const Run& r) {
+  if constexpr (requires { r.skipped; })
+    return static_cast<bool>(r.skipped);
+  else
+    return r.error_occurred;
+}
+template <class Run>
+std::string run_failure_message(const Run& r) {
+  if constexpr (requires { r.skip_message; })
+    return r.skip_message;
+  else
+    return r.error_message;
+}
+
 class Journal {
  public:
   explicit Journal(const std::string& path);
