@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -25,8 +26,12 @@ namespace {
 using namespace lb::harness;
 namespace fs = std::filesystem;
 
+//! A file in this process's own temporary folder: ctest runs every test as its own process,
+//! in parallel, and a shared path let one test read another's preset.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const auto p = fs::temp_directory_path() / name;
+  const auto dir = fs::temp_directory_path() / ("lb_harness_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto p = dir / name;
   std::ofstream(p) << text;
   return p.string();
 }

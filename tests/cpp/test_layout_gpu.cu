@@ -51,8 +51,14 @@ void expect_device_matches_host(const std::string& label, const M& m) {
   lb::exec::launch_for_each(m.size(), 128, nullptr, Bump<View<M>>{device.view()});
   device.download(back);
   lb::exec::run_serial(m.size(), Bump<View<M>>{host.view()});
-  for (std::size_t b = 0; b < M::blob_count; ++b)
-    EXPECT_EQ(std::memcmp(host.blob(b), back.blob(b), m.blob_bytes(b)), 0) << "blob " << b;
+  for (std::size_t b = 0; b < M::blob_count; ++b) {
+    const auto* want = reinterpret_cast<const unsigned char*>(host.blob(b));
+    const auto* got = reinterpret_cast<const unsigned char*>(back.blob(b));
+    std::size_t k = 0;
+    while (k < m.blob_bytes(b) && want[k] == got[k]) ++k;
+    EXPECT_EQ(k, m.blob_bytes(b)) << "blob " << b << ": first different byte at " << k << " (host "
+                                  << int(want[k]) << ", device " << int(got[k]) << ")";
+  }
 }
 
 TEST(LayoutGpu, RuntimeMappingsGiveTheHostBytes) {
