@@ -30,23 +30,34 @@ using WordFor = Word<word_bytes(Bytes, Align)>;
 //! Copies `Bytes` bytes from `src` (aligned to `Align`) into the local buffer `dst`.
 template <std::size_t Bytes, std::size_t Align>
 LB_HD LB_FORCEINLINE void load_words(unsigned char (&dst)[Bytes], const std::byte* src) {
+#ifndef __CUDA_ARCH__
+  // Host: memcpy, which aliases everything. Integer words would let GCC's type-based alias
+  // analysis reorder them against a field's own loads and stores (a lost update at -O3).
+  __builtin_memcpy(dst, src, Bytes);
+#else
+  // Device: typed words, so the compiler emits the widest load the alignment allows.
   using W = typename WordFor<Bytes, Align>::type;
   constexpr std::size_t count = Bytes / sizeof(W);
   W words[count];
 LB_UNROLL
   for (std::size_t k = 0; k < count; ++k) words[k] = reinterpret_cast<const W*>(src)[k];
   __builtin_memcpy(dst, words, Bytes);
+#endif
 }
 
 //! Copies the local buffer `src` to `dst` (aligned to `Align`) word by word.
 template <std::size_t Bytes, std::size_t Align>
 LB_HD LB_FORCEINLINE void store_words(std::byte* dst, const unsigned char (&src)[Bytes]) {
+#ifndef __CUDA_ARCH__
+  __builtin_memcpy(dst, src, Bytes);  // as in load_words
+#else
   using W = typename WordFor<Bytes, Align>::type;
   constexpr std::size_t count = Bytes / sizeof(W);
   W words[count];
   __builtin_memcpy(words, src, Bytes);
 LB_UNROLL
   for (std::size_t k = 0; k < count; ++k) reinterpret_cast<W*>(dst)[k] = words[k];
+#endif
 }
 
 template <class T>
