@@ -147,6 +147,12 @@ def _flags(results):
             where = f"`{b.name}` on {b.device} (`{result_file.path.name}`)"
             if b.error:
                 errors.append(f"- **{'invalid' if b.invalid else 'error'}** {where}: {b.error}")
+            if b.counters.get("unvalidated", 0) >= 1:
+                errors.append(f"- **unvalidated** {where}: its own float error is too large for a "
+                              f"tolerance that would fail a wrong kernel (max error "
+                              f"{b.counters.get('max_abs_err', float('nan')):.3g}, tolerance "
+                              f"{b.counters.get('tolerance', float('nan')):.3g}); its time is "
+                              f"shown but its result is not checked")
             if b.spread is not None and 100 * b.spread > flag_pct:
                 noisy.append(f"- **spread {b.spread:.1%}** (> {flag_pct:g}%) {where}")
             if b.throttled:

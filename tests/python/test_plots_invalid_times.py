@@ -91,3 +91,21 @@ def test_report_names_each_invalid_benchmark_once_and_is_still_made(tmp_path, ca
     assert "nan×" not in text and "inf×" not in text
     written = [Path(line[len("wrote "):]) for line in captured.out.splitlines()]
     assert len(written) > 1 and all(p.is_file() for p in written)
+
+
+def test_an_unvalidated_benchmark_is_flagged_in_the_report(tmp_path):
+    """A benchmark whose result could not be checked honestly (kriging exp 7 in float at 1000
+    wells: `unvalidated` = 1) is listed with the errors, never passed silently."""
+    folder = tmp_path / "run"
+    kriging_fixture(folder)
+    path = folder / "kriging.gpu0.json"
+    doc = json.loads(path.read_text())
+    victim = "kriging/ok/gpu-exp7/dense/float/scale:1/wells:10"
+    for entry in doc["benchmarks"]:
+        if entry["name"].startswith(victim + "/"):
+            entry.update(unvalidated=1.0, max_abs_err=1.4, tolerance=5.0)
+    path.write_text(json.dumps(doc))
+    assert main([str(folder)]) == 0
+    report = (folder / "REPORT.md").read_text()
+    flagged = [line for line in report.splitlines() if line.startswith("- **unvalidated**")]
+    assert len(flagged) == 1 and victim in flagged[0], flagged
