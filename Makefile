@@ -1,6 +1,7 @@
 # The front door. `make reproduce` runs the main job, `make test` runs every test.
-# Variables: PRESET (quick|paper|file.json), RESUME (a run folder to finish), RESULTS (the
-# results folders for `make figures`, quoted when several: RESULTS="a b"), FILTER (regex),
+# Variables: PRESET (a preset of harness/presets/: quick, paper, paper-full, compare; or a
+# file.json), RESUME (a run folder to finish), RESULTS (the results folders for `make
+# figures`, quoted when several: RESULTS="a b"), FILTER (regex),
 # DEVICES (all|0,1), BUILD (build dir), A and B (two results folders for `make compare`, OUT
 # its output folder).
 

@@ -1,11 +1,13 @@
 #include "lb/harness/preset.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace lb::harness {
 namespace {
@@ -65,6 +67,16 @@ void Preset::check_keys(const nlohmann::json& object, std::string_view where,
   }
 }
 
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(preset_dir(), ec))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  if (ec) throw PresetError(fmt::format("{}: cannot list the preset folder ({})", preset_dir(), ec.message()));
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 Preset load_preset(const std::string& name_or_path) {
   Preset p;
   const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
@@ -76,11 +88,8 @@ Preset load_preset(const std::string& name_or_path) {
   std::ifstream in(p.path);
   if (!in) {
     if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));
-    std::string names;
-    for (const auto& e : std::filesystem::directory_iterator(preset_dir()))
-      if (e.path().extension() == ".json") names += (names.empty() ? "" : ", ") + e.path().stem().string();
     throw PresetError(fmt::format("unknown preset '{}' (expected one of: {}, or a path to a .json file)",
-                                  name_or_path, names));
+                                  name_or_path, fmt::join(preset_names(), ", ")));
   }
   std::stringstream buf;
   buf << in.rdbuf();
@@ -104,6 +113,10 @@ Preset load_preset(const std::string& name_or_path) {
   if (!j.contains("suites") || !j["suites"].is_object() || j["suites"].empty())
     throw p.error_at("suites", "a preset needs a non-empty 'suites' object");
   p.suites = j["suites"];
+  if (j.contains("description")) {
+    if (!j["description"].is_string()) throw p.error_at("description", "'description' must be a string");
+    p.description = j["description"].get<std::string>();
+  }
   return p;
 }
 

@@ -8,9 +8,11 @@ error, segfault, ...), that benchmark is recorded as failed and the process rest
 rest; when the orchestrator itself is interrupted, nothing is recorded as failed and
 `--resume DIR` later runs only what is missing. Each journal is assembled into
 `<suite>.gpu<k>.json` (Google Benchmark JSON, see results/README.md), then `python3 -m plots`
-draws the figures. When the preset's kriging suite has `"model": {"scale": S, "experiment": E}`
-and that suite runs, each device then kriges the generated case at scale S with experiment E
-(`layoutbench krige`) into `kriging-model.gpu<k>.csv` and `kriging-wells.gpu<k>.csv`, the
+draws the figures. The suites, their order, their artifact steps and the named presets come
+from the binary's registry (`layoutbench suites --json`), read once. The one step kind is a
+`layoutbench krige` step (kriging's "model"): when the suite runs and its preset object has
+the step's key, `{"scale": S, "experiment": E}`, each device kriges the generated case at
+scale S with experiment E into `<suite>-model.gpu<k>.csv` and `<suite>-wells.gpu<k>.csv`, the
 data of the geological-model figure (Fig. 4); a failure there is a warning, not an error.
 Paths inside the repository are named relative to its root in everything the run records
 (run.json, run.log, the children's command lines, the report), so committed results name no
@@ -39,9 +41,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BIN = REPO_ROOT / "build" / "layoutbench"
 DEFAULT_RESULTS_ROOT = REPO_ROOT / "results" / "runs"
-PRESET_DIR = REPO_ROOT / "harness" / "presets"  # as the binary's, overridable with LB_PRESET_DIR
-BUILTIN_PRESETS = ("quick", "paper")
-MODEL_SUITE = "kriging"     # the suite whose preset object may ask for the Fig. 4 model
+MODEL_COMMAND = "krige"     # the artifact step this script runs (kriging's Fig. 4 model)
 MODEL_OUTPUT_LINES = 5      # lines of a failed `layoutbench krige`'s output quoted in the warning
 SUITE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -330,6 +330,44 @@ def list_devices(binary: str) -> list[dict]:
     return devices
 
 
+@dataclass(frozen=True)
+class Registry:
+    """`layoutbench suites --json`: the suites in run order, each one's artifact steps, and the
+    named presets (name -> file)."""
+    suites: list[str]
+    steps: dict[str, list[dict]]
+    presets: dict[str, Path]
+
+    def model_step(self) -> tuple[str, str] | None:
+        """(suite, preset key) of the step that runs `layoutbench krige`, if any suite has one."""
+        return next(((suite, step["preset_key"]) for suite, steps in self.steps.items()
+                     for step in steps if step["command"] == MODEL_COMMAND), None)
+
+
+def read_registry(binary: str) -> Registry:
+    output = call_binary(binary, ["suites", "--json"])
+    try:
+        document = json.loads(output)
+        suites, presets = document["suites"], document["presets"]
+        steps = {s["name"]: s["steps"] for s in suites}
+        if not all(isinstance(name, str) and SUITE_NAME.fullmatch(name) for name in steps):
+            raise ValueError("a suite name is not a name")
+        for suite, listed in steps.items():
+            for step in listed:
+                if not all(isinstance(step.get(k), str) for k in ("name", "preset_key", "command")):
+                    raise ValueError(f"a step of suite {suite} lacks a name, preset_key or command")
+                if step["command"] != MODEL_COMMAND:
+                    raise ValueError(f"step {step['name']} of suite {suite} runs `layoutbench "
+                                     f"{step['command']}`, which this script cannot run")
+        named = {p["name"]: Path(p["file"]) for p in presets}
+        if not all(isinstance(name, str) for name in named):
+            raise ValueError("a preset name is not a string")
+    except (ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"layoutbench suites --json printed unexpected output ({e}): "
+                         f"{output.strip()[:200]!r}")
+    return Registry(list(steps), steps, named)
+
+
 def describe_exit(returncode: int) -> str:
     if returncode < 0:
         try:
@@ -354,7 +392,7 @@ def cuda_visible_devices(index: int) -> str:
 @dataclass
 class Selection:
     """What to run; stored in run.json so that --resume continues with the same."""
-    preset: str                  # quick, paper or the absolute path of a preset file
+    preset: str                  # a named preset (quick, paper, ...) or a preset file's path
     suites: list[str]
     devices: list[int]
     filter: str | None = None
@@ -376,38 +414,41 @@ class Selection:
                 "split": self.split}
 
 
-def parse_preset(value: str) -> str:
-    if value in BUILTIN_PRESETS:
+def parse_preset(value: str, registry: Registry) -> str:
+    if value in registry.presets:
         return value
     if Path(value).is_file():
         return repo_path(Path(value).resolve())
-    raise UsageError(f"unknown preset '{value}': use quick, paper or the path of a preset file")
+    raise UsageError(f"unknown preset '{value}': use {', '.join(registry.presets)} or the path "
+                     "of a preset file")
 
 
 @dataclass
 class ModelSpec:
     """The kriging model a run makes per device for Fig. 4 (`layoutbench krige`)."""
+    suite: str
     scale: int
     experiment: int
 
     def files(self, run_dir: Path, index: int) -> tuple[Path, Path]:
-        return (run_dir / f"kriging-model.gpu{index}.csv",
-                run_dir / f"kriging-wells.gpu{index}.csv")
+        return (run_dir / f"{self.suite}-model.gpu{index}.csv",
+                run_dir / f"{self.suite}-wells.gpu{index}.csv")
 
 
-def preset_file(preset: str) -> Path:
-    """The JSON file behind a preset: a built-in name or a path (as parse_preset leaves it:
-    relative to the repository root when inside it)."""
-    if preset in BUILTIN_PRESETS:
-        return Path(os.environ.get("LB_PRESET_DIR") or PRESET_DIR) / f"{preset}.json"
-    return REPO_ROOT / preset
+def preset_file(preset: str, registry: Registry) -> Path:
+    """The JSON file behind a preset: a named one's (from the registry) or a path (as
+    parse_preset leaves it: relative to the repository root when inside it)."""
+    return registry.presets.get(preset) or REPO_ROOT / preset
 
 
-def kriging_model(preset: str) -> ModelSpec | None:
-    """suites.kriging.model of the preset, checked: {"scale": int >= 1, "experiment": 1..7}."""
-    path = preset_file(preset)
-    if preset in BUILTIN_PRESETS and not path.is_file():
-        return None  # the binary found it in its compiled-in preset folder, not visible here
+def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
+    """The preset's object for the registry's model step (suites.kriging.model), checked:
+    {"scale": int >= 1, "experiment": 1..7}."""
+    step = registry.model_step()
+    if step is None:
+        return None
+    suite_name, step_key = step
+    path = preset_file(preset, registry)
     try:
         text = path.read_text(encoding="utf-8")
         document = json.loads(text)
@@ -417,16 +458,16 @@ def kriging_model(preset: str) -> ModelSpec | None:
         line = getattr(e, "lineno", 1)
         raise UsageError(f"{path}:{line}: malformed JSON ({e})")
     suites = document.get("suites") if isinstance(document, dict) else None
-    suite = suites.get(MODEL_SUITE) if isinstance(suites, dict) else None
-    if not isinstance(suite, dict) or "model" not in suite:
+    suite = suites.get(suite_name) if isinstance(suites, dict) else None
+    if not isinstance(suite, dict) or step_key not in suite:
         return None
-    line = next((i for i, raw in enumerate(text.splitlines(), 1) if '"model"' in raw), 1)
+    line = next((i for i, raw in enumerate(text.splitlines(), 1) if f'"{step_key}"' in raw), 1)
 
     def bad(problem: str) -> UsageError:
-        return UsageError(f"{path}:{line}: suites.{MODEL_SUITE}.model: {problem} (expected "
+        return UsageError(f"{path}:{line}: suites.{suite_name}.{step_key}: {problem} (expected "
                           '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..7)')
 
-    model = suite["model"]
+    model = suite[step_key]
     if not isinstance(model, dict):
         raise bad(f"must be an object, not {json.dumps(model)}")
     unknown = sorted(set(model) - {"scale", "experiment"})
@@ -442,19 +483,20 @@ def kriging_model(preset: str) -> ModelSpec | None:
         raise bad(f"'scale' must be at least 1, not {model['scale']}")
     if not 1 <= model["experiment"] <= 7:
         raise bad(f"'experiment' must be 1..7, not {model['experiment']}")
-    return ModelSpec(scale=model["scale"], experiment=model["experiment"])
+    return ModelSpec(suite=suite_name, scale=model["scale"], experiment=model["experiment"])
 
 
-def preset_suites(preset: str) -> list[str]:
-    """The suites a preset configures, in its order (["idw"] when the file is not visible)."""
-    path = preset_file(preset)
+def preset_suites(preset: str, registry: Registry) -> list[str]:
+    """The suites a preset configures, in its order (every registered suite when the file
+    cannot be read: planning them reports the problem)."""
+    path = preset_file(preset, registry)
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return ["idw"]  # the binary reports an unreadable preset itself
+        return registry.suites  # the binary reports an unreadable preset itself
     suites = document.get("suites") if isinstance(document, dict) else None
     names = [name for name in suites if SUITE_NAME.fullmatch(name)] if isinstance(suites, dict) else []
-    return names or ["idw"]
+    return names or registry.suites
 
 
 def parse_suites(value: str) -> list[str]:
@@ -497,8 +539,7 @@ def slug(text: str) -> str:
 
 
 def create_run_dir(root: Path, device_name: str, preset: str) -> Path:
-    label = (preset if preset in BUILTIN_PRESETS
-             else re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem))
+    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem)  # a named preset's stem is its name
     base = f"{datetime.date.today().isoformat()}_{slug(device_name)}_{label}"
     root.mkdir(parents=True, exist_ok=True)
     attempt = 1
@@ -878,7 +919,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Exit status: 0 all planned benchmarks done (some may have failed: they are "
                "recorded results); 1 incomplete; 2 bad input or no GPU; 3 figures failed; "
                "128+N interrupted by signal N.")
-    parser.add_argument("--preset", help="quick, paper or a preset file (default quick)")
+    parser.add_argument("--preset", help="a named preset (quick, paper, ...: `layoutbench suites` "
+                                         "lists them) or a preset file (default quick)")
     parser.add_argument("--suites", help="comma-separated suites (default: every suite the preset "
                                          "configures, e.g. idw,kriging)")
     parser.add_argument("--devices", help="all, or device indices like 0,1 (default all)")
@@ -926,10 +968,10 @@ def load_run_json(run_dir: Path) -> dict:
     return meta
 
 
-def resumed_selection(args, meta: dict, visible: list[dict]) -> Selection:
+def resumed_selection(args, meta: dict, visible: list[dict], registry: Registry) -> Selection:
     """The recorded selection; options given again must agree with it."""
     recorded = Selection(**meta["args"])
-    given = {"preset": args.preset and parse_preset(args.preset),
+    given = {"preset": args.preset and parse_preset(args.preset, registry),
              "suites": args.suites and parse_suites(args.suites),
              "devices": args.devices and parse_devices(args.devices, visible),
              "filter": args.filter, "sizes": args.sizes, "precision": args.precision,
@@ -971,12 +1013,14 @@ def prepare(args, console: Console) -> Run:
     if not visible:
         raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing to "
                          "benchmark here; `make figures` works without a GPU")
+    registry = read_registry(binary)
     if meta:
-        selection = resumed_selection(args, meta, visible)
+        selection = resumed_selection(args, meta, visible, registry)
     else:
-        preset = parse_preset(args.preset or "quick")
+        preset = parse_preset(args.preset or "quick", registry)
         selection = Selection(preset=preset,
-                              suites=parse_suites(args.suites) if args.suites else preset_suites(preset),
+                              suites=(parse_suites(args.suites) if args.suites
+                                      else preset_suites(preset, registry)),
                               devices=parse_devices(args.devices or "all", visible),
                               filter=args.filter, sizes=args.sizes, precision=args.precision,
                               split=args.split)
@@ -988,8 +1032,8 @@ def prepare(args, console: Console) -> Run:
                                  f"({', '.join(selection.suites)})")
             selection.suites = kept
     plans = {suite: plan_suite(binary, selection, suite) for suite in selection.suites}
-    model = kriging_model(selection.preset)  # checked even when the kriging suite is not run
-    if MODEL_SUITE not in selection.suites:
+    model = model_spec(selection.preset, registry)  # checked even when its suite is not run
+    if model and model.suite not in selection.suites:
         model = None
     devices = [d for index in selection.devices for d in visible if d["index"] == index]
     if selection.split and len(devices) < 2:

@@ -1,5 +1,6 @@
 //! layoutbench: the benchmark binary. Subcommands:
 //!   list-devices       visible GPUs as JSON
+//!   suites             the suites in run order, their artifact steps and the named presets
 //!   plan               the benchmark names a preset runs (no GPU needed)
 //!   run                run them on the first visible GPU, journaling each result
 //!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
@@ -60,7 +61,7 @@ std::vector<std::size_t> sizes_of(const std::vector<std::string>& texts) {
 
 void add_selection_options(CLI::App* cmd, Selection& s) {
   cmd->add_option("--suite", s.suite, "suite (paper) to run")->capture_default_str();
-  cmd->add_option("--preset", s.preset, "quick, paper, or a preset .json file")->capture_default_str();
+  cmd->add_option("--preset", s.preset, "a named preset (`layoutbench suites` lists them) or a preset .json file")->capture_default_str();
   cmd->add_option("--filter", s.filter, "only benchmarks whose name matches this regex (ECMAScript, search)");
   cmd->add_option("--sizes", s.sizes, "override the preset's sizes")->delimiter(',');
   cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")->delimiter(',');
@@ -102,6 +103,26 @@ int cmd_list_devices() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : list_devices()) out.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}});
   std::printf("%s\n", out.dump().c_str());
+  return 0;
+}
+
+int cmd_suites(bool as_json) {
+  const nlohmann::json registry = registry_json();
+  if (as_json) {
+    std::printf("%s\n", registry.dump(2).c_str());
+    return 0;
+  }
+  std::printf("suites (in run order):\n");
+  for (const auto& s : registry["suites"]) {
+    std::printf("  %s\n", s["name"].get<std::string>().c_str());
+    for (const auto& step : s["steps"])
+      std::printf("    step %s: when the preset has '%s', `layoutbench %s` (%s)\n",
+                  step["name"].get<std::string>().c_str(), step["preset_key"].get<std::string>().c_str(),
+                  step["command"].get<std::string>().c_str(), step["description"].get<std::string>().c_str());
+  }
+  std::printf("presets (%s):\n", preset_dir().c_str());
+  for (const auto& p : registry["presets"])
+    std::printf("  %s: %s\n", p["name"].get<std::string>().c_str(), p["description"].get<std::string>().c_str());
   return 0;
 }
 
@@ -207,6 +228,9 @@ int main(int argc, char** argv) {
   Selection sel;
   std::string journal, skip;
   auto* list = app.add_subcommand("list-devices", "print the visible GPUs as JSON");
+  bool suites_json = false;
+  auto* suites = app.add_subcommand("suites", "list the suites, their artifact steps and the named presets");
+  suites->add_flag("--json", suites_json, "print them as JSON (what harness/run.py reads)");
   auto* plan = app.add_subcommand("plan", "print the benchmark names a preset runs");
   add_selection_options(plan, sel);
   auto* run = app.add_subcommand("run", "run benchmarks on the first visible GPU");
@@ -222,6 +246,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*list) return cmd_list_devices();
+    if (*suites) return cmd_suites(suites_json);
     if (*plan) return cmd_plan(sel);
     if (*run) return cmd_run(sel, journal, skip);
     if (*interpolate) return lb::tools::interpolate(interp);

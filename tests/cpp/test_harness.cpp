@@ -1,5 +1,5 @@
-// Harness: presets (named, malformed, unknown keys with file:line), the IDW plan (names,
-// counts, overrides, bad names), and the journal's Google Benchmark run format.
+// Harness: presets (named, malformed, unknown keys with file:line), the suite registry, the IDW
+// plan (names, counts, overrides, bad names), and the journal's Google Benchmark run format.
 
 #include <algorithm>
 #include <cstdlib>
@@ -52,6 +52,35 @@ TEST(Preset, NamedPresetsLoad) {
   EXPECT_TRUE(quick.suites.contains("idw"));
   const Preset paper = load_preset("paper");
   EXPECT_EQ(paper.suites["idw"]["sizes"].back(), 1024000);
+}
+
+TEST(Preset, NamedPresetsAreThePresetFolderSortedWithDescriptions) {
+  if (std::getenv("LB_PRESET_DIR")) GTEST_SKIP() << "LB_PRESET_DIR moves the named presets";
+  const auto names = preset_names();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  for (const char* shipped : {"quick", "paper", "paper-full", "compare"})
+    EXPECT_NE(std::find(names.begin(), names.end(), shipped), names.end()) << shipped;
+  EXPECT_FALSE(load_preset("quick").description.empty());
+}
+
+TEST(Preset, NonStringDescriptionIsAnErrorAtItsLine) {
+  EXPECT_NE(preset_error("{\n\"description\": 3,\n\"suites\": {\"idw\": {}}}").find(
+                ":2: 'description' must be a string"),
+            std::string::npos);
+}
+
+TEST(SuiteRegistry, ListsSuitesInRunOrderWithTheKrigingModelStepAndEveryPreset) {
+  const auto registry = registry_json();
+  ASSERT_EQ(registry["suites"].size(), suites().size());
+  for (std::size_t k = 0; k < suites().size(); ++k) EXPECT_EQ(registry["suites"][k]["name"], suites()[k].name);
+  const auto& kriging = registry["suites"][1];
+  ASSERT_EQ(kriging["name"], "kriging");
+  ASSERT_EQ(kriging["steps"].size(), 1u);
+  EXPECT_EQ(kriging["steps"][0]["preset_key"], "model");
+  EXPECT_EQ(kriging["steps"][0]["command"], "krige");
+  ASSERT_EQ(registry["presets"].size(), preset_names().size());
+  for (const auto& p : registry["presets"])
+    EXPECT_EQ(p["description"], load_preset(p["name"].get<std::string>()).description);
 }
 
 TEST(Preset, RecordedPathIsRelativeToTheSourceTree) {

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """A stand-in for the `layoutbench` binary, for testing harness/run.py without a GPU.
 
-It honours the binary's command-line and journal contract (list-devices, plan, run) and is
-configured through environment variables:
+It honours the binary's command-line and journal contract (list-devices, suites, plan, run)
+and is configured through environment variables:
 
   FAKE_LB_DEVICES      number of visible devices (default 1; 0 = no GPU)
   FAKE_LB_GPU_NAME     device name (default "NVIDIA H100 80GB HBM3")
-  FAKE_LB_SUITES       suites `plan` accepts (default "idw")
+  FAKE_LB_SUITES       suites `plan` accepts and `suites --json` lists (default "idw")
   FAKE_LB_LAYOUTS      layouts in the generated names (default "soa,aos,aoas")
   FAKE_LB_REPS         repetitions per benchmark (default 2)
   FAKE_LB_DELAY        seconds spent in each benchmark, after its first repetition (default 0)
@@ -22,8 +22,11 @@ configured through environment variables:
                        {"argv": [...], "cuda_visible_devices": ...}
 
 Names are `<suite>/shepard/naive/<layout>/<precision>/p:2/size:<n>/manual_time` for each
-precision (default float,double), layout and size (quick: 1024; paper: 1024,4096). A preset
-other than quick/paper must be an existing file; one containing the word "bad" is rejected.
+precision (default float,double), layout and size (quick: 1024; paper: 1024,4096; any other
+preset: 2048). A preset is a name of the preset folder (LB_PRESET_DIR, else harness/presets, as
+the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
+prints the registry as the real binary does: the suites with their artifact steps (STEPS,
+a copy of benches/suites.cpp's, compared with it by test_suite_registry.py) and the presets.
 `krige --scale S --experiment E --device gpu --out F [--wells-out W]` writes a 2 x 2 model
 with two surfaces to F (and two wells to W), as the real one's CSV.
 """
@@ -36,6 +39,11 @@ import sys
 import time
 
 PRESET_SIZES = {"quick": ["1024"], "paper": ["1024", "4096"]}
+PRESET_DIR = os.environ.get("LB_PRESET_DIR") or os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "presets"))
+STEPS = {"kriging": [{"name": "model", "preset_key": "model", "command": "krige",
+                      "description": "Fig. 4: krige the generated case at the preset's "
+                                     '{"scale", "experiment"} onto the model mesh'}]}
 
 
 def fail(message, code=2):
@@ -60,15 +68,14 @@ def plan(options):
     if suite not in os.environ.get("FAKE_LB_SUITES", "idw").split(","):
         fail(f"unknown suite '{suite}'")
     preset = options.get("preset", "quick")
-    if preset in PRESET_SIZES:
-        sizes = PRESET_SIZES[preset]
-    elif os.path.isfile(preset):
-        with open(preset) as f:
-            if "bad" in f.read():
-                fail(f"{preset}:1: malformed preset")
-        sizes = ["2048"]
-    else:
+    named = "/" not in preset and not preset.endswith(".json")
+    path = os.path.join(PRESET_DIR, preset + ".json") if named else preset
+    if not os.path.isfile(path):
         fail(f"unknown preset '{preset}'")
+    with open(path) as f:
+        if "bad" in f.read():
+            fail(f"{path}:1: malformed preset")
+    sizes = PRESET_SIZES.get(preset, ["2048"])
     if "sizes" in options:
         sizes = options["sizes"].split(",")
         if not all(s.isdigit() for s in sizes):
@@ -184,6 +191,19 @@ def run(options):
     sys.exit(0)
 
 
+def registry():
+    suites = [{"name": name, "steps": STEPS.get(name, [])}
+              for name in os.environ.get("FAKE_LB_SUITES", "idw").split(",")]
+    presets = []
+    for name in sorted(e[:-len(".json")] for e in os.listdir(PRESET_DIR) if e.endswith(".json")):
+        path = os.path.join(PRESET_DIR, name + ".json")
+        with open(path) as f:
+            document = json.load(f)
+        presets.append({"name": name, "file": path,
+                        "description": document.get("description", "")})
+    return {"suites": suites, "presets": presets}
+
+
 def krige(options):
     device = os.environ.get("CUDA_VISIBLE_DEVICES", "")
     if options.get("device", "gpu") == "gpu" and not re.fullmatch(r"\d+", device):
@@ -213,8 +233,14 @@ def main():
                     "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
             f.write(json.dumps(call) + "\n")
     if len(sys.argv) < 2:
-        fail("usage: layoutbench list-devices|plan|run ...")
-    command, options = sys.argv[1], parse_options(sys.argv[2:])
+        fail("usage: layoutbench list-devices|suites|plan|run|krige ...")
+    command = sys.argv[1]
+    if command == "suites":
+        if sys.argv[2:] != ["--json"]:
+            fail("the fake binary prints the registry only as JSON (suites --json)")
+        print(json.dumps(registry(), indent=2))
+        return
+    options = parse_options(sys.argv[2:])
     if command == "list-devices":
         count = int(os.environ.get("FAKE_LB_DEVICES", "1"))
         name = os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3")

@@ -41,14 +41,15 @@ def work(tmp_path):
         bin = binary
         root = tmp_path / "runs"
         calls = tmp_path / "calls.jsonl"
+        # Named presets resolve to idw-only stand-ins (run.py runs every suite a preset
+        # configures; the fake binary knows the suites FAKE_LB_SUITES names).
+        preset_dir = Path(__file__).with_name("fixtures") / "presets"
 
         def env(self, **fake):
             env = {k: v for k, v in os.environ.items()
                    if not k.startswith("FAKE_LB_") and k != "CUDA_VISIBLE_DEVICES"}
             env["FAKE_LB_CALLS"] = str(self.calls)
-            # Built-in preset names resolve to idw-only stand-ins (run.py runs every suite a
-            # preset configures; the fake binary knows the suites FAKE_LB_SUITES names).
-            env["LB_PRESET_DIR"] = str(Path(__file__).with_name("fixtures") / "presets")
+            env["LB_PRESET_DIR"] = str(self.preset_dir)
             env.update({f"FAKE_LB_{k.upper()}": str(v) for k, v in fake.items()})
             return env
 
@@ -594,3 +595,39 @@ def test_invalid_kriging_model_is_one_message_exit_2_and_creates_nothing(work, t
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert f"{preset.resolve()}:5: suites.kriging.model: {expected}" in result.stderr
     assert not work.root.exists() and not work.run_calls() and not krige_calls(work)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (REPO / "harness" / "presets").glob("*.json")))
+def test_every_preset_of_the_preset_folder_is_accepted_by_name(work, name):
+    """`make reproduce PRESET=paper-full` (or compare): run.py takes its preset names from the
+    binary's registry (`layoutbench suites --json`), not from a list of its own; the model
+    step, also from the registry, runs for the presets whose kriging suite asks for it."""
+    work.preset_dir = REPO / "harness" / "presets"
+    result = work.run("--preset", name, suites="idw,kriging")
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    assert run_dir.name.endswith(f"_{name}")
+    meta = json.loads((run_dir / "run.json").read_text())
+    assert meta["args"]["preset"] == name and list(meta["plan"]) == ["idw", "kriging"]
+    assert all(call["argv"][3:5] == ["--preset", name] for call in work.run_calls())
+    preset = json.loads((work.preset_dir / f"{name}.json").read_text())
+    assert all(p.exists() for p in model_files(run_dir, 0)) == ("model" in preset["suites"]["kriging"])
+
+
+def test_unknown_preset_names_the_presets_of_the_registry(work):
+    result = work.run("--preset", "nosuch")
+    assert result.returncode == 2 and not work.root.exists()
+    assert "unknown preset 'nosuch': use paper, quick or the path of a preset file" in result.stderr
+
+
+def test_a_registry_step_run_py_cannot_run_is_one_message_exit_2(work, tmp_path):
+    registry = {"suites": [{"name": "idw", "steps": [{"name": "movie", "preset_key": "movie",
+                                                      "command": "film"}]}],
+                "presets": [{"name": "quick", "file": str(work.preset_dir / "quick.json")}]}
+    (tmp_path / "registry.json").write_text(json.dumps(registry))
+    work.bin.write_text(f'#!/bin/sh\n[ "$1" = suites ] && exec cat "{tmp_path}/registry.json"\n'
+                        f'exec "{sys.executable}" -S "{FAKE}" "$@"\n')
+    result = work.run()
+    assert result.returncode == 2 and not work.root.exists()
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "step movie of suite idw runs `layoutbench film`, which this script cannot run" in result.stderr

@@ -1,5 +1,5 @@
 #pragma once
-//! Presets: named JSON files (harness/presets/quick.json, paper.json) or a user's file,
+//! Presets: named JSON files (harness/presets/*.json: quick, paper, ...) or a user's file,
 //! saying what each suite runs (sizes, variants) and how (repetitions, minimum time).
 //! Every mistake is reported once as "file:line: problem".
 
@@ -26,6 +26,7 @@ struct Preset {
   std::string name;  //!< "quick", "paper" or the file's stem
   std::string path;
   std::string text;  //!< the file's text, to point errors at lines
+  std::string description;
   int repetitions = 3;
   double min_time_s = 0.05;
   double spread_flag_pct = 5.0;
@@ -81,7 +82,9 @@ void Preset::check_integers(const nlohmann::json& list, const char* key, std::st
 
 //! Directory of the named presets (compiled in; overridable with LB_PRESET_DIR).
 std::string preset_dir();
-//! "quick" / "paper" / a path to a JSON file.
+//! The named presets: the stems of preset_dir()'s *.json files, sorted.
+std::vector<std::string> preset_names();
+//! A named preset (see preset_names) or a path to a JSON file.
 Preset load_preset(const std::string& name_or_path);
 //! `path` as results record it: relative to the source tree's root when it lies inside it
 //! (committed results then name no one's checkout), any other path as given.

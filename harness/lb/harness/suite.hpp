@@ -30,14 +30,29 @@ struct PlannedBenchmark {
 
 using Planner = std::function<std::vector<PlannedBenchmark>(const Preset&, const Overrides&)>;
 
+//! An artifact a suite makes after its benchmarks, besides their results: when the suite's
+//! object in the preset has `preset_key`, harness/run.py runs `layoutbench <command>` on each
+//! device (e.g. kriging's Fig. 4 model).
+struct ArtifactStep {
+  std::string name;
+  std::string preset_key;
+  std::string command;
+  std::string description;
+};
+
 struct Suite {
   std::string name;
   Planner plan;
+  std::vector<ArtifactStep> steps;
 };
 
 //! Every suite the binary knows, in run order.
 const std::vector<Suite>& suites();
 const Suite& find_suite(const std::string& name);  // throws std::invalid_argument
+
+//! The registry harness/run.py and the tests read (`layoutbench suites --json`): the suites in
+//! run order with their artifact steps, and the named presets with their descriptions.
+nlohmann::json registry_json();
 
 class GpuTimer;
 
