@@ -1,6 +1,5 @@
 """harness/run.py against a fake layoutbench (tests/python/fake_layoutbench.py): assembly,
 crash recovery, interruption and resume, bad input, several devices, figures."""
-import importlib.util
 import json
 import os
 import shutil
@@ -22,12 +21,17 @@ QUICK_PLAN = [f"idw/shepard/naive/{layout}/{precision}/p:2/size:1024/manual_time
               for precision in ("float", "double") for layout in LAYOUTS]
 
 
-def load_run_module():
-    spec = importlib.util.spec_from_file_location("harness_run", RUN_PY)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["harness_run"] = module
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(REPO / "harness"))  # harness/run.py's parts, as run.py finds them
+from orchestrator.binary import cuda_visible_devices  # noqa: E402
+from orchestrator.console import Console  # noqa: E402
+from orchestrator.journal import JournalError, assemble, read_journal  # noqa: E402
+
+
+def copy_orchestrator(repo):
+    """harness/run.py and its package into another checkout."""
+    shutil.copytree(RUN_PY.with_name("orchestrator"), repo / "harness" / "orchestrator",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(RUN_PY, repo / "harness" / "run.py")
 
 
 @pytest.fixture
@@ -285,30 +289,28 @@ def test_corrupt_journal_line_in_the_middle_is_an_error(work):
 
 
 def test_read_journal_and_assemble_tolerate_only_the_last_line(tmp_path, capsys):
-    run = load_run_module()
     journal = tmp_path / "idw.gpu0.journal.jsonl"
     good = [{"type": "context", "context": {"host_name": "h"}},
             {"type": "start", "name": "a"},
             {"type": "run", "name": "a", "run": {"name": "a", "run_name": "a", "real_time": 1}},
             {"type": "done", "name": "a", "ok": True}]
     journal.write_text("".join(json.dumps(r) + "\n" for r in good) + '{"type": "st')
-    parsed = run.read_journal(journal)
+    parsed = read_journal(journal)
     assert parsed.records == good and parsed.torn_line == 5
-    run.assemble(journal, tmp_path / "out.json", ["a", "b"], run.Console())
+    assemble(journal, tmp_path / "out.json", ["a", "b"], Console())
     assert f"{journal}:5: ignoring an incomplete last journal line" in capsys.readouterr().err
     document = json.loads((tmp_path / "out.json").read_text())
     assert document == {"context": {"host_name": "h"}, "benchmarks": [good[2]["run"]]}
     journal.write_text('{"type": "start", "name": "a"}\n[1]\n' + json.dumps(good[3]) + "\n")
-    with pytest.raises(run.JournalError, match=r"journal.jsonl:2: corrupt journal line"):
-        run.read_journal(journal)
+    with pytest.raises(JournalError, match=r"journal.jsonl:2: corrupt journal line"):
+        read_journal(journal)
 
 
 def test_cuda_visible_devices_follows_an_inherited_list(monkeypatch):
-    run = load_run_module()
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
-    assert run.cuda_visible_devices(1) == "1"
+    assert cuda_visible_devices(1) == "1"
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4,5")
-    assert run.cuda_visible_devices(1) == "5"
+    assert cuda_visible_devices(1) == "5"
 
 
 def test_no_gpu_is_one_line_and_exit_2(work):
@@ -414,8 +416,7 @@ def test_two_suites_run_in_order(work):
 @pytest.mark.parametrize("plots_exit", [0, 1])
 def test_figures_run_on_the_folder_and_their_failure_keeps_results(work, tmp_path, plots_exit):
     repo = tmp_path / "repo"
-    (repo / "harness").mkdir(parents=True)
-    shutil.copy(RUN_PY, repo / "harness" / "run.py")
+    copy_orchestrator(repo)
     (repo / "plots").mkdir()
     (repo / "plots" / "__init__.py").write_text("")
     (repo / "plots" / "__main__.py").write_text(
@@ -438,8 +439,7 @@ def test_paths_inside_the_repository_are_recorded_relative_to_its_root(work, tmp
     """Committed results must not name the maintainer's checkout: the binary, the run folder,
     the preset and the journals inside the repository are named from its root."""
     repo = tmp_path / "checkout"
-    (repo / "harness").mkdir(parents=True)
-    shutil.copy(RUN_PY, repo / "harness" / "run.py")
+    copy_orchestrator(repo)
     (repo / "build").mkdir()
     shutil.copy(work.bin, repo / "build" / "layoutbench")
     (repo / "my-sweep.json").write_text("{}")

@@ -1,0 +1,174 @@
+"""The selection: preset, suites, devices; the model step's preset object; the run folder."""
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from orchestrator.binary import SUITE_NAME, Registry, call_binary
+from orchestrator.common import REPO_ROOT, UsageError, repo_path
+
+
+@dataclass
+class Selection:
+    """What to run; stored in run.json so that --resume continues with the same."""
+    preset: str                  # a named preset (quick, paper, ...) or a preset file's path
+    suites: list[str]
+    devices: list[int]
+    filter: str | None = None
+    sizes: str | None = None
+    precision: str | None = None
+    split: bool = False          # each device runs its share of every suite (--split)
+
+    def binary_args(self, suite: str) -> list[str]:
+        args = ["--suite", suite, "--preset", self.preset]
+        for flag, value in (("--filter", self.filter), ("--sizes", self.sizes),
+                            ("--precision", self.precision)):
+            if value is not None:
+                args += [flag, value]
+        return args
+
+    def as_json(self) -> dict:
+        return {"preset": self.preset, "suites": self.suites, "devices": self.devices,
+                "filter": self.filter, "sizes": self.sizes, "precision": self.precision,
+                "split": self.split}
+
+
+def parse_preset(value: str, registry: Registry) -> str:
+    if value in registry.presets:
+        return value
+    if Path(value).is_file():
+        return repo_path(Path(value).resolve())
+    raise UsageError(f"unknown preset '{value}': use {', '.join(registry.presets)} or the path "
+                     "of a preset file")
+
+
+@dataclass
+class ModelSpec:
+    """The kriging model a run makes per device for Fig. 4 (`layoutbench krige`)."""
+    suite: str
+    scale: int
+    experiment: int
+
+    def files(self, run_dir: Path, index: int) -> tuple[Path, Path]:
+        return (run_dir / f"{self.suite}-model.gpu{index}.csv",
+                run_dir / f"{self.suite}-wells.gpu{index}.csv")
+
+
+def preset_file(preset: str, registry: Registry) -> Path:
+    """The JSON file behind a preset: a named one's (from the registry) or a path (as
+    parse_preset leaves it: relative to the repository root when inside it)."""
+    return registry.presets.get(preset) or REPO_ROOT / preset
+
+
+def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
+    """The preset's object for the registry's model step (suites.kriging.model), checked:
+    {"scale": int >= 1, "experiment": 1..7}."""
+    step = registry.model_step()
+    if step is None:
+        return None
+    suite_name, step_key = step
+    path = preset_file(preset, registry)
+    try:
+        text = path.read_text(encoding="utf-8")
+        document = json.loads(text)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read preset ({e.strerror or e})")
+    except ValueError as e:
+        line = getattr(e, "lineno", 1)
+        raise UsageError(f"{path}:{line}: malformed JSON ({e})")
+    suites = document.get("suites") if isinstance(document, dict) else None
+    suite = suites.get(suite_name) if isinstance(suites, dict) else None
+    if not isinstance(suite, dict) or step_key not in suite:
+        return None
+    line = next((i for i, raw in enumerate(text.splitlines(), 1) if f'"{step_key}"' in raw), 1)
+
+    def bad(problem: str) -> UsageError:
+        return UsageError(f"{path}:{line}: suites.{suite_name}.{step_key}: {problem} (expected "
+                          '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..7)')
+
+    model = suite[step_key]
+    if not isinstance(model, dict):
+        raise bad(f"must be an object, not {json.dumps(model)}")
+    unknown = sorted(set(model) - {"scale", "experiment"})
+    if unknown:
+        raise bad(f"unknown key '{unknown[0]}'")
+    for key in ("scale", "experiment"):
+        if key not in model:
+            raise bad(f"missing '{key}'")
+        value = model[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad(f"'{key}' must be an integer, not {json.dumps(value)}")
+    if model["scale"] < 1:
+        raise bad(f"'scale' must be at least 1, not {model['scale']}")
+    if not 1 <= model["experiment"] <= 7:
+        raise bad(f"'experiment' must be 1..7, not {model['experiment']}")
+    return ModelSpec(suite=suite_name, scale=model["scale"], experiment=model["experiment"])
+
+
+def preset_suites(preset: str, registry: Registry) -> list[str]:
+    """The suites a preset configures, in its order (every registered suite when the file
+    cannot be read: planning them reports the problem)."""
+    path = preset_file(preset, registry)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return registry.suites  # the binary reports an unreadable preset itself
+    suites = document.get("suites") if isinstance(document, dict) else None
+    names = [name for name in suites if SUITE_NAME.fullmatch(name)] if isinstance(suites, dict) else []
+    return names or registry.suites
+
+
+def parse_suites(value: str) -> list[str]:
+    suites = list(dict.fromkeys(s.strip() for s in value.split(",") if s.strip()))
+    if not suites:
+        raise UsageError("--suites names no suite")
+    for suite in suites:
+        if not SUITE_NAME.fullmatch(suite):
+            raise UsageError(f"bad suite name '{suite}'")
+    return suites
+
+
+def parse_devices(value: str, visible: list[dict]) -> list[int]:
+    indices = [d["index"] for d in visible]
+    if value.strip() == "all":
+        return indices
+    selected = []
+    for item in filter(None, (s.strip() for s in value.split(","))):
+        if not item.isdigit():
+            raise UsageError(f"bad --devices '{value}': use all or device indices like 0,1")
+        if int(item) not in indices:
+            listing = ", ".join(f"{d['index']} ({d['name']})" for d in visible)
+            raise UsageError(f"unknown device index {item}: visible devices are {listing}")
+        selected.append(int(item))
+    if not selected:
+        raise UsageError(f"bad --devices '{value}': use all or device indices like 0,1")
+    return list(dict.fromkeys(selected))
+
+
+def plan_suite(binary: str, selection: Selection, suite: str, allow_empty: bool = False) -> list[str]:
+    output = call_binary(binary, ["plan", *selection.binary_args(suite)])
+    names = [line.strip() for line in output.splitlines() if line.strip()]
+    if not names and not allow_empty:
+        raise UsageError(f"nothing to run: suite {suite} plans no benchmark for this selection")
+    return list(dict.fromkeys(names))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "gpu"
+
+
+def create_run_dir(root: Path, device_name: str, preset: str) -> Path:
+    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem)  # a named preset's stem is its name
+    base = f"{datetime.date.today().isoformat()}_{slug(device_name)}_{label}"
+    root.mkdir(parents=True, exist_ok=True)
+    attempt = 1
+    while True:
+        path = root / (base if attempt == 1 else f"{base}_{attempt}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            attempt += 1

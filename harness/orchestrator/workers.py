@@ -1,0 +1,238 @@
+"""One thread per device: runs its suites, restarts layoutbench after a death in a benchmark,
+makes the model step's files."""
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from orchestrator.binary import cuda_visible_devices, describe_exit
+from orchestrator.common import REPO_ROOT, repo_path
+from orchestrator.journal import (RECORDED_BY, Journal, JournalError, JournalTail,
+                                  append_records, assemble, error_message, failure_records,
+                                  outcomes, read_journal, repair_journal, unfinished_starts)
+from orchestrator.progress import Progress
+
+if TYPE_CHECKING:
+    from orchestrator.cli import Run
+
+MODEL_OUTPUT_LINES = 5      # lines of a failed `layoutbench krige`'s output quoted in the warning
+POLL_S = 0.2                # how often a worker looks at its child and its journal
+TERM_GRACE_S = 10.0         # SIGTERM, then SIGKILL after this long
+
+
+class StopRequest:
+    """Set by the signal handlers; workers stop their children and record nothing."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.signum: int | None = None
+        self.count = 0
+
+    def handle(self, signum, _frame) -> None:
+        self.count += 1
+        self.signum = self.signum or signum
+        self.event.set()
+
+
+@dataclass
+class SuiteResult:
+    planned: int
+    done: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (name, error message)
+    error: str | None = None
+    json_path: Path | None = None
+
+
+class DeviceWorker(threading.Thread):
+    """Runs every suite on one device, restarting layoutbench after a death in a benchmark."""
+
+    def __init__(self, device: dict, run: "Run") -> None:
+        super().__init__(name=f"gpu{device['index']}", daemon=True)
+        self.index = device["index"]
+        self.run_ = run
+        self.prefix = f"[gpu {self.index}]"
+        self.results: dict[str, SuiteResult] = {}
+        self.model_made = False
+
+    def run(self) -> None:
+        console = self.run_.console
+        for suite, whole_plan in self.run_.plans.items():
+            if self.run_.stop.event.is_set():
+                break
+            plan = self.run_.share(whole_plan, self.index)
+            result = self.results[suite] = SuiteResult(planned=len(plan))
+            journal_path = self.run_.dir / f"{suite}.gpu{self.index}.journal.jsonl"
+            try:
+                self.run_suite(suite, plan, journal_path, result)
+            except (JournalError, OSError) as e:
+                result.error = str(e)
+            except Exception as e:  # a bug here must not leave the run hanging silently
+                result.error = f"internal error: {e!r}"
+            if result.error:
+                console.error(f"{self.prefix} {suite}: {result.error}")
+            if journal_path.exists():
+                try:
+                    self.tally(journal_path, plan, result)
+                    result.json_path = journal_path.with_name(f"{suite}.gpu{self.index}.json")
+                    assemble(journal_path, result.json_path, plan, console)
+                except (JournalError, OSError) as e:
+                    result.json_path = None
+                    result.error = result.error or str(e)
+                    console.error(f"{self.prefix} {suite}: {e}")
+        if self.run_.model and not self.run_.stop.event.is_set():
+            try:
+                self.make_model()
+            except Exception as e:  # OSError starting it, or a bug here: Fig. 4 only
+                console.warn(f"{self.prefix} kriging model (Fig. 4) not made: {e!r}")
+
+    def tally(self, journal_path: Path, plan: list[str], result: SuiteResult) -> None:
+        finished = outcomes(read_journal(journal_path).records)
+        result.done = sum(name in finished for name in plan)
+        result.failed = [(name, error_message(finished[name])) for name in plan
+                         if name in finished and not finished[name].ok]
+
+    def run_suite(self, suite: str, plan: list[str], journal_path: Path,
+                  result: SuiteResult) -> None:
+        run, console = self.run_, self.run_.console
+        skip_path = run.dir / f".skip.{suite}.gpu{self.index}"
+        progress = Progress(self, suite, plan)
+        max_attempts = len(plan) + 2
+        attempts, restart_reason = 0, None
+        while True:
+            journal = repair_journal(journal_path, console)
+            finished = outcomes(journal.records)
+            progress.update(finished)
+            remaining = [name for name in plan if name not in finished]
+            if not remaining:
+                skip_path.unlink(missing_ok=True)
+                return
+            if run.stop.event.is_set():
+                return
+            if attempts == max_attempts:
+                result.error = (f"gave up after {attempts} starts of layoutbench; "
+                                f"{len(remaining)} benchmarks have no result")
+                return
+            if restart_reason:
+                console.info(f"{self.prefix} {suite}: layoutbench {restart_reason}; "
+                             f"restarting for the remaining {len(remaining)}")
+            attempts += 1
+            # Everything but the remaining share: done ones and, with --split, other devices'.
+            skip_path.write_text("".join(name + "\n" for name in run.plans[suite]
+                                         if name not in remaining))
+            returncode = self.run_child(suite, journal_path, skip_path, journal, progress)
+            if run.stop.event.is_set():
+                return  # interrupted: the unfinished benchmark runs again on --resume
+            after = repair_journal(journal_path, console)
+            new = after.records[len(journal.records):]
+            if returncode == 0:
+                missing = [n for n in plan if n not in outcomes(after.records)]
+                if missing:
+                    result.error = (f"layoutbench exited with 0 but {len(missing)} planned "
+                                    f"benchmarks have no result (first: {missing[0]})")
+                    return
+                continue
+            restart_reason = describe_exit(returncode)
+            blamed = unfinished_starts(new)
+            for name in blamed:
+                message = (f"layoutbench {restart_reason} during this benchmark "
+                           f"(recorded as failed by {RECORDED_BY}; the run went on)")
+                append_records(journal_path, failure_records(name, message))
+                console.warn(f"{self.prefix} {suite}: {name} failed: layoutbench {restart_reason}")
+            if not blamed and not any(r["type"] == "done" for r in new):
+                result.error = (f"layoutbench {restart_reason} before finishing any benchmark; "
+                                "giving up on this suite on this device (see its output above)")
+                return
+
+    def run_child(self, suite: str, journal_path: Path, skip_path: Path, journal: Journal,
+                  progress: "Progress") -> int:
+        argv = [repo_path(self.run_.binary), "run", *self.run_.selection.binary_args(suite),
+                "--journal", repo_path(journal_path), "--skip-file", repo_path(skip_path)]
+        tail = JournalTail(journal_path, journal.valid_end)
+        return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
+
+    def make_model(self) -> None:
+        """The Fig. 4 model of this device (run.model): skipped when both files exist (a
+        resumed run); a failure is a warning naming the exit status and the output's tail."""
+        run, console = self.run_, self.run_.console
+        model = run.model
+        out, wells = model.files(run.dir, self.index)
+        if out.exists() and wells.exists():
+            console.info(f"{self.prefix} kriging model: {out.name} and {wells.name} exist, kept")
+            self.model_made = True
+            return
+        argv = [repo_path(run.binary), "krige", "--scale", str(model.scale),
+                "--experiment", str(model.experiment), "--device", "gpu",
+                "--out", repo_path(out), "--wells-out", repo_path(wells)]
+        output: list[str] = []
+        returncode = self.supervise(argv, output.append)
+        if run.stop.event.is_set():
+            return  # interrupted: --resume makes it
+        missing = [p.name for p in (out, wells) if not p.exists()]
+        if returncode == 0 and not missing:
+            self.model_made = True
+            for line in output[-1:]:
+                console.info(f"{self.prefix} {line}")
+            return
+        problem = (describe_exit(returncode) if returncode != 0
+                   else f"exited with 0 but did not write {' and '.join(missing)}")
+        tail = [line for line in output if line.strip()][-MODEL_OUTPUT_LINES:]
+        console.warn(f"{self.prefix} kriging model (Fig. 4) not made: layoutbench krige "
+                     f"{problem}; the run goes on without it"
+                     + "".join(f"\n{self.prefix}   {line}" for line in tail))
+
+    def supervise(self, argv: list[str], on_line, on_poll=None) -> int:
+        """Runs argv with this device as the only visible one until it exits, passing each
+        output line to on_line and calling on_poll every POLL_S; stops it when the run is
+        stopped (SIGTERM, then SIGKILL). Returns its exit status."""
+        run, console = self.run_, self.run_.console
+        visible = cuda_visible_devices(self.index)
+        console.info(f"{self.prefix} $ CUDA_VISIBLE_DEVICES={visible} {shlex.join(argv)}")
+        # A new session: a Ctrl-C in the terminal reaches only the orchestrator, which then
+        # stops the child itself (and records nothing as failed).
+        proc = subprocess.Popen(argv, env=dict(os.environ, CUDA_VISIBLE_DEVICES=visible),
+                                cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        run.lock.set_child(f"gpu{self.index}", proc.pid, argv)
+        reader = threading.Thread(target=self.read_output, args=(proc, on_line), daemon=True)
+        reader.start()
+        terminated_at = None
+        while True:
+            try:
+                returncode = proc.wait(timeout=POLL_S)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if on_poll:
+                on_poll()
+            if run.stop.event.is_set():
+                if terminated_at is None:
+                    terminated_at = time.monotonic()
+                    self.signal_child(proc, signal.SIGTERM)
+                elif run.stop.count > 1 or time.monotonic() - terminated_at > TERM_GRACE_S:
+                    self.signal_child(proc, signal.SIGKILL)
+        reader.join(timeout=5)
+        run.lock.clear_child(f"gpu{self.index}")
+        return returncode
+
+    @staticmethod
+    def signal_child(proc: subprocess.Popen, signum: int) -> None:
+        try:
+            os.killpg(proc.pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    @staticmethod
+    def read_output(proc: subprocess.Popen, on_line) -> None:
+        for raw in proc.stdout:
+            on_line(raw.decode(errors="replace").rstrip("\r\n"))
+        proc.stdout.close()
+
+    def print_line(self, line: str) -> None:
+        self.run_.console.info(f"{self.prefix} {line}")
