@@ -231,18 +231,26 @@ def test_gpu_without_a_gpu_is_a_clear_error(tmp_path):
     assert r.returncode == 2 and "no CUDA GPU visible" in r.stderr and not out.exists()
 
 
+def expect_same_model(tmp_path, first, second, summary, rel):
+    """`krige --scale 1` with the options `first`, then `second` (whose summary names
+    `summary`): the same rows within rel."""
+    a, b = tmp_path / "first.csv", tmp_path / "second.csv"
+    krige("--scale", 1, *first, "--out", a)
+    r = krige("--scale", 1, *second, "--out", b)
+    assert summary in r.stderr, r.stderr
+    header_a, rows_a = read_model(a)
+    header_b, rows_b = read_model(b)
+    assert header_b == header_a and len(rows_b) == len(rows_a)
+    for row_a, row_b in zip(rows_a, rows_b):
+        assert row_b == pytest.approx(row_a, rel=rel)
+
+
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
 def test_gpu_experiment_7_matches_the_double_cpu_program(tmp_path, precision, rel):
     require_gpu()
-    cpu, gpu = tmp_path / "cpu.csv", tmp_path / "gpu.csv"
-    krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--out", cpu)
-    r = krige("--scale", 1, "--experiment", 7, "--precision", precision, "--device", "gpu", "--out", gpu)
-    assert f"experiment 7, gpu, {precision}" in r.stderr
-    _, rows_cpu = read_model(cpu)
-    _, rows_gpu = read_model(gpu)
-    assert len(rows_gpu) == len(rows_cpu)
-    for a, b in zip(rows_cpu, rows_gpu):
-        assert b == pytest.approx(a, rel=rel)
+    expect_same_model(tmp_path, ["--experiment", 4, "--device", "cpu"],
+                      ["--experiment", 7, "--precision", precision, "--device", "gpu"],
+                      f"experiment 7, gpu, {precision}", rel)
 
 
 def test_variogram_options_are_used_and_printed(tmp_path):
@@ -292,30 +300,17 @@ def test_cpu_default_beyond_64_wells_is_experiment_8(tmp_path):
 
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
 def test_cpu_experiment_8_matches_experiment_4(tmp_path, precision, rel):
-    exp4, exp8 = tmp_path / "exp4.csv", tmp_path / "exp8.csv"
-    krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--out", exp4)
-    r = krige("--scale", 1, "--experiment", 8, "--precision", precision, "--device", "cpu", "--out", exp8)
-    assert f"experiment 8, cpu, {precision}" in r.stderr
-    header4, rows4 = read_model(exp4)
-    header8, rows8 = read_model(exp8)
-    assert header8 == header4 and len(rows8) == len(rows4)
-    for a, b in zip(rows4, rows8):
-        assert b == pytest.approx(a, rel=rel)
+    expect_same_model(tmp_path, ["--experiment", 4, "--device", "cpu"],
+                      ["--experiment", 8, "--precision", precision, "--device", "cpu"],
+                      f"experiment 8, cpu, {precision}", rel)
 
 
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
 def test_gpu_experiment_8_matches_its_cpu_program(tmp_path, precision, rel):
     require_gpu()
-    cpu, gpu = tmp_path / "cpu.csv", tmp_path / "gpu.csv"
-    krige("--scale", 1, "--experiment", 8, "--precision", precision, "--device", "cpu", "--out", cpu)
-    r = krige("--scale", 1, "--experiment", 8, "--precision", precision, "--device", "gpu", "--out", gpu)
-    assert f"experiment 8, gpu, {precision}" in r.stderr
-    _, rows_cpu = read_model(cpu)
-    _, rows_gpu = read_model(gpu)
-    assert len(rows_gpu) == len(rows_cpu)
-    for a, b in zip(rows_cpu, rows_gpu):
-        assert b == pytest.approx(a, rel=rel)
-
+    expect_same_model(tmp_path, ["--experiment", 8, "--precision", precision, "--device", "cpu"],
+                      ["--experiment", 8, "--precision", precision, "--device", "gpu"],
+                      f"experiment 8, gpu, {precision}", rel)
 
 def test_a_single_point_grid_runs_with_a_range(tmp_path):
     out = tmp_path / "out.csv"
