@@ -1,6 +1,6 @@
-//! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper) and the CUDA
-//! experiments 1-6, plus experiment 7 (cuBLAS GEMM pair) and experiment 8 (the dual form,
-//! on the GPU and on the CPU with OpenMP), over the scales; a well-count sweep for
+//! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper; cpu-exp8 uses
+//! every core through OpenMP) and the CUDA experiments 1-6, plus experiment 7 (cuBLAS GEMM
+//! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a well-count sweep for
 //! experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and every CPU
 //! program (its first run, at spread points) is validated against the double reference
 //! (lb/kriging/reference.hpp) before its time is used; `unvalidated` is 1 where the
