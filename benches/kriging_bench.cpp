@@ -1,8 +1,8 @@
 //! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper; cpu-exp8 uses
 //! every core through OpenMP) and the CUDA experiments 1-6, plus experiment 7 (cuBLAS GEMM
-//! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a well-count sweep for
-//! experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and every CPU
-//! program (its first run, at spread points) is validated against the double reference
+//! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a
+//! well-count sweep for experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and
+//! every CPU program (its first run, at spread points) is validated against the double reference
 //! (lb/kriging/reference.hpp) before its time is used; `unvalidated` is 1 where the
 //! tolerance is too wide to fail a wrong program. Experiment 6 also reports its difference
 //! from experiment 5 over every estimate (the paper's accuracy question).
