@@ -1,15 +1,17 @@
-//! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper) and the CUDA
-//! experiments 1-6, plus experiment 7 (cuBLAS GEMM pair), over the scales; a well-count
-//! sweep for experiments 6 and 7. Every CUDA run (outputs poisoned first) and every CPU
-//! program (its first run, at spread points) is validated against the double reference
+//! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper; cpu-exp8 uses
+//! every core through OpenMP) and the CUDA experiments 1-6, plus experiment 7 (cuBLAS GEMM
+//! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a
+//! well-count sweep for experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and
+//! every CPU program (its first run, at spread points) is validated against the double reference
 //! (lb/kriging/reference.hpp) before its time is used; `unvalidated` is 1 where the
 //! tolerance is too wide to fail a wrong program. Experiment 6 also reports its difference
 //! from experiment 5 over every estimate (the paper's accuracy question).
 //!
 //! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
-//! cpu-exp1|cpu-exp2|cpu-exp4 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float) or
-//! gpu-exp1..gpu-exp7, and layout soa (wells as x[] and y[] arrays in global memory),
-//! aos-const (exps 5, 6: {x, y} structs in __constant__ memory) or dense (exp 7: matrices).
+//! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
+//! or gpu-exp1..gpu-exp8, and layout soa (wells as x[] and y[] arrays in global memory),
+//! aos-const (exps 5, 6: {x, y} structs in __constant__ memory) or dense (exps 7, 8: dense
+//! arrays of A^-1 / alpha, the wells staged in shared memory by exp 8).
 
 #include <algorithm>
 #include <chrono>
@@ -43,8 +45,8 @@ struct WellSweep {
 
 struct Config {
   std::vector<int> scales;
-  std::vector<int> experiments;            //!< CUDA experiments 1..7
-  std::vector<Prec> exp7_precisions;       //!< experiment 7 runs in either
+  std::vector<int> experiments;            //!< CUDA experiments 1..8
+  std::vector<Prec> exp7_precisions;       //!< experiments 7 and 8 run in either
   std::vector<Prec> precisions;            //!< --precision filter (empty = all)
   bool cpu_programs = true;
   double cpu_sample_estimates = 0x1.0p20;  //!< a CPU run above this many estimates is sampled
@@ -80,7 +82,7 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
     if (s < 1 || s > 100) throw preset.error_at("scales", fmt::format("scale {} is not in 1..100", s));
   c.experiments = list_of<int>(preset, j, "experiments", "kriging");
   for (int e : c.experiments)
-    if (e < 1 || e > 7) throw preset.error_at("experiments", fmt::format("no experiment {} (1..7)", e));
+    if (e < 1 || e > 8) throw preset.error_at("experiments", fmt::format("no experiment {} (1..8)", e));
   if (j.contains("exp7_precisions"))
     for (const auto& p : list_of<std::string>(preset, j, "exp7_precisions", "kriging"))
       c.exp7_precisions.push_back(parse_prec(preset, p, "exp7_precisions"));
@@ -105,7 +107,7 @@ Config read_config(const Preset& preset, const Overrides& overrides) {
     for (std::size_t n : c.sweep.wells)
       if (n < 2 || n > 4096) throw preset.error_at("wells", fmt::format("{} wells is not in 2..4096", n));
     for (int e : c.sweep.experiments)
-      if (e < 1 || e > 7) throw preset.error_at("experiments", fmt::format("no experiment {} (1..7)", e));
+      if (e < 1 || e > 8) throw preset.error_at("experiments", fmt::format("no experiment {} (1..8)", e));
   }
   return c;
 }
@@ -259,6 +261,18 @@ void run_gpu_typed(benchmark::State& state, const GpuVariant& v, const std::stri
     state.counters["output_bytes"] = output_bytes;
     state.counters["memory_bound_s"] = bound;
     state.counters["x_memory_bound"] = device_s / bound;
+    state.counters["pct_copy_bandwidth"] = 100.0 * bound / device_s;
+    if (v.experiment == 8) {
+      // Its compute bound: per (point, well) one exp and one FMA (the covariance; the exp
+      // counted as one FMA-slot instruction, a lower bound), per (point, well, surface) one
+      // FMA, against the FMA ceiling of its precision.
+      const double fmas = double(in.points()) * double(in.wells) * (2.0 + double(in.surfaces));
+      const double rate = sizeof(T) == 4 ? env().ceilings.fp32_fma_per_s : env().ceilings.fp64_fma_per_s;
+      if (rate > 0) {
+        state.counters["compute_bound_s"] = fmas / rate;
+        state.counters["pct_fma_ceiling"] = 100.0 * (fmas / rate) / device_s;
+      }
+    }
   }
 }
 
@@ -316,7 +330,7 @@ void run_cpu_typed(benchmark::State& state, const CpuVariant& v) {
       const double m = double(sample.wells + 1);
       check_result = kriging::check_estimates(kriging::make_check_reference(sample, kriging::reference_points(sample.points(), sample.wells,
                                                                                 kCpuCheckedPoints * m * m)),
-                              out, kriging::FloatAlgorithm::elimination);
+                              out, kriging::float_algorithm_of(static_cast<int>(v.program)));
       if (!check_result.ok) {
         state.SkipWithError(check_result.message.c_str());
         break;
@@ -339,7 +353,7 @@ void run_cpu(benchmark::State& state, const CpuVariant& v) {
 }
 
 const char* layout_of(int experiment) {
-  if (experiment == 7) return "dense";
+  if (experiment >= 7) return "dense";
   return experiment >= 5 ? "aos-const" : "soa";
 }
 
@@ -359,17 +373,19 @@ std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides
     plan.push_back({name, [v, name](benchmark::State& st) { run_gpu(st, v, name); }});
   };
   auto gpu_precisions = [&](int e) {
-    if (e == 7) return c.exp7_precisions;
+    if (e >= 7) return c.exp7_precisions;
     return std::vector<Prec>{e == 6 ? Prec::f32 : Prec::f64};
   };
   for (int scale : c.scales) {
     if (c.cpu_programs) {
       using P = kriging::CpuProgram;
       for (auto [program, prec] : {std::pair{P::rebuild_every_point, Prec::f64}, std::pair{P::reuse_matrix, Prec::f64},
-                                   std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32}}) {
+                                   std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32},
+                                   std::pair{P::dual, Prec::f64}, std::pair{P::dual, Prec::f32}}) {
         if (!wanted(prec)) continue;
         const CpuVariant v{program, prec, scale, c.cpu_sample_estimates};
-        plan.push_back({fmt::format("kriging/ok/cpu-exp{}/soa/{}/scale:{}/wells:{}", int(program), to_string(prec), scale,
+        plan.push_back({fmt::format("kriging/ok/cpu-exp{}/{}/{}/scale:{}/wells:{}", int(program),
+                                    program == P::dual ? "dense" : "soa", to_string(prec), scale,
                                     datasets::kKrigingBaseWells),
                         [v](benchmark::State& st) { run_cpu(st, v); }});
       }

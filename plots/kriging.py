@@ -59,10 +59,14 @@ CPU_PROGRAMS = {  # experiment -> its CPU program (3, 5 and 6 are not run separa
 }
 EXP7 = {precision: {"version": "gpu-exp7", "layout": "dense", "precision": precision}
         for precision in ("float", "double")}
-BEYOND = {"exp. 6": EXPERIMENTS[6], "exp. 7 float": EXP7["float"],
-          "exp. 7 double": EXP7["double"]}  # the variants of the beyond-the-paper figures
+EXP8 = {precision: {"version": "gpu-exp8", "layout": "dense", "precision": precision}
+        for precision in ("float", "double")}  # the dual form
+BEYOND_DENSE = {**{f"exp. 7 {p}": s for p, s in EXP7.items()},
+                **{f"exp. 8 {p}": s for p, s in EXP8.items()}}
+BEYOND = {"exp. 6": EXPERIMENTS[6], **BEYOND_DENSE}  # the variants of the beyond-the-paper figures
 COLORS = {**{f"exp. {e}": f"C{e - 1}" for e in EXPERIMENTS},
-          "exp. 7 float": "black", "exp. 7 double": "0.5"}
+          "exp. 7 float": "black", "exp. 7 double": "0.5",
+          "exp. 8 float": "darkgreen", "exp. 8 double": "yellowgreen"}
 PAPER_SPEEDUP_PEAK, PAPER_SPEEDUP_LEVEL = 110, 80  # Fig. 3's claim
 GRID_AXIS = "grid count M·N·H (scale s: 49,500 s²)"
 SECTION_BAND_M = 1000  # wells this close to a cross-section are projected onto it
@@ -214,36 +218,39 @@ def fig3_section(devices, figures_dir):
 # --- beyond the paper: experiment 7 and more wells ------------------------------------------
 
 def exp7_section(devices, figures_dir):
-    """Experiment 7 (A inverted once, two cuBLAS GEMMs) against experiment 6."""
+    """Experiments 7 (A inverted once, two cuBLAS GEMMs) and 8 (the dual form) against
+    experiment 6."""
     fig, axes = panel_grid(len(devices), 3, width=4.8, height=4.0)
     for row, device in enumerate(devices):
         time_ax, err_ax, bound_ax = axes[row]
-        time_ax.set_title(_title("computing time (dashed: exp. 7 device only)", device, devices))
+        time_ax.set_title(_title("computing time (dashed: exps. 7, 8 device only)", device, devices))
         points = {n: by_scale(device, sel) for n, sel in BEYOND.items()}
         _draw(time_ax, [curve(n, p, _time, COLORS[n]) for n, p in points.items()] + [
             curve(f"{n}, device only", points[n], _counter("device_s"), COLORS[n], dashed=True,
-                  errors=False) for n in ("exp. 7 float", "exp. 7 double")],
+                  errors=False) for n in BEYOND_DENSE],
             GRID_AXIS, "computing time (s)")
         err_ax.set_title(_title("max |estimate − double CPU| (m)", device, devices))
         errors = {label(5): by_scale(device, EXPERIMENTS[5]), **points}
         _draw(err_ax, [curve(n, p, _counter("max_abs_err"), COLORS[n])
                        for n, p in errors.items()], GRID_AXIS, "max abs error (m)")
-        bound_ax.set_title(_title("exp. 7 device time / memory bound", device, devices))
+        bound_ax.set_title(_title("exps. 7, 8 device time / memory bound", device, devices))
         if _draw(bound_ax, [curve(n, points[n], _counter("x_memory_bound"), COLORS[n])
-                            for n in ("exp. 7 float", "exp. 7 double")],
+                            for n in BEYOND_DENSE],
                  GRID_AXIS, "device_s / memory_bound_s (×)"):
             bound_ax.axhline(1, color="0.4", linestyle=":", linewidth=1.2,
                              label="memory bound (output bytes / copy bandwidth)")
             bound_ax.set_ylim(bottom=min(0.5, bound_ax.get_ylim()[0]))
             bound_ax.legend(fontsize=7)
-    fig.suptitle(f"{PAPER}, beyond the paper: experiment 7 (A⁻¹ once, two cuBLAS GEMMs) vs "
-                 f"experiment 6, 10 wells\n{_devices_text(devices)}")
+    fig.suptitle(f"{PAPER}, beyond the paper: experiments 7 (A⁻¹ once, two cuBLAS GEMMs) and "
+                 f"8 (dual form) vs experiment 6, 10 wells\n{_devices_text(devices)}")
     body = ("Experiment 7 inverts A once; the weights of all grid points are one GEMM "
-            "Λ = A⁻¹·B and all surfaces a second, Z = S·Λ. Dashed: its time without host↔device "
+            "Λ = A⁻¹·B and all surfaces a second, Z = S·Λ. Experiment 8 solves α = A⁻¹[z; 0] "
+            "once per surface on the host and writes every estimate Σᵢ C(x, xᵢ) αᵢ + α₀ in one "
+            "fused kernel (no kriging variance). Dashed: their time without host↔device "
             "transfers (`device_s`). Right: `x_memory_bound` = device_s / memory_bound_s, where "
             "memory_bound_s = output bytes / the device copy bandwidth measured at start (1 = "
             "as fast as writing the output can be).\n\n" + exp7_table(devices))
-    return Section("Beyond the paper — experiment 7 (cuBLAS) vs experiment 6", body,
+    return Section("Beyond the paper — experiments 7 (cuBLAS) and 8 (dual form) vs experiment 6", body,
                    (save_figure(fig, figures_dir, "kriging_exp7"),))
 
 
@@ -251,20 +258,20 @@ def exp7_table(devices):
     rows = []
     for device in devices:
         exp6 = by_scale(device, EXPERIMENTS[6])
-        for precision, selector in EXP7.items():
+        for name, selector in BEYOND_DENSE.items():
             for scale, b in by_scale(device, selector).items():
                 if b.error:
-                    rows.append([device.label, precision, scale, _does_not_run(b)] + [""] * 4)
+                    rows.append([device.label, name, scale, _does_not_run(b)] + [""] * 4)
                     continue
                 other = exp6.get(scale)
                 ratio = (f"{b.time_s / other.time_s:.2f}" if other and other.time_s
                          else "not measured")
-                rows.append([device.label, precision, scale, format_seconds(b.time_s),
+                rows.append([device.label, name, scale, format_seconds(b.time_s),
                              _seconds_counter(b, "device_s"), _seconds_counter(b, "memory_bound_s"),
                              _number(b.counters.get("x_memory_bound"), "{:.3g}×"), ratio])
-    header = ["GPU", "precision", "scale", "time", "device_s", "memory_bound_s",
+    header = ["GPU", "experiment", "scale", "time", "device_s", "memory_bound_s",
               "x_memory_bound", "time / exp. 6 time"]
-    return markdown_table(header, rows) if rows else "Experiment 7: not measured."
+    return markdown_table(header, rows) if rows else "Experiments 7 and 8: not measured."
 
 
 def wells_section(devices, figures_dir):
@@ -314,8 +321,7 @@ def accuracy_rows(device):
     """(experiment, precision, worst max_abs_err, its max_rel_err, tolerance, scale, κ) per
     CUDA experiment at 10 wells, worst over the scales it ran; None values = not measured."""
     rows = []
-    for name, selector in [(label(e), s) for e, s in EXPERIMENTS.items()] + [
-            (f"exp. 7 {p}", s) for p, s in EXP7.items()]:
+    for name, selector in [(label(e), s) for e, s in EXPERIMENTS.items()] + list(BEYOND_DENSE.items()):
         timed = [b for b in by_scale(device, selector).values()
                  if not b.error and "max_abs_err" in b.counters]
         worst = max(timed, key=lambda b: b.counters["max_abs_err"], default=None)

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -26,13 +27,15 @@ void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
   cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)");
   cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10, at least 2)");
   cmd->add_option("--experiment", o.experiment,
-                  "1-6 (the paper's) or 7 (A factored once, GEMMs; GPU only). Default: 6, or with more wells than "
-                  "it holds (its solver holds 16 on the GPU, its A must fit 64 KiB of constant memory; the CPU "
-                  "programs hold 64) the first that can run them (7 on the GPU), named on stderr. An explicit "
+                  "1-6 (the paper's), 7 (A factored once, GEMMs; GPU only) or 8 (the dual form: A^-1 z solved "
+                  "once per surface, then one pass over the mesh; GPU or CPU, any number of wells). Experiment 8 "
+                  "gives no kriging variance (the dual form never forms the weights it needs): experiment 7, which "
+                  "forms them, is for users who need it. Default: 6, or with more wells than it holds (its A must fit 64 KiB of "
+                  "constant memory on the GPU; the CPU programs hold 64) experiment 8, named on stderr. An explicit "
                   "choice that cannot run is an error");
   cmd->add_option("--device", o.device, "gpu (the experiment's CUDA program) or cpu (its CPU program)")
       ->capture_default_str();
-  cmd->add_option("--precision", o.precision, "experiment 7 only: double (default) or float");
+  cmd->add_option("--precision", o.precision, "experiments 7 and 8 only: double (default) or float");
   cmd->add_option("--model", o.model, "variogram model: exponential, spherical or gaussian")->capture_default_str();
   cmd->add_option("--range", o.range,
                   "practical range a: gamma reaches 95 % of the sill's structured part at a (exponential, "
@@ -99,14 +102,14 @@ void check_options(const KrigeOptions& o) {
   if (!kriging::parse_variogram_model(o.model))
     throw std::invalid_argument(
         fmt::format("--model: unknown variogram model '{}' (expected exponential, spherical or gaussian)", o.model));
-  if (o.experiment && (*o.experiment < 1 || *o.experiment > 7))
+  if (o.experiment && (*o.experiment < 1 || *o.experiment > 8))
     throw std::invalid_argument(
-        fmt::format("unknown experiment {} (expected 1 to 7: the paper's 1-6, or 7)", *o.experiment));
+        fmt::format("unknown experiment {} (expected 1 to 8: the paper's 1-6, 7 or 8)", *o.experiment));
   if (o.well_count && *o.well_count < 2)
     throw std::invalid_argument(fmt::format("--well-count {}: kriging needs at least 2 wells", *o.well_count));
   if (o.precision) {
-    if (o.experiment != 7)
-      throw std::invalid_argument(fmt::format("--precision is only for experiment 7 (give --experiment 7): experiment "
+    if (o.experiment != 7 && o.experiment != 8)
+      throw std::invalid_argument(fmt::format("--precision is only for experiments 7 and 8 (give --experiment 7 or 8): experiment "
                                               "{} runs in {} (the paper's choice: 1-5 double, 6 float)",
                                               o.experiment.value_or(6), o.experiment.value_or(6) == 6 ? "float" : "double"));
     if (*o.precision != "float" && *o.precision != "double")
@@ -131,21 +134,27 @@ void check_options(const KrigeOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("--out FILE is required (the CSV file the model is written to)");
 }
 
-//! No --experiment: 6 (the paper's last), unless the GPU cannot run it for these wells
-//! (16 per thread; A and the values in 64 KiB of constant memory): then 7, which has no
-//! limit, said on stderr. The CPU programs all hold the same kMaxWells: nothing to pick.
+//! No --experiment: 6 (the paper's last), unless it cannot run these wells (on the GPU: A
+//! and the values in 64 KiB of constant memory; on the CPU: the programs' kMaxWells): then
+//! 8, the dual form, which has no limit, said on stderr.
 int default_experiment(const KrigeOptions& o, const Problem& p) {
-  constexpr int kDefault = 6, kAnyWells = 7;
-  if (o.device != "gpu") return kDefault;
-  try {
-    kriging::check_device_experiment(kDefault, p.wells.wells(), p.wells.surfaces(), sizeof(float));
-    return kDefault;
-  } catch (const InputError& e) {
-    std::fprintf(stderr, "krige: no --experiment given and experiment %d cannot run these wells (%s); using experiment "
-                         "%d (A factored once, GEMMs) in double\n",
-                 kDefault, e.what(), kAnyWells);
-    return kAnyWells;
+  constexpr int kDefault = 6, kAnyWells = 8;
+  std::string why;
+  if (o.device == "gpu") {
+    try {
+      kriging::check_device_experiment(kDefault, p.wells.wells(), p.wells.surfaces(), sizeof(float));
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+  } else if (p.wells.wells() > static_cast<std::size_t>(kriging::kMaxWells)) {
+    why = fmt::format("{} wells, but the CPU programs of experiments 1-6 hold at most {}", p.wells.wells(),
+                      kriging::kMaxWells);
   }
+  if (why.empty()) return kDefault;
+  std::fprintf(stderr, "krige: no --experiment given and experiment %d cannot run these wells (%s); using experiment "
+                       "%d (the dual form) on the %s in double\n",
+               kDefault, why.c_str(), kAnyWells, o.device == "gpu" ? "GPU" : "CPU");
+  return kAnyWells;
 }
 
 template <class T>
@@ -291,10 +300,10 @@ int krige(const KrigeOptions& options) {
   const kriging::Variogram variogram = variogram_of(options, p);
   KrigeOptions o = options;
   o.experiment = options.experiment ? *options.experiment : default_experiment(o, p);
-  // Experiments 1-6 have the paper's precision (6 float, the rest double); 7 is double
-  // unless --precision float.
-  const bool use_float =
-      o.experiment == 7 ? o.precision.value_or("double") == "float" : kriging::experiment_uses_float(*o.experiment);
+  // Experiments 1-6 have the paper's precision (6 float, the rest double); 7 and 8 are
+  // double unless --precision float.
+  const bool use_float = *o.experiment >= 7 ? o.precision.value_or("double") == "float"
+                                            : kriging::experiment_uses_float(*o.experiment);
   return use_float ? krige_in<float>(o, p, variogram, outputs) : krige_in<double>(o, p, variogram, outputs);
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
 
 namespace lb::kriging {
@@ -64,7 +65,8 @@ CpuProgram cpu_program_of(int experiment) {
     case 7:
       throw datasets::InputError("kriging: experiment 7 runs on the GPU only (cuSOLVER and cuBLAS): it has no CPU "
                                  "program");
-    default: throw datasets::InputError(fmt::format("kriging: no experiment {} (1 to 7)", experiment));
+    case 8: return CpuProgram::dual;
+    default: throw datasets::InputError(fmt::format("kriging: no experiment {} (1 to 8)", experiment));
   }
 }
 
@@ -136,6 +138,7 @@ std::vector<T> run_cpu_program(CpuProgram program, const KrigingInput<T>& in) {
     case CpuProgram::rebuild_every_point: return krige_rebuild_every_point(in);
     case CpuProgram::reuse_matrix: return krige_reuse_matrix(in);
     case CpuProgram::shared_weights: return krige_shared_weights(in);
+    case CpuProgram::dual: return krige_dual(in);
   }
   throw datasets::InputError("kriging: unknown CPU program");
 }

@@ -24,20 +24,20 @@ ConstantLayout constant_layout(std::size_t wells, std::size_t surfaces, std::siz
 }
 
 bool experiment_uses_float(int experiment) {
-  if (experiment < 1 || experiment > 7)
-    throw datasets::InputError(
-        fmt::format("kriging: no CUDA experiment {} (the paper has 1 to 6; 7 is the cuBLAS GEMM pair)", experiment));
+  if (experiment < 1 || experiment > 8)
+    throw datasets::InputError(fmt::format(
+        "kriging: no CUDA experiment {} (the paper has 1 to 6; 7 is the cuBLAS GEMM pair, 8 the dual form)", experiment));
   return experiment == 6;
 }
 
 int device_max_wells(int experiment) {
-  if (experiment == 7) return std::numeric_limits<int>::max();
+  if (experiment >= 7) return std::numeric_limits<int>::max();
   return experiment >= 5 ? kDeviceMaxWellsConstant : kDeviceMaxWells;
 }
 
 void check_device_experiment(int experiment, std::size_t wells, std::size_t surfaces, std::size_t value_bytes) {
   const bool wants_float = experiment_uses_float(experiment);
-  if (experiment != 7 && value_bytes != (wants_float ? sizeof(float) : sizeof(double)))
+  if (experiment < 7 && value_bytes != (wants_float ? sizeof(float) : sizeof(double)))
     throw datasets::InputError(fmt::format("kriging CUDA experiment {} runs in {} (the spec: 1-5 double, 6 float), "
                                            "but the input is in {}",
                                            experiment, wants_float ? "float" : "double",
@@ -87,9 +87,10 @@ RunBytes run_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
   const double axes = double(mesh_x + mesh_y) * (vb + sizeof(double));
   RunBytes b;
   b.host = axes + points * double(surfaces) * vb;
+  if (experiment == 8) b.host += 2 * m * m * sizeof(double);  // A and its LU factors (double)
   if (on_device) {
     // Experiments 1-2 krige one surface at a time; 2-4 keep A; 7 keeps A and its inverse
-    // in double (and in T) next to all estimates.
+    // in double (and in T) next to all estimates; 8 keeps alpha (H x m, the last term).
     const double estimates = points * (experiment <= 2 ? 1.0 : double(surfaces)) * vb;
     const double matrices = experiment == 7 ? m * m * (2 * sizeof(double) + vb) : experiment >= 2 && experiment <= 4 ? m * m * vb : 0.0;
     b.device = axes + estimates + matrices + m * double(surfaces) * vb;

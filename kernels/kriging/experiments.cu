@@ -1,4 +1,4 @@
-// Li & Dong's CUDA programs, experiments 1-6 (see lb/kriging/device.hpp for what each run
+// Li & Dong's CUDA programs, experiments 1-6, and experiment 8 (the dual form; see lb/kriging/device.hpp for what each run
 // times). Whole-program compilation: the kernels, the __constant__ pool and the host code
 // that launches them are all in this translation unit.
 //
@@ -19,6 +19,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kriging/device.hpp"
+#include "lb/kriging/dual.hpp"
 #include "lb/kriging/solver.hpp"
 #include "device_messages.hpp"
 #include "gemm_pipeline.hpp"
@@ -207,6 +208,46 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
   write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
 }
 
+//! Exp 8 (dual form, dual.hpp): one thread per grid point, 1-D over the mesh (p = iy M +
+//! ix; writes coalesce). The block stages kDualBlock wells (x, y and the pass's alpha) in
+//! shared memory at a time, so any number of wells fits; every thread reads the same entry
+//! at once (a broadcast). Per pass of up to kDualSurfacesPerPass surfaces, each covariance
+//! is computed once and feeds every surface's register accumulator (dual.hpp's body).
+template <class T>
+__global__ void __launch_bounds__(kDualBlock)
+    exp8_kernel(const T* __restrict__ wx, const T* __restrict__ wy, const T* __restrict__ alpha, int n, int surfaces,
+                Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int points,
+                T* __restrict__ out, SkippedPoints skip) {
+  __shared__ T tile_x[kDualBlock], tile_y[kDualBlock], tile_alpha[kDualSurfacesPerPass * kDualBlock];
+  const int t = threadIdx.x;
+  const int p = blockIdx.x * kDualBlock + t;
+  const bool active = p < points;  // inactive threads still stage wells
+  const T px = active ? gx[p % mx] : T(0), py = active ? gy[p / mx] : T(0);
+  const int stride = n + 1;
+  for (int h0 = 0; h0 < surfaces; h0 += kDualSurfacesPerPass) {
+    const int count = min(kDualSurfacesPerPass, surfaces - h0);
+    const T* a = alpha + std::size_t(h0) * stride;
+    T acc[kDualSurfacesPerPass];
+    LB_UNROLL
+    for (int h = 0; h < kDualSurfacesPerPass; ++h) acc[h] = h < count ? a[h * stride + n] : T(0);
+    for (int w0 = 0; w0 < n; w0 += kDualBlock) {
+      const int tile = min(kDualBlock, n - w0);
+      __syncthreads();  // the previous tile is consumed
+      if (t < tile) {
+        tile_x[t] = wx[w0 + t];
+        tile_y[t] = wy[w0 + t];
+        for (int h = 0; h < count; ++h) tile_alpha[h * kDualBlock + t] = a[h * stride + w0 + t];
+      }
+      __syncthreads();
+      accumulate_dual(px, py, tile_x, tile_y, tile_alpha, kDualBlock, tile, count, cov, acc);
+    }
+    if (active && !skip.contains(p))
+      LB_UNROLL
+      for (int h = 0; h < kDualSurfacesPerPass; ++h)
+        if (h < count) out[std::size_t(h0 + h) * std::size_t(points) + std::size_t(p)] = acc[h];
+  }
+}
+
 unsigned ceil_div(std::size_t a, unsigned b) { return static_cast<unsigned>((a + b - 1) / b); }
 
 //! A device buffer of T (freed on destruction).
@@ -299,6 +340,11 @@ DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in)
     return;
   }
   const std::size_t m = in.wells + 1;
+  if (experiment == 8) {  // values holds alpha: H x m
+    d.wx = Buffer<T>(in.wells);
+    d.wy = Buffer<T>(in.wells);
+    d.values = Buffer<T>(m * in.surfaces);
+  }
   if (experiment <= 4) {
     d.wx = Buffer<T>(in.wells);
     d.wy = Buffer<T>(in.wells);
@@ -308,7 +354,7 @@ DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in)
   if (experiment >= 2 && experiment <= 4) d.a = Buffer<T>(m * m);
   d.gx = Buffer<T>(in.grid_x.size());
   d.gy = Buffer<T>(in.grid_y.size());
-  d.out = Buffer<T>(experiment <= 2 ? d.points : d.points * in.surfaces);
+  d.out = Buffer<T>(experiment <= 2 ? d.points : d.points * in.surfaces);  // 8 too
   d.failures = Buffer<FailureRecord>(1);
 }
 
@@ -417,6 +463,22 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
     case 7:
       gemm->run(host_out, s, ev.compute_start, ev.compute_stop);
       return true;
+    case 8: {
+      const std::vector<T> alpha = dual_coefficients(d);  // on the host, in double: timed
+      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
+      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
+      upload(values, alpha.data(), alpha.size(), s, "kriging exp 8: upload alpha");
+      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      check(cudaEventRecord(ev.compute_start, s), "kriging: record compute start");
+      exp8_kernel<T><<<ceil_div(points, kDualBlock), kDualBlock, 0, s>>>(
+          wx.get(), wy.get(), values.get(), n, surfaces, d.covariance, gx.get(), gy.get(), mx, static_cast<int>(points),
+          out.get(), skip);
+      check_launch("kriging exp8_kernel");
+      check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");
+      download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
+      return true;
+    }
   }
   return false;
 }

@@ -1,5 +1,7 @@
 #include "lb/kriging/reference.hpp"
 
+#include "lb/kriging/dual.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -41,9 +43,15 @@ BasicFactoredKriging<T>::BasicFactoredKriging(const KrigingInput<T>& in)
 
 template <class T>
 void BasicFactoredKriging<T>::solve_at(T px, T py, T* x) const {
-  const int m = m_, n = m - 1;
+  const int n = m_ - 1;
   for (int j = 0; j < n; ++j) x[j] = in_->covariance(planar_distance(px, py, in_->well_x[j], in_->well_y[j]));
   x[n] = T(1);
+  solve(x);
+}
+
+template <class T>
+void BasicFactoredKriging<T>::solve(T* x) const {
+  const int m = m_;
   for (int k = 0; k < m; ++k) std::swap(x[k], x[pivots_[k]]);
   for (int r = 1; r < m; ++r) {
     T s = x[r];
@@ -148,12 +156,15 @@ double estimate_tolerance(const KrigingInput<double>& in, double kappa, double u
 namespace lb::kriging {
 
 FloatAlgorithm float_algorithm_of(int experiment) {
-  return experiment == 7 ? FloatAlgorithm::inverse_gemm : FloatAlgorithm::elimination;
+  return experiment == 7 ? FloatAlgorithm::inverse_gemm
+         : experiment == 8 ? FloatAlgorithm::dual
+                           : FloatAlgorithm::elimination;
 }
 
 std::vector<double> float_consistent_estimates(const KrigingInput<float>& in, const std::vector<std::size_t>& points,
                                                FloatAlgorithm algorithm) {
   if (algorithm == FloatAlgorithm::elimination) return reference_estimates(in, points);
+  if (algorithm == FloatAlgorithm::dual) return dual_estimates_at(in, points);
   // Experiment 7's arithmetic: A^-1 from the double A of the float input, rounded once.
   const KrigingInput<double> wide = widen(in);
   const std::vector<double> inverse = FactoredKriging(wide).inverse();
@@ -194,7 +205,7 @@ CheckReference make_check_reference(const KrigingInput<T>& in, std::vector<std::
   for (double v : r.values) r.max_abs = std::max(r.max_abs, std::abs(v)), lo = std::min(lo, v), hi = std::max(hi, v);
   r.spread = hi - lo;
   if constexpr (std::is_same_v<T, float>)
-    for (auto algorithm : {FloatAlgorithm::elimination, FloatAlgorithm::inverse_gemm}) {
+    for (auto algorithm : {FloatAlgorithm::elimination, FloatAlgorithm::inverse_gemm, FloatAlgorithm::dual}) {
       const auto f = float_consistent_estimates(in, r.points, algorithm);
       double e = 0;
       for (std::size_t k = 0; k < f.size(); ++k) e = std::max(e, std::abs(f[k] - r.values[k]));
@@ -247,7 +258,7 @@ template EstimateCheck check_estimates(const CheckReference&, const std::vector<
 template EstimateCheck check_estimates(const CheckReference&, const std::vector<double>&, FloatAlgorithm);
 
 double float_tolerance(FloatAlgorithm algorithm, double float_consistent_error, double max_abs, double rigorous) {
-  const double k = algorithm == FloatAlgorithm::elimination ? 16.0 : 4.0;
+  const double k = algorithm == FloatAlgorithm::elimination ? 16.0 : 4.0;  // inverse_gemm, dual: 4
   return std::min(rigorous, k * float_consistent_error + 4.0 * kFloatRoundoff * max_abs);
 }
 

@@ -166,25 +166,28 @@ TEST(Plan, OverridesReplaceSizesAndPrecisions) {
 
 TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   const auto plan = plan_kriging(load_preset("quick"), {});
-  // per scale (1, 2): 4 CPU programs + exps 1-6 + exp 7 in two precisions = 12; the sweep at
-  // scale 1 adds 100 and 1000 wells for exp 6 and exp 7 x 2 (10 wells are already planned).
-  EXPECT_EQ(plan.size(), 2 * 12u + 2 * 3u);
+  // per scale (1, 2): 4 CPU programs + cpu-exp8 x 2 + exps 1-6 + exps 7 and 8 in two
+  // precisions = 16; the sweep at scale 1 adds 100 and 1000 wells for exp 6, exp 7 x 2 and
+  // exp 8 x 2 (10 wells are already planned).
+  EXPECT_EQ(plan.size(), 2 * 16u + 2 * 5u);
   std::set<std::string> names;
-  const std::regex gpu(R"(kriging/ok/gpu-exp[1-7]/(soa|aos-const|dense)/(float|double)/scale:\d+/wells:\d+)");
-  const std::regex cpu(R"(kriging/ok/cpu-exp[124]/soa/(float|double)/scale:\d+/wells:10)");
+  const std::regex gpu(R"(kriging/ok/gpu-exp[1-8]/(soa|aos-const|dense)/(float|double)/scale:\d+/wells:\d+)");
+  const std::regex cpu(R"(kriging/ok/cpu-exp([124]/soa|8/dense)/(float|double)/scale:\d+/wells:10)");
   for (const auto& b : plan) {
     EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
     EXPECT_TRUE(names.insert(b.name).second) << "duplicate " << b.name;
   }
   EXPECT_TRUE(names.count("kriging/ok/gpu-exp6/aos-const/float/scale:2/wells:10"));
   EXPECT_TRUE(names.count("kriging/ok/gpu-exp7/dense/double/scale:1/wells:1000"));
+  EXPECT_TRUE(names.count("kriging/ok/gpu-exp8/dense/float/scale:1/wells:1000"));
+  EXPECT_TRUE(names.count("kriging/ok/cpu-exp8/dense/double/scale:2/wells:10"));
   EXPECT_FALSE(names.count("kriging/ok/gpu-exp6/aos-const/double/scale:1/wells:10"));  // exp 6 is float
   // --sizes overrides the scales, --precision filters.
   const auto narrow = plan_kriging(load_preset("quick"), Overrides{{4}, {"float"}});
   for (const auto& b : narrow) EXPECT_NE(b.name.find("/float/"), std::string::npos) << b.name;
   EXPECT_EQ(std::count_if(narrow.begin(), narrow.end(),
                           [](const auto& b) { return b.name.find("scale:4/") != std::string::npos; }),
-            3);  // cpu-exp4 float, gpu-exp6, gpu-exp7 float
+            5);  // cpu-exp4 and cpu-exp8 float, gpu-exp6, gpu-exp7 and gpu-exp8 float
 }
 
 TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
@@ -196,7 +199,7 @@ TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
     }
     return std::string();
   };
-  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1],\n \"experiments\": [8]}}}").find(":2: no experiment 8"),
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1],\n \"experiments\": [9]}}}").find(":2: no experiment 9"),
             std::string::npos);
   EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [0], \"experiments\": [1]}}}").find("scale 0"),
             std::string::npos);

@@ -18,6 +18,7 @@
 
 #include "lb/datasets/wells.hpp"
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
 #include "temp_files.hpp"
 
@@ -210,7 +211,8 @@ TEST(KrigingPrograms, ExperimentsMapToTheirCpuPrograms) {
   EXPECT_EQ(kriging::cpu_program_of(5), CpuProgram::shared_weights);
   EXPECT_EQ(kriging::cpu_program_of(6), CpuProgram::shared_weights);
   EXPECT_NE(error_of([] { kriging::cpu_program_of(7); }).find("GPU only"), std::string::npos);
-  EXPECT_NE(error_of([] { kriging::cpu_program_of(8); }).find("no experiment 8"), std::string::npos);
+  EXPECT_EQ(kriging::cpu_program_of(8), CpuProgram::dual);
+  EXPECT_NE(error_of([] { kriging::cpu_program_of(9); }).find("no experiment 9"), std::string::npos);
 }
 
 TEST(KrigingPrograms, FloatAgreesWithDoubleWithinTheConditioningBound) {
@@ -592,6 +594,18 @@ TEST(KrigingVariogram, EveryModelIsExactAtTheWellsAndTheNuggetSmoothsBetween) {
 
 namespace {
 
+std::vector<std::size_t> every_point(std::size_t points) {
+  std::vector<std::size_t> all(points);
+  for (std::size_t p = 0; p < points; ++p) all[p] = p;
+  return all;
+}
+
+//! The generated case with n wells on a mesh small enough for a full reference check (a
+//! smaller one at 1000 wells: each point costs m^2 per reference).
+datasets::KrigingCase well_count_case(std::size_t n) {
+  return datasets::generate_kriging_case({.wells = n, .mesh_x = n < 1000 ? 20u : 10u, .mesh_y = n < 1000 ? 30u : 15u});
+}
+
 //! The wells without the last one (a kernel that drops a well).
 WellSet without_last_well(const WellSet& w) {
   WellSet out = w;
@@ -620,9 +634,7 @@ WellSet reversed(const WellSet& w) {
 std::vector<float> float_program(const WellSet& w, const datasets::GridSpec& g, const kriging::Variogram& v,
                                  kriging::FloatAlgorithm algorithm) {
   const auto in = kriging::make_input<float>(w, g, v);
-  std::vector<std::size_t> all(in.points());
-  for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
-  const auto by_point = kriging::float_consistent_estimates(in, all, algorithm);
+  const auto by_point = kriging::float_consistent_estimates(in, every_point(in.points()), algorithm);
   std::vector<float> out(by_point.size());
   for (std::size_t p = 0; p < in.points(); ++p)
     for (std::size_t h = 0; h < in.surfaces; ++h) out[h * in.points() + p] = float(by_point[p * in.surfaces + h]);
@@ -637,13 +649,10 @@ TEST(KrigingFloatCheck, FailsAWrongFloatProgramAtEveryWellCount) {
   // checked float before) let both wrong programs pass at 100 and 1000 wells.
   using kriging::FloatAlgorithm;
   for (std::size_t n : {10, 100, 1000}) {
-    // A smaller mesh at 1000 wells: each point costs m^2 per reference.
-    const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = n < 1000 ? 20u : 10u, .mesh_y = n < 1000 ? 30u : 15u});
+    const auto c = well_count_case(n);
     const auto v = base_variogram(c);
     const auto in_f = kriging::make_input<float>(c.wells, c.grid, v);
-    std::vector<std::size_t> all(in_f.points());
-    for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
-    const auto ref = kriging::make_check_reference(in_f, all);
+    const auto ref = kriging::make_check_reference(in_f, every_point(in_f.points()));
     auto wrong_range = v;
     wrong_range.range *= 1.01;
     const auto dropped = float_program(without_last_well(c.wells), c.grid, v, FloatAlgorithm::elimination);
@@ -697,4 +706,80 @@ TEST(KrigingCpuCheck, CpuProgramsPassAndACorruptedOutputFails) {
   EXPECT_FALSE(good.unvalidated);
   out_f[points[3]] = std::nanf("");
   EXPECT_FALSE(kriging::check_estimates(ref_f, out_f, kriging::FloatAlgorithm::elimination).ok);
+}
+
+// --- experiment 8: the dual form's CPU program (issue 13) ----------------------------------
+
+TEST(KrigingDual, CpuProgramMatchesTheReferenceAtAnyWellCount) {
+  // 100 and 1000 wells: beyond the per-point programs' 64. Double within the double
+  // tolerance; float within the float-consistent one, and a 1 % wrong range fails.
+  using kriging::FloatAlgorithm;
+  for (std::size_t n : {10, 100, 1000}) {
+    const auto c = well_count_case(n);
+    const auto v = base_variogram(c);
+    const auto in_d = kriging::make_input<double>(c.wells, c.grid, v);
+    const auto in_f = kriging::make_input<float>(c.wells, c.grid, v);
+    const auto all = every_point(in_d.points());
+    const auto ref_d = kriging::make_check_reference(in_d, all);
+    const auto out_d = kriging::run_cpu_program(kriging::cpu_program_of(8), in_d);
+    const auto check_d = kriging::check_estimates(ref_d, out_d, FloatAlgorithm::elimination);
+    EXPECT_TRUE(check_d.ok) << n << " wells: " << check_d.message;
+    EXPECT_FALSE(check_d.unvalidated) << n;
+
+    const auto ref_f = kriging::make_check_reference(in_f, all);
+    const auto check_f = kriging::check_estimates(ref_f, kriging::krige_dual(in_f), FloatAlgorithm::dual);
+    EXPECT_TRUE(check_f.ok) << n << " wells: " << check_f.message;
+    auto wrong_range = v;
+    wrong_range.range *= 1.01;
+    const auto misranged = kriging::krige_dual(kriging::make_input<float>(c.wells, c.grid, wrong_range));
+    const auto bad = kriging::check_estimates(ref_f, misranged, FloatAlgorithm::dual);
+    ::testing::Test::RecordProperty("float_wells" + std::to_string(n) + "_max_abs_vs_tolerance_vs_wrong",
+                                    std::to_string(check_f.max_abs) + " / " + std::to_string(check_f.tolerance) + " / " +
+                                        std::to_string(bad.max_abs) + (bad.unvalidated ? " (unvalidated)" : ""));
+    // Unlike inverting A in float (exp 7), alpha is solved in double: the float check stays
+    // tight at 1000 wells (measured: tolerance 0.015 m, the wrong range 0.085 m off).
+    EXPECT_FALSE(check_f.unvalidated) << n;
+    EXPECT_FALSE(bad.ok) << n << " wells: a wrong program passed, tolerance " << bad.tolerance;
+    EXPECT_FALSE(kriging::check_estimates(ref_d, kriging::krige_dual(kriging::make_input<double>(c.wells, c.grid, wrong_range)),
+                                          FloatAlgorithm::elimination)
+                     .ok)
+        << n;
+  }
+}
+
+TEST(KrigingDual, EveryModelIsExactAtTheWellsAndMatchesThePerPointSolver) {
+  // Mesh points 0, 2, 6, 8 (x fastest) are the corner wells 0, 1, 2, 3.
+  const std::size_t at_well[4] = {0, 2, 6, 8};
+  for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::gaussian,
+                     kriging::VariogramModel::spherical})
+    for (double nugget : {0.0, 0.1}) {
+      const auto in = kriging::make_input<double>(square_wells(), {0, 100, 3, 0, 100, 3}, {1.0, 150.0, nugget, model});
+      const auto dual = kriging::krige_dual(in);
+      const auto solved = kriging::krige_shared_weights(in);
+      ASSERT_EQ(dual.size(), solved.size());
+      for (std::size_t k = 0; k < dual.size(); ++k)
+        EXPECT_NEAR(dual[k], solved[k], 1e-11 * std::abs(solved[k])) << kriging::to_string(model) << " estimate " << k;
+      for (std::size_t h = 0; h < 2; ++h)
+        for (std::size_t i = 0; i < 4; ++i) {
+          const double value = in.values[h * in.wells + i];
+          EXPECT_NEAR(dual[h * 9 + at_well[i]], value, 1e-12 * value) << kriging::to_string(model) << " well " << i;
+        }
+    }
+}
+
+TEST(KrigingDual, MoreSurfacesThanOnePassHolds) {
+  // 2 kDualSurfacesPerPass + 3 surfaces: three passes, each surface its own coefficients.
+  WellSet w = square_wells();
+  const std::size_t surfaces = 2 * kriging::kDualSurfacesPerPass + 3;
+  w.surface_names.clear();
+  w.values.clear();
+  for (std::size_t h = 0; h < surfaces; ++h) {
+    w.surface_names.push_back("s" + std::to_string(h));
+    for (std::size_t i = 0; i < w.x.size(); ++i) w.values.push_back(double(10 * h + i * (h % 3 + 1)));
+  }
+  const auto in = kriging::make_input<double>(w, {0, 100, 7, 0, 100, 5}, {1.0, 150.0});
+  const auto dual = kriging::krige_dual(in);
+  const auto solved = kriging::krige_shared_weights(in);
+  ASSERT_EQ(dual.size(), solved.size());
+  for (std::size_t k = 0; k < dual.size(); ++k) EXPECT_NEAR(dual[k], solved[k], 1e-10 * (1 + std::abs(solved[k]))) << k;
 }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 
 #include "lb/kriging/device.hpp"
@@ -38,7 +40,12 @@ TEST(KrigingDeviceChecks, ExperimentNumbersAndPrecisions) {
   EXPECT_FALSE(kriging::experiment_uses_float(7));
   EXPECT_NO_THROW(check_device_experiment(7, 10, 11, sizeof(double)));
   EXPECT_NO_THROW(check_device_experiment(7, 1000, 11, sizeof(float)));
-  EXPECT_NE(error_of([] { check_device_experiment(8, 10, 11, sizeof(double)); }).find("no CUDA experiment 8"),
+  // Experiment 8 (the dual form) likewise: either precision, any number of wells.
+  EXPECT_FALSE(kriging::experiment_uses_float(8));
+  EXPECT_NO_THROW(check_device_experiment(8, 10, 11, sizeof(double)));
+  EXPECT_NO_THROW(check_device_experiment(8, 5000, 11, sizeof(float)));
+  EXPECT_EQ(kriging::device_max_wells(8), std::numeric_limits<int>::max());
+  EXPECT_NE(error_of([] { check_device_experiment(9, 10, 11, sizeof(double)); }).find("no CUDA experiment 9"),
             std::string::npos);
   EXPECT_NE(error_of([] { check_device_experiment(0, 10, 11, sizeof(double)); }).find("no CUDA experiment 0"),
             std::string::npos);

@@ -16,6 +16,7 @@
 #include "lb/datasets/wells.hpp"
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
+#include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
 
 #include "gemm_pipeline.hpp"
@@ -237,7 +238,7 @@ TEST(KrigingGpuWells, FloatProgramsPassTheFloatCheckAndAWrongRangeFails) {
     std::vector<std::size_t> all(in_f.points());
     for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
     const auto ref = kriging::make_check_reference(in_f, all);
-    for (int experiment : {6, 7}) {
+    for (int experiment : {6, 7, 8}) {
       if (experiment == 6 && n > 100) continue;
       const auto algorithm = kriging::float_algorithm_of(experiment);
       const auto check = kriging::check_estimates(ref, kriging::run_device_experiment(experiment, in_f).estimates, algorithm);
@@ -393,6 +394,57 @@ TEST(KrigingGpu, CoincidentWellsGiveASingularSystemErrorNotNaN) {
   EXPECT_NO_THROW(kriging::run_device_experiment(4, input_of<double>(datasets::kriging_base_case(1))));
 }
 
+// --- experiment 8, the dual form (issue 13) ------------------------------------------------
+
+//! Experiment 8 on c in precision T against the double reference at every grid point, and
+//! against its own CPU program (the same body: a few ulps apart).
+template <class T>
+void expect_exp8_matches(const datasets::KrigingCase& c) {
+  const auto in = input_of<T>(c);
+  std::vector<std::size_t> all(in.points());
+  for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
+  const auto ref = kriging::make_check_reference(in, all);
+  kriging::DeviceExperiment<T> e(8, in);
+  const auto run = e.run(nullptr, kriging::Poison::yes);
+  EXPECT_EQ(run.unwritten, 0u);
+  EXPECT_TRUE(std::isfinite(run.device_seconds));
+  const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
+  EXPECT_TRUE(check.ok) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit: " << check.message;
+  ::testing::Test::RecordProperty("exp8_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
+                                      std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
+                                  std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance) +
+                                      (check.unvalidated ? " (unvalidated)" : ""));
+}
+
+TEST(KrigingGpuDual, Exp8MatchesTheReferenceAtAnyWellCount) {
+  REQUIRE_GPU();
+  // 300 wells: two shared-memory tiles, the second partial; 53 x 97 points: the last block
+  // partial.
+  for (std::size_t n : {10, 100, 300, 1000}) {
+    const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = 53, .mesh_y = n < 1000 ? 97u : 31u});
+    expect_exp8_matches<double>(c);
+    expect_exp8_matches<float>(c);
+  }
+}
+
+TEST(KrigingGpuDual, Exp8CombinesMoreSurfacesThanOnePass) {
+  REQUIRE_GPU();
+  // 2 kDualSurfacesPerPass + 3 surfaces: three passes over the wells.
+  const auto c = datasets::generate_kriging_case(
+      {.wells = 40, .surfaces = 2 * kriging::kDualSurfacesPerPass + 3, .mesh_x = 20, .mesh_y = 30});
+  expect_exp8_matches<double>(c);
+  expect_exp8_matches<float>(c);
+}
+
+TEST(KrigingGpuDual, Exp8RefusesASingularSystemBeforeAnyLaunch) {
+  REQUIRE_GPU();
+  auto c = make_case(20, 30);
+  c.wells.x[1] = c.wells.x[0];
+  c.wells.y[1] = c.wells.y[0];
+  EXPECT_THROW(kriging::run_device_experiment(8, input_of<double>(c)), kriging::SingularSystem);
+  EXPECT_NO_THROW(kriging::run_device_experiment(8, input_of<double>(make_case(20, 30))));
+}
+
 // --- poisoned outputs catch a kernel that skips points (issue 10 item 8) --------------------
 
 template <class T>
@@ -421,8 +473,8 @@ void expect_skipped_writes_caught(int experiment, const datasets::KrigingCase& c
 TEST(KrigingGpuPoison, EveryExperimentsSkippedWritesAreCaught) {
   REQUIRE_GPU();
   const auto c = make_case(20, 30);
-  for (int experiment : {1, 2, 3, 4, 5, 7}) expect_skipped_writes_caught<double>(experiment, c);
-  for (int experiment : {6, 7}) expect_skipped_writes_caught<float>(experiment, c);
+  for (int experiment : {1, 2, 3, 4, 5, 7, 8}) expect_skipped_writes_caught<double>(experiment, c);
+  for (int experiment : {6, 7, 8}) expect_skipped_writes_caught<float>(experiment, c);
 }
 
 // --- every variogram model in every experiment (issue 10 item 15) ---------------------------
@@ -439,12 +491,12 @@ TEST(KrigingGpuVariogram, EveryModelMatchesTheReferenceInEveryExperiment) {
     std::vector<std::size_t> all(in_d.points());
     for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
     const auto ref_d = kriging::make_check_reference(in_d, all), ref_f = kriging::make_check_reference(in_f, all);
-    for (int experiment : {1, 2, 3, 4, 5, 7}) {
+    for (int experiment : {1, 2, 3, 4, 5, 7, 8}) {
       const auto check = kriging::check_estimates(ref_d, kriging::run_device_experiment(experiment, in_d).estimates,
                                                   kriging::float_algorithm_of(experiment));
       EXPECT_TRUE(check.ok) << kriging::to_string(model) << " exp " << experiment << ": " << check.message;
     }
-    for (int experiment : {6, 7}) {
+    for (int experiment : {6, 7, 8}) {
       const auto check = kriging::check_estimates(ref_f, kriging::run_device_experiment(experiment, in_f).estimates,
                                                   kriging::float_algorithm_of(experiment));
       EXPECT_TRUE(check.ok) << kriging::to_string(model) << " float exp " << experiment << ": " << check.message;

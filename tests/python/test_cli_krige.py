@@ -79,7 +79,7 @@ EXACT_WELLS = [(100, 200, 510.25, 600.5), (700, 300, 480.0, 575.75), (400, 800, 
                (900, 900, 495.125, 590.0), (0, 1000, 520.0, 610.25)]
 
 
-@pytest.mark.parametrize("experiment, rel_tol", [(1, 1e-9), (2, 1e-9), (4, 1e-9), (6, 1e-5)])
+@pytest.mark.parametrize("experiment, rel_tol", [(1, 1e-9), (2, 1e-9), (4, 1e-9), (6, 1e-5), (8, 1e-9)])
 def test_model_equals_the_wells_at_the_wells(tmp_path, experiment, rel_tol):
     wells = wells_file(tmp_path, "x,y,top,base\n" + "".join(f"{x},{y},{t},{b}\n" for x, y, t, b in EXACT_WELLS))
     out = tmp_path / "model.csv"
@@ -152,10 +152,10 @@ def test_singular_system_names_the_wells(tmp_path):
     (["--wells", "WELLS", "--grid", "0:1:2,0:1:2", "--well-count", 5], "--well-count is for the generated case"),
     (["--wells", "WELLS", "--grid", "0:1:2"], "grid spec '0:1:2'"),
     (["--wells", "WELLS", "--grid", "5:5:1,7:7:1"], "a single point has no extent"),
-    (["--scale", 1, "--precision", "float"], "--precision is only for experiment 7"),
-    (["--scale", 1, "--experiment", 5, "--precision", "double"], "--precision is only for experiment 7"),
+    (["--scale", 1, "--precision", "float"], "--precision is only for experiments 7 and 8"),
+    (["--scale", 1, "--experiment", 5, "--precision", "double"], "--precision is only for experiments 7 and 8"),
     (["--scale", 1, "--experiment", 7, "--precision", "half"], "unknown precision 'half'"),
-    (["--scale", 1, "--experiment", 8], "unknown experiment 8"),
+    (["--scale", 1, "--experiment", 9], "unknown experiment 9"),
     (["--scale", 1, "--experiment", 7], "experiment 7 runs on the GPU only"),
     (["--scale", 1, "--well-count", 1], "--well-count 1: kriging needs at least 2 wells"),
     (["--scale", 1, "--model", "linear"], "--model: unknown variogram model 'linear'"),
@@ -164,7 +164,7 @@ def test_singular_system_names_the_wells(tmp_path):
     (["--scale", 1, "--sill", 0.5, "--nugget", 0.5], "must be finite and above the nugget 0.5"),
     (["--scale", 1, "--device", "tpu"], "unknown device 'tpu'"),
     (["--scale", 0], "scale must be at least 1"),
-    (["--scale", 1, "--well-count", 65], "holds at most 64"),
+    (["--scale", 1, "--experiment", 4, "--well-count", 65], "holds at most 64"),
     # the device experiments' capacities are checked before looking for a GPU
     (["--scale", 1, "--experiment", 1, "--well-count", 17, "--device", "gpu"], "holds at most 16"),
 ])
@@ -231,18 +231,26 @@ def test_gpu_without_a_gpu_is_a_clear_error(tmp_path):
     assert r.returncode == 2 and "no CUDA GPU visible" in r.stderr and not out.exists()
 
 
+def expect_same_model(tmp_path, first, second, summary, rel):
+    """`krige --scale 1` with the options `first`, then `second` (whose summary names
+    `summary`): the same rows within rel."""
+    a, b = tmp_path / "first.csv", tmp_path / "second.csv"
+    krige("--scale", 1, *first, "--out", a)
+    r = krige("--scale", 1, *second, "--out", b)
+    assert summary in r.stderr, r.stderr
+    header_a, rows_a = read_model(a)
+    header_b, rows_b = read_model(b)
+    assert header_b == header_a and len(rows_b) == len(rows_a)
+    for row_a, row_b in zip(rows_a, rows_b):
+        assert row_b == pytest.approx(row_a, rel=rel)
+
+
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
 def test_gpu_experiment_7_matches_the_double_cpu_program(tmp_path, precision, rel):
     require_gpu()
-    cpu, gpu = tmp_path / "cpu.csv", tmp_path / "gpu.csv"
-    krige("--scale", 1, "--experiment", 4, "--device", "cpu", "--out", cpu)
-    r = krige("--scale", 1, "--experiment", 7, "--precision", precision, "--device", "gpu", "--out", gpu)
-    assert f"experiment 7, gpu, {precision}" in r.stderr
-    _, rows_cpu = read_model(cpu)
-    _, rows_gpu = read_model(gpu)
-    assert len(rows_gpu) == len(rows_cpu)
-    for a, b in zip(rows_cpu, rows_gpu):
-        assert b == pytest.approx(a, rel=rel)
+    expect_same_model(tmp_path, ["--experiment", 4, "--device", "cpu"],
+                      ["--experiment", 7, "--precision", precision, "--device", "gpu"],
+                      f"experiment 7, gpu, {precision}", rel)
 
 
 def test_variogram_options_are_used_and_printed(tmp_path):
@@ -257,21 +265,52 @@ def test_variogram_options_are_used_and_printed(tmp_path):
 
 
 def test_default_experiment_runs_many_wells_and_says_which(tmp_path):
-    """No --experiment with more wells than experiment 6 holds: experiment 7, named on stderr
+    """No --experiment with more wells than experiment 6 holds: experiment 8, named on stderr
     (without a GPU the run then stops at the missing GPU, after saying so)."""
     out = tmp_path / "out.csv"
     r = run("krige", "--scale", 1, "--well-count", 200, "--out", out)
     assert "no --experiment given and experiment 6 cannot run these wells" in r.stderr, r.stderr
-    assert "using experiment 7" in r.stderr, r.stderr
+    assert "using experiment 8 (the dual form) on the GPU" in r.stderr, r.stderr
     if gpu_visible():
-        assert r.returncode == 0 and "experiment 7, gpu, double" in r.stderr, r.stderr
+        assert r.returncode == 0 and "experiment 8, gpu, double" in r.stderr, r.stderr
     else:
         assert r.returncode == 2 and "no CUDA GPU visible" in r.stderr and not out.exists()
     # an explicit choice that cannot run stays an error, before looking for a GPU
     r = run("krige", "--scale", 1, "--well-count", 200, "--experiment", 6, "--out", out)
     assert r.returncode == 2 and "constant memory" in r.stderr and "using experiment" not in r.stderr, r.stderr
-    assert "the first that can run them" in run("krige", "--help").stdout
+    help_text = " ".join(run("krige", "--help").stdout.split())
+    assert "experiment 8, named on stderr" in help_text
+    assert "Experiment 8 gives no kriging variance" in help_text
 
+
+def test_cpu_default_beyond_64_wells_is_experiment_8(tmp_path):
+    """The CPU programs of 1-6 hold 64 wells: beyond, no --experiment runs experiment 8 on the
+    CPU (any well count), said on stderr; it agrees with the reference-checked exp 4 where both run."""
+    out = tmp_path / "out.csv"
+    r = krige("--scale", 1, "--well-count", 200, "--device", "cpu", "--out", out)
+    assert "experiment 6 cannot run these wells (200 wells, but the CPU programs of experiments 1-6 hold at " \
+           "most 64); using experiment 8 (the dual form) on the CPU" in r.stderr, r.stderr
+    assert "experiment 8, cpu, double" in r.stderr, r.stderr
+    _, rows = read_model(out)
+    assert len(rows) == MESH_X * MESH_Y and all(math.isfinite(v) for row in rows for v in row)
+    small = tmp_path / "small.csv"
+    r = krige("--scale", 1, "--device", "cpu", "--out", small)  # 10 wells: the paper's 6 stays the default
+    assert "experiment 6, cpu, float" in r.stderr and "using experiment" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
+def test_cpu_experiment_8_matches_experiment_4(tmp_path, precision, rel):
+    expect_same_model(tmp_path, ["--experiment", 4, "--device", "cpu"],
+                      ["--experiment", 8, "--precision", precision, "--device", "cpu"],
+                      f"experiment 8, cpu, {precision}", rel)
+
+
+@pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
+def test_gpu_experiment_8_matches_its_cpu_program(tmp_path, precision, rel):
+    require_gpu()
+    expect_same_model(tmp_path, ["--experiment", 8, "--precision", precision, "--device", "cpu"],
+                      ["--experiment", 8, "--precision", precision, "--device", "gpu"],
+                      f"experiment 8, gpu, {precision}", rel)
 
 def test_a_single_point_grid_runs_with_a_range(tmp_path):
     out = tmp_path / "out.csv"

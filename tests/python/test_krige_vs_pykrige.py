@@ -112,14 +112,15 @@ def pykrige_estimates(wells, model, rng, sill, nugget, pykrige_range=None):
 CASES = [("exponential", 0.0), ("exponential", 0.2), ("spherical", 0.0), ("spherical", 0.2), ("gaussian", 0.2)]
 
 
+@pytest.mark.parametrize("experiment", [4, 8])
 @pytest.mark.parametrize("model, nugget_fraction", CASES)
-def test_cpu_matches_pykrige(tmp_path, model, nugget_fraction):
+def test_cpu_matches_pykrige(tmp_path, model, nugget_fraction, experiment):
     wells = road_network_wells()
     assert len(wells) >= 50
     values = np.array([w[2] for w in wells])
     sill = float(np.var(values))
     nugget, rng = nugget_fraction * sill, 1200.0
-    ours = krige(tmp_path, wells, model, rng, sill, nugget)
+    ours = krige(tmp_path, wells, model, rng, sill, nugget, experiment=experiment)
     theirs = pykrige_estimates(wells, model, rng, sill, nugget)
     scale = float(np.max(np.abs(values)))
     assert np.max(np.abs(ours - theirs)) <= 1e-8 * scale
@@ -129,7 +130,7 @@ def test_cpu_matches_pykrige(tmp_path, model, nugget_fraction):
 
 
 @pytest.mark.parametrize("model", ["exponential", "spherical", "gaussian"])
-@pytest.mark.parametrize("experiment", [5, 7])
+@pytest.mark.parametrize("experiment", [5, 7, 8])
 def test_gpu_matches_pykrige(tmp_path, model, experiment):
     """The double GPU experiments that hold 60 wells (1-4 hold 16 per thread)."""
     wells = road_network_wells()

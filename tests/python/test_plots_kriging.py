@@ -156,7 +156,8 @@ def test_claims_file_holds_every_claim_of_the_spec_with_its_reading():
 
 def test_accuracy_table_has_every_experiment_and_exp6_against_exp5(report, device):
     rows = {r[0]: r for r in kriging.accuracy_rows(device)}
-    assert list(rows) == [f"exp. {e}" for e in range(1, 7)] + ["exp. 7 float", "exp. 7 double"]
+    assert list(rows) == [f"exp. {e}" for e in range(1, 7)] + [
+        "exp. 7 float", "exp. 7 double", "exp. 8 float", "exp. 8 double"]
     name, precision, max_abs, max_rel, tolerance, scale, kappa = rows["exp. 6"]
     assert (precision, scale, kappa, tolerance) == ("float", 10, 38.5, 0.05)
     assert max_rel == pytest.approx(max_abs / 1480)
@@ -252,8 +253,28 @@ def test_a_run_without_benchmarks_of_a_figure_says_not_measured(tmp_path, fixtur
     wells = kriging.wells_section([device], tmp_path / "figures")
     exp7 = kriging.exp7_section([device], tmp_path / "figures")
     assert "Well-count sweep: not measured." in wells.body
-    assert "Experiment 7: not measured." in exp7.body
+    assert "Experiments 7 and 8: not measured." in exp7.body
     assert "not measured" in (tmp_path / "figures" / "kriging_wells.svg").read_text()
+
+
+def test_experiment_8_joins_the_beyond_the_paper_tables(tmp_path, fixture):
+    """gpu-exp8 results (here: the fixture's exp 7 entries renamed) are drawn and tabled beside
+    experiments 6 and 7, with its own accuracy row."""
+    folder = copy_fixture(fixture, tmp_path)
+    path = folder / "kriging.gpu0.json"
+    doc = json.loads(path.read_text())
+    doc["benchmarks"] += [{**e, "name": e["name"].replace("/gpu-exp7/", "/gpu-exp8/"),
+                           **({"run_name": e["run_name"].replace("/gpu-exp7/", "/gpu-exp8/")}
+                              if "run_name" in e else {})}
+                          for e in doc["benchmarks"] if "/gpu-exp7/" in e["name"]]
+    path.write_text(json.dumps(doc))
+    (device,) = load_results([folder]).devices
+    beyond = kriging.exp7_section([device], tmp_path / "figures")
+    wells = kriging.wells_section([device], tmp_path / "figures")
+    for precision in ("float", "double"):
+        assert f"| exp. 8 {precision} | 10 |" in beyond.body, beyond.body
+        assert f"| exp. 8 {precision} | 1 | 1000 | " in wells.body, wells.body
+        assert dict((r[0], r) for r in kriging.accuracy_rows(device))[f"exp. 8 {precision}"][2] is not None
 
 
 # --- Fig. 4: the model files -----------------------------------------------------------------

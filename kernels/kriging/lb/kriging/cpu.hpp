@@ -61,9 +61,10 @@ KrigingInput<T> make_input(const datasets::WellSet& wells, const datasets::GridS
 //! inputs as the float program, so comparing the two measures only the arithmetic.
 KrigingInput<double> widen(const KrigingInput<float>& in);
 
-enum class CpuProgram { rebuild_every_point = 1, reuse_matrix = 2, shared_weights = 4 };
+enum class CpuProgram { rebuild_every_point = 1, reuse_matrix = 2, shared_weights = 4, dual = 8 };
 
-//! The CPU program of paper experiment 1..6 (1 -> 1, 2 and 3 -> 2, 4 to 6 -> 4).
+//! The CPU program of paper experiment 1..6 (1 -> 1, 2 and 3 -> 2, 4 to 6 -> 4) and of
+//! experiment 8 (dual.hpp: OpenMP, any number of wells). Experiment 7 has none.
 CpuProgram cpu_program_of(int experiment);
 
 template <class T>

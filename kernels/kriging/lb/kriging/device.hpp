@@ -40,8 +40,13 @@
 //!          kernel builds B and two cuBLAS GEMMs give the weights and the estimates;
 //!          download all estimates. U's diagonal is copied to pinned memory on the way
 //!          (no synchronisation) and its pivots checked after the run.
+//!   exp 8  (dual.hpp) solve alpha = A^-1 [z; 0] for every surface on the host (double LU,
+//!          rounded to T); upload wells, alpha and the mesh axes; one launch of exp8_kernel
+//!          (blocks of kDualBlock threads, one per grid point; the wells staged in shared
+//!          memory kDualBlock at a time); download all estimates. A singular A is refused by
+//!          the host solve (SingularSystem), before any launch.
 //! DeviceRun::device_seconds is the device-only part (no host work, no transfers): from the
-//! first kernel to the last, for experiments 3-7 (1-2 interleave transfers and launches).
+//! first kernel to the last, for experiments 3-8 (1-2 interleave transfers and launches).
 //!
 //! Failed solves (a pivot below the solver's tolerance: coincident wells, NaN input) are
 //! counted on the device; run() then throws SingularSystem naming the experiment and the
@@ -66,7 +71,9 @@ inline constexpr int kDeviceMaxWells = 16;
 //! memory per thread in float) for the well-count sweep; the 64 KiB constant pool is then
 //! the limit (float: about 110 wells).
 inline constexpr int kDeviceMaxWellsConstant = 128;
-//! The most wells experiment e's solver holds (experiment 7: no compile-time limit).
+//! Threads per block of experiment 8, and wells per shared-memory tile.
+inline constexpr int kDualBlock = 256;
+//! The most wells experiment e's solver holds (experiments 7 and 8: no compile-time limit).
 int device_max_wells(int experiment);
 
 //! __constant__ memory of experiments 5 and 6: one pool of 64 KiB (the whole user constant
@@ -88,7 +95,7 @@ struct ConstantLayout {
 };
 ConstantLayout constant_layout(std::size_t wells, std::size_t surfaces, std::size_t value_bytes);
 
-//! True for experiment 6 (float), false for 1-5 (double) and 7 (double by default, float
+//! True for experiment 6 (float), false for 1-5 (double) and 7-8 (double by default, float
 //! allowed); throws InputError for any other number.
 bool experiment_uses_float(int experiment);
 
@@ -135,7 +142,7 @@ template <class T>
 struct DeviceRun {
   std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
   double seconds = 0.0;      //!< the timed region above, from CUDA events
-  double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-7)
+  double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-8)
   std::size_t unwritten = 0;        //!< Poison::yes: estimates still holding the poison
   std::size_t first_unwritten = 0;  //!< the first such estimate's index
 };

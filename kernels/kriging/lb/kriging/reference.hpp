@@ -44,6 +44,11 @@
 //!     dominated by the rounding of A^-1 times B (the same numbers on both sides) and by
 //!     B's rounding amplified by |A^-1| (1-2 ulp of exp/sqrt on either side); only the
 //!     summation order differs (cuBLAS's tiles and FMAs). K = 4.
+//!   dual (exp 8): alpha = A^-1 [z; 0] in double, rounded to float once; each estimate a
+//!     float sum of C(x, x_i) alpha_i, as the program does (dual.hpp's own per-point body).
+//!     As for inverse_gemm, the error is alpha's rounding and C's (IEEE exp and sqrt on
+//!     both sides) times |alpha|, the same numbers on both sides; only the summation order
+//!     and FMA contraction differ. K = 4.
 //! Measured (tests KrigingFloatCheck, 20 x 30 mesh): elimination 3.3e-4 / 1.1e-3 / 3.4e-3 m
 //! at 10 / 100 / 1000 wells, inverse_gemm 4.6e-4 / 7.6e-3 / 1.19 m (the GPU's exp 7 float:
 //! 1.4 m at 1000 wells): elimination is kappa-stable, inverting is not.
@@ -73,6 +78,8 @@ class BasicFactoredKriging {
 
   //! The m = n + 1 solution entries (lambda_0..n-1, -mu) at (px, py).
   void solve_at(T px, T py, T* solution) const;
+  //! A x = rhs by the two substitutions, in place (m entries).
+  void solve(T* rhs) const;
   //! The H estimates at (px, py), widened to double.
   std::vector<double> estimates_at(T px, T py) const;
   //! A^-1, row-major m x m (m substitutions).
@@ -104,8 +111,8 @@ std::vector<double> reference_estimates(const KrigingInput<T>& in, const std::ve
 double estimate_tolerance(const KrigingInput<double>& in, double kappa, double unit_roundoff, double extra_ulps);
 
 //! Which float-consistent reference matches a float program (see above).
-enum class FloatAlgorithm { elimination, inverse_gemm };
-//! The float program kind of CUDA experiment e (7: inverse_gemm, else elimination).
+enum class FloatAlgorithm { elimination, inverse_gemm, dual };
+//! The float program kind of experiment e (7: inverse_gemm, 8: dual, else elimination).
 FloatAlgorithm float_algorithm_of(int experiment);
 
 //! `algorithm` in float on the float input at the listed points: result[k * H + h].
@@ -128,7 +135,7 @@ struct CheckReference {
   std::vector<std::size_t> points;
   std::vector<double> values;  //!< values[k * H + h]
   double kappa = 0, max_abs = 0, spread = 0;
-  double float_error[2] = {0, 0};  //!< float inputs: e per FloatAlgorithm
+  double float_error[3] = {0, 0, 0};  //!< float inputs: e per FloatAlgorithm
 };
 template <class T>
 CheckReference make_check_reference(const KrigingInput<T>& in, std::vector<std::size_t> points);

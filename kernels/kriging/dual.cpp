@@ -1,0 +1,66 @@
+#include "lb/kriging/dual.hpp"
+
+#include <type_traits>
+
+#include "lb/exec/cpu_launcher.hpp"
+#include "lb/kriging/reference.hpp"
+
+namespace lb::kriging {
+
+template <class T>
+std::vector<T> dual_coefficients(const KrigingInput<T>& in) {
+  const std::size_t n = in.wells, m = n + 1;
+  KrigingInput<double> wide;
+  if constexpr (std::is_same_v<T, float>)
+    wide = widen(in);
+  else
+    wide = in;
+  const FactoredKriging factors(wide);
+  std::vector<double> rhs(m);
+  std::vector<T> alpha(in.surfaces * m);
+  for (std::size_t h = 0; h < in.surfaces; ++h) {
+    for (std::size_t i = 0; i < n; ++i) rhs[i] = wide.values[h * n + i];
+    rhs[n] = 0.0;
+    factors.solve(rhs.data());
+    for (std::size_t i = 0; i < m; ++i) alpha[h * m + i] = T(rhs[i]);
+  }
+  return alpha;
+}
+
+namespace {
+
+template <class T>
+DualKriging<T> dual_program(const KrigingInput<T>& in, const std::vector<T>& alpha, T* out) {
+  return {in.well_x.data(), in.well_y.data(), alpha.data(), static_cast<int>(in.wells), static_cast<int>(in.surfaces),
+          in.covariance, in.grid_x.data(), in.grid_y.data(), in.grid_x.size(), in.points(), out};
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> krige_dual(const KrigingInput<T>& in) {
+  const std::vector<T> alpha = dual_coefficients(in);
+  std::vector<T> out(in.surfaces * in.points());
+  exec::run_openmp(in.points(), dual_program(in, alpha, out.data()));
+  return out;
+}
+
+template <class T>
+std::vector<double> dual_estimates_at(const KrigingInput<T>& in, const std::vector<std::size_t>& points) {
+  const std::vector<T> alpha = dual_coefficients(in);
+  const std::size_t h_count = in.surfaces;
+  std::vector<T> out(points.size() * h_count);
+  const DualKriging<T> program = dual_program(in, alpha, static_cast<T*>(nullptr));
+  exec::run_openmp(points.size(), [&](std::size_t k) { program.estimate(points[k], out.data() + k * h_count, 1); });
+  return {out.begin(), out.end()};
+}
+
+#define LB_KRIGING_DUAL_INSTANTIATE(T)                                          \
+  template std::vector<T> dual_coefficients(const KrigingInput<T>&);           \
+  template std::vector<T> krige_dual(const KrigingInput<T>&);                  \
+  template std::vector<double> dual_estimates_at(const KrigingInput<T>&, const std::vector<std::size_t>&);
+LB_KRIGING_DUAL_INSTANTIATE(float)
+LB_KRIGING_DUAL_INSTANTIATE(double)
+#undef LB_KRIGING_DUAL_INSTANTIATE
+
+}  // namespace lb::kriging
