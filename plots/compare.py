@@ -369,7 +369,7 @@ def _test_note(comparison):
         text += (f" {untestable} benchmark(s) are **not testable**: with so few repetitions even "
                  "completely separated samples cannot reach p < 0.05 (3 vs 3: smallest p = 0.1), "
                  "which is not the same as \"no difference\". Run the compare preset "
-                 "(`PRESET=harness/presets/compare.json`, 9 repetitions) for a test that can "
+                 "(`make reproduce PRESET=compare`, 9 repetitions) for a test that can "
                  "decide.")
     return text
 

@@ -65,7 +65,7 @@ def preset_file(preset: str, registry: Registry) -> Path:
 
 def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
     """The preset's object for the registry's model step (suites.kriging.model), checked:
-    {"scale": int >= 1, "experiment": 1..7}."""
+    {"scale": int >= 1, "experiment": 1..8}."""
     step = registry.model_step()
     if step is None:
         return None
@@ -87,7 +87,7 @@ def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
 
     def bad(problem: str) -> UsageError:
         return UsageError(f"{path}:{line}: suites.{suite_name}.{step_key}: {problem} (expected "
-                          '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..7)')
+                          '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..8)')
 
     model = suite[step_key]
     if not isinstance(model, dict):
@@ -103,8 +103,8 @@ def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
             raise bad(f"'{key}' must be an integer, not {json.dumps(value)}")
     if model["scale"] < 1:
         raise bad(f"'scale' must be at least 1, not {model['scale']}")
-    if not 1 <= model["experiment"] <= 7:
-        raise bad(f"'experiment' must be 1..7, not {model['experiment']}")
+    if not 1 <= model["experiment"] <= 8:
+        raise bad(f"'experiment' must be 1..8, not {model['experiment']}")
     return ModelSpec(suite=suite_name, scale=model["scale"], experiment=model["experiment"])
 
 

@@ -584,7 +584,7 @@ def test_every_suite_of_the_preset_runs_by_default(work, tmp_path):
     ('{"scale": true, "experiment": 6}', "'scale' must be an integer, not true"),
     ('{"scale": 2, "experiment": 6.0}', "'experiment' must be an integer, not 6.0"),
     ('{"scale": 0, "experiment": 6}', "'scale' must be at least 1"),
-    ('{"scale": 2, "experiment": 8}', "'experiment' must be 1..7, not 8"),
+    ('{"scale": 2, "experiment": 9}', "'experiment' must be 1..8, not 9"),
     ('{"scale": 2, "experiment": 6, "seed": 1}', "unknown key 'seed'"),
 ])
 def test_invalid_kriging_model_is_one_message_exit_2_and_creates_nothing(work, tmp_path, model,
