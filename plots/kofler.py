@@ -229,14 +229,13 @@ def tile_sweep_section(devices, figures_dir):
                 mark_not_measured(ax, "no tiled benchmark with an AoS time")
                 continue
             _plot_sweep(ax, curves)
-    fig.suptitle(f"{PAPER}: tile sweep, speedup over AoS vs tile size t (records per tile)\n"
-                 f"{devices_text(devices)}")
     body = ("Speedup over AoS = time(AoS) / time(tiled, t) at the same size, one colour per "
             "size; dots: run-time tile (`tiled`), hollow squares: compile-time tile "
             "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×). Above 1 is faster "
             "than AoS.")
-    return Section("Tile sweep per program", body,
-                   (save_figure(fig, figures_dir, "kofler_tile_sweep"),))
+    return _figure_section(fig, devices, figures_dir, "kofler_tile_sweep",
+                           ": tile sweep, speedup over AoS vs tile size t (records per tile)",
+                           "Tile sweep per program", body)
 
 
 def _plot_sweep(ax, curves):
@@ -305,8 +304,6 @@ def fig1_section(devices, figures_dir):
         ax.set_title(panel_title(f"SAMPO, one cluster of 12 fields ({precision})", device,
                                   devices))
         _draw_heat_map(fig, ax, columns, rows)
-    fig.suptitle(f"{PAPER}, Fig. 1 (top map): SAMPO run time over the tile size\n"
-                 f"{devices_text(devices)}")
     body = ("The paper's top map: the one-cluster grouping of all twelve fields over every "
             "tile size, from AoS (t = 1, left) to SoA (t = n, right); its lower map (the "
             "clustering the method chose, each cluster tiled) needs the KDLG method, a later "
@@ -315,8 +312,9 @@ def fig1_section(devices, figures_dir):
             "slow, as the paper); the cell text is that ratio, the row's fastest time is under "
             "its size. × = the benchmark errored (listed under Errored and flagged "
             "benchmarks); blank = not run at that size.")
-    return Section("Fig. 1 — SAMPO's one-cluster optimisation space", body,
-                   (save_figure(fig, figures_dir, "kofler_fig1"),))
+    return _figure_section(fig, devices, figures_dir, "kofler_fig1",
+                           ", Fig. 1 (top map): SAMPO run time over the tile size",
+                           "Fig. 1 — SAMPO's one-cluster optimisation space", body)
 
 
 def _draw_heat_map(fig, ax, columns, rows):
@@ -357,15 +355,14 @@ def fig5_section(devices, figures_dir):
             mark_not_measured(ax, "no N-body, bitonic or SAMPO layout with an AoS time")
             continue
         _plot_bars(ax, rows)
-    fig.suptitle(f"{PAPER}, Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
-                 f"(best partition)\n{devices_text(devices)}")
     body = ("Bars: time(AoS) / time at each program's largest size with an AoS time (Table 2); "
             "whiskers: the interval from the repetitions' extremes; the best tile / partition "
             "is named inside its bar. The paper's KDLG and decision-tree bars need the method "
             "(a later issue); split is the field partitions the preset gives (SAMPO's "
             "`manual` is the original's three structs).")
-    return Section("Fig. 5 — speedup over AoS", body,
-                   (save_figure(fig, figures_dir, "kofler_fig5"),))
+    return _figure_section(fig, devices, figures_dir, "kofler_fig5",
+                           ", Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
+                           "(best partition)", "Fig. 5 — speedup over AoS", body)
 
 
 def _plot_bars(ax, rows):
@@ -528,6 +525,12 @@ def _goal_line(device, app, size, chosen):
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+def _figure_section(fig, devices, figures_dir, stem, title, heading, body):
+    """Title the figure "<paper><title>" over its GPUs, save it, wrap it in a Section."""
+    fig.suptitle(f"{PAPER}{title}\n{devices_text(devices)}")
+    return Section(heading, body, (save_figure(fig, figures_dir, stem),))
+
 
 def _pct(value):
     return "—" if value is None else f"{value:.1f} %"

@@ -3,7 +3,6 @@
 the generic `ratio_every` measure the claims added."""
 
 import contextlib
-import importlib.util
 import io
 import json
 import shutil
@@ -18,6 +17,7 @@ from plots.load import Benchmark
 from plots.names import parse_name
 from plots.papers import PAPERS
 
+from tests.python.fixtures import make_kofler_fixture
 from tests.python.report_checks import assert_figures_written
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -33,11 +33,7 @@ DESIGNED = {
 
 @pytest.fixture(scope="module")
 def generator():
-    spec = importlib.util.spec_from_file_location("make_kofler_fixture",
-                                                  FIXTURES / "make_kofler_fixture.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return make_kofler_fixture
 
 
 @pytest.fixture(scope="module")
