@@ -457,9 +457,12 @@ def sort_section(devices, figures_dir):
                 continue
             fastest = min(library, key=lambda r: r[2].time_s)
             for version, variants in group:
-                for layout in ("aos", "soa", "tiled", "split"):
-                    chosen = best_of(variants, layout)
-                    if chosen:
+                shown = (list(variants) if version in SORT_LIBRARIES else  # every CUB variant
+                         [("aos", None), ("soa", None), ("tiled", None), ("split", None)])
+                for layout, k in shown:
+                    chosen = best_of(variants, layout) if k is None else (layout, k,
+                                                                          variants[layout, k])
+                    if chosen and timed(chosen[2]):
                         _, k, b = chosen
                         name = layout + ("" if k is None else f" ({k})")
                         rows.append([device.label, precision, count_label(size), version, name,
