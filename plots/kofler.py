@@ -83,7 +83,9 @@ def knob(benchmark):
 
 def cases(device, versions=None):
     """{(app, version, precision): {size: {(layout, knob): Benchmark}}} of the programs'
-    benchmarks (their own version unless `versions` maps an app to others), errored included."""
+    benchmarks (their own version unless `versions` maps an app to others), errored included.
+    The naming convention has no other parameters; were one added (a second sweep axis), the
+    first benchmark of each (layout, knob, size) in file order would stand for it."""
     found = {}
     for b in device.benchmarks:
         size = b.params.get("size")
@@ -187,9 +189,11 @@ def _speedup_cell(aos, chosen):
         return "not measured"
     layout, k, b = chosen
     est = speedup(aos, b)
-    name = "" if k is None else f" ({'t = ' if KNOBS[layout] == 'tile' else ''}{k}"
-    name += "" if k is None else (", compile-time)" if layout in RUN_TIME.values() else ")")
-    return f"{_times(est.value)} [{est.low:.3g}–{est.high:.3g}]{name}"
+    text = f"{_times(est.value)} [{est.low:.3g}–{est.high:.3g}]"
+    if k is None:
+        return text
+    what = f"t = {k}" if KNOBS[layout] == "tile" else str(k)
+    return f"{text} ({what}{', compile-time' if layout in RUN_TIME.values() else ''})"
 
 
 # --- tile sweep ----------------------------------------------------------------------------
