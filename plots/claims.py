@@ -27,7 +27,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from plots.select import by_size, describe, expand
+from plots.select import by_size, describe, expand, matches
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
@@ -164,7 +164,7 @@ def _time_bounds(benchmark):
     return benchmark.time_s, benchmark.time_s
 
 
-def _ratio_estimate(slower, faster):
+def ratio_estimate(slower, faster):
     """time(slower) / time(faster), its interval pairing the extremes of both sides."""
     slow_low, slow_high = _time_bounds(slower)
     fast_low, fast_high = _time_bounds(faster)
@@ -191,7 +191,7 @@ def _per_size_ratios(scope, select, faster, slower):
     chosen, coverage = _collect_benchmarks(
         scope, [((role, label), sel) for label, a, b in pairs
                 for role, sel in (("faster", a), ("slower", b))])
-    ratios = [_ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
+    ratios = [ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
               for label, _, _ in pairs for s in coverage.sizes]
     return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
 
@@ -334,7 +334,7 @@ def measure_speedup_curve(spec, scope):
     chosen, coverage = _collect_benchmarks(
         scope, [("variant", select), ("baseline", {**select, **_baseline(spec, scope)})])
     points = tuple(coverage.sizes)
-    estimates = tuple(_ratio_estimate(chosen["baseline"][p], chosen["variant"][p])
+    estimates = tuple(ratio_estimate(chosen["baseline"][p], chosen["variant"][p])
                       for p in points)
     values = [e.value for e in estimates]
     peak = values.index(max(values))
@@ -350,10 +350,7 @@ def measure_counter(spec, scope):
     """The largest value (or the smallest, with "reduce": "min") of one benchmark counter
     over the sizes the variant ran at, e.g. an accuracy counter. Counters named in `also`
     are reduced the same way and reported alongside."""
-    reduce = spec.get("reduce", "max")
-    if reduce not in _REDUCERS:
-        raise ClaimsError(f"measure 'counter': 'reduce' must be one of {', '.join(_REDUCERS)}")
-    pick = _REDUCERS[reduce]
+    reduce, pick = _reducer(spec)
     chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
     benchmarks = chosen["variant"]
     counter, also = spec["counter"], spec.get("also", ())
@@ -372,6 +369,79 @@ def measure_counter(spec, scope):
 
 
 _REDUCERS = {"max": max, "min": min}
+
+
+def _reducer(spec):
+    reduce = spec.get("reduce", "max")
+    if reduce not in _REDUCERS:
+        raise ClaimsError(f"measure '{spec['kind']}': 'reduce' must be one of "
+                          f"{', '.join(_REDUCERS)}")
+    return reduce, _REDUCERS[reduce]
+
+
+def measure_ratio_every(spec, scope):
+    """time(slower) / time(faster) at every value of the parameter `every` (each tile of a
+    tile sweep, say) that the side(s) carrying it were run with, reduced per size by
+    `reduce`: "min" reads "slower at every tile" on the closest tile, "max" reads the best
+    tile's gain. A side without the parameter is one benchmark per size; where both sides
+    carry it they are paired at the same value. The value and its interval are the same
+    reduction over sizes; each size keeps its own estimate (for range and band rules).
+    """
+    reduce, pick = _reducer(spec)
+    every = spec["every"]
+    sides = {role: {**spec["select"], **spec[role]} for role in ("faster", "slower")}
+    values = {role: {b.params[every] for b in scope.benchmarks
+                     if every in b.params and matches(b, selector)}
+              for role, selector in sides.items()}
+    varying = [role for role in sides if values[role]]
+    if not varying:
+        raise NotMeasured([f"absent: {describe(sides['slower'])} or "
+                           f"{describe(sides['faster'])} with any {every}"])
+    shared = sorted(set.intersection(*(values[r] for r in varying)), key=lambda v: (
+        isinstance(v, str), v))
+    points, problems = {}, []
+    for value in shared or [None]:
+        for role, selector in sides.items():
+            chosen, ambiguous = by_size(scope.benchmarks, {**selector, every: value}
+                                        if role in varying else selector, scope.prefer,
+                                        scope.sweep)
+            problems += ambiguous
+            points[role, value] = chosen
+    if not shared:
+        problems.append(f"no {every} common to "
+                        + " and ".join(describe(sides[r]) for r in varying))
+    if problems:
+        raise NotMeasured(problems)
+    per_size, where = [], []
+    for size in sorted({s for chosen in points.values() for s in chosen}):
+        pairs = {v: (points["slower", v].get(size), points["faster", v].get(size))
+                 for v in shared}
+        pairs = {v: pair for v, pair in pairs.items() if None not in pair}
+        if not pairs:
+            continue
+        errored = [b for pair in pairs.values() for b in pair if b.error]
+        if errored:
+            raise NotMeasured([f"errored: {b.name} ({b.error})" for b in errored])
+        estimates = {v: ratio_estimate(*pair) for v, pair in pairs.items()}
+        best = pick(estimates, key=lambda v: estimates[v].value)
+        per_size.append(Estimate(estimates[best].value, pick(e.low for e in estimates.values()),
+                                 pick(e.high for e in estimates.values())))
+        where.append((size, best, len(pairs)))
+    if not per_size:
+        raise NotMeasured([f"no {scope.sweep} at which {describe(sides['faster'])} and "
+                           f"{describe(sides['slower'])} were both run"])
+    at = pick(range(len(per_size)), key=lambda k: per_size[k].value)
+    total = per_size[at]
+    size, value, _ = where[at]
+    listed = ", ".join(f"{s}: {_times(e.value)} at {every} {v} of {n}"
+                       for (s, v, n), e in zip(where, per_size))
+    text = f"{_times(total.value)} ({every} {value}, {scope.sweep} {size})"
+    spread = [min(e.value for e in per_size), max(e.value for e in per_size)]
+    if _times(spread[0]) != _times(spread[1]):
+        text = f"{_range_text(spread)} over {scope.sweep}s; {reduce} {text}"
+    return Measured(total.value, text, f"{reduce} over {every} per {scope.sweep} ({listed})", {},
+                    interval=(total.low, total.high), hull=_hull(per_size),
+                    per_size=tuple(per_size))
 
 
 def _one_variant(spec, scope):
@@ -393,6 +463,7 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "limit_ratio": (measure_limit_ratio, ("select",)),
     "speedup_curve": (measure_speedup_curve, ("select",)),
     "counter": (measure_counter, ("select", "counter")),
+    "ratio_every": (measure_ratio_every, ("select", "faster", "slower", "every")),
 }
 
 
@@ -432,7 +503,7 @@ def _judge_words(paper, measured, rule):
     else:
         low, high = word["low"], word["high"]
         band = f"'{name}'"
-    verdict, why = _judge(interval, hull, low, high)
+    verdict, why = judge_band(interval, hull, low, high)
     edges = " – ".join("…" if e is None else f"{e:.3g}" for e in (low, high))
     judged = interval if (low == 1 and high is None) else hull  # a direction alone: the mean's
     note = (f"{band}: band {edges}; measured {what}{value:.3g}, "
@@ -442,7 +513,7 @@ def _judge_words(paper, measured, rule):
     return verdict, f"{note}{why}", _interval_text(judged)
 
 
-def _judge(interval, hull, low, high):
+def judge_band(interval, hull, low, high):
     """(verdict, reason) of a band [low, high] against the measured uncertainty.
 
     A low edge of 1 is the paper's direction: only a reversal beyond the noise of the mean

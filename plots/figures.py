@@ -126,6 +126,16 @@ def panel_grid(rows, columns, width=4.6, height=3.6):
                         figsize=(width * columns, height * rows + 0.6))
 
 
+def panel_title(what, device, devices):
+    """A panel's title; the GPU is named under it when several GPUs sit side by side."""
+    return what if len(devices) == 1 else f"{what}\n{device.label}"
+
+
+def devices_text(devices):
+    """The GPUs of a figure and their presets, for its title."""
+    return "; ".join(f"{d.label} (preset {d.preset})" for d in devices)
+
+
 def mark_not_measured(ax, reason):
     """Turn an empty panel into an explicit "not measured" note instead of a blank plot."""
     ax.text(0.5, 0.5, f"not measured\n({reason})", ha="center", va="center",

@@ -6,8 +6,8 @@ version is beyond the paper (a kernel written for today's throughput, layout Aoa
 is drawn as one black dashed reference line, never as a paper series.
 """
 
-from plots.figures import (Section, format_seconds, mark_not_measured, panel_grid,
-                           save_figure, size_axis, size_label)
+from plots.figures import (Section, devices_text, format_seconds, mark_not_measured,
+                           panel_grid, panel_title, save_figure, size_axis, size_label)
 from plots.select import by_size, matches, timed_by_size
 
 PAPER = "Mei & Tian 2016"
@@ -86,14 +86,14 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
     fig, axes = panel_grid(len(devices), max(len(panels), 1))
     for row, device in enumerate(devices):
         if not panels:
-            axes[row][0].set_title(_panel_title("GPU versions", device, devices))
+            axes[row][0].set_title(panel_title("GPU versions", device, devices))
             mark_not_measured(axes[row][0], f"no naive/tiled/CDP {precision} benchmarks")
         for ax, version in zip(axes[row], panels):
             own = version == ROOFLINE["version"]
             title = (f"{ROOFLINE_LABEL}, beyond the paper" if own else
                      f"{version} + {ROOFLINE_LABEL}" if roofline and version == roofline_panel
                      else version)
-            ax.set_title(_panel_title(title, device, devices))
+            ax.set_title(panel_title(title, device, devices))
             curves = {} if own else speedup_curves(device, version, precision, layouts)
             extra = roofline_speedup(device, precision) if version == roofline_panel else None
             has_baseline = timed_by_size(device.benchmarks, {**BASELINE, "precision": precision,
@@ -110,7 +110,7 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
     where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
              if roofline else "")
     fig.suptitle(f"{PAPER}, {figure}: {precision} speedup over the CPU per layout, "
-                 f"p = {LAYOUT_FIGURE_P}\n{_devices_text(devices)}{where}")
+                 f"p = {LAYOUT_FIGURE_P}\n{devices_text(devices)}{where}")
     stem = figure.lower().replace(". ", "").replace(" ", "")
     body = _baseline_note()
     if roofline:
@@ -133,7 +133,7 @@ def cdp_section(devices, figures_dir):
     original_sizes = set()
     for row, device in enumerate(devices):
         for ax, p in zip(axes[row], (2, 3)):
-            ax.set_title(_panel_title(f"CDP, float, p = {p}", device, devices))
+            ax.set_title(panel_title(f"CDP, float, p = {p}", device, devices))
             drawn = []
             for version in CDP_VERSIONS:
                 for layout in FLOAT_LAYOUTS:
@@ -160,7 +160,7 @@ def cdp_section(devices, figures_dir):
             ax.legend(fontsize=7)
     fig.suptitle(f"{PAPER}, Fig. 2: original vs improved CDP "
                  f"(solid dots = improved, dashed hollow squares = original)\n"
-                 f"{_devices_text(devices)}")
+                 f"{devices_text(devices)}")
     body = ""
     if original_sizes:
         body = ("cdp-original launches a child grid of m/256 blocks per prediction point, so "
@@ -195,12 +195,12 @@ def builtin_section(devices, figures_dir):
             ratio = f"{builtin / aoas:.3f}" if aoas and builtin else "not measured"
             lines.append(f"| {device.label} | {version} | {precision} | {size_label(size)} | "
                          f"{_time_cell(aoas)} | {_time_cell(builtin)} | {ratio} |")
-        ax.set_title(_panel_title("builtin / AoaS time", device, devices))
+        ax.set_title(panel_title("builtin / AoaS time", device, devices))
         _plot_ratio_bars(ax, [r for r in rows if r[3] and r[4]])
     if len(lines) == 2:
         lines.append("| — | — | — | — | not measured | not measured | not measured |")
     fig.suptitle(f"{PAPER}: builtin float4/double4 vs AoaS, p = {LAYOUT_FIGURE_P} "
-                 f"(paper: no remarkable gain)\n{_devices_text(devices)}")
+                 f"(paper: no remarkable gain)\n{devices_text(devices)}")
     body = ("Time ratio builtin / AoaS per version, precision and size (below 1: builtin "
             "faster).\n\n" + "\n".join(lines))
     return Section("Builtin vs AoaS", body,
@@ -247,7 +247,7 @@ def limit_section(devices, figures_dir):
         extra = limit_curves(device, ROOFLINE["version"], (ROOFLINE["layout"],))
         extra = extra.get(ROOFLINE["layout"])
         for ax, version in zip(axes[row], panels):
-            ax.set_title(_panel_title(f"{version}, float, p = 2", device, devices))
+            ax.set_title(panel_title(f"{version}, float, p = 2", device, devices))
             curves = limit_curves(device, version) if version in versions else {}
             if not curves and not extra:
                 mark_not_measured(ax, "no pct_of_limit counter")
@@ -264,7 +264,7 @@ def limit_section(devices, figures_dir):
     where = (f"\nblack dashed: {ROOFLINE_LABEL} in every panel; dotted: its target, "
              f"time within {ROOFLINE_TARGET:g}× of the limit" if roofline else "")
     fig.suptitle(f"{PAPER}: time vs the measured compute bound (100 % = at the limit)\n"
-                 f"{_devices_text(devices)}{where}")
+                 f"{devices_text(devices)}{where}")
     body = ("`pct_of_limit` = 100 · limit_s / time, where limit_s is the benchmark's compute "
             "bound from the ceilings measured at process start (float: 6 FP32 operations at "
             "the FMA rate or 1 reciprocal per interaction, whichever unit saturates first; "
@@ -337,18 +337,12 @@ def _has(devices, **selector):
     return any(matches(b, selector) for d in devices for b in d.benchmarks)
 
 
-def _panel_title(what, device, devices):
-    return what if len(devices) == 1 else f"{what}\n{device.label}"
-
 
 def _note_missing(ax, reason):
     """A panel that shows only the roofline reference still says its own version is missing."""
     ax.text(0.5, 0.5, f"not measured ({reason})", ha="center", va="center",
             transform=ax.transAxes, fontsize=9, color="0.35")
 
-
-def _devices_text(devices):
-    return "; ".join(f"{d.label} (preset {d.preset})" for d in devices)
 
 
 def _ratio_text(value):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from plots.figures import (Section, count_label, does_not_run, format_seconds,
+from plots.figures import (Section, count_label, devices_text, does_not_run, format_seconds,
                            mark_does_not_run, mark_not_measured, markdown_table, panel_grid,
                            plt, save_figure, size_axis)
 from plots.load import ResultsError
@@ -161,7 +161,7 @@ def fig2_section(devices, figures_dir):
         _draw(gpu_ax, [curve(label(e), by_scale(device, sel), _time, COLORS[label(e)])
                        for e, sel in EXPERIMENTS.items()], GRID_AXIS, "computing time (s)")
     fig.suptitle(f"{PAPER}, Fig. 2: computing time of experiments 1–6, 10 wells "
-                 f"(hollow: CPU time from a sample of grid points)\n{_devices_text(devices)}")
+                 f"(hollow: CPU time from a sample of grid points)\n{devices_text(devices)}")
     body = (f"{MAPPING_NOTE} Computing time includes the host↔device transfers each design "
             "needs. Hollow CPU markers: timed on a sample of grid points and scaled linearly "
             "(`sampled` counter).\n\n" + time_table(devices))
@@ -207,7 +207,7 @@ def fig3_section(devices, figures_dir):
                              speedups(device, e), COLORS[label(e)]) for e in EXPERIMENTS],
               GRID_AXIS, "speedup (×)")
     fig.suptitle(f"{PAPER}, Fig. 3: speedup of the CUDA programs over their CPU programs, "
-                 f"10 wells\n{_devices_text(devices)}")
+                 f"10 wells\n{devices_text(devices)}")
     body = ("Speedup = CPU program time / CUDA program time at the same scale. " + MAPPING_NOTE
             + f" Dotted lines in (a): the paper's peak (above {PAPER_SPEEDUP_PEAK}×) and level "
             f"(near {PAPER_SPEEDUP_LEVEL}×), measured on a GTX 460 against an Intel E5500.")
@@ -242,7 +242,7 @@ def exp7_section(devices, figures_dir):
             bound_ax.set_ylim(bottom=min(0.5, bound_ax.get_ylim()[0]))
             bound_ax.legend(fontsize=7)
     fig.suptitle(f"{PAPER}, beyond the paper: experiments 7 (A⁻¹ once, two cuBLAS GEMMs) and "
-                 f"8 (dual form) vs experiment 6, 10 wells\n{_devices_text(devices)}")
+                 f"8 (dual form) vs experiment 6, 10 wells\n{devices_text(devices)}")
     body = ("Experiment 7 inverts A once; the weights of all grid points are one GEMM "
             "Λ = A⁻¹·B and all surfaces a second, Z = S·Λ. Experiment 8 solves α = A⁻¹[z; 0] "
             "once per surface on the host and writes every estimate Σᵢ C(x, xᵢ) αᵢ + α₀ in one "
@@ -292,7 +292,7 @@ def wells_section(devices, figures_dir):
                        for n, sel in BEYOND.items()], "wells (n)", "computing time (s)",
                   x_of=int, tick_label=str)
     fig.suptitle(f"{PAPER}, beyond the paper: computing time vs number of wells "
-                 f"(× = does not run)\n{_devices_text(devices)}")
+                 f"(× = does not run)\n{devices_text(devices)}")
     body = ("Experiment 6 solves an (n+1)×(n+1) system per thread with A in __constant__ "
             "memory; experiment 7 inverts A once and uses two GEMMs. A case an experiment cannot "
             "run is an errored benchmark, drawn as × \"does not run\" with its reason.\n\n"
@@ -681,9 +681,6 @@ def _sweep_axis(ax, xs, xlabel, tick_label):
 def _title(what, device, devices):
     return what if len(devices) == 1 else f"{what}\n{device.label}"
 
-
-def _devices_text(devices):
-    return "; ".join(f"{d.label} (preset {d.preset})" for d in devices)
 
 
 def _time_cell(benchmark):

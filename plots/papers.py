@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from plots import idw, kriging
+from plots import idw, kofler, kriging
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -38,4 +38,7 @@ PAPERS = {
     "kriging": Paper("kriging", "CUDA ordinary kriging (Li & Dong)", kriging.INTRO,
                      kriging.render, CLAIMS_DIR / "kriging.json", {}, {},
                      kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),
+    "kofler": Paper("kofler", "Automatic data layout optimizations for GPUs (Kofler, Cosenza & "
+                    "Fahringer 2015)", kofler.INTRO, kofler.render, CLAIMS_DIR / "kofler.json",
+                    {}, {}, kofler.CLAIMS_INTRO),
 }

@@ -38,11 +38,13 @@ def expand(selector, sweep=SWEEP):
 
 
 def describe(selector):
-    """A selector written like a benchmark name, for messages: `tiled/{soa,aos}/float/p:2`."""
+    """A selector written like a benchmark name, for messages: `tiled/{soa,aos}/float/p:2`
+    (the app first where the selector names one: `nbody/gpu/soa`)."""
     def text(value):
         return "{" + ",".join(map(str, value)) + "}" if isinstance(value, list) else str(value)
 
-    fields = [text(selector[k]) for k in ("version", "layout", "precision") if k in selector]
+    fields = [text(selector[k]) for k in ("app", "version", "layout", "precision")
+              if k in selector]
     params = [f"{k}:{text(v)}" for k, v in selector.items()
               if k not in ("paper", "app", "version", "layout", "precision")]
     return "/".join(fields + params)

@@ -149,7 +149,7 @@ def test_word_bands_come_from_the_one_mapping():
     assert (WORDS["about equal"]["high"], WORDS["small gain"]["high"],
             WORDS["obvious gain"]["low"], WORDS["large gain"]["low"]) == (1.04, 1.5, 1.5, 2)
     assert all(WORDS[c]["why"] for c in WORDS)
-    for paper in ("idw", "kriging"):
+    for paper in PAPERS:
         for c in load_claims(PAPERS[paper].claims_file):
             assert set(c["rule"]) <= {"rule", "class", "n", "of", "points", "limit", "factor",
                                       "drop", "flat"}, c["id"]
@@ -430,7 +430,7 @@ def test_soaos_about_hybrid_is_judged_for_all_three_versions():
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
 
 
-@pytest.mark.parametrize("paper", ["idw", "kriging"])
+@pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_every_quote_is_the_papers_sentence_at_its_line(paper):
     doc = json.loads(PAPERS[paper].claims_file.read_text())
     text = SOURCES / doc["source_text"]
