@@ -54,12 +54,7 @@ class BlackScholesVariant final : public Variant {
       check(cudaStreamSynchronize(stream), "black_scholes validation");
     }
     const auto a = lb::kofler::check_black_scholes(call, put, reference_params_);
-    return {a.ok, a.ok ? "" : "validation: " + a.message, false,
-            {{"max_abs_err", a.max_abs_err},
-             {"max_rel_err", a.max_rel_err},
-             {"tolerance", a.tolerance},
-             {"err_over_tolerance", a.worst_ratio},
-             {"checked", double(a.checked)}}};
+    return check_of(a, "validation");
   }
   // The least DRAM traffic any layout can have: read S, X, T (12 B) and write call, put
   // (8 B) per option. An AoS run moves more (a sector holds the 20-byte records' outputs

@@ -57,12 +57,7 @@ class NBodyVariant final : public Variant {
       got.vel.push_back(v.template get<Vel>());
     }
     const auto a = lb::kofler::check_nbody(case_->reference, case_->initial, got);
-    return {a.ok, a.ok ? "" : fmt::format("validation after {} steps: {}", case_->params.steps, a.message), false,
-            {{"max_abs_err", a.max_abs_err},
-             {"max_rel_err", a.max_rel_err},
-             {"tolerance", a.tolerance},
-             {"err_over_tolerance", a.worst_ratio},
-             {"checked", double(a.checked)}}};
+    return check_of(a, fmt::format("validation after {} steps", case_->params.steps));
   }
   // Per step: n^2 interactions (kInteractionFma FMA-pipe instructions and one rsqrt each),
   // plus per body one running-sum add of 3 components per tile, the kLanes - 1 partial adds

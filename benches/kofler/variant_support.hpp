@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "layout_choice.hpp"
+#include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/kofler/agreement.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/view.hpp"
 
@@ -25,6 +27,17 @@ void poison_blobs(const layout::View<M>& v, cudaStream_t stream) {
   for (std::size_t b = 0; b < M::blob_count; ++b)
     if (v.mapping.blob_bytes(b) > 0)
       check(cudaMemsetAsync(v.blobs[b], 0xFF, v.mapping.blob_bytes(b), stream), "cudaMemsetAsync (poison)");
+}
+
+//! The harness's check from an agreement: its verdict (message prefixed with `context`) and
+//! its counters.
+inline Check check_of(const lb::kofler::Agreement& a, const std::string& context) {
+  return {a.ok, a.ok ? "" : context + ": " + a.message, false,
+          {{"max_abs_err", a.max_abs_err},
+           {"max_rel_err", a.max_rel_err},
+           {"tolerance", a.tolerance},
+           {"err_over_tolerance", a.worst_ratio},
+           {"checked", double(a.checked)}}};
 }
 
 //! The program's size list: the command line's --sizes where given, else the preset's "sizes".
