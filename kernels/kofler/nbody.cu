@@ -34,7 +34,10 @@ __global__ void __launch_bounds__(kTileBodies) nbody_step_kernel(layout::View<M>
     float3 chunk{0, 0, 0};
     const float4* mine = tile + lane * kChunk;
 #pragma unroll
-    for (unsigned k = 0; k < kChunk; ++k) add_interaction(pi, mine[k], softening2, chunk);
+    for (unsigned k = 0; k < kChunk; ++k) {
+      const float4 pj = mine[k];  // one 128-bit broadcast load (a reference would load w apart)
+      add_interaction(pi, pj, softening2, chunk);
+    }
     acc.x += chunk.x, acc.y += chunk.y, acc.z += chunk.z;
     __syncthreads();
   }
