@@ -4,9 +4,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/blackscholes_device.hpp"
-#include "lb/layout/aosoa.hpp"
-#include "lb/layout/partition.hpp"
-#include "lb/layout/soa.hpp"
+#include "lb/kofler/instantiate.hpp"
 
 namespace lb::kofler {
 
@@ -82,23 +80,13 @@ void black_scholes_gather(const layout::View<M>& options, float* call, float* pu
   template void black_scholes_poison<M>(const layout::View<M>&, cudaStream_t);                          \
   template void black_scholes_run<M>(const layout::View<M>&, const BlackScholesParams&, cudaStream_t);  \
   template void black_scholes_gather<M>(const layout::View<M>&, float*, float*, cudaStream_t);
-using OptionAoS = layout::AoSMapping<Option>;
-using OptionSoA = layout::SoAMapping<Option>;
-using OptionTiled = layout::RuntimeAoSoAMapping<Option>;
-using OptionPartition = layout::PartitionMapping<Option>;
-using OptionTiled8 = layout::AoSoAMapping<Option, 8>;  // BlackScholesCompileTimeTiles
-using OptionTiled32 = layout::AoSoAMapping<Option, 32>;
-using OptionTiled128 = layout::AoSoAMapping<Option, 128>;
-using OptionTiled1024 = layout::AoSoAMapping<Option, 1024>;
-using OptionInputsOutputs = InputsOutputsSplit::mapping<Option>;
-LB_BLACK_SCHOLES_INSTANTIATE(OptionAoS)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionSoA)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiled)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionPartition)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiled8)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiled32)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiled128)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiled1024)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionInputsOutputs)
+template <std::size_t T>
+using OptionTiles = layout::AoSoAMapping<Option, T>;
+LB_KOFLER_RUNTIME_MAPPINGS(Option, LB_BLACK_SCHOLES_INSTANTIATE)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<8>)  // BlackScholesCompileTimeTiles
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<32>)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<128>)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<1024>)
+LB_BLACK_SCHOLES_INSTANTIATE(InputsOutputsSplit::mapping<Option>)
 
 }  // namespace lb::kofler

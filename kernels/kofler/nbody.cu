@@ -5,9 +5,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/nbody_device.hpp"
-#include "lb/layout/aosoa.hpp"
-#include "lb/layout/partition.hpp"
-#include "lb/layout/soa.hpp"
+#include "lb/kofler/instantiate.hpp"
 
 namespace lb::kofler {
 
@@ -69,24 +67,15 @@ void nbody_run(const layout::View<M>& initial, const layout::View<M>& scratch, c
   }
 }
 
-#define LB_NBODY_INSTANTIATE(M)                                                                                  \
+#define LB_NBODY_INSTANTIATE(M)                                                                      \
   template void nbody_run<M>(const layout::View<M>&, const layout::View<M>&, const layout::View<M>&, \
                              const NBodyParams&, cudaStream_t);
-using BodyAoS = layout::AoSMapping<Body>;
-using BodySoA = layout::SoAMapping<Body>;
-using BodyTiled = layout::RuntimeAoSoAMapping<Body>;
-using BodyPartition = layout::PartitionMapping<Body>;
-using BodyTiled4 = layout::AoSoAMapping<Body, 4>;  // NBodyCompileTimeTiles
-using BodyTiled32 = layout::AoSoAMapping<Body, 32>;
-using BodyTiled256 = layout::AoSoAMapping<Body, 256>;
-using BodyPosVel = PosVelSplit::mapping<Body>;
-LB_NBODY_INSTANTIATE(BodyAoS)
-LB_NBODY_INSTANTIATE(BodySoA)
-LB_NBODY_INSTANTIATE(BodyTiled)
-LB_NBODY_INSTANTIATE(BodyPartition)
-LB_NBODY_INSTANTIATE(BodyTiled4)
-LB_NBODY_INSTANTIATE(BodyTiled32)
-LB_NBODY_INSTANTIATE(BodyTiled256)
-LB_NBODY_INSTANTIATE(BodyPosVel)
+template <std::size_t T>
+using BodyTiles = layout::AoSoAMapping<Body, T>;
+LB_KOFLER_RUNTIME_MAPPINGS(Body, LB_NBODY_INSTANTIATE)
+LB_NBODY_INSTANTIATE(BodyTiles<4>)  // NBodyCompileTimeTiles
+LB_NBODY_INSTANTIATE(BodyTiles<32>)
+LB_NBODY_INSTANTIATE(BodyTiles<256>)
+LB_NBODY_INSTANTIATE(PosVelSplit::mapping<Body>)
 
 }  // namespace lb::kofler

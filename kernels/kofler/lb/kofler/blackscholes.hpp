@@ -48,34 +48,17 @@ LB_HD inline void option_inputs(std::uint64_t seed, std::size_t i, float& s, flo
 
 //! The samples' math: the intrinsics on the device, libm on the host.
 struct FastMath {
-  LB_HD static float exp(float x) {
 #ifdef __CUDA_ARCH__
-    return __expf(x);
+  LB_HD static float exp(float x) { return __expf(x); }
+  LB_HD static float log(float x) { return __logf(x); }
+  LB_HD static float div(float a, float b) { return __fdividef(a, b); }
+  LB_HD static float rsqrt(float x) { return rsqrtf(x); }
 #else
-    return std::exp(x);
+  static float exp(float x) { return std::exp(x); }
+  static float log(float x) { return std::log(x); }
+  static float div(float a, float b) { return a / b; }
+  static float rsqrt(float x) { return 1.0f / std::sqrt(x); }
 #endif
-  }
-  LB_HD static float log(float x) {
-#ifdef __CUDA_ARCH__
-    return __logf(x);
-#else
-    return std::log(x);
-#endif
-  }
-  LB_HD static float div(float a, float b) {
-#ifdef __CUDA_ARCH__
-    return __fdividef(a, b);
-#else
-    return a / b;
-#endif
-  }
-  LB_HD static float rsqrt(float x) {
-#ifdef __CUDA_ARCH__
-    return rsqrtf(x);
-#else
-    return 1.0f / std::sqrt(x);
-#endif
-  }
 };
 
 //! The samples' polynomial approximation of the cumulative normal distribution.
