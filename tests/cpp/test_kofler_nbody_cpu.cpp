@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "lb/harness/suite.hpp"
 #include "lb/kofler/nbody_reference.hpp"
 
 namespace lb::kofler {
@@ -107,3 +109,27 @@ TEST(KoflerNBodyValidation, TheKernelsFloatArithmeticPassesAndWrongRunsFail) {
 
 }  // namespace
 }  // namespace lb::kofler
+
+namespace lb::harness {
+std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
+namespace {
+
+TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
+  const auto plan = plan_kofler(load_preset("quick"), {});
+  auto count = [&](const std::string& prefix) {
+    return std::count_if(plan.begin(), plan.end(), [&](const auto& b) { return b.name.rfind(prefix, 0) == 0; });
+  };
+  // aos, soa, 3 run-time tiles, 3 compile-time tiles, split, split-ct at 2 sizes
+  EXPECT_EQ(count("kofler/nbody/gpu/"), 20);
+  // aos, soa, 4 run-time tiles, 2 compile-time tiles, split, split-ct at 2 sizes
+  EXPECT_EQ(count("kofler/blackscholes/gpu/"), 20);
+  auto has = [&](const std::string& name) {
+    return std::any_of(plan.begin(), plan.end(), [&](const auto& b) { return b.name == name; });
+  };
+  EXPECT_TRUE(has("kofler/nbody/gpu/split-ct/float/partition:pos|vel/size:32768"));
+  EXPECT_TRUE(has("kofler/blackscholes/gpu/tiled/float/tile:4096/size:8388608"));
+  EXPECT_TRUE(plan_kofler(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"double"}}).empty());
+}
+
+}  // namespace
+}  // namespace lb::harness
