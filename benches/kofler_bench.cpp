@@ -11,7 +11,8 @@ namespace kofler {
 
 const std::vector<Program>& programs() {
   static const std::vector<Program> all = {
-      // {"nbody", plan_nbody}, ... : each program adds its line here.
+      {"nbody", plan_nbody},
+      {"blackscholes", plan_black_scholes},
   };
   return all;
 }

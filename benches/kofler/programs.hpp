@@ -23,6 +23,11 @@ struct Program {
   ProgramPlanner plan;
 };
 
+//! The programs' planners (benches/kofler/<program>_bench.cpp).
+std::vector<PlannedBenchmark> plan_nbody(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
+std::vector<PlannedBenchmark> plan_black_scholes(const Preset&, const nlohmann::json&, std::string_view,
+                                                 const Overrides&);
+
 //! kofler/<program>/<version>/<layout>/<precision>[/<tile:t | partition:p>]/size:<n>
 std::string benchmark_name(std::string_view program, std::string_view version, const LayoutChoice& layout,
                            std::string_view precision, std::size_t size);

@@ -1,0 +1,121 @@
+//! BlackScholes (Kofler et al. 2015; a CUDA port of the CUDA samples' BlackScholes, which the
+//! paper ran in OpenCL): call and put of every option over every layout of {S, X, T, call,
+//! put}, validated option by option against the double reference.
+
+#include "blackscholes_bench.hpp"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "programs.hpp"
+#include "variant_support.hpp"
+#include "lb/kofler/blackscholes_device.hpp"
+#include "lb/kofler/blackscholes_reference.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::harness::kofler {
+
+namespace {
+
+using lb::kofler::BlackScholesParams;
+using lb::kofler::Option;
+
+//! A device array of floats, freed on scope exit.
+struct DeviceFloats {
+  explicit DeviceFloats(std::size_t n) {
+    void* raw = nullptr;
+    check(cudaMalloc(&raw, n * sizeof(float) + 1), "cudaMalloc (gather)");
+    p = static_cast<float*>(raw);
+  }
+  ~DeviceFloats() { cudaFree(p); }
+  DeviceFloats(const DeviceFloats&) = delete;
+  DeviceFloats& operator=(const DeviceFloats&) = delete;
+  float* p = nullptr;
+};
+
+template <class M>
+class BlackScholesVariant final : public Variant {
+ public:
+  BlackScholesVariant(const M& mapping, const BlackScholesParams& params, const BlackScholesParams& reference_params)
+      : mapping_(mapping), params_(params), reference_params_(reference_params), options_(mapping) {}
+
+  void setup(cudaStream_t stream) override { lb::kofler::black_scholes_fill(options_.view(), params_, stream); }
+  void poison(cudaStream_t stream) override { lb::kofler::black_scholes_poison(options_.view(), stream); }
+  void run(cudaStream_t stream) override { lb::kofler::black_scholes_run(options_.view(), params_, stream); }
+  Check validate(cudaStream_t stream) override {
+    const std::size_t n = mapping_.size();
+    std::vector<float> call(n), put(n);
+    {
+      DeviceFloats d_call(n), d_put(n);
+      lb::kofler::black_scholes_gather(options_.view(), d_call.p, d_put.p, stream);
+      check(cudaMemcpyAsync(call.data(), d_call.p, n * sizeof(float), cudaMemcpyDeviceToHost, stream), "download calls");
+      check(cudaMemcpyAsync(put.data(), d_put.p, n * sizeof(float), cudaMemcpyDeviceToHost, stream), "download puts");
+      check(cudaStreamSynchronize(stream), "black_scholes validation");
+    }
+    const auto a = lb::kofler::check_black_scholes(call, put, reference_params_);
+    return check_of(a, "validation");
+  }
+  // The least DRAM traffic any layout can have: read S, X, T (12 B) and write call, put
+  // (8 B) per option. An AoS run moves more (a sector holds the 20-byte records' outputs
+  // too, read before they are written): that difference is what the layouts measure.
+  Work work() const override {
+    const double n = double(mapping_.size());
+    return {.unit = "options",
+            .units = n,
+            .bytes_read = 12 * n,
+            .bytes_written = 8 * n,
+            .fp32_fma = lb::kofler::kOptionFma * n,
+            .fp32_special = lb::kofler::kOptionSpecial * n};
+  }
+  double footprint_bytes() const override { return double(layout::footprint_bytes(mapping_)); }
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["struct_bytes"] = double(Option::packed_size);
+    st.counters["fields"] = double(Option::field_count);
+    st.counters["kernels"] = 1;
+  }
+
+ private:
+  M mapping_;
+  BlackScholesParams params_, reference_params_;
+  layout::DeviceStorage<M> options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, std::size_t n,
+                                                    const BlackScholesParams& params,
+                                                    const BlackScholesParams& reference_params) {
+  std::unique_ptr<Variant> v;
+  with_mapping<Option>(layout, n, lb::kofler::BlackScholesCompileTimeTiles<Tiles>{},
+                       layout::LayoutList<lb::kofler::InputsOutputsSplit>{}, [&](const auto& mapping) {
+                         v = std::make_unique<BlackScholesVariant<std::decay_t<decltype(mapping)>>>(mapping, params,
+                                                                                                   reference_params);
+                       });
+  return v;
+}
+
+std::vector<PlannedBenchmark> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                                 const Overrides& overrides) {
+  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  if (!admits_precision(overrides, "float")) return {};
+  std::vector<PlannedBenchmark> plan;
+  for (std::size_t n : program_sizes(preset, j, where, overrides)) {
+    // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
+    // outputs; host: the downloaded outputs.
+    const MemoryNeed need{.host_bytes = 8.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
+    for (const LayoutChoice& choice :
+         layout_choices(preset, j, where, n, {"S", "X", "T", "call", "put"},
+                        tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
+                        {std::string(lb::kofler::InputsOutputsSplit::name)})) {
+      const std::string name = benchmark_name("blackscholes", "gpu", choice, "float", n);
+      const ProgramCase pc{Where::gpu, need, [choice, n] {
+                             return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
+                           }};
+      plan.push_back({name, [name, pc](benchmark::State& st) { run_case(st, name, pc); }});
+    }
+  }
+  return plan;
+}
+
+}  // namespace lb::harness::kofler

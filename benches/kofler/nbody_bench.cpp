@@ -1,0 +1,136 @@
+//! N-body (Kofler et al. 2015; a CUDA port of the OpenCL AMD SDK / CUDA samples' nbody): k
+//! steps of all-pairs forces over every layout of {float4 pos, float4 vel}, validated against
+//! the double reference after those k steps.
+
+#include "nbody_bench.hpp"
+
+#include <fmt/format.h>
+
+#include "programs.hpp"
+#include "variant_support.hpp"
+#include "lb/kofler/nbody_device.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::harness::kofler {
+
+namespace {
+
+using lb::kofler::Body;
+using lb::kofler::Pos;
+using lb::kofler::Vel;
+
+constexpr std::uint64_t kSeed = 20150828;  // Euro-Par 2015
+
+template <class M>
+class NBodyVariant final : public Variant {
+ public:
+  NBodyVariant(const M& mapping, std::shared_ptr<const NBodyCase> c)
+      : mapping_(mapping), case_(std::move(c)), initial_(mapping), scratch_(mapping), out_(mapping) {}
+
+  void setup(cudaStream_t stream) override {
+    layout::HostStorage<M> host(mapping_);
+    layout::fill(host.view(), [&](std::size_t i) {
+      layout::RecordValue<Body> v;
+      v.template get<Pos>() = case_->initial.pos[i];
+      v.template get<Vel>() = case_->initial.vel[i];
+      return v;
+    });
+    initial_.upload(host, stream);
+    check(cudaStreamSynchronize(stream), "nbody set-up");
+  }
+  // The initial bodies are never written (the first step reads them): prepare has nothing
+  // to restore. Both step buffers hold the last run's (or the poison's) values.
+  void poison(cudaStream_t stream) override {
+    poison_blobs(scratch_.view(), stream);
+    poison_blobs(out_.view(), stream);
+  }
+  void run(cudaStream_t stream) override {
+    lb::kofler::nbody_run(initial_.view(), scratch_.view(), out_.view(), case_->params, stream);
+  }
+  Check validate(cudaStream_t stream) override {
+    layout::HostStorage<M> host(mapping_);
+    out_.download(host, stream);
+    lb::kofler::NBodyState got;
+    for (std::size_t i = 0; i < mapping_.size(); ++i) {
+      const auto v = host.view().load(i);
+      got.pos.push_back(v.template get<Pos>());
+      got.vel.push_back(v.template get<Vel>());
+    }
+    const auto a = lb::kofler::check_nbody(case_->reference, case_->initial, got);
+    return check_of(a, fmt::format("validation after {} steps", case_->params.steps));
+  }
+  // Per step: n^2 interactions (kInteractionFma FMA-pipe instructions and one rsqrt each),
+  // plus per body one running-sum add of 3 components per tile, the kLanes - 1 partial adds
+  // and the 6 FMAs of the step. DRAM: the state read and written once a step (the tiles'
+  // re-reads of pos hit L2: 64K bodies are 2 MiB), negligible beside the compute.
+  Work work() const override {
+    const double n = double(mapping_.size()), k = case_->params.steps;
+    const double tiles = std::ceil(n / lb::kofler::kTileBodies);
+    const double per_body = 3 * tiles + 3 * (lb::kofler::kLanes - 1) + 6;
+    return {.unit = "interactions",
+            .units = n * n * k,
+            .bytes_read = k * n * sizeof(float4) * 2,
+            .bytes_written = k * n * sizeof(float4) * 2,
+            .fp32_fma = k * (n * n * lb::kofler::kInteractionFma + n * per_body),
+            .fp32_special = k * n * n * lb::kofler::kInteractionSpecial};
+  }
+  double footprint_bytes() const override { return 3.0 * double(layout::footprint_bytes(mapping_)); }
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["struct_bytes"] = double(Body::packed_size);
+    st.counters["fields"] = double(Body::field_count);
+    st.counters["kernels"] = 1;
+    st.counters["steps"] = case_->params.steps;
+  }
+
+ private:
+  M mapping_;
+  std::shared_ptr<const NBodyCase> case_;
+  layout::DeviceStorage<M> initial_, scratch_, out_;
+};
+
+}  // namespace
+
+NBodyCase make_nbody_case(std::size_t n, const lb::kofler::NBodyParams& params) {
+  NBodyCase c{lb::kofler::nbody_initial(n, kSeed), params, {}};
+  c.reference = lb::kofler::nbody_reference(c.initial, params);
+  return c;
+}
+
+std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c) {
+  std::unique_ptr<Variant> v;
+  with_mapping<Body>(layout, c->initial.size(), lb::kofler::NBodyCompileTimeTiles<Tiles>{},
+                     layout::LayoutList<lb::kofler::PosVelSplit>{},
+                     [&](const auto& mapping) { v = std::make_unique<NBodyVariant<std::decay_t<decltype(mapping)>>>(mapping, c); });
+  return v;
+}
+
+std::vector<PlannedBenchmark> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                         const Overrides& overrides) {
+  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  if (!admits_precision(overrides, "float")) return {};
+  lb::kofler::NBodyParams params;
+  if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||
+      j["steps"].get<std::uint64_t>() > 1000)
+    throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
+  params.steps = j["steps"].get<int>();
+  std::vector<PlannedBenchmark> plan;
+  for (std::size_t n : program_sizes(preset, j, where, overrides)) {
+    // One reference per size, made when its first benchmark runs, shared by all layouts.
+    auto shared = std::make_shared<std::shared_ptr<const NBodyCase>>();
+    auto get_case = [shared, n, params] {
+      if (!*shared) *shared = std::make_shared<const NBodyCase>(make_nbody_case(n, params));
+      return *shared;
+    };
+    const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
+    for (const LayoutChoice& choice :
+         layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
+                        {std::string(lb::kofler::PosVelSplit::name)})) {
+      const std::string name = benchmark_name("nbody", "gpu", choice, "float", n);
+      const ProgramCase pc{Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }};
+      plan.push_back({name, [name, pc](benchmark::State& st) { run_case(st, name, pc); }});
+    }
+  }
+  return plan;
+}
+
+}  // namespace lb::harness::kofler

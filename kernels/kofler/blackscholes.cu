@@ -1,0 +1,92 @@
+//! BlackScholes' kernels over any mapping of Option, and their instantiations.
+
+#include <limits>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/kofler/blackscholes_device.hpp"
+#include "lb/kofler/instantiate.hpp"
+
+namespace lb::kofler {
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+unsigned grid_for(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+
+__device__ LB_FORCEINLINE std::size_t option_index() {
+  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+template <class M>
+__global__ void fill_kernel(layout::View<M> v, std::uint64_t seed) {
+  const std::size_t i = option_index();
+  if (i >= v.size()) return;
+  option_inputs(seed, i, v.template get<Stock>(i), v.template get<Strike>(i), v.template get<Years>(i));
+}
+
+template <class M>
+__global__ void poison_kernel(layout::View<M> v) {
+  const std::size_t i = option_index();
+  if (i >= v.size()) return;
+  v.template get<Call>(i) = v.template get<Put>(i) = std::numeric_limits<float>::quiet_NaN();
+}
+
+template <class M>
+__global__ void __launch_bounds__(kBlock) black_scholes_kernel(layout::View<M> v, float riskfree, float volatility) {
+  const std::size_t i = option_index();
+  if (i >= v.size()) return;
+  float call, put;
+  black_scholes<FastMath>(v.template get<Stock>(i), v.template get<Strike>(i), v.template get<Years>(i), riskfree,
+                          volatility, call, put);
+  v.template get<Call>(i) = call;
+  v.template get<Put>(i) = put;
+}
+
+template <class M>
+__global__ void gather_kernel(layout::View<M> v, float* call, float* put) {
+  const std::size_t i = option_index();
+  if (i >= v.size()) return;
+  call[i] = v.template get<Call>(i);
+  put[i] = v.template get<Put>(i);
+}
+
+}  // namespace
+
+template <class M>
+void black_scholes_fill(const layout::View<M>& options, const BlackScholesParams& params, cudaStream_t stream) {
+  fill_kernel<M><<<grid_for(options.size()), kBlock, 0, stream>>>(options, params.seed);
+  check_launch("black_scholes fill_kernel");
+}
+template <class M>
+void black_scholes_poison(const layout::View<M>& options, cudaStream_t stream) {
+  poison_kernel<M><<<grid_for(options.size()), kBlock, 0, stream>>>(options);
+  check_launch("black_scholes poison_kernel");
+}
+template <class M>
+void black_scholes_run(const layout::View<M>& options, const BlackScholesParams& params, cudaStream_t stream) {
+  black_scholes_kernel<M><<<grid_for(options.size()), kBlock, 0, stream>>>(options, params.riskfree,
+                                                                           params.volatility);
+  check_launch("black_scholes_kernel");
+}
+template <class M>
+void black_scholes_gather(const layout::View<M>& options, float* call, float* put, cudaStream_t stream) {
+  gather_kernel<M><<<grid_for(options.size()), kBlock, 0, stream>>>(options, call, put);
+  check_launch("black_scholes gather_kernel");
+}
+
+#define LB_BLACK_SCHOLES_INSTANTIATE(M)                                                                   \
+  template void black_scholes_fill<M>(const layout::View<M>&, const BlackScholesParams&, cudaStream_t); \
+  template void black_scholes_poison<M>(const layout::View<M>&, cudaStream_t);                          \
+  template void black_scholes_run<M>(const layout::View<M>&, const BlackScholesParams&, cudaStream_t);  \
+  template void black_scholes_gather<M>(const layout::View<M>&, float*, float*, cudaStream_t);
+template <std::size_t T>
+using OptionTiles = layout::AoSoAMapping<Option, T>;
+LB_KOFLER_RUNTIME_MAPPINGS(Option, LB_BLACK_SCHOLES_INSTANTIATE)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<8>)  // BlackScholesCompileTimeTiles
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<32>)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<128>)
+LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<1024>)
+LB_BLACK_SCHOLES_INSTANTIATE(InputsOutputsSplit::mapping<Option>)
+
+}  // namespace lb::kofler

@@ -1,0 +1,24 @@
+#pragma once
+//! BlackScholes' host side: the double reference of one option with its derived
+//! tolerances, and the check of a run's outputs.
+
+#include <cstddef>
+#include <vector>
+
+#include "lb/kofler/agreement.hpp"
+#include "lb/kofler/blackscholes.hpp"
+
+namespace lb::kofler {
+
+struct OptionReference {
+  double call, put;          //!< exact cumulative normal, in double
+  double call_tol, put_tol;  //!< what the float kernel may be off (blackscholes_reference.cpp)
+};
+OptionReference black_scholes_reference(float s, float x, float t, const BlackScholesParams& params);
+
+//! The outputs of options [0, call.size()) (inputs regenerated from params.seed) against the
+//! reference; OpenMP over the options.
+Agreement check_black_scholes(const std::vector<float>& call, const std::vector<float>& put,
+                              const BlackScholesParams& params);
+
+}  // namespace lb::kofler

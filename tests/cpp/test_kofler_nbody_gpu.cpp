@@ -1,0 +1,54 @@
+//! N-body on the GPU: every layout kind against the double reference after 3 steps, on 1000
+//! bodies (a partial block and a partial tile), and the validation failing wrong runs of the
+//! timed kernel (made through its inputs: the kernel under test is unchanged).
+
+#include <gtest/gtest.h>
+
+#include "gpu_available.hpp"
+#include "kofler/nbody_bench.hpp"
+#include "kofler/variant_support.hpp"
+#include "kofler_gpu_testing.hpp"
+#include "lb/kofler/nbody_device.hpp"
+
+namespace lb::harness::kofler {
+namespace {
+
+std::shared_ptr<const NBodyCase> small_case() {
+  static const auto c = std::make_shared<const NBodyCase>(make_nbody_case(1000, lb::kofler::NBodyParams{.steps = 3}));
+  return c;
+}
+
+TEST(KoflerNBodyGpu, EveryLayoutMatchesTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (const auto& choice : testing::kofler_layouts(tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
+                                                    "pos|vel", 2, 1)) {
+    auto v = make_nbody_variant(choice, small_case());
+    const Check c = testing::validated_run(*v);
+    EXPECT_TRUE(c.ok) << choice.layout << " " << choice.param() << ": " << c.message;
+    EXPECT_EQ(c.counters.at("checked"), 4000) << choice.layout;
+    EXPECT_LT(c.counters.at("err_over_tolerance"), 1) << choice.layout;
+  }
+}
+
+TEST(KoflerNBodyGpu, ValidationFailsWrongRuns) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const LayoutChoice soa{"soa", 0, {}, {}};
+  // No run: the poisoned outputs stay.
+  EXPECT_FALSE(testing::validated_run(*make_nbody_variant(soa, small_case()), true).ok);
+  // Softening 1.5 eps^2: the kernel run with it, checked against the right reference.
+  NBodyCase soft = *small_case();
+  soft.params.softening2 *= 1.5f;
+  EXPECT_FALSE(testing::validated_run(*make_nbody_variant(soa, std::make_shared<const NBodyCase>(soft))).ok);
+  // A skipped tile: what the kernel gives when one tile's bodies pull with no mass.
+  for (std::size_t tile : {0, 3}) {
+    NBodyCase skipped = *small_case();
+    const std::size_t first = tile * lb::kofler::kTileBodies;
+    for (std::size_t i = first; i < std::min<std::size_t>(1000, first + lb::kofler::kTileBodies); ++i)
+      skipped.initial.pos[i].w = 0;
+    EXPECT_FALSE(testing::validated_run(*make_nbody_variant(soa, std::make_shared<const NBodyCase>(skipped))).ok)
+        << "tile " << tile;
+  }
+}
+
+}  // namespace
+}  // namespace lb::harness::kofler
