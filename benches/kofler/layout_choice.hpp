@@ -64,7 +64,11 @@ template <class Rec, std::size_t... T, class... Splits, class F>
 void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, layout::LayoutList<Splits...> splits, F&& f) {
   if (c.layout == "aos") return f(layout::AoSMapping<Rec>{n});
   if (c.layout == "soa") return f(layout::SoAMapping<Rec>{n});
+  // Power-of-two tiles (every sweep) go through the mappings with no division in their code.
+  if (c.layout == "tiled" && layout::detail::Pow2Tiles::accepts(c.tile))
+    return f(layout::Pow2AoSoAMapping<Rec>(n, c.tile));
   if (c.layout == "tiled") return f(layout::RuntimeAoSoAMapping<Rec>(n, c.tile));
+  if (c.layout == "split" && layout::power_of_two_tiles(c.fields)) return f(layout::Pow2PartitionMapping<Rec>(n, c.fields));
   if (c.layout == "split") return f(layout::PartitionMapping<Rec>(n, c.fields));
   if (c.layout == "tiled-ct") {
     bool found = false;

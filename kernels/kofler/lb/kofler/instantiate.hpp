@@ -12,4 +12,6 @@
   X(::lb::layout::AoSMapping<Rec>)         \
   X(::lb::layout::SoAMapping<Rec>)         \
   X(::lb::layout::RuntimeAoSoAMapping<Rec>) \
-  X(::lb::layout::PartitionMapping<Rec>)
+  X(::lb::layout::Pow2AoSoAMapping<Rec>)    \
+  X(::lb::layout::PartitionMapping<Rec>)    \
+  X(::lb::layout::Pow2PartitionMapping<Rec>)

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 
 #include "lb/layout/mapping.hpp"
 #include "lb/layout/packing.hpp"
@@ -45,17 +46,21 @@ struct AoSoAMapping {
   }
 };
 
-//! AoSoA with the tile size held in the mapping (set at run time).
-template <class Rec>
+//! AoSoA with the tile size held in the mapping (set at run time). Tiles = detail::Pow2Tiles
+//! (Pow2AoSoAMapping) takes powers of two only and leaves no division in the code.
+template <class Rec, class Tiles = detail::RuntimeTiles>
 class RuntimeAoSoAMapping {
  public:
   using record = Rec;
   static constexpr std::size_t blob_count = 1;
 
-  //! Throws std::invalid_argument for lanes = 0.
+  //! Throws std::invalid_argument for lanes = 0 (or not a power of two, for Pow2Tiles).
   RuntimeAoSoAMapping(std::size_t n, std::size_t lanes) : n_(n) {
     if (lanes == 0) throw std::invalid_argument("tiled AoS: the tile size must be at least 1 record");
-    tiles_ = detail::RuntimeTiles(lanes);
+    if (!Tiles::accepts(lanes))
+      throw std::invalid_argument("tiled AoS: this mapping takes tile sizes that are powers of two, not " +
+                                  std::to_string(lanes));
+    tiles_ = Tiles(lanes);
     const detail::RecordShapes<Rec> shapes = detail::shapes_of<Rec>();
     tile_bytes_ = detail::pack_runs(shapes.field, Rec::field_count, lanes, run_offset_);
   }
@@ -81,7 +86,7 @@ class RuntimeAoSoAMapping {
 
  private:
   std::size_t n_;
-  detail::RuntimeTiles tiles_;
+  Tiles tiles_;
   std::size_t tile_bytes_ = 0;
   std::size_t run_offset_[Rec::field_count] = {};
 };
@@ -90,6 +95,9 @@ template <std::size_t Lanes>
 struct AoSoA {
   template <class Rec> using mapping = AoSoAMapping<Rec, Lanes>;
 };
+template <class Rec>
+using Pow2AoSoAMapping = RuntimeAoSoAMapping<Rec, detail::Pow2Tiles>;
+
 //! Build its mappings as RuntimeAoSoAMapping<Rec>(n, lanes).
 struct RuntimeAoSoA {
   template <class Rec> using mapping = RuntimeAoSoAMapping<Rec>;

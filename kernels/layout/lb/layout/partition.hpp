@@ -29,7 +29,9 @@ struct FieldPartition {
   std::vector<ClusterLayout> clusters;        //!< per cluster id: its layout
 };
 
-template <class Rec>
+//! Tiles = detail::Pow2Tiles takes tiled clusters of power-of-two tile sizes only and leaves
+//! no division in the code (see packing.hpp).
+template <class Rec, class Tiles = detail::RuntimeTiles>
 class PartitionMapping {
  public:
   using record = Rec;
@@ -53,7 +55,7 @@ class PartitionMapping {
       const ClusterLayout& layout = partition.clusters[c];
       if (layout.kind == ClusterLayout::Kind::soa) {
         for (std::size_t k = 0; k < count; ++k) {  // each field: a one-field AoS in its own blob
-          place_[fields[k]] = {blob, detail::RuntimeTiles(1), shapes[k].size, 0};
+          place_[fields[k]] = {blob, Tiles(1), shapes[k].size, 0};
           blob_bytes_[blob] = n * shapes[k].size;
           blob_alignment_[blob++] = shapes[k].align;
         }
@@ -61,7 +63,7 @@ class PartitionMapping {
       }
       const std::size_t lanes = layout.kind == ClusterLayout::Kind::tiled ? layout.lanes : 1;
       std::size_t offsets[Rec::field_count];
-      const detail::RuntimeTiles tiles(lanes);
+      const Tiles tiles(lanes);
       const std::size_t tile_bytes = detail::pack_runs(shapes, count, lanes, offsets);
       for (std::size_t k = 0; k < count; ++k) place_[fields[k]] = {blob, tiles, tile_bytes, offsets[k]};
       blob_bytes_[blob] = tiles.tiles_for(n) * tile_bytes;
@@ -92,7 +94,7 @@ class PartitionMapping {
   //! Where a field lives: AoS and SoA fields are tiles of one record (a SoA field packs alone).
   struct Place {
     std::size_t blob;
-    detail::RuntimeTiles tiles;
+    Tiles tiles;
     std::size_t tile_bytes;
     std::size_t offset;
   };
@@ -113,6 +115,9 @@ class PartitionMapping {
       if (!used[c]) fail("cluster " + std::to_string(c) + " holds no field");
       if (p.clusters[c].kind == ClusterLayout::Kind::tiled && p.clusters[c].lanes == 0)
         fail("cluster " + std::to_string(c) + " is tiled with 0 records per tile");
+      if (p.clusters[c].kind == ClusterLayout::Kind::tiled && !Tiles::accepts(p.clusters[c].lanes))
+        fail("cluster " + std::to_string(c) + " is tiled with " + std::to_string(p.clusters[c].lanes) +
+             " records per tile; this mapping takes powers of two");
     }
   }
 
@@ -121,6 +126,16 @@ class PartitionMapping {
   std::size_t blob_bytes_[blob_count] = {};
   std::size_t blob_alignment_[blob_count] = {};
 };
+
+template <class Rec>
+using Pow2PartitionMapping = PartitionMapping<Rec, detail::Pow2Tiles>;
+
+//! Whether every tiled cluster of `p` has a power-of-two tile size (Pow2PartitionMapping holds it).
+inline bool power_of_two_tiles(const FieldPartition& p) {
+  for (const auto& c : p.clusters)
+    if (c.kind == ClusterLayout::Kind::tiled && !detail::Pow2Tiles::accepts(c.lanes)) return false;
+  return true;
+}
 
 //! Build its mappings as PartitionMapping<Rec>(n, partition).
 struct Partitioned {
