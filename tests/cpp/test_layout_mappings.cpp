@@ -138,13 +138,49 @@ TEST(LayoutRuntimeTiles, RejectsEmptyTiles) {
   EXPECT_EQ(RuntimeAoSoAMapping<Mixed>(10, 3).lanes(), 3u);
 }
 
-// Run-time partitions: the same bytes as the compile-time Split of the same clusters.
+TEST(LayoutRuntimeTiles, PowerOfTwoTilesGiveTheSameBytesAndRefuseOtherSizes) {
+  for (std::size_t lanes : {1, 2, 4, 8, 64, 1024})
+    for (std::size_t n : {1, 7, 100, 5000}) {
+      SCOPED_TRACE("lanes " + std::to_string(lanes) + ", n " + std::to_string(n));
+      expect_same_bytes(RuntimeAoSoAMapping<Mixed>(n, lanes), Pow2AoSoAMapping<Mixed>(n, lanes));
+    }
+  EXPECT_THROW(Pow2AoSoAMapping<Mixed>(10, 3), std::invalid_argument);
+  EXPECT_THROW(Pow2AoSoAMapping<Mixed>(10, 0), std::invalid_argument);
+  EXPECT_THROW(Pow2PartitionMapping<Mixed>(10, FieldPartition{{0, 0, 0, 0, 0}, {{K::tiled, 6}}}),
+               std::invalid_argument);
+}
+
+// Run-time partitions: the same bytes as the compile-time Split of the same clusters, region
+// r of the partition's one blob holding what the Split's blob r holds.
+template <class P, class S>
+void expect_regions_are_split_blobs(const P& partition, const S& split) {
+  static_assert(std::is_same_v<typename P::record, typename S::record>);
+  ASSERT_EQ(partition.size(), split.size());
+  std::size_t used = 0;
+  for (std::size_t b = 0; b < S::blob_count; ++b) used += split.blob_bytes(b) > 0 ? 1 : 0;
+  ASSERT_EQ(partition.region_count(), used);
+  for (std::size_t r = 0; r < partition.region_count(); ++r) {
+    EXPECT_EQ(partition.region_bytes(r), split.blob_bytes(r)) << "region " << r;
+    EXPECT_EQ(partition.region_alignment(r), split.blob_alignment(r)) << "region " << r;
+    EXPECT_EQ(partition.region_offset(r) % P::kRegionAlignment, 0u) << "region " << r;
+    if (r > 0) EXPECT_GE(partition.region_offset(r), partition.region_offset(r - 1) + partition.region_bytes(r - 1));
+  }
+  for (std::size_t i = 0; i < split.size(); ++i)
+    for_each_tag<typename S::record>([&]<class Tag>(Tag, std::size_t f) {
+      const Location p = partition.template locate<Tag>(i), s = split.template locate<Tag>(i);
+      ASSERT_EQ(p.blob, 0u);
+      ASSERT_EQ(p.offset, partition.region_offset(s.blob) + s.offset) << "record " << i << " field " << f;
+    });
+}
+
 template <class MakeSplit>
 void expect_partition_matches(const MakeSplit& split_of, const FieldPartition& partition) {
   using Rec = typename decltype(split_of(std::size_t{1}))::record;
   for (std::size_t n : {1, 6, 64, 101}) {
     SCOPED_TRACE("n " + std::to_string(n));
-    expect_same_bytes(PartitionMapping<Rec>(n, partition), split_of(n));
+    expect_regions_are_split_blobs(PartitionMapping<Rec>(n, partition), split_of(n));
+    if (power_of_two_tiles(partition))
+      expect_regions_are_split_blobs(Pow2PartitionMapping<Rec>(n, partition), split_of(n));
   }
 }
 
