@@ -148,6 +148,11 @@ TEST(LayoutRuntimeTiles, PowerOfTwoTilesGiveTheSameBytesAndRefuseOtherSizes) {
   EXPECT_THROW(Pow2AoSoAMapping<Mixed>(10, 0), std::invalid_argument);
   EXPECT_THROW(Pow2PartitionMapping<Mixed>(10, FieldPartition{{0, 0, 0, 0, 0}, {{K::tiled, 6}}}),
                std::invalid_argument);
+  // 32-bit index arithmetic: at most 2^32 - 1 records (the general mappings hold any count).
+  EXPECT_THROW(Pow2AoSoAMapping<Mixed>(std::size_t{1} << 32, 4), std::invalid_argument);
+  EXPECT_EQ(RuntimeAoSoAMapping<Mixed>(std::size_t{1} << 32, 4).size(), std::size_t{1} << 32);
+  const Pow2AoSoAMapping<Mixed> last(0xffffffff, 4);
+  EXPECT_EQ(last.locate<E>(0xfffffffe).offset, RuntimeAoSoAMapping<Mixed>(0xffffffff, 4).locate<E>(0xfffffffe).offset);
 }
 
 // Run-time partitions: the same bytes as the compile-time Split of the same clusters, region

@@ -63,6 +63,8 @@ class RuntimeAoSoAMapping {
     tiles_ = Tiles(lanes);
     const detail::RecordShapes<Rec> shapes = detail::shapes_of<Rec>();
     tile_bytes_ = detail::pack_runs(shapes.field, Rec::field_count, lanes, run_offset_);
+    if (!Tiles::holds(n, tile_bytes_))
+      throw std::invalid_argument("tiled AoS: this mapping holds fewer than 2^32 records (" + std::to_string(n) + " asked)");
   }
 
   LB_HD constexpr std::size_t size() const { return n_; }
@@ -74,7 +76,7 @@ class RuntimeAoSoAMapping {
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate(std::size_t i) const {
     constexpr std::size_t I = Rec::template index_of<Tag>;
-    return {0, detail::tiled_offset(tiles_.tile(i), tiles_.lane(i), tile_bytes_, run_offset_[I], Rec::size_of(I))};
+    return {0, tiles_.offset(i, tile_bytes_, run_offset_[I], Rec::size_of(I))};
   }
 
   LB_HD LB_FORCEINLINE RecordValue<Rec> load(std::byte* const* blobs, std::size_t i) const {

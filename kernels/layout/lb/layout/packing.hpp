@@ -10,6 +10,7 @@
 //! c c c, 5 padding bytes, d d d: 32 bytes a tile, d at offset 8.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "lb/layout/access.hpp"
 #include "lb/layout/config.hpp"
@@ -93,7 +94,13 @@ class RuntimeTiles {
   }
   //! Tiles needed for n records (the last one may be partly used).
   LB_HD constexpr std::size_t tiles_for(std::size_t n) const { return (n + lanes_ - 1) / lanes_; }
+  //! Byte offset of record i's field whose run starts at `run_offset`.
+  LB_HD LB_FORCEINLINE constexpr std::size_t offset(std::size_t i, std::size_t tile_bytes, std::size_t run_offset,
+                                                   std::size_t field_size) const {
+    return tiled_offset(tile(i), lane(i), tile_bytes, run_offset, field_size);
+  }
   static constexpr bool accepts(std::size_t lanes) { return lanes >= 1; }
+  static constexpr bool holds(std::size_t, std::size_t) { return true; }
 
  private:
   std::size_t lanes_ = 1;
@@ -102,8 +109,10 @@ class RuntimeTiles {
 };
 
 //! RuntimeTiles for power-of-two tile sizes only: a shift and a mask, with no division left in
-//! the code. On the H100 the division path alone (never taken) made BlackScholes' run-time
-//! tiles 13 % slower than compile-time ones: 64-bit division is a called subroutine in SASS.
+//! the code, and 32-bit index arithmetic (a mapping using it holds fewer than 2^32 records and
+//! tiles under 4 GiB: `holds`). On the H100 the division path alone (never taken) made
+//! BlackScholes' run-time tiles 13 % slower than compile-time ones (64-bit division is a
+//! called subroutine in SASS); 64-bit index products cost a run-time split another few %.
 class Pow2Tiles {
  public:
   Pow2Tiles() = default;
@@ -114,7 +123,18 @@ class Pow2Tiles {
   LB_HD LB_FORCEINLINE constexpr std::size_t tile(std::size_t i) const { return i >> shift_; }
   LB_HD LB_FORCEINLINE constexpr std::size_t lane(std::size_t i) const { return i & (lanes() - 1); }
   LB_HD constexpr std::size_t tiles_for(std::size_t n) const { return (n + lanes() - 1) >> shift_; }
+  LB_HD LB_FORCEINLINE constexpr std::size_t offset(std::size_t i, std::size_t tile_bytes, std::size_t run_offset,
+                                                   std::size_t field_size) const {
+    const auto j = static_cast<std::uint32_t>(i);
+    const std::uint32_t lane = j & ((std::uint32_t{1} << shift_) - 1);
+    return std::uint64_t{j >> shift_} * static_cast<std::uint32_t>(tile_bytes) + run_offset +
+           lane * static_cast<std::uint32_t>(field_size);
+  }
   static constexpr bool accepts(std::size_t lanes) { return lanes >= 1 && (lanes & (lanes - 1)) == 0; }
+  //! Whether n records in tiles of tile_bytes stay within its 32-bit index arithmetic.
+  static constexpr bool holds(std::size_t n, std::size_t tile_bytes) {
+    return n <= std::size_t{0xffffffff} && tile_bytes <= std::size_t{0xffffffff};
+  }
 
  private:
   unsigned shift_ = 0;

@@ -73,6 +73,10 @@ class PartitionMapping {
       for (std::size_t k = 0; k < count; ++k) place_[fields[k]] = {tiles, tile_bytes, start + offsets[k]};
     }
     regions_ = region;
+    for (const Place& p : place_)
+      if (!Tiles::holds(n, p.tile_bytes))
+        throw std::invalid_argument("field partition: this mapping holds fewer than 2^32 records (" + std::to_string(n) +
+                                    " asked)");
   }
 
   LB_HD constexpr std::size_t size() const { return n_; }
@@ -89,7 +93,7 @@ class PartitionMapping {
   LB_HD LB_FORCEINLINE constexpr Location locate(std::size_t i) const {
     constexpr std::size_t I = Rec::template index_of<Tag>;
     const Place& p = place_[I];  // constant index: no table walk in device code
-    return {0, detail::tiled_offset(p.tiles.tile(i), p.tiles.lane(i), p.tile_bytes, p.offset, Rec::size_of(I))};
+    return {0, p.tiles.offset(i, p.tile_bytes, p.offset, Rec::size_of(I))};
   }
 
   LB_HD LB_FORCEINLINE RecordValue<Rec> load(std::byte* const* blobs, std::size_t i) const {
