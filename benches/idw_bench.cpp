@@ -1,6 +1,7 @@
 //! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
 //! each validated against the double CPU reference before it is timed, plus the paper's
-//! single-core CPU baseline and an OpenMP CPU time.
+//! single-core CPU baseline and an OpenMP CPU time; each a program variant
+//! (lb/harness/program.hpp) run by run_case.
 
 #include <omp.h>
 

@@ -1,11 +1,12 @@
 //! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper; cpu-exp8 uses
 //! every core through OpenMP) and the CUDA experiments 1-6, plus experiment 7 (cuBLAS GEMM
 //! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a
-//! well-count sweep for experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and
-//! every CPU program (its first run, at spread points) is validated against the double reference
-//! (lb/kriging/reference.hpp) before its time is used; `unvalidated` is 1 where the
-//! tolerance is too wide to fail a wrong program. Experiment 6 also reports its difference
-//! from experiment 5 over every estimate (the paper's accuracy question).
+//! well-count sweep for experiments 6, 7 and 8. Each is a program variant (lb/harness/
+//! program.hpp): one run of every CUDA experiment (outputs poisoned first) and of every CPU
+//! program (checked at spread points) is validated against the double reference
+//! (lb/kriging/reference.hpp) before the timed runs; `unvalidated` is 1 where the tolerance is
+//! too wide to fail a wrong program. Experiment 6 also reports its difference from experiment
+//! 5 over every estimate (the paper's accuracy question).
 //!
 //! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
 //! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
@@ -198,7 +199,7 @@ class GpuExperiment final : public Variant {
   }
   //! The next run poisons its outputs first (inside the experiment: exps 1-2 write per surface).
   void poison(cudaStream_t) override { poison_next_ = true; }
-  void run(cudaStream_t stream) override { run_timed(stream); }
+  void run(cudaStream_t stream) override { run_timed(stream); }  // not called: it times itself
   bool times_itself() const override { return true; }
   double run_timed(cudaStream_t stream) override {
     if (poison_next_) {  // the validation run: kept for validate, not part of the device time

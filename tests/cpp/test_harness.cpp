@@ -16,6 +16,8 @@
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 
+#include "planned_runs.hpp"
+
 namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
@@ -190,12 +192,6 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
             5);  // cpu-exp4 and cpu-exp8 float, gpu-exp6, gpu-exp7 and gpu-exp8 float
 }
 
-struct CapturedRuns : benchmark::BenchmarkReporter {
-  std::vector<Run> runs;
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& r) override { runs.insert(runs.end(), r.begin(), r.end()); }
-};
-
 TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
   // The planned CPU programs at scale 1 (49,500 estimates), sampled above 1000 estimates, run
   // as `layoutbench run` runs them (no GPU needed).
@@ -203,17 +199,10 @@ TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
       load_preset(write_temp("lb_kriging_cpu.json",
                              R"({"suites": {"kriging": {"scales": [1], "experiments": [6], "cpu_sample_estimates": 1000}}})")),
       {});
-  benchmark::ClearRegisteredBenchmarks();
-  for (const auto& b : plan)
-    if (b.name.find("/cpu-exp") != std::string::npos)
-      benchmark::RegisterBenchmark(b.name.c_str(), [run = b.run](benchmark::State& st) { run(st); })
-          ->UseManualTime()
-          ->Iterations(1);
-  CapturedRuns captured;
-  benchmark::RunSpecifiedBenchmarks(&captured);
-  benchmark::ClearRegisteredBenchmarks();
-  ASSERT_EQ(captured.runs.size(), 6u);
-  for (const auto& run : captured.runs) {
+  const auto runs = lb::testing::run_planned(
+      plan, [](const std::string& name) { return name.find("/cpu-exp") != std::string::npos; }, 1);
+  ASSERT_EQ(runs.size(), 6u);
+  for (const auto& run : runs) {
     const std::string name = run.benchmark_name();
     ASSERT_FALSE(run_failed(run)) << name << ": " << run_failure_message(run);
     EXPECT_EQ(run.counters.at("estimates").value, 49500) << name;
