@@ -1,23 +1,21 @@
 //! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
 //! each validated against the double CPU reference before it is timed, plus the paper's
-//! single-core CPU baseline and an OpenMP CPU time.
+//! single-core CPU baseline and an OpenMP CPU time; each a program variant
+//! (lb/harness/program.hpp) run by run_case.
 
 #include <omp.h>
 
-#include <chrono>
 #include <limits>
 #include <map>
 #include <memory>
-#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
 
-#include "lb/common/cuda_check.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
-#include "lb/harness/gpu_timer.hpp"
 #include "lb/harness/memory_fit.hpp"
+#include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
@@ -219,9 +217,30 @@ MemoryNeed memory_need(const std::string& layout, Precision prec, std::size_t si
   return {.host_bytes = inputs + copy, .device_bytes = on_device ? copy : 0.0};
 }
 
-// --- validation ------------------------------------------------------------------------
+// --- the two kinds of benchmark, as program variants ---------------------------------------
 
-struct GpuVariant {
+//! What one run of n prediction points against n data points does: n^2 interactions of 6 FP
+//! operations (2 sub, mul, fma, add, fma) plus one reciprocal each, whichever unit saturates
+//! first; an ideal cache reads the data (x, y, z) and prediction points (x, y) once and writes
+//! the n values.
+Work idw_work(Precision prec, std::size_t size) {
+  const double n = static_cast<double>(size), interactions = n * n;
+  const double value_bytes = prec == Precision::f32 ? sizeof(float) : sizeof(double);
+  Work w{.unit = "interactions", .units = interactions, .bytes_read = 5 * value_bytes * n, .bytes_written = value_bytes * n};
+  if (prec == Precision::f32) {
+    w.fp32_fma = 6 * interactions;
+    w.fp32_special = interactions;
+  } else {
+    w.fp64_fma = 6 * interactions;
+  }
+  return w;
+}
+
+Check check_of(const idw::Validation& v) {
+  return {v.ok, v.message, false, {{"max_rel_err", v.max_rel_err}, {"checked", double(v.checked)}, {"tolerance", v.tolerance}}};
+}
+
+struct GpuCase {
   Version version;
   std::string layout;
   Precision prec;
@@ -230,58 +249,36 @@ struct GpuVariant {
   int block;
 };
 
-//! Runs the variant once on the validation set's points (the timed points with probes planted,
-//! same launch configuration), checks it and puts the timed points back.
-idw::Validation validate(idw::DeviceProblem& problem, const GpuVariant& v) {
-  return idw::validate_on_device(problem, v.version, v.p, v.block, validation_set(v.size, v.prec, v.p, v.block),
-                                 inputs(v.size).pred, env().timer->stream());
-}
-
-// --- the two kinds of benchmark --------------------------------------------------------
-
-//! Lower bound on the time of m*n interactions from the measured ceilings: 6 FP operations
-//! (2 sub, mul, fma, add, fma) plus one reciprocal each, whichever unit saturates first.
-double compute_limit_s(double interactions, Precision prec) {
-  const Ceilings& c = env().ceilings;
-  if (prec == Precision::f32) return interactions * std::max(6.0 / c.fp32_fma_per_s, 1.0 / c.fp32_rcp_per_s);
-  return interactions * 6.0 / c.fp64_fma_per_s;
-}
-
-void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
-  static std::map<std::string, idw::Validation> validated;
-  if (const std::string why = memory_shortfall(memory_need(v.layout, v.prec, v.size, true)); !why.empty()) {
-    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
-    return;
+//! One GPU version on the cached device problem of its (layout, precision, size). Its
+//! validation run computes the validation set's points (the timed ones with probes planted:
+//! same count, same launch configuration) and puts the timed points back.
+class GpuIdw final : public Variant {
+ public:
+  explicit GpuIdw(const GpuCase& c) : c_(c) {}
+  void setup(cudaStream_t) override { problem_ = &device_problem(c_.layout, c_.prec, c_.size); }
+  void poison(cudaStream_t stream) override { idw::start_validation_run(*problem_, validation(), stream); }
+  void run(cudaStream_t stream) override { problem_->launch(c_.version, c_.p, c_.block, stream); }
+  Check validate(cudaStream_t stream) override {
+    const idw::Validation v = idw::finish_validation_run(*problem_, validation(), inputs(c_.size).pred, stream);
+    Check out = check_of(v);
+    out.counters["checked_probes"] = static_cast<double>(v.probes);
+    out.counters["max_probe_share"] = v.max_probe_share;
+    return out;
   }
-  idw::DeviceProblem& problem = device_problem(v.layout, v.prec, v.size);
-  auto it = validated.find(name);
-  if (it == validated.end()) it = validated.emplace(name, validate(problem, v)).first;
-  const idw::Validation& check_result = it->second;
-  if (!check_result.ok) {
-    state.SkipWithError(check_result.message.c_str());
-    return;
+  std::string after_timing() override {
+    const std::size_t failed = problem_->failed_device_launches();
+    return failed > 0 ? fmt::format("{} device-side (CDP) launches failed during timing", failed) : "";
   }
-  const double seconds =
-      env().timer->run(state, name, [&](cudaStream_t s) { problem.launch(v.version, v.p, v.block, s); });
-  if (const std::size_t failed = problem.failed_device_launches(); failed > 0) {
-    state.SkipWithError(fmt::format("{} device-side (CDP) launches failed during timing", failed).c_str());
-    return;
-  }
-  const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
-  const double limit = compute_limit_s(interactions, v.prec);
-  state.counters["interactions"] = interactions;
-  state.counters["interactions_per_s"] = interactions / seconds;
-  state.counters["limit_s"] = limit;
-  state.counters["pct_of_limit"] = 100.0 * limit / seconds;
-  state.counters["footprint_bytes"] = static_cast<double>(problem.footprint_bytes());
-  state.counters["max_rel_err"] = check_result.max_rel_err;
-  state.counters["checked_points"] = static_cast<double>(check_result.checked);
-  state.counters["tolerance"] = check_result.tolerance;
-  state.counters["checked_probes"] = static_cast<double>(check_result.probes);
-  state.counters["max_probe_share"] = check_result.max_probe_share;
-}
+  Work work() const override { return idw_work(c_.prec, c_.size); }
+  double footprint_bytes() const override { return static_cast<double>(problem_->footprint_bytes()); }
 
-struct CpuVariant {
+ private:
+  const idw::ValidationSet& validation() const { return validation_set(c_.size, c_.prec, c_.p, c_.block); }
+  GpuCase c_;
+  idw::DeviceProblem* problem_ = nullptr;
+};
+
+struct CpuCase {
   bool parallel;
   Precision prec;
   double p;
@@ -289,72 +286,81 @@ struct CpuVariant {
 };
 
 //! The paper's baseline: the naive body on the plain struct (AoS) layout, on one core (or
-//! all cores with OpenMP). At large sizes a sample of prediction points is timed and the
-//! time scaled by n / sample (every point does identical work); the entry says so. Its
-//! output is validated before timing, as the GPU versions' are.
-void run_cpu(benchmark::State& state, const CpuVariant& v) {
-  if (const std::string why = memory_shortfall(memory_need("aos", v.prec, v.size, false)); !why.empty()) {
-    state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
-    return;
+//! all cores with OpenMP). At large sizes a sample of prediction points is run and the time
+//! scaled by n / sample (every point does identical work: sampled_fraction); the entry says
+//! so. Its output is validated before timing, as the GPU versions' are.
+template <class T>
+class CpuIdw final : public Variant {
+  using M = idw::MappingOf<idw::LayoutAoS, T>;
+
+ public:
+  explicit CpuIdw(const CpuCase& c)
+      : c_(c), data_(M{c.size}), pred_(M{c.size}), count_(sample_count(c)) {}
+  void setup(cudaStream_t) override {
+    const Inputs& in = inputs(c_.size);
+    layout::fill(data_.view(), [&](std::size_t i) { return point(in.data, i, static_cast<T>(in.data.z[i])); });
+    layout::fill(pred_.view(), [&](std::size_t i) { return point(in.pred, i, T{}); });
   }
-  idw::dispatch("aos", v.prec, [&]<class Layout, class T>() {
-    using M = idw::MappingOf<Layout, T>;
-    const Inputs& in = inputs(v.size);
-    layout::HostStorage<M> data(M{v.size}), pred(M{v.size});
-    auto value = [](const datasets::PointSet& s, std::size_t i, T z) {
-      layout::RecordValue<idw::Point<T>> r;
-      r.template get<idw::X>() = static_cast<T>(s.x[i]);
-      r.template get<idw::Y>() = static_cast<T>(s.y[i]);
-      r.template get<idw::Z>() = z;
-      return r;
-    };
-    layout::fill(data.view(), [&](std::size_t i) { return value(in.data, i, static_cast<T>(in.data.z[i])); });
-    // Outputs start as NaN: the validation run must write every point it checks.
-    layout::fill(pred.view(), [&](std::size_t i) { return value(in.pred, i, std::numeric_limits<T>::quiet_NaN()); });
-    const double interactions = static_cast<double>(v.size) * static_cast<double>(v.size);
-    const double budget = v.parallel ? kOpenMPBudget : kSerialBudget;
-    const std::size_t min_sample = v.parallel ? 256 : 32;
-    const bool sampled = interactions > budget;
-    const std::size_t count =
-        sampled ? std::min(v.size, std::max(min_sample, static_cast<std::size_t>(budget / v.size))) : v.size;
-    auto index_of = [&](std::size_t k) { return count == v.size ? k : k * (v.size - 1) / (count - 1); };
-    double total_s = 0;
-    idw::Validation check_result;
-    idw::with_power(v.p, [&](auto power) {
-      const idw::NaiveBody body{data.view(), pred.view(), power};
-      auto run_once = [&] {
-        if (v.parallel)
-          exec::run_openmp_on(count, index_of, body);
-        else
-          exec::run_serial_on(count, index_of, body);
-      };
-      const Inputs& rounded = rounded_inputs(v.size, v.prec);
-      check_result = idw::validate_cpu_run(rounded.data, rounded.pred, v.prec, v.p, idw::cpu_check_points(count, index_of),
-                                           run_once, [&](std::size_t i) { return pred.view().template get<idw::Z>(i); });
-      if (!check_result.ok) return;
-      for (auto _ : state) {
-        const auto t0 = std::chrono::steady_clock::now();
-        run_once();
-        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double scaled = dt * static_cast<double>(v.size) / static_cast<double>(count);
-        state.SetIterationTime(scaled);
-        total_s += scaled;
-        benchmark::DoNotOptimize(pred.blob(0));
-      }
+  void poison(cudaStream_t) override {
+    const Inputs& in = inputs(c_.size);
+    layout::fill(pred_.view(), [&](std::size_t i) { return point(in.pred, i, std::numeric_limits<T>::quiet_NaN()); });
+  }
+  void run(cudaStream_t) override {
+    idw::with_power(c_.p, [&](auto power) {
+      const idw::NaiveBody body{data_.view(), pred_.view(), power};
+      const auto index_of = [this](std::size_t k) { return sample_index(k); };
+      if (c_.parallel)
+        exec::run_openmp_on(count_, index_of, body);
+      else
+        exec::run_serial_on(count_, index_of, body);
     });
-    if (!check_result.ok) {
-      state.SkipWithError(check_result.message.c_str());
-      return;
-    }
-    state.counters["interactions"] = interactions;
-    state.counters["interactions_per_s"] = interactions * static_cast<double>(state.iterations()) / total_s;
-    state.counters["sampled"] = sampled ? 1 : 0;
-    state.counters["sample_points"] = static_cast<double>(count);
-    state.counters["omp_threads"] = v.parallel ? omp_get_max_threads() : 1;
-    state.counters["max_rel_err"] = check_result.max_rel_err;
-    state.counters["checked_points"] = static_cast<double>(check_result.checked);
-    state.counters["tolerance"] = check_result.tolerance;
-  });
+  }
+  Check validate(cudaStream_t) override {
+    const Inputs& rounded = rounded_inputs(c_.size, c_.prec);
+    const auto points = idw::cpu_check_points(count_, [this](std::size_t k) { return sample_index(k); });
+    return check_of(idw::check_cpu_run(rounded.data, rounded.pred, c_.prec, c_.p, points,
+                                       [&](std::size_t i) { return pred_.view().template get<idw::Z>(i); }));
+  }
+  Work work() const override { return idw_work(c_.prec, c_.size); }
+  double footprint_bytes() const override { return 2.0 * double(idw::footprint_bytes("aos", c_.prec, c_.size)); }
+  double sampled_fraction() const override { return double(count_) / double(c_.size); }
+  void add_counters(benchmark::State& state, double) const override {
+    state.counters["sampled"] = count_ < c_.size ? 1 : 0;
+    state.counters["sample_points"] = static_cast<double>(count_);
+    state.counters["omp_threads"] = c_.parallel ? omp_get_max_threads() : 1;
+  }
+
+ private:
+  //! All points, or an evenly spread sample of them when n^2 is over the budget of one run.
+  static std::size_t sample_count(const CpuCase& c) {
+    const double interactions = static_cast<double>(c.size) * static_cast<double>(c.size);
+    const double budget = c.parallel ? kOpenMPBudget : kSerialBudget;
+    const std::size_t min_sample = c.parallel ? 256 : 32;
+    if (interactions <= budget) return c.size;
+    return std::min(c.size, std::max(min_sample, static_cast<std::size_t>(budget / c.size)));
+  }
+  std::size_t sample_index(std::size_t k) const { return count_ == c_.size ? k : k * (c_.size - 1) / (count_ - 1); }
+  static layout::RecordValue<idw::Point<T>> point(const datasets::PointSet& s, std::size_t i, T z) {
+    layout::RecordValue<idw::Point<T>> r;
+    r.template get<idw::X>() = static_cast<T>(s.x[i]);
+    r.template get<idw::Y>() = static_cast<T>(s.y[i]);
+    r.template get<idw::Z>() = z;
+    return r;
+  }
+  CpuCase c_;
+  layout::HostStorage<M> data_, pred_;
+  std::size_t count_;
+};
+
+ProgramCase gpu_case(const GpuCase& c) {
+  return {Where::gpu, memory_need(c.layout, c.prec, c.size, true), [c] { return std::make_unique<GpuIdw>(c); }};
+}
+
+ProgramCase cpu_case(const CpuCase& c) {
+  return {Where::cpu, memory_need("aos", c.prec, c.size, false), [c]() -> std::unique_ptr<Variant> {
+            if (c.prec == Precision::f32) return std::make_unique<CpuIdw<float>>(c);
+            return std::make_unique<CpuIdw<double>>(c);
+          }};
 }
 
 }  // namespace
@@ -367,19 +373,19 @@ std::vector<PlannedBenchmark> plan_idw(const Preset& preset, const Overrides& ov
       if (c.cpu_baselines)
         for (double p : c.powers)
           for (bool parallel : {false, true}) {
-            const CpuVariant v{parallel, prec, p, size};
-            plan.push_back({fmt::format("idw/shepard/{}/aos/{}/p:{}/size:{}", parallel ? "cpu-omp" : "cpu-serial",
-                                        idw::to_string(prec), power_text(p), size),
-                            [v](benchmark::State& st) { run_cpu(st, v); }});
+            std::string name = fmt::format("idw/shepard/{}/aos/{}/p:{}/size:{}", parallel ? "cpu-omp" : "cpu-serial",
+                                           idw::to_string(prec), power_text(p), size);
+            const ProgramCase pc = cpu_case({parallel, prec, p, size});
+            plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
           }
       for (const auto& layout : idw::layout_names(prec)) {
         for (Version version : c.versions)
           for (double p : c.powers) {
             if (!c.runs(version, layout, p, size)) continue;
-            const GpuVariant v{version, layout, prec, p, size, c.block};
             std::string name = fmt::format("idw/shepard/{}/{}/{}/p:{}/size:{}/block:{}", idw::to_string(version),
                                            layout, idw::to_string(prec), power_text(p), size, c.block);
-            plan.push_back({name, [v, name](benchmark::State& st) { run_gpu(st, v, name); }});
+            const ProgramCase pc = gpu_case({version, layout, prec, p, size, c.block});
+            plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
           }
       }
     }

@@ -1,11 +1,12 @@
 //! Kriging (Li & Dong) benchmarks: the CPU programs (single core, as the paper; cpu-exp8 uses
 //! every core through OpenMP) and the CUDA experiments 1-6, plus experiment 7 (cuBLAS GEMM
 //! pair) and experiment 8 (the dual form, on the GPU and on the CPU), over the scales; a
-//! well-count sweep for experiments 6, 7 and 8. Every CUDA run (outputs poisoned first) and
-//! every CPU program (its first run, at spread points) is validated against the double reference
-//! (lb/kriging/reference.hpp) before its time is used; `unvalidated` is 1 where the
-//! tolerance is too wide to fail a wrong program. Experiment 6 also reports its difference
-//! from experiment 5 over every estimate (the paper's accuracy question).
+//! well-count sweep for experiments 6, 7 and 8. Each is a program variant (lb/harness/
+//! program.hpp): one run of every CUDA experiment (outputs poisoned first) and of every CPU
+//! program (checked at spread points) is validated against the double reference
+//! (lb/kriging/reference.hpp) before the timed runs; `unvalidated` is 1 where the tolerance is
+//! too wide to fail a wrong program. Experiment 6 also reports its difference from experiment
+//! 5 over every estimate (the paper's accuracy question).
 //!
 //! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
 //! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
@@ -14,18 +15,17 @@
 //! arrays of A^-1 / alpha, the wells staged in shared memory by exp 8).
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <tuple>
 
 #include <fmt/format.h>
 
-#include "lb/common/cuda_check.hpp"
 #include "lb/datasets/wells.hpp"
-#include "lb/harness/gpu_timer.hpp"
 #include "lb/harness/memory_fit.hpp"
+#include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
@@ -149,9 +149,9 @@ const kriging::CheckReference& reference(int scale, std::size_t wells) {
   return it->second;
 }
 
-// --- validation -------------------------------------------------------------------------------
+// --- the CUDA experiments and the CPU programs, as program variants ---------------------------
 
-struct GpuVariant {
+struct GpuCase {
   int experiment;
   Prec prec;
   int scale;
@@ -168,124 +168,122 @@ std::pair<double, double> max_difference(const std::vector<T>& a, const std::vec
   return {worst, scale > 0 ? worst / scale : worst};
 }
 
+Check check_of(const kriging::EstimateCheck& c) {
+  return {c.ok, c.message, c.unvalidated,
+          {{"max_abs_err", c.max_abs}, {"max_rel_err", c.max_rel}, {"tolerance", c.tolerance},
+           {"checked", double(c.checked)}, {"kappa", c.kappa}}};
+}
+
+//! The host (and device) bytes of one run, estimated from the mesh before anything is made.
+MemoryNeed memory_need(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
+  const auto mesh = datasets::kriging_mesh({.scale = scale, .wells = wells});
+  const auto b = kriging::run_bytes(experiment, mesh.nx, mesh.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes,
+                                    on_device);
+  return {.host_bytes = b.host, .device_bytes = b.device};
+}
+
+//! One CUDA experiment. It times itself: its timed region holds host work and transfers
+//! (lb/kriging/device.hpp); its declared Work (writing the estimates once; experiment 8's
+//! FMAs) is spent in the device part, whose mean over the timed runs is `device_s`.
 template <class T>
-kriging::EstimateCheck validate(const GpuVariant& v, const kriging::DeviceRun<T>& run) {
-  const kriging::CheckReference& ref = reference<T>(v.scale, v.wells);
-  if (run.unwritten > 0) {  // checked first: a skipped point would otherwise read as NaN
-    const std::size_t points = ref.in.points();
-    kriging::EstimateCheck out;
-    out.message = fmt::format("validation: {} of {} estimates never written (first: surface {}, grid point {})",
-                              run.unwritten, run.estimates.size(), run.first_unwritten / points,
-                              run.first_unwritten % points);
-    return out;
+class GpuExperiment final : public Variant {
+ public:
+  explicit GpuExperiment(const GpuCase& c) : c_(c) {}
+  void setup(cudaStream_t) override {
+    in_ = &input<T>(c_.scale, c_.wells);
+    try {
+      experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_);
+    } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
+      throw std::runtime_error(fmt::format("does not run: {}", e.what()));
+    }
   }
-  return kriging::check_estimates(ref, run.estimates, kriging::float_algorithm_of(v.experiment));
-}
-
-void report_validation(benchmark::State& state, const kriging::EstimateCheck& check_result) {
-  state.counters["max_abs_err"] = check_result.max_abs;
-  state.counters["max_rel_err"] = check_result.max_rel;
-  state.counters["tolerance"] = check_result.tolerance;
-  state.counters["checked_points"] = double(check_result.checked);
-  state.counters["kappa"] = check_result.kappa;
-  state.counters["unvalidated"] = check_result.unvalidated ? 1 : 0;
-}
-
-//! Empty if a run of the case fits in host (and device) memory, else why not.
-std::string memory_shortfall_of(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
-  const auto& g = kriging_case(scale, wells).grid;
-  const auto b = kriging::run_bytes(experiment, g.nx, g.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes, on_device);
-  const std::string why = memory_shortfall({.host_bytes = b.host, .device_bytes = b.device});
-  return why.empty() ? why : "does not fit: " + why;
-}
-
-template <class T>
-void run_gpu_typed(benchmark::State& state, const GpuVariant& v, const std::string& name) {
-  if (const std::string why = memory_shortfall_of(v.experiment, v.scale, v.wells, sizeof(T), true); !why.empty()) {
-    state.SkipWithError(why.c_str());
-    return;
+  //! The next run poisons its outputs first (inside the experiment: exps 1-2 write per surface).
+  void poison(cudaStream_t) override { poison_next_ = true; }
+  void run(cudaStream_t stream) override { run_timed(stream); }  // not called: it times itself
+  bool times_itself() const override { return true; }
+  double run_timed(cudaStream_t stream) override {
+    if (poison_next_) {  // the validation run: kept for validate, not part of the device time
+      poison_next_ = false;
+      checked_run_ = experiment_->run(stream, kriging::Poison::yes);
+      return checked_run_.seconds;
+    }
+    const auto r = experiment_->run(stream);
+    if (std::isfinite(r.device_seconds)) device_total_ += r.device_seconds, ++device_runs_;
+    return r.seconds;
   }
-  const auto& in = input<T>(v.scale, v.wells);
-  std::unique_ptr<kriging::DeviceExperiment<T>> experiment;
-  try {
-    experiment = std::make_unique<kriging::DeviceExperiment<T>>(v.experiment, in);
-  } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
-    state.SkipWithError(fmt::format("does not run: {}", e.what()).c_str());
-    return;
-  }
-  cudaStream_t stream = env().timer->stream();
-  kriging::EstimateCheck check_result;
-  double vs5_abs = -1, vs5_rel = -1;  // exp 6 vs exp 5 over all estimates (-1: not measured)
-  try {
-    const auto checked = experiment->run(stream, kriging::Poison::yes);
-    check_result = validate(v, checked);
-    if (check_result.ok && v.experiment == 6) {
+  Check validate(cudaStream_t stream) override {
+    const kriging::DeviceRun<T> run = std::move(checked_run_);
+    checked_run_ = {};
+    Check out = check_of(estimates_check(run));
+    if (out.ok && c_.experiment == 6) {
       // The paper's accuracy report: exp 6 (float, fast math) against exp 5 (double) on the
       // original input, over every estimate, where exp 5 can run.
-      const auto& in_d = input<double>(v.scale, v.wells);
+      const auto& in_d = input<double>(c_.scale, c_.wells);
       try {
         kriging::check_device_experiment(5, in_d.wells, in_d.surfaces, sizeof(double));
         const auto r5 = kriging::run_device_experiment(5, in_d, stream);
-        std::tie(vs5_abs, vs5_rel) = max_difference(checked.estimates, r5.estimates);
+        std::tie(out.counters["vs_exp5_max_abs"], out.counters["vs_exp5_max_rel"]) =
+            max_difference(run.estimates, r5.estimates);
       } catch (const datasets::InputError&) {
       }
     }
-  } catch (const kriging::SingularSystem& e) {
-    check_result.message = e.what();
+    return out;
   }
-  if (!check_result.ok) {
-    state.SkipWithError(check_result.message.c_str());
-    return;
-  }
-  double device_total = 0;
-  std::size_t device_runs = 0;
-  const double seconds = env().timer->run_self_timed(state, name, [&](cudaStream_t s) {
-    const auto r = experiment->run(s);
-    if (std::isfinite(r.device_seconds)) device_total += r.device_seconds, ++device_runs;
-    return r.seconds;
-  });
-  const double estimates = double(in.points()) * double(in.surfaces);
-  state.counters["estimates"] = estimates;
-  state.counters["estimates_per_s"] = estimates / seconds;
-  report_validation(state, check_result);
-  if (vs5_abs >= 0) {
-    state.counters["vs_exp5_max_abs"] = vs5_abs;
-    state.counters["vs_exp5_max_rel"] = vs5_rel;
-  }
-  if (device_runs > 0) {
-    // Device-only time against writing the estimates once at the measured copy bandwidth.
-    const double device_s = device_total / double(device_runs);
-    const double output_bytes = estimates * sizeof(T);
-    const double bound = output_bytes / (env().ceilings.copy_bandwidth_gbs * 1e9);
-    state.counters["device_s"] = device_s;
-    state.counters["output_bytes"] = output_bytes;
-    state.counters["memory_bound_s"] = bound;
-    state.counters["x_memory_bound"] = device_s / bound;
-    state.counters["pct_copy_bandwidth"] = 100.0 * bound / device_s;
-    if (v.experiment == 8) {
-      // Its compute bound: per (point, well) one exp and one FMA (the covariance; the exp
-      // counted as one FMA-slot instruction, a lower bound), per (point, well, surface) one
-      // FMA, against the FMA ceiling of its precision.
-      const double fmas = double(in.points()) * double(in.wells) * (2.0 + double(in.surfaces));
-      const double rate = sizeof(T) == 4 ? env().ceilings.fp32_fma_per_s : env().ceilings.fp64_fma_per_s;
-      if (rate > 0) {
-        state.counters["compute_bound_s"] = fmas / rate;
-        state.counters["pct_fma_ceiling"] = 100.0 * (fmas / rate) / device_s;
-      }
+  //! Writing every estimate once; experiment 8 also does, per (point, well), one exp and one
+  //! FMA (the covariance; the exp counted as one FMA-slot instruction, a lower bound) and per
+  //! (point, well, surface) one FMA.
+  Work work() const override {
+    const double estimates = double(in_->points()) * double(in_->surfaces);
+    Work w{.unit = "estimates", .units = estimates, .bytes_written = estimates * sizeof(T)};
+    if (c_.experiment == 8) {
+      const double fmas = double(in_->points()) * double(in_->wells) * (2.0 + double(in_->surfaces));
+      (sizeof(T) == 4 ? w.fp32_fma : w.fp64_fma) = fmas;
     }
+    return w;
   }
+  double work_seconds(double) override {
+    device_s_ = device_runs_ > 0 ? device_total_ / double(device_runs_) : std::numeric_limits<double>::quiet_NaN();
+    device_total_ = 0;
+    device_runs_ = 0;
+    return device_s_;
+  }
+  double footprint_bytes() const override { return memory_need(c_.experiment, c_.scale, c_.wells, sizeof(T), true).device_bytes; }
+  void add_counters(benchmark::State& state, double) const override {
+    if (std::isfinite(device_s_)) state.counters["device_s"] = device_s_;
+  }
+
+ private:
+  kriging::EstimateCheck estimates_check(const kriging::DeviceRun<T>& run) const {
+    const kriging::CheckReference& ref = reference<T>(c_.scale, c_.wells);
+    if (run.unwritten > 0) {  // checked first: a skipped point would otherwise read as NaN
+      const std::size_t points = ref.in.points();
+      kriging::EstimateCheck out;
+      out.message = fmt::format("validation: {} of {} estimates never written (first: surface {}, grid point {})",
+                                run.unwritten, run.estimates.size(), run.first_unwritten / points,
+                                run.first_unwritten % points);
+      return out;
+    }
+    return kriging::check_estimates(ref, run.estimates, kriging::float_algorithm_of(c_.experiment));
+  }
+  GpuCase c_;
+  const kriging::KrigingInput<T>* in_ = nullptr;
+  std::unique_ptr<kriging::DeviceExperiment<T>> experiment_;
+  bool poison_next_ = false;
+  kriging::DeviceRun<T> checked_run_;
+  double device_total_ = 0;  //!< over the current timed loop's runs
+  std::size_t device_runs_ = 0;
+  double device_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's mean
+};
+
+ProgramCase gpu_case(const GpuCase& c) {
+  const std::size_t value_bytes = c.prec == Prec::f32 ? sizeof(float) : sizeof(double);
+  return {Where::gpu, memory_need(c.experiment, c.scale, c.wells, value_bytes, true), [c]() -> std::unique_ptr<Variant> {
+            if (c.prec == Prec::f32) return std::make_unique<GpuExperiment<float>>(c);
+            return std::make_unique<GpuExperiment<double>>(c);
+          }};
 }
 
-void run_gpu(benchmark::State& state, const GpuVariant& v, const std::string& name) {
-  if (v.prec == Prec::f32)
-    run_gpu_typed<float>(state, v, name);
-  else
-    run_gpu_typed<double>(state, v, name);
-}
-
-// --- CPU programs ----------------------------------------------------------------------------
-
-struct CpuVariant {
+struct CpuCase {
   kriging::CpuProgram program;
   Prec prec;
   int scale;
@@ -304,52 +302,57 @@ kriging::KrigingInput<T> sampled_rows(const kriging::KrigingInput<T>& in, std::s
 //! Points of a CPU program's output checked against the reference (an even spread).
 constexpr double kCpuCheckedPoints = 4096;
 
+//! One CPU program on the base case's wells; above `sample_estimates` estimates it runs on
+//! every k-th mesh row and its time is scaled (sampled_fraction).
 template <class T>
-void run_cpu_typed(benchmark::State& state, const CpuVariant& v) {
-  if (const std::string why = memory_shortfall_of(static_cast<int>(v.program), v.scale, datasets::kKrigingBaseWells,
-                                                  sizeof(T), false);
-      !why.empty()) {
-    state.SkipWithError(why.c_str());
-    return;
+class CpuProgram final : public Variant {
+ public:
+  explicit CpuProgram(const CpuCase& c) : c_(c) {}
+  void setup(cudaStream_t) override {
+    in_ = &input<T>(c_.scale, datasets::kKrigingBaseWells);
+    const double estimates = double(in_->points()) * double(in_->surfaces);
+    const std::size_t every =
+        estimates > c_.sample_estimates ? std::size_t(std::ceil(estimates / c_.sample_estimates)) : 1;
+    sample_ = every > 1 ? sampled_rows(*in_, every) : *in_;
   }
-  const auto& in = input<T>(v.scale, datasets::kKrigingBaseWells);
-  const double estimates = double(in.points()) * double(in.surfaces);
-  const std::size_t every = estimates > v.sample_estimates ? std::size_t(std::ceil(estimates / v.sample_estimates)) : 1;
-  const kriging::KrigingInput<T> sample = every > 1 ? sampled_rows(in, every) : in;
-  const double factor = double(in.points()) / double(sample.points());
-  double total_s = 0;
-  kriging::EstimateCheck check_result;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
-    auto out = kriging::run_cpu_program(v.program, sample);
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * factor;
-    benchmark::DoNotOptimize(out.data());
-    state.SetIterationTime(dt);
-    total_s += dt;
-    if (!check_result.ok) {  // the first run's output, at spread points of the sample
-      const double m = double(sample.wells + 1);
-      check_result = kriging::check_estimates(kriging::make_check_reference(sample, kriging::reference_points(sample.points(), sample.wells,
-                                                                                kCpuCheckedPoints * m * m)),
-                              out, kriging::float_algorithm_of(static_cast<int>(v.program)));
-      if (!check_result.ok) {
-        state.SkipWithError(check_result.message.c_str());
-        break;
-      }
-    }
+  //! Each run returns a new output vector: nothing of an earlier run can be left in it.
+  void poison(cudaStream_t) override {}
+  void prepare(cudaStream_t) override { out_ = {}; }  // frees the last output outside the timed region
+  void run(cudaStream_t) override { out_ = kriging::run_cpu_program(c_.program, sample_); }
+  Check validate(cudaStream_t) override {  // at spread points of the sample
+    const double m = double(sample_.wells + 1);
+    return check_of(kriging::check_estimates(
+        kriging::make_check_reference(sample_, kriging::reference_points(sample_.points(), sample_.wells,
+                                                                         kCpuCheckedPoints * m * m)),
+        out_, kriging::float_algorithm_of(static_cast<int>(c_.program))));
   }
-  if (!check_result.ok) return;
-  report_validation(state, check_result);
-  state.counters["estimates"] = estimates;
-  state.counters["estimates_per_s"] = estimates * double(state.iterations()) / total_s;
-  state.counters["sampled"] = every > 1 ? 1 : 0;
-  state.counters["sample_points"] = double(sample.points());
-}
+  Work work() const override {
+    return {.unit = "estimates", .units = double(in_->points()) * double(in_->surfaces)};
+  }
+  double footprint_bytes() const override {
+    return memory_need(static_cast<int>(c_.program), c_.scale, datasets::kKrigingBaseWells, sizeof(T), false).host_bytes;
+  }
+  double sampled_fraction() const override { return double(sample_.points()) / double(in_->points()); }
+  void add_counters(benchmark::State& state, double) const override {
+    state.counters["sampled"] = sample_.points() < in_->points() ? 1 : 0;
+    state.counters["sample_points"] = double(sample_.points());
+  }
 
-void run_cpu(benchmark::State& state, const CpuVariant& v) {
-  if (v.prec == Prec::f32)
-    run_cpu_typed<float>(state, v);
-  else
-    run_cpu_typed<double>(state, v);
+ private:
+  CpuCase c_;
+  const kriging::KrigingInput<T>* in_ = nullptr;
+  kriging::KrigingInput<T> sample_;
+  std::vector<T> out_;
+};
+
+ProgramCase cpu_case(const CpuCase& c) {
+  const int program = static_cast<int>(c.program);
+  const std::size_t value_bytes = c.prec == Prec::f32 ? sizeof(float) : sizeof(double);
+  return {Where::cpu, memory_need(program, c.scale, datasets::kKrigingBaseWells, value_bytes, false),
+          [c]() -> std::unique_ptr<Variant> {
+            if (c.prec == Prec::f32) return std::make_unique<CpuProgram<float>>(c);
+            return std::make_unique<CpuProgram<double>>(c);
+          }};
 }
 
 const char* layout_of(int experiment) {
@@ -369,8 +372,8 @@ std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides
     std::string name = fmt::format("kriging/ok/gpu-exp{}/{}/{}/scale:{}/wells:{}", e, layout_of(e), to_string(p), scale, wells);
     if (std::find(names.begin(), names.end(), name) != names.end()) return;
     names.push_back(name);
-    const GpuVariant v{e, p, scale, wells};
-    plan.push_back({name, [v, name](benchmark::State& st) { run_gpu(st, v, name); }});
+    const ProgramCase pc = gpu_case({e, p, scale, wells});
+    plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
   };
   auto gpu_precisions = [&](int e) {
     if (e >= 7) return c.exp7_precisions;
@@ -383,11 +386,11 @@ std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides
                                    std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32},
                                    std::pair{P::dual, Prec::f64}, std::pair{P::dual, Prec::f32}}) {
         if (!wanted(prec)) continue;
-        const CpuVariant v{program, prec, scale, c.cpu_sample_estimates};
-        plan.push_back({fmt::format("kriging/ok/cpu-exp{}/{}/{}/scale:{}/wells:{}", int(program),
-                                    program == P::dual ? "dense" : "soa", to_string(prec), scale,
-                                    datasets::kKrigingBaseWells),
-                        [v](benchmark::State& st) { run_cpu(st, v); }});
+        std::string name = fmt::format("kriging/ok/cpu-exp{}/{}/{}/scale:{}/wells:{}", int(program),
+                                       program == P::dual ? "dense" : "soa", to_string(prec), scale,
+                                       datasets::kKrigingBaseWells);
+        const ProgramCase pc = cpu_case({program, prec, scale, c.cpu_sample_estimates});
+        plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
       }
     }
     for (int e : c.experiments)

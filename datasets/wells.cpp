@@ -69,8 +69,8 @@ KrigingCase generate_kriging_case(const KrigingCaseSpec& spec) {
   c.height = base_height * s;
   // Cell centres: spacing kKrigingCellSize at every scale.
   const double half = 0.5 * kKrigingCellSize;
-  const auto scale = static_cast<std::size_t>(spec.scale);
-  c.grid = GridSpec{half, c.width - half, spec.mesh_x * scale, half, c.height - half, spec.mesh_y * scale};
+  const MeshSize mesh = kriging_mesh(spec);
+  c.grid = GridSpec{half, c.width - half, mesh.nx, half, c.height - half, mesh.ny};
 
   // Wells: uniform in the inner 90 % of the domain, rejected when closer than half the mean
   // spacing to an earlier well (a near-coincident pair makes the system ill-conditioned).

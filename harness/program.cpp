@@ -11,23 +11,29 @@
 
 namespace lb::harness {
 
-std::map<std::string, double> rate_counters(const Work& w, double seconds, const Ceilings& c) {
+std::map<std::string, double> rate_counters(const Work& w, double seconds, double work_seconds, const Ceilings& c) {
   std::map<std::string, double> out;
   if (!(seconds > 0)) return out;
   if (!w.unit.empty()) {
     out[w.unit] = w.units;
     out[w.unit + "_per_s"] = w.units / seconds;
   }
+  const bool timed = work_seconds > 0;  // false for NaN: the work's own time was not measured
+  // Each bound as a time, and as a percentage of the time the work took where that is known.
+  auto bound_counters = [&](const std::string& bound_name, const std::string& pct_name, double bound_s) {
+    out[bound_name] = bound_s;
+    if (timed) out[pct_name] = 100.0 * bound_s / work_seconds;
+  };
   const double bytes = w.bytes_read + w.bytes_written;
-  out["bytes_read"] = w.bytes_read;
-  out["bytes_written"] = w.bytes_written;
-  out["bytes_per_s"] = bytes / seconds;
+  if (bytes > 0) {
+    out["bytes_read"] = w.bytes_read;
+    out["bytes_written"] = w.bytes_written;
+    if (timed) out["bytes_per_s"] = bytes / work_seconds;
+  }
   double bound = 0;
   if (bytes > 0 && c.copy_bandwidth_gbs > 0) {
-    const double memory_s = bytes / (c.copy_bandwidth_gbs * 1e9);
-    out["memory_bound_s"] = memory_s;
-    out["pct_copy_bandwidth"] = 100.0 * memory_s / seconds;
-    bound = memory_s;
+    bound = bytes / (c.copy_bandwidth_gbs * 1e9);
+    bound_counters("memory_bound_s", "pct_copy_bandwidth", bound);
   }
   // Each unit's time at its measured rate; the busiest one bounds the run.
   double compute_s = 0;
@@ -38,15 +44,15 @@ std::map<std::string, double> rate_counters(const Work& w, double seconds, const
   unit_time(w.fp32_special, c.fp32_rcp_per_s);
   unit_time(w.fp64_fma, c.fp64_fma_per_s);
   if (compute_s > 0) {
-    out["compute_bound_s"] = compute_s;
-    out["pct_compute_bound"] = 100.0 * compute_s / seconds;
+    bound_counters("compute_bound_s", "pct_compute_bound", compute_s);
     bound = std::max(bound, compute_s);
   }
-  if (bound > 0) {
-    out["bound_s"] = bound;
-    out["pct_of_bound"] = 100.0 * bound / seconds;
-  }
+  if (bound > 0) bound_counters("bound_s", "pct_of_bound", bound);
   return out;
+}
+
+std::map<std::string, double> rate_counters(const Work& w, double seconds, const Ceilings& c) {
+  return rate_counters(w, seconds, seconds, c);
 }
 
 namespace {
@@ -115,7 +121,12 @@ void run_case(benchmark::State& state, const std::string& name, const ProgramCas
     seconds = env().timer->run_self_timed(state, name, [&](cudaStream_t s) { return v.run_timed(s); }, true, prepare);
   else
     seconds = env().timer->run(state, name, [&](cudaStream_t s) { v.run(s); }, true, prepare);
-  for (const auto& [key, value] : rate_counters(v.work(), seconds, ceilings)) state.counters[key] = value;
+  if (const std::string why = v.after_timing(); !why.empty()) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  const double work_s = v.work_seconds(seconds);
+  for (const auto& [key, value] : rate_counters(v.work(), seconds, work_s, ceilings)) state.counters[key] = value;
   state.counters["footprint_bytes"] = v.footprint_bytes();
   for (const auto& [key, value] : cur.check.counters) state.counters[key] = value;
   state.counters["unvalidated"] = cur.check.unvalidated ? 1 : 0;
@@ -123,7 +134,11 @@ void run_case(benchmark::State& state, const std::string& name, const ProgramCas
 }
 
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c) {
-  run_case(state, name, c, env().ceilings, c.where == Where::gpu ? env().timer->stream() : nullptr);
+  // A GPU's ceilings do not bound a CPU program.
+  if (c.where == Where::cpu)
+    run_case(state, name, c, Ceilings{}, nullptr);
+  else
+    run_case(state, name, c, env().ceilings, env().timer->stream());
 }
 
 }  // namespace lb::harness

@@ -298,7 +298,8 @@ def measure_each(spec, scope):
 
 
 def measure_limit_ratio(spec, scope):
-    """time / the benchmark's own `limit_s` counter (1 = at the device's compute bound).
+    """time / the benchmark's own `bound_s` counter (`limit_s` in results written before
+    issue 11; 1 = at the device's compute bound).
 
     Taken at `at_size` when given (not measured when that size was not run), else at the
     largest size of the selection.
@@ -317,9 +318,9 @@ def measure_limit_ratio(spec, scope):
     benchmark = points[size]
     if benchmark.error:
         raise NotMeasured([f"errored: {benchmark.name} ({benchmark.error})"])
-    limit = benchmark.counters.get("limit_s")
+    limit = benchmark.counter("bound_s")
     if not isinstance(limit, (int, float)) or limit <= 0:
-        raise NotMeasured([f"no limit_s counter: {benchmark.name}"])
+        raise NotMeasured([f"no limit_s counter (bound_s): {benchmark.name}"])
     value = benchmark.time_s / limit
     where = f"{scope.sweep} {size}" + ("" if target else ", the largest run")
     detail = (f"time {_seconds_text(benchmark.time_s)} vs limit_s {_seconds_text(limit)} "

@@ -111,34 +111,34 @@ def ceilings_of(device):
 def roofline(a, b, ceilings_a, ceilings_b):
     """The model's expected ratio from the work each benchmark declares, or None.
 
-    A benchmark that declares `limit_s` (IDW: interactions at the FP32 FMA or reciprocal
-    rate, whichever binds, or the FP64 FMA rate; harness/benches/idw_bench.cpp) is compute
-    bound and its limit already holds each GPU's ceiling. One that declares `memory_bound_s`
-    and `device_s` (kriging's device part: output bytes at the copy bandwidth) is memory
-    bound and the model covers its device time only. Anything else: no model.
+    One that declares `memory_bound_s` and `device_s` (kriging's device part: output bytes
+    at the copy bandwidth) is memory bound and the model covers its device time only. An IDW
+    benchmark that declares `bound_s` (`limit_s` before issue 11: interactions at the FP32
+    FMA or reciprocal rate, whichever binds, or the FP64 FMA rate; benches/idw_bench.cpp) is
+    compute bound and its bound already holds each GPU's ceiling. Anything else: no model.
     """
     counters_a, counters_b = a.counters, b.counters
-    if _positive(counters_a, counters_b, "limit_s"):
-        bound = _idw_bound(a.precision, ceilings_a, ceilings_b)
-        return Model(bound, counters_b["limit_s"] / counters_a["limit_s"],
-                     b.time_s / a.time_s, 100 * counters_a["limit_s"] / a.time_s,
-                     100 * counters_b["limit_s"] / b.time_s)
     if _positive(counters_a, counters_b, "memory_bound_s", "device_s"):
         return Model("memory: copy bandwidth (device part)",
                      counters_b["memory_bound_s"] / counters_a["memory_bound_s"],
                      counters_b["device_s"] / counters_a["device_s"],
                      100 * counters_a["memory_bound_s"] / counters_a["device_s"],
                      100 * counters_b["memory_bound_s"] / counters_b["device_s"])
+    limit_a, limit_b = a.counter("bound_s"), b.counter("bound_s")
+    if a.paper == "idw" and all(isinstance(v, (int, float)) and v > 0 for v in (limit_a, limit_b)):
+        bound = _idw_bound(a.precision, ceilings_a, ceilings_b)
+        return Model(bound, limit_b / limit_a, b.time_s / a.time_s, 100 * limit_a / a.time_s,
+                     100 * limit_b / b.time_s)
     return None
 
 
-# FP32 FMAs per IDW interaction in idw_bench.cpp's compute_limit_s (float: the larger of
-# 6 FMAs and one reciprocal per interaction binds; double: 6 FP64 FMAs).
+# FP32 FMAs per IDW interaction in idw_bench.cpp's idw_work (float: the larger of 6 FMAs
+# and one reciprocal per interaction binds; double: 6 FP64 FMAs).
 IDW_FMAS_PER_INTERACTION = 6
 
 
 def _idw_bound(precision, ceilings_a, ceilings_b):
-    """Which rate binds an IDW kernel on each GPU, as compute_limit_s decides it."""
+    """Which rate binds an IDW kernel on each GPU, as its declared work decides it."""
     if precision == "double":
         return "compute: FP64 FMA"
 

@@ -46,7 +46,7 @@ def render(devices, figures_dir):
         cdp_section(devices, figures_dir),
         builtin_section(devices, figures_dir),
     ]
-    if any("pct_of_limit" in b.counters for d in devices for b in d.benchmarks):
+    if any(b.counter("pct_of_bound") is not None for d in devices for b in d.benchmarks):
         sections.append(limit_section(devices, figures_dir))
     return sections
 
@@ -208,32 +208,32 @@ def builtin_section(devices, figures_dir):
 
 
 def limit_curves(device, version, layouts=LIMIT_LAYOUTS, precision="float", p=2):
-    """{layout: (sizes, pct_of_limit)} of one version: the % of compute limit figure's data."""
+    """{layout: (sizes, pct_of_bound)} of one version: the % of compute limit figure's data."""
     curves = {}
     for layout in layouts:
         chosen, _ = by_size(device.benchmarks, {"version": version, "layout": layout,
                             "precision": precision, "p": p}, PREFER)
-        points = {s: b.counters["pct_of_limit"] for s, b in chosen.items()
-                  if b.error is None and "pct_of_limit" in b.counters}
+        points = {s: b.counter("pct_of_bound") for s, b in chosen.items()
+                  if b.error is None and b.counter("pct_of_bound") is not None}
         if points:
             curves[layout] = (sorted(points), [points[s] for s in sorted(points)])
     return curves
 
 
 def roofline_limit_rows(device):
-    """(precision, p, size, time s, limit s) of every timed roofline benchmark with limit_s."""
+    """(precision, p, size, time s, bound s) of every timed roofline benchmark with bound_s."""
     rows = []
     for b in device.benchmarks:
         if (matches(b, ROOFLINE) and b.error is None and b.time_s
-                and isinstance(b.params.get("size"), (int, float)) and b.counters.get("limit_s")):
+                and isinstance(b.params.get("size"), (int, float)) and b.counter("bound_s")):
             rows.append((b.precision, b.params.get("p"), b.params["size"], b.time_s,
-                         b.counters["limit_s"]))
+                         b.counter("bound_s")))
     order = {"float": 0, "double": 1}
     return sorted(rows, key=lambda r: (order.get(r[0], 2), r[0], str(r[1]), r[2]))
 
 
 def limit_section(devices, figures_dir):
-    """Each version's time against the device's compute bound (`pct_of_limit` counter).
+    """Each version's time against the device's compute bound (`pct_of_bound` counter).
 
     One panel per version (float, p = 2) with the roofline version as a black dashed line
     in every panel, and the roofline target (time within 1.25× of the limit = 80 %) dotted.
@@ -250,11 +250,11 @@ def limit_section(devices, figures_dir):
             ax.set_title(panel_title(f"{version}, float, p = 2", device, devices))
             curves = limit_curves(device, version) if version in versions else {}
             if not curves and not extra:
-                mark_not_measured(ax, "no pct_of_limit counter")
+                mark_not_measured(ax, "no pct_of_bound counter")
                 continue
             _plot_layouts(ax, curves, roofline=extra)
             if not curves and version != ROOFLINE["version"]:
-                _note_missing(ax, f"no {version} pct_of_limit counter")
+                _note_missing(ax, f"no {version} pct_of_bound counter")
             if extra:
                 ax.axhline(100 / ROOFLINE_TARGET, color="0.4", linestyle=":", linewidth=1.2,
                            label=f"roofline target ({ROOFLINE_TARGET:g}× limit)")
@@ -265,7 +265,8 @@ def limit_section(devices, figures_dir):
              f"time within {ROOFLINE_TARGET:g}× of the limit" if roofline else "")
     fig.suptitle(f"{PAPER}: time vs the measured compute bound (100 % = at the limit)\n"
                  f"{devices_text(devices)}{where}")
-    body = ("`pct_of_limit` = 100 · limit_s / time, where limit_s is the benchmark's compute "
+    body = ("`pct_of_bound` = 100 · bound_s / time (`pct_of_limit`, `limit_s` in results "
+            "written before issue 11), where bound_s is the benchmark's compute "
             "bound from the ceilings measured at process start (float: 6 FP32 operations at "
             "the FMA rate or 1 reciprocal per interaction, whichever unit saturates first; "
             "double: 6 FP64 operations per interaction). Float, p = 2, one panel per version.")

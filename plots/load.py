@@ -31,6 +31,12 @@ class ResultsError(Exception):
     """Bad input: a message naming the folder or file, meant for the user as is."""
 
 
+# Counters renamed when IDW and kriging moved onto the program interface (issue 11, one
+# naming convention: harness/lb/harness/program.hpp); results written before keep the old names.
+OLD_COUNTER_NAMES = {"bound_s": "limit_s", "pct_of_bound": "pct_of_limit",
+                     "pct_compute_bound": "pct_fma_ceiling"}
+
+
 @dataclass(frozen=True)
 class Benchmark:
     """One benchmark on one device: every repetition and aggregate folded together."""
@@ -52,6 +58,14 @@ class Benchmark:
     error: str | None = None
     invalid: bool = False  # the error is a time that cannot be a measurement
     throttled: bool = False
+
+    def counter(self, name):
+        """A counter by its name, or by its name before the rename in OLD_COUNTER_NAMES
+        (results written before); None when this benchmark has neither."""
+        value = self.counters.get(name)
+        if value is None and name in OLD_COUNTER_NAMES:
+            value = self.counters.get(OLD_COUNTER_NAMES[name])
+        return value
 
     def get(self, key):
         """A name field or parameter by key; None when this benchmark lacks it."""

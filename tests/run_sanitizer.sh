@@ -19,8 +19,9 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 
 # Small cases: everything but the suites and cases named as large (IDW's Large/Huge suites,
 # kriging above scale 1 and the 1000-well case) and the test that provokes a launch error on
-# purpose (the tool reports it as an error).
-filter='*:-*Large*:*Huge*:*Errors*:*Scale2*:*Thousand*:*/scale2:*/scale4:*/scale6:*/scale8:*/scale10'
+# purpose (the tool reports it as an error), and the planned benchmarks' timing loops
+# (BenchesGpu: the same kernels, every IDW version, CDP included).
+filter='*:-*Large*:*Huge*:*Errors*:*Scale2*:*Thousand*:*/scale2:*/scale4:*/scale6:*/scale8:*/scale10:BenchesGpu.*'
 # racecheck and initcheck do not support CUDA dynamic parallelism: the CDP versions get memcheck only.
 [ "$tool" != memcheck ] && export LB_GPU_TEST_VERSIONS=naive,tiled,roofline
 # The GPU tests decide for themselves that a GPU should be there: a skip here means it is not.

@@ -140,13 +140,15 @@ Validation check_outputs(const ValidationSet& set, std::span<const double> z) {
   return v;
 }
 
-Validation validate_on_device(DeviceProblem& problem, Version version, double p, int block, const ValidationSet& set,
-                              const datasets::PointSet& timed_pred, cudaStream_t stream) {
-  Output out;
+void start_validation_run(DeviceProblem& problem, const ValidationSet& set, cudaStream_t stream) {
   problem.set_prediction_points(set.pred, stream);
+  problem.poison_output(stream);
+}
+
+Validation finish_validation_run(DeviceProblem& problem, const ValidationSet& set, const datasets::PointSet& timed_pred,
+                                 cudaStream_t stream) {
+  Output out;
   try {
-    problem.poison_output(stream);
-    problem.launch(version, p, block, stream);
     check(cudaStreamSynchronize(stream), "validation run");
     out = problem.read_output(stream);
   } catch (...) {
@@ -166,6 +168,18 @@ Validation validate_on_device(DeviceProblem& problem, Version version, double p,
     return v;
   }
   return check_outputs(set, out.z);
+}
+
+Validation validate_on_device(DeviceProblem& problem, Version version, double p, int block, const ValidationSet& set,
+                              const datasets::PointSet& timed_pred, cudaStream_t stream) {
+  try {
+    start_validation_run(problem, set, stream);
+    problem.launch(version, p, block, stream);
+  } catch (...) {
+    problem.set_prediction_points(timed_pred, stream);
+    throw;
+  }
+  return finish_validation_run(problem, set, timed_pred, stream);
 }
 
 }  // namespace lb::idw

@@ -16,6 +16,8 @@
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 
+#include "planned_runs.hpp"
+
 namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
@@ -188,6 +190,30 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   EXPECT_EQ(std::count_if(narrow.begin(), narrow.end(),
                           [](const auto& b) { return b.name.find("scale:4/") != std::string::npos; }),
             5);  // cpu-exp4 and cpu-exp8 float, gpu-exp6, gpu-exp7 and gpu-exp8 float
+}
+
+TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
+  // The planned CPU programs at scale 1 (49,500 estimates), sampled above 1000 estimates, run
+  // as `layoutbench run` runs them (no GPU needed).
+  const auto plan = plan_kriging(
+      load_preset(write_temp("lb_kriging_cpu.json",
+                             R"({"suites": {"kriging": {"scales": [1], "experiments": [6], "cpu_sample_estimates": 1000}}})")),
+      {});
+  const auto runs = lb::testing::run_planned(
+      plan, [](const std::string& name) { return name.find("/cpu-exp") != std::string::npos; }, 1);
+  ASSERT_EQ(runs.size(), 6u);
+  for (const auto& run : runs) {
+    const std::string name = run.benchmark_name();
+    ASSERT_FALSE(run_failed(run)) << name << ": " << run_failure_message(run);
+    EXPECT_EQ(run.counters.at("estimates").value, 49500) << name;
+    EXPECT_GT(run.counters.at("estimates_per_s").value, 0) << name;
+    EXPECT_EQ(run.counters.at("sampled").value, 1) << name;
+    EXPECT_EQ(run.counters.at("sample_points").value, 100) << name;  // 50 x every 50th of 90 rows
+    EXPECT_GT(run.counters.at("checked").value, 0) << name;
+    EXPECT_LE(run.counters.at("max_abs_err").value, run.counters.at("tolerance").value) << name;
+    EXPECT_TRUE(run.counters.count("unvalidated")) << name;
+    EXPECT_FALSE(run.counters.count("bound_s")) << name << ": a GPU bound on a CPU time";
+  }
 }
 
 TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {

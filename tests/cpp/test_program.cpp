@@ -12,6 +12,7 @@
 #include "kofler/layout_choice.hpp"
 #include "lb/harness/journal.hpp"
 #include "lb/harness/program.hpp"
+#include "lb/harness/suite.hpp"
 
 namespace lb::harness {
 namespace {
@@ -42,6 +43,32 @@ TEST(ProgramCounters, NoWorkOfAKindLeavesItsBoundOut) {
   EXPECT_FALSE(m.contains("compute_bound_s"));
   EXPECT_DOUBLE_EQ(m.at("pct_of_bound"), 50);
   EXPECT_TRUE(rate_counters(Work{}, 0.0, c).empty());
+  // no bytes declared: no byte counters (not "0 bytes read")
+  const auto units_only = rate_counters(Work{.unit = "x", .units = 1}, 0.002, c);
+  EXPECT_EQ(units_only.size(), 2u);
+  EXPECT_DOUBLE_EQ(units_only.at("x_per_s"), 500);
+}
+
+TEST(ProgramCounters, PercentagesAreOfTheTimeTheWorkTakesAndTheUnitRateOfTheWholeRun) {
+  Ceilings c;
+  c.copy_bandwidth_gbs = 1000;
+  c.fp64_fma_per_s = 1e12;
+  const Work w{.unit = "estimates", .units = 1e6, .bytes_written = 1e9, .fp64_fma = 2e9};
+  // a 10 ms run whose declared work (a device part) took 4 ms
+  const auto m = rate_counters(w, 0.01, 0.004, c);
+  EXPECT_DOUBLE_EQ(m.at("estimates_per_s"), 1e8);
+  EXPECT_DOUBLE_EQ(m.at("bytes_per_s"), 2.5e11);
+  EXPECT_DOUBLE_EQ(m.at("memory_bound_s"), 1e-3);
+  EXPECT_DOUBLE_EQ(m.at("pct_copy_bandwidth"), 25);
+  EXPECT_DOUBLE_EQ(m.at("compute_bound_s"), 2e-3);
+  EXPECT_DOUBLE_EQ(m.at("pct_compute_bound"), 50);
+  EXPECT_DOUBLE_EQ(m.at("pct_of_bound"), 50);
+  // the part not measured: the bounds, but no percentages of them and no byte rate
+  const auto unmeasured = rate_counters(w, 0.01, std::numeric_limits<double>::quiet_NaN(), c);
+  EXPECT_DOUBLE_EQ(unmeasured.at("bound_s"), 2e-3);
+  EXPECT_DOUBLE_EQ(unmeasured.at("estimates_per_s"), 1e8);
+  for (const char* key : {"pct_copy_bandwidth", "pct_compute_bound", "pct_of_bound", "bytes_per_s"})
+    EXPECT_FALSE(unmeasured.contains(key)) << key;
 }
 
 //! A CPU program: doubles its input into its output; `skip_writes` leaves the output alone.
@@ -50,7 +77,9 @@ struct Log {
 };
 class Doubler : public Variant {
  public:
-  Doubler(Log& log, bool skip_writes) : log_(log), skip_writes_(skip_writes) {}
+  //! `after_timing`: the message its after-timing check returns (empty: it passes).
+  Doubler(Log& log, bool skip_writes, std::string after_timing = {})
+      : log_(log), skip_writes_(skip_writes), after_timing_(std::move(after_timing)) {}
   void setup(cudaStream_t) override {
     log_.calls.push_back("setup");
     in_.assign(1000, 1.5);
@@ -73,10 +102,19 @@ class Doubler : public Variant {
   }
   Work work() const override { return {.unit = "elements", .units = 1000, .bytes_read = 8000, .bytes_written = 8000}; }
   double footprint_bytes() const override { return 16000; }
+  std::string after_timing() override {
+    log_.calls.push_back("after_timing");
+    return after_timing_;
+  }
+  double work_seconds(double seconds) override {
+    log_.calls.push_back("work_seconds");
+    return seconds;
+  }
 
  private:
   Log& log_;
   bool skip_writes_;
+  std::string after_timing_;
   std::vector<double> in_, out_;
 };
 
@@ -87,10 +125,10 @@ struct Captured : benchmark::BenchmarkReporter {
 };
 
 std::vector<benchmark::BenchmarkReporter::Run> run_one(const std::string& name, Log& log, bool skip_writes,
-                                                       int repetitions) {
+                                                       int repetitions, const std::string& after_timing = {}) {
   Ceilings c;
   c.copy_bandwidth_gbs = 10;
-  ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, skip_writes); }};
+  ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, skip_writes, after_timing); }};
   benchmark::ClearRegisteredBenchmarks();
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run_case(st, name, pc, c, nullptr); })
       ->UseManualTime()
@@ -124,6 +162,43 @@ TEST(ProgramRun, SetsUpPoisonsRunsAndValidatesOnceThenTimesWithCounters) {
     EXPECT_GT(r.counters.at("pct_copy_bandwidth").value, 0);
   }
   EXPECT_EQ(iteration_runs, 3u);
+}
+
+TEST(ProgramRun, EveryTimedLoopEndsWithTheAfterTimingCheckThenTheWorkSeconds) {
+  Log log;
+  run_one("test/doubler/checked-after", log, false, 2);
+  std::vector<std::string> after;
+  for (const auto& call : log.calls)
+    if (call == "after_timing" || call == "work_seconds") after.push_back(call);
+  EXPECT_EQ(after, (std::vector<std::string>{"after_timing", "work_seconds", "after_timing", "work_seconds"}));
+}
+
+TEST(ProgramRun, AFailureFoundAfterTimingFailsTheBenchmarkWithItsMessageAndNoCounters) {
+  Log log;
+  const auto runs = run_one("test/doubler/fails-after", log, false, 1, "3 device-side launches failed");
+  ASSERT_FALSE(runs.empty());
+  EXPECT_TRUE(run_failed(runs.front()));
+  EXPECT_EQ(run_failure_message(runs.front()), "3 device-side launches failed");
+  EXPECT_FALSE(runs.front().counters.contains("elements"));
+}
+
+TEST(ProgramRun, ACpuCaseGetsNoBoundsFromTheProcesssGpuCeilings) {
+  Log log;
+  const Ceilings saved = env().ceilings;
+  env().ceilings.copy_bandwidth_gbs = 1000;  // as a GPU run's process has them
+  ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, false); }};
+  benchmark::ClearRegisteredBenchmarks();
+  benchmark::RegisterBenchmark("test/doubler/cpu", [=](benchmark::State& st) { run_case(st, "test/doubler/cpu", pc); })
+      ->UseManualTime()->Iterations(2);
+  Captured reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  env().ceilings = saved;
+  ASSERT_EQ(reporter.runs.size(), 1u);
+  EXPECT_FALSE(run_failed(reporter.runs[0]));
+  EXPECT_TRUE(reporter.runs[0].counters.contains("bytes_per_s"));
+  EXPECT_FALSE(reporter.runs[0].counters.contains("memory_bound_s"));
+  EXPECT_FALSE(reporter.runs[0].counters.contains("pct_copy_bandwidth"));
 }
 
 TEST(ProgramRun, AProgramThatSkipsItsWritesFailsOnThePoisonAndIsNotTimed) {

@@ -63,6 +63,15 @@ struct KrigingCaseSpec {
   std::uint64_t seed = kKrigingSeed;
 };
 
+//! The mesh a case of `spec` has (M s x N s points), known without generating the case.
+struct MeshSize {
+  std::size_t nx, ny;
+};
+inline MeshSize kriging_mesh(const KrigingCaseSpec& spec) {
+  const auto s = static_cast<std::size_t>(spec.scale);
+  return {spec.mesh_x * s, spec.mesh_y * s};
+}
+
 //! A generated kriging problem: wells, the mesh (GridSpec: nx = M, ny = N, x fastest) and
 //! the domain [0, width] x [0, height] the mesh covers (the variogram's range is chosen
 //! relative to it).

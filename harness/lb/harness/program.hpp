@@ -7,16 +7,20 @@
 //! device's measured ceilings, under one naming convention:
 //!
 //!   <unit>, <unit>_per_s           the program's own unit (interactions, estimates, keys, ...)
-//!   bytes_read, bytes_written,     DRAM bytes an ideal cache would move per run
-//!   bytes_per_s
+//!                                  and its rate over the whole timed run (t)
+//!   bytes_read, bytes_written,     DRAM bytes an ideal cache would move per run (left out when
+//!   bytes_per_s                    the program declares none); bytes_per_s = their sum / t_w
 //!   memory_bound_s                 (bytes_read + bytes_written) / measured copy bandwidth
-//!   pct_copy_bandwidth             100 * memory_bound_s / t
+//!   pct_copy_bandwidth             100 * memory_bound_s / t_w
 //!   compute_bound_s                the slowest unit at its measured rate (FP32 FMA, FP32 special
-//!   pct_compute_bound              function, FP64 FMA); 100 * compute_bound_s / t
-//!   bound_s, pct_of_bound          the larger bound; 100 * bound_s / t
+//!   pct_compute_bound              function, FP64 FMA); 100 * compute_bound_s / t_w
+//!   bound_s, pct_of_bound          the larger bound; 100 * bound_s / t_w
 //!   footprint_bytes                device (or host) bytes the variant's data takes
 //! plus the validation's counters (max_abs_err, max_rel_err, tolerance, checked, unvalidated)
-//! and whatever a program adds (Variant::add_counters).
+//! and whatever a program adds (Variant::add_counters). t_w is the time the declared bytes and
+//! FLOPs are spent in: t, unless the variant measures a part of its run (Variant::work_seconds;
+//! kriging: the device part, without host solves and transfers); without it, no percentages.
+//! CPU cases get no bounds from the GPU's ceilings.
 
 #include <cuda_runtime_api.h>
 
@@ -78,6 +82,14 @@ class Variant {
   //! Fraction of the declared work one run performs (a CPU run timed on a sample of its
   //! points): times are divided by it.
   virtual double sampled_fraction() const { return 1.0; }
+  //! After each timed loop (one per repetition), in this order: a non-empty message fails the
+  //! benchmark (no counters), e.g. device-side launches that failed while timed.
+  virtual std::string after_timing() { return {}; }
+  //! The mean seconds of that loop's runs spent in the declared Work, given the mean seconds
+  //! of one run: all of them, unless the timed region also holds work that Work leaves out
+  //! (host work, transfers) and the variant measures its part, over the loop's runs (it then
+  //! starts over for the next loop). NaN: not measured (no percentages of the bounds).
+  virtual double work_seconds(double seconds) { return seconds; }
   //! Program-specific counters, given the mean seconds of one (scaled) run.
   virtual void add_counters(benchmark::State&, double /*seconds*/) const {}
 };
@@ -92,13 +104,18 @@ struct ProgramCase {
   std::function<std::unique_ptr<Variant>()> make;
 };
 
-//! The counters the convention above derives from Work, the mean seconds of one run and the
-//! ceilings (a zero ceiling or zero work leaves that bound out).
+//! The counters the convention above derives from Work, the mean seconds of one run, the
+//! seconds the Work is spent in (work_seconds; NaN: not measured) and the ceilings (a zero
+//! ceiling or zero work leaves that bound out).
+std::map<std::string, double> rate_counters(const Work& work, double seconds, double work_seconds,
+                                            const Ceilings& ceilings);
+//! The same, the work spent over the whole run.
 std::map<std::string, double> rate_counters(const Work& work, double seconds, const Ceilings& ceilings);
 
 //! Runs one case inside a Google Benchmark loop: fit check, set-up, poison, one run, validation
 //! (a failed check skips the benchmark with its message), the timed loop, counters. GPU cases
-//! time with the process's GpuTimer; `ceilings` are the process's (env()) unless given.
+//! time with the process's GpuTimer; `ceilings` are the process's (env()) unless given, none
+//! for CPU cases.
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c);
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
               cudaStream_t stream);

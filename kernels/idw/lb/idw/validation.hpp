@@ -85,14 +85,13 @@ std::vector<std::size_t> cpu_check_points(std::size_t count, IndexOf index_of, s
   return points;
 }
 
-//! Validates a CPU baseline before it is timed: `run_once()` computes its prediction points
-//! (their outputs NaN before, so an unwritten one fails), `output(i)` reads point i's value;
-//! the points `cpu_check_points` names are checked against the double reference on `data` and
-//! `pred` (rounded to `prec`) within tolerance(prec, m).
-template <class RunOnce, class OutputOf>
-Validation validate_cpu_run(const datasets::PointSet& data, const datasets::PointSet& pred, Precision prec, double p,
-                            std::span<const std::size_t> points, RunOnce run_once, OutputOf output) {
-  run_once();
+//! Validates a CPU baseline's run before it is timed (its outputs NaN before the run, so an
+//! unwritten one fails): `output(i)` reads point i's value; the points `cpu_check_points`
+//! names are checked against the double reference on `data` and `pred` (rounded to `prec`)
+//! within tolerance(prec, m).
+template <class OutputOf>
+Validation check_cpu_run(const datasets::PointSet& data, const datasets::PointSet& pred, Precision prec, double p,
+                         std::span<const std::size_t> points, OutputOf output) {
   std::vector<double> got(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) got[k] = static_cast<double>(output(points[k]));
   return check_sample(points, reference_values(data, pred, points, p), got, tolerance(prec, data.size()));
@@ -102,8 +101,15 @@ Validation validate_cpu_run(const datasets::PointSet& data, const datasets::Poin
 //! sample within the tolerance, each probe within its bound.
 Validation check_outputs(const ValidationSet& set, std::span<const double> z);
 
-//! Runs `version` on the set's prediction points (outputs poisoned first, so an unwritten one
-//! fails), checks them and puts `timed_pred` back (whatever the outcome) before returning.
+//! A validation run in two halves around the launch: the set's prediction points go in and
+//! the outputs are poisoned (so an unwritten one fails); after the launch, the outputs are
+//! read, `timed_pred` put back (whatever the outcome, also when this throws) and the outputs
+//! checked (failed device-side launches, unwritten outputs, check_outputs).
+void start_validation_run(DeviceProblem& problem, const ValidationSet& set, cudaStream_t stream);
+Validation finish_validation_run(DeviceProblem& problem, const ValidationSet& set,
+                                 const datasets::PointSet& timed_pred, cudaStream_t stream);
+
+//! Both halves around one launch of `version`; `timed_pred` is back whatever the outcome.
 Validation validate_on_device(DeviceProblem& problem, Version version, double p, int block, const ValidationSet& set,
                               const datasets::PointSet& timed_pred, cudaStream_t stream);
 

@@ -1,0 +1,138 @@
+// GPU: the planned IDW and kriging benchmarks run through the program interface (run_case) as
+// `layoutbench run` runs them: validated, timed, and counted under the one naming convention,
+// with fixed ceilings so that every bound has a known value. Without a GPU every test reports
+// SKIPPED.
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/harness/device_context.hpp"
+#include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/journal.hpp"
+#include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
+
+#include "gpu_available.hpp"
+#include "planned_runs.hpp"
+
+namespace lb::harness {
+std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
+}  // namespace lb::harness
+
+namespace {
+
+using namespace lb::harness;
+using lb::testing::BenchRun;
+
+//! Ceilings chosen for the test, not measured: the bounds below follow from them exactly.
+Ceilings fixed_ceilings() {
+  Ceilings c;
+  c.copy_bandwidth_gbs = 2000;
+  c.fp32_fma_per_s = 2e13;
+  c.fp32_rcp_per_s = 1e12;
+  c.fp64_fma_per_s = 1e13;
+  return c;
+}
+
+//! The process's RunEnv as `layoutbench run` sets it up (first GPU, its timer), fixed ceilings.
+void set_up_env() {
+  RunEnv& e = env();
+  e.ceilings = fixed_ceilings();
+  if (e.timer) return;
+  e.device = list_devices().front();
+  lb::check(cudaSetDevice(e.device.index), "cudaSetDevice");
+  e.timer = std::make_unique<GpuTimer>(e.device.uuid);
+}
+
+//! Mean seconds of one iteration, as the harness measured it.
+double seconds_of(const BenchRun& r) { return r.real_accumulated_time / static_cast<double>(r.iterations); }
+
+double counter(const BenchRun& r, const std::string& key) {
+  const auto it = r.counters.find(key);
+  if (it == r.counters.end()) {
+    ADD_FAILURE() << r.benchmark_name() << ": no counter " << key;
+    return -1;
+  }
+  return it->second.value;
+}
+
+bool has(const std::string& name, const std::string& part) { return name.find(part) != std::string::npos; }
+
+TEST(BenchesGpu, IdwVersionsAreValidatedTimedAndCountedAgainstTheirComputeBound) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
+  set_up_env();
+  constexpr double n = 2000;
+  const auto runs = lb::testing::run_planned(
+      plan_idw(load_preset("quick"), Overrides{{2000}, {"float"}}),
+      [](const std::string& name) { return !has(name, "/cpu-") && has(name, "/p:2/"); }, 3);
+  ASSERT_GE(runs.size(), 4u);
+  const Ceilings c = fixed_ceilings();
+  // float: 6 FMA-pipe operations and one reciprocal per interaction; the reciprocal binds here
+  const double compute_s = std::max(6 * n * n / c.fp32_fma_per_s, n * n / c.fp32_rcp_per_s);
+  const double memory_s = 6 * sizeof(float) * n / (c.copy_bandwidth_gbs * 1e9);
+  for (const BenchRun& r : runs) {
+    const std::string name = r.benchmark_name();
+    ASSERT_FALSE(run_failed(r)) << name << ": " << run_failure_message(r);
+    const double t = seconds_of(r);
+    EXPECT_DOUBLE_EQ(counter(r, "interactions"), n * n) << name;
+    EXPECT_NEAR(counter(r, "interactions_per_s"), n * n / t, 1e-6 * n * n / t) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "compute_bound_s"), compute_s) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "memory_bound_s"), memory_s) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "bound_s"), compute_s) << name;
+    EXPECT_NEAR(counter(r, "pct_of_bound"), 100 * compute_s / t, 1e-6 * 100 * compute_s / t) << name;
+    EXPECT_GT(counter(r, "checked"), 0) << name;
+    EXPECT_GT(counter(r, "checked_probes"), 0) << name;
+    EXPECT_LE(counter(r, "max_rel_err"), counter(r, "tolerance")) << name;
+    EXPECT_EQ(counter(r, "unvalidated"), 0) << name;
+    EXPECT_GT(counter(r, "footprint_bytes"), 0) << name;
+    EXPECT_FALSE(r.counters.count("limit_s")) << name << ": the old name";
+  }
+}
+
+TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePart) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
+  set_up_env();
+  const auto runs = lb::testing::run_planned(
+      plan_kriging(load_preset("quick"), Overrides{{1}, {"float"}}),
+      [](const std::string& name) { return has(name, "/gpu-exp") && name.ends_with("/wells:10"); }, 3);
+  ASSERT_EQ(runs.size(), 3u);  // experiments 6, 7 and 8 in float at scale 1
+  const Ceilings c = fixed_ceilings();
+  constexpr double points = 50 * 90, wells = 10, surfaces = 11, estimates = points * surfaces;
+  const double memory_s = estimates * sizeof(float) / (c.copy_bandwidth_gbs * 1e9);
+  for (const BenchRun& r : runs) {
+    const std::string name = r.benchmark_name();
+    ASSERT_FALSE(run_failed(r)) << name << ": " << run_failure_message(r);
+    const double t = seconds_of(r), device_s = counter(r, "device_s");
+    EXPECT_GT(device_s, 0) << name;
+    EXPECT_LE(device_s, t) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "estimates"), estimates) << name;
+    EXPECT_NEAR(counter(r, "estimates_per_s"), estimates / t, 1e-6 * estimates / t) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "bytes_written"), estimates * sizeof(float)) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "memory_bound_s"), memory_s) << name;
+    // percentages of the device part, not of the whole timed region
+    EXPECT_DOUBLE_EQ(counter(r, "pct_copy_bandwidth"), 100 * memory_s / device_s) << name;
+    EXPECT_GT(counter(r, "checked"), 0) << name;
+    EXPECT_EQ(counter(r, "unvalidated"), 0) << name;
+    EXPECT_FALSE(r.counters.count("x_memory_bound")) << name << ": left to plots/";
+    if (has(name, "/gpu-exp8/")) {
+      const double compute_s = points * wells * (2 + surfaces) / c.fp32_fma_per_s;
+      EXPECT_DOUBLE_EQ(counter(r, "compute_bound_s"), compute_s) << name;
+      EXPECT_DOUBLE_EQ(counter(r, "pct_compute_bound"), 100 * compute_s / device_s) << name;
+      EXPECT_DOUBLE_EQ(counter(r, "bound_s"), std::max(memory_s, compute_s)) << name;
+    } else {
+      EXPECT_FALSE(r.counters.count("compute_bound_s")) << name;
+      EXPECT_DOUBLE_EQ(counter(r, "bound_s"), memory_s) << name;
+    }
+    if (has(name, "/gpu-exp6/")) EXPECT_GE(counter(r, "vs_exp5_max_abs"), 0) << name;
+  }
+}
+
+}  // namespace
