@@ -12,6 +12,8 @@ namespace kofler {
 const std::vector<Program>& programs() {
   static const std::vector<Program> all = {
       // {"nbody", plan_nbody}, ... : each program adds its line here.
+      {"bitonic", plan_bitonic},
+      {"lavamd", plan_lavamd},
   };
   return all;
 }

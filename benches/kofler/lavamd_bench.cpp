@@ -1,0 +1,195 @@
+//! Kofler's LavaMD (CUDA port of Rodinia's lavaMD, double as Rodinia) over the layouts of the
+//! particle and force records. Preset object:
+//!
+//!   "lavamd": {"boxes_1d": [10, 16, 24], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
+//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128]}
+//!
+//! Names carry size:<boxes> (boxes_1d³); the tile sweep runs over the particle count.
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <mutex>
+
+#include "kofler/lavamd_variant.hpp"
+#include "kofler/programs.hpp"
+#include "lb/layout/device_storage.hpp"
+#include "lb/layout/soa.hpp"
+
+namespace lb::harness::kofler {
+
+namespace {
+
+using lb::kofler::FourPlain;
+using lb::kofler::FourVector;
+using lb::kofler::kParticlesPerBox;
+using lb::kofler::LavaFault;
+
+struct Charge {};
+using ChargeArray = layout::SoAMapping<layout::Record<layout::Field<Charge, double>>>;
+
+struct Case {
+  int boxes_1d = 0;
+  lb::kofler::LavaInput input;
+  lb::kofler::LavaReference reference;
+};
+
+//! Input and reference of the last boxes_1d asked for (the planner groups benchmarks by size:
+//! one entry spares every layout the CPU reference, seconds at 24³ boxes).
+std::shared_ptr<const Case> case_for(int boxes_1d) {
+  static std::mutex mutex;
+  static std::shared_ptr<const Case> cached;
+  std::lock_guard lock(mutex);
+  if (!cached || cached->boxes_1d != boxes_1d) {
+    cached.reset();
+    auto c = std::make_shared<Case>();
+    c->boxes_1d = boxes_1d;
+    c->input = lb::kofler::lavamd_input(boxes_1d);
+    c->reference = lb::kofler::lavamd_reference(boxes_1d, c->input);
+    cached = std::move(c);
+  }
+  return cached;
+}
+
+layout::RecordValue<FourVector> to_value(const FourPlain& p) {
+  layout::RecordValue<FourVector> v;
+  v.get<lb::kofler::LavaV>() = p.v;
+  v.get<lb::kofler::LavaX>() = p.x;
+  v.get<lb::kofler::LavaY>() = p.y;
+  v.get<lb::kofler::LavaZ>() = p.z;
+  return v;
+}
+
+template <class M>
+class LavaVariant : public Variant {
+ public:
+  LavaVariant(M mapping, int boxes_1d, LavaFault fault) : mapping_(mapping), boxes_1d_(boxes_1d), fault_(fault) {}
+
+  void setup(cudaStream_t stream) override {
+    case_ = case_for(boxes_1d_);
+    const auto& in = case_->input;
+    layout::HostStorage<M> rv(mapping_);
+    layout::fill(rv.view(), [&](std::size_t i) { return to_value(in.rv[i]); });
+    layout::HostStorage<ChargeArray> qv(ChargeArray{in.qv.size()});
+    layout::fill(qv.view(), [&](std::size_t i) {
+      layout::RecordValue<ChargeArray::record> q;
+      q.get<Charge>() = in.qv[i];
+      return q;
+    });
+    rv_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    fv_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    qv_ = std::make_unique<layout::DeviceStorage<ChargeArray>>(qv.mapping());
+    rv_->upload(rv, stream);
+    qv_->upload(qv, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (lavamd input)");
+  }
+
+  void poison(cudaStream_t stream) override {  // all ones: every force value is a NaN
+    const auto v = fv_->view();
+    for (std::size_t b = 0; b < M::blob_count; ++b)
+      check(cudaMemsetAsync(v.blobs[b], 0xFF, mapping_.blob_bytes(b), stream), "cudaMemset (poison fv)");
+  }
+
+  void run(cudaStream_t stream) override {
+    lb::kofler::lavamd_forces(rv_->view(), &qv_->view().template get<Charge>(0), fv_->view(), boxes_1d_, stream, fault_);
+  }
+
+  Check validate(cudaStream_t stream) override {
+    layout::HostStorage<M> host(mapping_);
+    fv_->download(host, stream);
+    std::vector<FourPlain> fv(mapping_.size());
+    const auto v = host.view();
+    for (std::size_t i = 0; i < fv.size(); ++i) {
+      const auto r = v.load(i);
+      fv[i] = {r.template get<lb::kofler::LavaV>(), r.template get<lb::kofler::LavaX>(),
+               r.template get<lb::kofler::LavaY>(), r.template get<lb::kofler::LavaZ>()};
+    }
+    const auto c = lb::kofler::check_forces(fv, case_->reference);
+    return {c.problem.empty(), c.problem, false,
+            {{"checked", 4.0 * double(fv.size())},
+             {"max_abs_err", c.max_abs_err},
+             {"max_rel_err", c.max_rel_err},
+             {"tolerance", lb::kofler::kLavaTolerance}}};
+  }
+
+  //! Bytes: the minimum, rv (32 B) and qv (8 B) read once and fv (32 B) written once per
+  //! particle (the kernel reads each box's particles once per partner box, mostly from L2).
+  //! FP64: kLavaPairFp64 + kLavaExpFp64 instructions per pair; exp(double) runs on the FP64
+  //! pipe, so no special-function work is declared.
+  Work work() const override {
+    const double particles = double(mapping_.size());
+    const double pairs = lb::kofler::lavamd_interactions(boxes_1d_);
+    return {.unit = "interactions",
+            .units = pairs,
+            .bytes_read = particles * (sizeof(FourPlain) + sizeof(double)),
+            .bytes_written = particles * sizeof(FourPlain),
+            .fp64_fma = pairs * (lb::kofler::kLavaPairFp64 + lb::kofler::kLavaExpFp64)};
+  }
+
+  double footprint_bytes() const override {
+    return 2.0 * double(layout::footprint_bytes(mapping_)) + double(mapping_.size()) * sizeof(double);
+  }
+
+  //! Table 2: the particle record's bytes and fields, and the program's one kernel.
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["struct_bytes"] = double(sizeof(FourPlain));
+    st.counters["fields"] = FourVector::field_count;
+    st.counters["kernels"] = 1;
+  }
+
+ private:
+  M mapping_;
+  int boxes_1d_;
+  LavaFault fault_;
+  std::shared_ptr<const Case> case_;
+  std::unique_ptr<layout::DeviceStorage<M>> rv_, fv_;
+  std::unique_ptr<layout::DeviceStorage<ChargeArray>> qv_;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int boxes_1d, LavaFault fault) {
+  using lb::kofler::kLavaCompileTimeTiles;
+  const std::size_t particles = lb::kofler::lavamd_boxes(boxes_1d) * kParticlesPerBox;
+  std::unique_ptr<Variant> out;
+  with_mapping<FourVector>(
+      choice, particles, Tiles<kLavaCompileTimeTiles[0], kLavaCompileTimeTiles[1], kLavaCompileTimeTiles[2]>{},
+      layout::LayoutList<>{}, [&](auto mapping) {
+        using M = decltype(mapping);
+        if constexpr (std::is_same_v<M, layout::PartitionMapping<FourVector>>)
+          throw std::invalid_argument("lavamd has no split layouts");
+        else
+          out = std::make_unique<LavaVariant<M>>(mapping, boxes_1d, fault);
+      });
+  return out;
+}
+
+std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                          const Overrides& overrides) {
+  preset.check_keys(j, where, {"boxes_1d", "layouts", "tiles", "compile_time_tiles"});
+  const auto sides = overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "boxes_1d", where) : overrides.sizes;
+  for (const std::size_t b : sides)
+    if (b > 1000)  // 10^9 boxes: far past any GPU's memory, and box numbers stay in a long
+      throw preset.error_at("boxes_1d", fmt::format("boxes_1d {} is too large (at most 1000)", b), where);
+  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
+                                          lb::kofler::kLavaCompileTimeTiles.end());
+  std::vector<PlannedBenchmark> plan;
+  for (const std::size_t side : sides) {
+    const int boxes_1d = int(side);
+    const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);
+    const double particles = double(boxes) * kParticlesPerBox;
+    for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
+                                             ct_tiles, {})) {
+      if (choice.layout == "split" || choice.layout == "split-ct")
+        throw preset.error_at("layouts", "lavamd has no field partitions (aos, soa, tiled, tiled-ct)", where);
+      const std::string name = benchmark_name("lavamd", "gpu", choice, "double", boxes);
+      // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
+      ProgramCase pc{Where::gpu, {.host_bytes = particles * 200, .device_bytes = particles * 72},
+                     [=] { return make_lavamd_variant(choice, boxes_1d, LavaFault::none); }};
+      plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+    }
+  }
+  return plan;
+}
+
+}  // namespace lb::harness::kofler
