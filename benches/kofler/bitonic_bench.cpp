@@ -175,6 +175,7 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
 
 std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                            const Overrides& overrides) {
+  refuse_split_layouts(preset, j, where, "bitonic sort");
   preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
   const auto sizes = overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "sizes", where) : overrides.sizes;
   for (const std::size_t n : sizes)
@@ -208,8 +209,6 @@ std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann:
       } else {
         for (const auto& choice :
              layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {})) {
-          if (choice.layout == "split" || choice.layout == "split-ct")
-            throw preset.error_at("layouts", "bitonic sort has no field partitions (aos, soa, tiled, tiled-ct)", where);
           add(version, choice, n);
         }
       }

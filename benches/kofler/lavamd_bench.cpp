@@ -166,6 +166,7 @@ std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int box
 
 std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                           const Overrides& overrides) {
+  refuse_split_layouts(preset, j, where, "lavamd");
   preset.check_keys(j, where, {"boxes_1d", "layouts", "tiles", "compile_time_tiles"});
   const auto sides = overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "boxes_1d", where) : overrides.sizes;
   for (const std::size_t b : sides)
@@ -180,8 +181,6 @@ std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::
     const double particles = double(boxes) * kParticlesPerBox;
     for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
                                              ct_tiles, {})) {
-      if (choice.layout == "split" || choice.layout == "split-ct")
-        throw preset.error_at("layouts", "lavamd has no field partitions (aos, soa, tiled, tiled-ct)", where);
       const std::string name = benchmark_name("lavamd", "gpu", choice, "double", boxes);
       // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
       ProgramCase pc{Where::gpu, {.host_bytes = particles * 200, .device_bytes = particles * 72},

@@ -126,4 +126,13 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
   return out;
 }
 
+void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                          std::string_view program) {
+  for (const auto& l : preset.list_at<std::string>(j, "layouts", where))
+    if (l == "split" || l == "split-ct")
+      throw preset.error_at("layouts", fmt::format("{} has no field partitions: layout '{}' (aos, soa, tiled, tiled-ct)",
+                                                   program, l),
+                            where);
+}
+
 }  // namespace lb::harness::kofler

@@ -50,6 +50,11 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
                                          const std::vector<std::size_t>& compile_time_tiles,
                                          const std::vector<std::string>& compile_time_partitions);
 
+//! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
+//! field partitions (`program` names it in the message).
+void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                          std::string_view program);
+
 //! layout_choices reads the keys "layouts", "tiles", "compile_time_tiles" and "partitions":
 //! a program lists them among its keys for Preset::check_keys.
 

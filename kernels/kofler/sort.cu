@@ -29,15 +29,11 @@ __device__ LB_FORCEINLINE void compare_exchange(Value& a, Value& b, bool ascendi
   }
 }
 
-//! Stage `size` of the network sorts runs of `size` records, ascending where the run's
-//! global index has bit `size` clear (so the last stage, size = n, sorts all ascending).
-__device__ LB_FORCEINLINE bool ascending_at(std::size_t i, std::size_t size) { return (i & size) == 0; }
-
 //! Strides first_stride .. 1 of stage `size` on the block's chunk in shared memory.
 __device__ LB_FORCEINLINE void shared_strides(Value* s, std::size_t base, std::size_t size, unsigned first_stride) {
   for (unsigned stride = first_stride; stride > 0; stride >>= 1) {
     __syncthreads();
-    const unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+    const auto pos = unsigned(comparator_low(threadIdx.x, stride));
     Value a = s[pos], b = s[pos + stride];
     compare_exchange(a, b, ascending_at(base + pos, size));
     s[pos] = a;
@@ -62,7 +58,7 @@ __global__ void __launch_bounds__(kChunkThreads) sort_chunks(layout::View<M> in,
 template <class M>
 __global__ void __launch_bounds__(kGlobalThreads) merge_global(layout::View<M> a, std::size_t size, std::size_t stride) {
   const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t pos = 2 * c - (c & (stride - 1));
+  const std::size_t pos = comparator_low(c, stride);
   Value x = a.load(pos), y = a.load(pos + stride);
   compare_exchange(x, y, ascending_at(pos, size));
   a.store(pos, x);
@@ -113,20 +109,19 @@ void bitonic_sort(const layout::View<M>& in, const layout::View<M>& out, cudaStr
     throw std::invalid_argument("bitonic sort: " + std::to_string(n) + " records is not a power of two >= " +
                                 std::to_string(kSortChunk));
   const unsigned chunks = unsigned(n / kSortChunk);
-  sort_chunks<<<chunks, kChunkThreads, 0, stream>>>(in, out);
-  check_launch("sort_chunks");
-  bool skipped = fault != SortFault::skip_pass;
-  for (std::size_t size = 2 * kSortChunk; size <= n; size <<= 1) {
-    for (std::size_t stride = size / 2; stride >= kSortChunk; stride >>= 1) {
-      if (!skipped) {
-        skipped = true;
-        continue;
-      }
-      merge_global<<<blocks_for(n / 2, kGlobalThreads), kGlobalThreads, 0, stream>>>(out, size, stride);
-      check_launch("merge_global");
+  for (const BitonicPass& p : bitonic_schedule(n, fault)) {
+    switch (p.kind) {
+      case BitonicPass::sort_chunks:
+        sort_chunks<<<chunks, kChunkThreads, 0, stream>>>(in, out);
+        break;
+      case BitonicPass::merge_global:
+        merge_global<<<blocks_for(n / 2, kGlobalThreads), kGlobalThreads, 0, stream>>>(out, p.size, p.stride);
+        break;
+      case BitonicPass::merge_shared:
+        merge_shared<<<chunks, kChunkThreads, 0, stream>>>(out, p.size);
+        break;
     }
-    merge_shared<<<chunks, kChunkThreads, 0, stream>>>(out, size);
-    check_launch("merge_shared");
+    check_launch("bitonic sort pass");
   }
 }
 

@@ -45,11 +45,18 @@ std::string check_sorted(const std::vector<SortPlain>& out, const std::vector<So
 
 bool bitonic_size_ok(std::size_t n) { return n >= kSortChunk && std::has_single_bit(n); }
 
-std::size_t bitonic_global_passes(std::size_t n) {
-  std::size_t passes = 1;  // the chunk sort
+std::vector<BitonicPass> bitonic_schedule(std::size_t n, SortFault fault) {
+  std::vector<BitonicPass> passes = {{BitonicPass::sort_chunks, kSortChunk, kSortChunk / 2}};
+  bool skip = fault == SortFault::skip_pass;
   for (std::size_t size = 2 * kSortChunk; size <= n; size <<= 1) {
-    for (std::size_t stride = size / 2; stride >= kSortChunk; stride >>= 1) ++passes;
-    ++passes;  // the shared-memory pass of the small strides
+    for (std::size_t stride = size / 2; stride >= kSortChunk; stride >>= 1) {
+      if (skip) {
+        skip = false;
+        continue;
+      }
+      passes.push_back({BitonicPass::merge_global, size, stride});
+    }
+    passes.push_back({BitonicPass::merge_shared, size, kSortChunk / 2});
   }
   return passes;
 }

@@ -36,12 +36,14 @@ inline constexpr double kLavaAlpha = 0.5;     // Rodinia's par.alpha
 //! The compile-time tiles lavamd.cu instantiates (tiled-ct).
 inline constexpr std::array<std::size_t, 3> kLavaCompileTimeTiles = {4, 32, 128};
 
-//! FP64 instructions of one pair besides the exponential: r2 = v + v - dot (mul, 2 fma, 2
-//! add), u2 (mul), fs (mul), d (3 sub), f·d (3 mul), the four accumulations (4 fma).
+//! FP64 instructions of one pair besides the exponential: r2 = v + v - dot (add, mul, 2 fma,
+//! sub), u2 (mul), fs = 2 vij (add), d (3 sub), fs·d (3 mul), the four accumulations (4 fma);
+//! counted in the PTX of lavamd.cu (nvcc 13.0, sm_90).
 inline constexpr int kLavaPairFp64 = 17;
-//! FP64 instructions of CUDA's exp(double) (a polynomial on the FP64 pipe, no special-function
-//! unit): DFMA + DMUL + DADD in the SASS of a kernel computing exp alone (nvcc 13.0, sm_90).
-inline constexpr int kLavaExpFp64 = 14;
+//! FP64 instructions of CUDA's exp(double), a polynomial on the FP64 pipe (no special-function
+//! unit): 14 fma + 1 add on the path every |u2| < 708 takes (this input's |u2| < 3), counted in
+//! the same PTX.
+inline constexpr int kLavaExpFp64 = 15;
 
 //! Box number k of box b's interaction list in Rodinia's order: k = 0 the box itself, then
 //! k = 1..26 the offsets (dz, dy, dx) in -1..1, z outermost, the box itself left out; -1 where

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lb/layout/aos.hpp"
+#include "lb/layout/config.hpp"
 #include "lb/layout/record.hpp"
 #include "lb/layout/soa.hpp"
 #include "lb/layout/view.hpp"
@@ -37,18 +38,18 @@ struct SortPlain {
 };
 static_assert(sizeof(SortPlain) == 16);
 
-//! Records one block sorts in shared memory (the samples' SHARED_SIZE_LIMIT); strides of
-//! at least this much are merged by global-memory passes.
-inline constexpr std::size_t kSortChunk = 1024;
-//! The compile-time tiles sort.cu instantiates (tiled-ct); a preset naming another is refused.
-inline constexpr std::array<std::size_t, 3> kSortCompileTimeTiles = {4, 32, 256};
-
 //! A deliberate fault for the tests: a wrong sort must fail validation.
 enum class SortFault {
   none,
   skip_pass,  //!< bitonic: skips the first global merge pass; cub-radix: the payload is not
               //!< gathered (stays in input order); cub-merge: sorts only the first half
 };
+
+//! Records one block sorts in shared memory (the samples' SHARED_SIZE_LIMIT); strides of
+//! at least this much are merged by global-memory passes.
+inline constexpr std::size_t kSortChunk = 1024;
+//! The compile-time tiles sort.cu instantiates (tiled-ct); a preset naming another is refused.
+inline constexpr std::array<std::size_t, 3> kSortCompileTimeTiles = {4, 32, 256};
 
 //! Input record i: keys are a bijection of the index (all distinct, so the sorted order is
 //! unique and a check can compare exactly), id = i, weight and value derived from i.
@@ -61,10 +62,25 @@ std::string check_sorted(const std::vector<SortPlain>& out, const std::vector<So
 
 //! Sizes the bitonic network handles: powers of two, at least one chunk.
 bool bitonic_size_ok(std::size_t n);
-//! Global-memory passes over the whole array one bitonic sort makes (each reads and writes
-//! every record): the chunk sort, then per merge stage one pass per stride >= kSortChunk and
-//! one shared-memory pass for the strides below.
-std::size_t bitonic_global_passes(std::size_t n);
+
+//! One pass of the bitonic network over the whole array (each reads and writes every record):
+//! the chunk sort (every stage up to kSortChunk, in shared memory), a global pass (one stride
+//! >= kSortChunk of stage `size`) or a shared pass (the strides < kSortChunk of stage `size`).
+struct BitonicPass {
+  enum Kind { sort_chunks, merge_global, merge_shared } kind;
+  std::size_t size = 0, stride = 0;
+};
+//! The passes bitonic_sort launches for n records, in order (the fault leaves one out).
+std::vector<BitonicPass> bitonic_schedule(std::size_t n, SortFault fault = SortFault::none);
+//! Global-memory passes of one sort: its declared traffic is this many reads and writes of the array.
+inline std::size_t bitonic_global_passes(std::size_t n) { return bitonic_schedule(n).size(); }
+
+//! Comparator c of a step with stride `stride` orders records low and low + stride.
+LB_HD inline std::size_t comparator_low(std::size_t c, std::size_t stride) { return 2 * c - (c & (stride - 1)); }
+//! Stage `size` sorts runs of `size` records, ascending where bit `size` of the global index is
+//! clear, so the last stage (size = n) sorts everything ascending.
+LB_HD inline bool ascending_at(std::size_t i, std::size_t size) { return (i & size) == 0; }
+
 //! Distinct kernels of the bitonic program (chunk sort, global merge, shared merge).
 inline constexpr int kBitonicKernels = 3;
 
