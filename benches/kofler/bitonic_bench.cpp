@@ -161,16 +161,10 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
   if ((v == SortVersion::cub_radix && choice.layout != "soa") || (v == SortVersion::cub_merge && choice.layout != "aos"))
     throw std::invalid_argument(fmt::format("sort version {} runs on layout {} only", version,
                                             v == SortVersion::cub_radix ? "soa" : "aos"));
-  std::unique_ptr<Variant> out;
-  with_mapping<SortRecord>(choice, n, Tiles<lb::kofler::kSortCompileTimeTiles[0], lb::kofler::kSortCompileTimeTiles[1],
-                                               lb::kofler::kSortCompileTimeTiles[2]>{}, layout::LayoutList<>{}, [&](auto mapping) {
-    using M = decltype(mapping);
-    if constexpr (std::is_same_v<M, layout::PartitionMapping<SortRecord>>)
-      throw std::invalid_argument("bitonic sort has no split layouts");
-    else
-      out = std::make_unique<SortVariant<M>>(mapping, v, fault);
-  });
-  return out;
+  return make_for_layout<SortRecord>(choice, n, tiles_of<lb::kofler::kSortCompileTimeTiles>(), "bitonic sort",
+                                     [&](auto mapping) -> std::unique_ptr<Variant> {
+                                       return std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
+                                     });
 }
 
 std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,

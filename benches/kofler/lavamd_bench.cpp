@@ -149,19 +149,11 @@ class LavaVariant : public Variant {
 }  // namespace
 
 std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int boxes_1d, LavaFault fault) {
-  using lb::kofler::kLavaCompileTimeTiles;
   const std::size_t particles = lb::kofler::lavamd_boxes(boxes_1d) * kParticlesPerBox;
-  std::unique_ptr<Variant> out;
-  with_mapping<FourVector>(
-      choice, particles, Tiles<kLavaCompileTimeTiles[0], kLavaCompileTimeTiles[1], kLavaCompileTimeTiles[2]>{},
-      layout::LayoutList<>{}, [&](auto mapping) {
-        using M = decltype(mapping);
-        if constexpr (std::is_same_v<M, layout::PartitionMapping<FourVector>>)
-          throw std::invalid_argument("lavamd has no split layouts");
-        else
-          out = std::make_unique<LavaVariant<M>>(mapping, boxes_1d, fault);
-      });
-  return out;
+  return make_for_layout<FourVector>(choice, particles, tiles_of<lb::kofler::kLavaCompileTimeTiles>(), "lavamd",
+                                     [&](auto mapping) -> std::unique_ptr<Variant> {
+                                       return std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d, fault);
+                                     });
 }
 
 std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,

@@ -15,8 +15,12 @@
 //! clusters, which a program provides for the partitions it names.
 
 #include <cstddef>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -84,6 +88,28 @@ void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, layout::Lay
     throw std::invalid_argument("split-ct: this program instantiates no compile-time split");
   }
   throw std::invalid_argument("unknown layout '" + c.layout + "'");
+}
+
+//! Tiles<A[0], A[1], ...> from a program's constexpr array of compile-time tiles, so the
+//! dispatch and the planner read one list.
+template <const auto& A>
+constexpr auto tiles_of() {
+  return []<std::size_t... I>(std::index_sequence<I...>) { return Tiles<A[I]...>{}; }(
+      std::make_index_sequence<std::size(A)>{});
+}
+
+//! with_mapping for a program without field partitions: returns make(mapping); a split
+//! choice is an error naming `program`.
+template <class Rec, class CtTiles, class Make>
+auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
+  std::invoke_result_t<Make&, layout::AoSMapping<Rec>> out{};
+  with_mapping<Rec>(c, n, tiles, layout::LayoutList<>{}, [&](auto mapping) {
+    if constexpr (std::is_same_v<decltype(mapping), layout::PartitionMapping<Rec>>)
+      throw std::invalid_argument(std::string(program) + " has no split layouts");
+    else
+      out = make(mapping);
+  });
+  return out;
 }
 
 }  // namespace lb::harness::kofler

@@ -10,6 +10,7 @@
 #include "kofler/programs.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/host_storage.hpp"
+#include "preset_testing.hpp"
 
 namespace lb::kofler {
 namespace {
@@ -118,17 +119,10 @@ TEST(KoflerBitonic, TheAoSRecordHasThePlainStructsBytesAndSoAKeysAreOneArray) {
 namespace lb::harness {
 namespace {
 
-Preset sort_preset(const std::string& text) {
-  Preset p;
-  p.name = "test";
-  p.path = "test.json";
-  p.text = text;
-  p.suites = nlohmann::json::parse(text);
-  return p;
-}
+using lb::testing::preset_from;
 
 std::string plan_error(const std::string& text) {
-  const Preset p = sort_preset(text);
+  const Preset p = preset_from(text);
   try {
     kofler::plan_bitonic(p, p.suites, "bitonic", {});
   } catch (const std::exception& e) {
@@ -138,7 +132,7 @@ std::string plan_error(const std::string& text) {
 }
 
 TEST(KoflerBitonicPlan, BitonicOverTheLayoutsAndCubOnItsOwnLayout) {
-  const Preset p = sort_preset(R"({"sizes": [2048], "versions": ["bitonic", "cub-radix", "cub-merge"],
+  const Preset p = preset_from(R"({"sizes": [2048], "versions": ["bitonic", "cub-radix", "cub-merge"],
     "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": [8], "compile_time_tiles": [32]})");
   std::vector<std::string> names;
   for (const auto& b : kofler::plan_bitonic(p, p.suites, "bitonic", {})) names.push_back(b.name);

@@ -9,6 +9,7 @@
 
 #include "kofler/programs.hpp"
 #include "lb/kofler/lavamd.hpp"
+#include "preset_testing.hpp"
 
 namespace lb::kofler {
 namespace {
@@ -124,12 +125,8 @@ namespace lb::harness {
 namespace {
 
 TEST(KoflerLavaMDPlan, NamesCarryTheBoxCountAndTheSweepRunsOverParticles) {
-  Preset p;
-  p.name = "test";
-  p.path = "test.json";
-  p.text = R"({"boxes_1d": [2], "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": "sweep",
-               "compile_time_tiles": [4]})";
-  p.suites = nlohmann::json::parse(p.text);
+  const Preset p = lb::testing::preset_from(R"({"boxes_1d": [2], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
+                                               "tiles": "sweep", "compile_time_tiles": [4]})");
   std::vector<std::string> names;
   for (const auto& b : kofler::plan_lavamd(p, p.suites, "lavamd", {})) names.push_back(b.name);
   ASSERT_EQ(names.size(), 2u + 9u + 1u);  // tiles 2 .. 512 for 800 particles

@@ -12,6 +12,7 @@
 #include "kofler/layout_choice.hpp"
 #include "lb/harness/journal.hpp"
 #include "lb/harness/program.hpp"
+#include "preset_testing.hpp"
 
 namespace lb::harness {
 namespace {
@@ -152,14 +153,7 @@ TEST(ProgramRun, ACaseThatCannotFitIsSkippedWithTheReasonBeforeSetUp) {
 
 // --- Kofler layout choices ---------------------------------------------------------------
 
-Preset preset_from(const std::string& text) {
-  Preset p;
-  p.name = "test";
-  p.path = "test.json";
-  p.text = text;
-  p.suites = nlohmann::json::parse(text);
-  return p;
-}
+using lb::testing::preset_from;
 
 TEST(KoflerLayouts, SweepTilesArePowersOfTwoUpToTheSizeAndPartitionsAreData) {
   const Preset p = preset_from(R"({"layouts": ["aos", "soa", "tiled", "split", "split-ct"], "tiles": "sweep",
