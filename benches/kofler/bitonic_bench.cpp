@@ -171,12 +171,8 @@ std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann:
                                            const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "bitonic sort");
   preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
-  const auto sizes = overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "sizes", where) : overrides.sizes;
-  for (const std::size_t n : sizes)
-    if (!lb::kofler::bitonic_size_ok(n))
-      throw preset.error_at("sizes", fmt::format("bitonic sort sizes must be powers of two >= {}; {} is not",
-                                                 lb::kofler::kSortChunk, n),
-                            where);
+  const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
+                                   fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);
   for (const auto& v : versions)
     if (std::find(std::begin(kVersions), std::end(kVersions), v) == std::end(kVersions))

@@ -160,10 +160,9 @@ std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::
                                           const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "lavamd");
   preset.check_keys(j, where, {"boxes_1d", "layouts", "tiles", "compile_time_tiles"});
-  const auto sides = overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "boxes_1d", where) : overrides.sizes;
-  for (const std::size_t b : sides)
-    if (b > 1000)  // 10^9 boxes: far past any GPU's memory, and box numbers stay in a long
-      throw preset.error_at("boxes_1d", fmt::format("boxes_1d {} is too large (at most 1000)", b), where);
+  // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
+  const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
+                                   [](std::size_t b) { return b <= 1000; }, "at most 1000");
   const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
                                           lb::kofler::kLavaCompileTimeTiles.end());
   std::vector<PlannedBenchmark> plan;

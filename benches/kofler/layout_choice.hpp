@@ -15,6 +15,7 @@
 //! clusters, which a program provides for the partitions it names.
 
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/dispatch.hpp"
@@ -53,6 +55,13 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
                                          const std::vector<std::string>& compile_time_partitions);
+
+//! A program's sizes: `key` of its preset object `j`, or the --sizes override where given;
+//! each must pass `ok`, else an error at the preset's line (or naming --sizes) that says
+//! "<key> must be <requirement>; <size> is not".
+std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, const char* key,
+                                       std::string_view where, const Overrides& overrides,
+                                       const std::function<bool(std::size_t)>& ok, std::string_view requirement);
 
 //! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
 //! field partitions (`program` names it in the message).

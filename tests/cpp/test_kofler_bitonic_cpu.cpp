@@ -143,9 +143,24 @@ TEST(KoflerBitonicPlan, BitonicOverTheLayoutsAndCubOnItsOwnLayout) {
                        "kofler/bitonic/cub-radix/soa/u32/size:2048", "kofler/bitonic/cub-merge/aos/u32/size:2048"}));
 }
 
+TEST(KoflerBitonicPlan, ASizeOverrideIsCheckedAndNamed) {
+  const Preset p = preset_from(R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["aos"]})");
+  Overrides o;
+  o.sizes = {4096};
+  EXPECT_EQ(kofler::plan_bitonic(p, p.suites, "bitonic", o).at(0).name, "kofler/bitonic/bitonic/aos/u32/size:4096");
+  o.sizes = {5000};
+  try {
+    kofler::plan_bitonic(p, p.suites, "bitonic", o);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--sizes: sizes must be powers of two >= 1024; 5000 is not"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KoflerBitonicPlan, MistakesNameTheProblem) {
   EXPECT_NE(plan_error(R"({"sizes": [3000], "versions": ["bitonic"], "layouts": ["aos"]})")
-                .find("powers of two >= 1024; 3000 is not"),
+                .find("sizes must be powers of two >= 1024; 3000 is not"),
             std::string::npos);
   EXPECT_NE(plan_error(R"({"sizes": [1024], "versions": ["quick"], "layouts": ["aos"]})")
                 .find("unknown sort version 'quick'"),
