@@ -17,6 +17,7 @@
 
 #include "kofler/programs.hpp"
 #include "kofler/sort_variant.hpp"
+#include "kofler/storage_io.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/device_storage.hpp"
@@ -46,20 +47,6 @@ std::shared_ptr<const std::vector<SortPlain>> reference_for(std::size_t n) {
   return cached;
 }
 
-layout::RecordValue<SortRecord> to_value(const SortPlain& p) {
-  layout::RecordValue<SortRecord> v;
-  v.get<lb::kofler::SortKey>() = p.key;
-  v.get<lb::kofler::SortId>() = p.id;
-  v.get<lb::kofler::SortWeight>() = p.weight;
-  v.get<lb::kofler::SortValue>() = p.value;
-  return v;
-}
-
-SortPlain to_plain(const layout::RecordValue<SortRecord>& v) {
-  return {v.get<lb::kofler::SortKey>(), v.get<lb::kofler::SortId>(), v.get<lb::kofler::SortWeight>(),
-          v.get<lb::kofler::SortValue>()};
-}
-
 //! One sort version over mapping M: input and output in M, the output checked against the
 //! sorted input. The sorts are out of place, so the input needs no restoring between runs.
 template <class M>
@@ -70,7 +57,7 @@ class SortVariant : public Variant {
   void setup(cudaStream_t stream) override {
     const std::size_t n = mapping_.size();
     layout::HostStorage<M> host(mapping_);
-    layout::fill(host.view(), [](std::size_t i) { return to_value(lb::kofler::sort_input(i)); });
+    layout::fill(host.view(), [](std::size_t i) { return lb::kofler::to_value(lb::kofler::sort_input(i)); });
     in_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
     out_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
     in_->upload(host, stream);
@@ -81,11 +68,8 @@ class SortVariant : public Variant {
       if (version_ == SortVersion::cub_merge) merge_ = std::make_unique<lb::kofler::CubMergeSort>(n);
   }
 
-  void poison(cudaStream_t stream) override {
-    // all ones: id 2^32 - 1 is no input's id and the floats are NaN
-    const auto v = out_->view();
-    for (std::size_t b = 0; b < M::blob_count; ++b)
-      check(cudaMemsetAsync(v.blobs[b], 0xFF, mapping_.blob_bytes(b), stream), "cudaMemset (poison sort output)");
+  void poison(cudaStream_t stream) override {  // id 2^32 - 1 is no input's id, the floats are NaN
+    poison_all_ones(*out_, mapping_, stream);
   }
 
   void run(cudaStream_t stream) override {
@@ -104,12 +88,8 @@ class SortVariant : public Variant {
   }
 
   Check validate(cudaStream_t stream) override {
-    layout::HostStorage<M> host(mapping_);
-    out_->download(host, stream);
+    const auto out = download_records(*out_, mapping_, stream, [](const auto& r) { return lb::kofler::to_plain(r); });
     const auto ref = reference_for(mapping_.size());
-    std::vector<SortPlain> out(mapping_.size());
-    const auto v = host.view();
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = to_plain(v.load(i));
     const std::string problem = lb::kofler::check_sorted(out, *ref);
     // exact comparison with the unique right answer: the error counters are zero when it passes
     return {problem.empty(), problem, false,

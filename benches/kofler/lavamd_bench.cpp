@@ -13,6 +13,7 @@
 
 #include "kofler/lavamd_variant.hpp"
 #include "kofler/programs.hpp"
+#include "kofler/storage_io.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/soa.hpp"
 
@@ -51,15 +52,6 @@ std::shared_ptr<const Case> case_for(int boxes_1d) {
   return cached;
 }
 
-layout::RecordValue<FourVector> to_value(const FourPlain& p) {
-  layout::RecordValue<FourVector> v;
-  v.get<lb::kofler::LavaV>() = p.v;
-  v.get<lb::kofler::LavaX>() = p.x;
-  v.get<lb::kofler::LavaY>() = p.y;
-  v.get<lb::kofler::LavaZ>() = p.z;
-  return v;
-}
-
 template <class M>
 class LavaVariant : public Variant {
  public:
@@ -69,7 +61,7 @@ class LavaVariant : public Variant {
     case_ = case_for(boxes_1d_);
     const auto& in = case_->input;
     layout::HostStorage<M> rv(mapping_);
-    layout::fill(rv.view(), [&](std::size_t i) { return to_value(in.rv[i]); });
+    layout::fill(rv.view(), [&](std::size_t i) { return lb::kofler::to_value(in.rv[i]); });
     layout::HostStorage<ChargeArray> qv(ChargeArray{in.qv.size()});
     layout::fill(qv.view(), [&](std::size_t i) {
       layout::RecordValue<ChargeArray::record> q;
@@ -84,26 +76,14 @@ class LavaVariant : public Variant {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (lavamd input)");
   }
 
-  void poison(cudaStream_t stream) override {  // all ones: every force value is a NaN
-    const auto v = fv_->view();
-    for (std::size_t b = 0; b < M::blob_count; ++b)
-      check(cudaMemsetAsync(v.blobs[b], 0xFF, mapping_.blob_bytes(b), stream), "cudaMemset (poison fv)");
-  }
+  void poison(cudaStream_t stream) override { poison_all_ones(*fv_, mapping_, stream); }  // every value a NaN
 
   void run(cudaStream_t stream) override {
     lb::kofler::lavamd_forces(rv_->view(), &qv_->view().template get<Charge>(0), fv_->view(), boxes_1d_, stream, fault_);
   }
 
   Check validate(cudaStream_t stream) override {
-    layout::HostStorage<M> host(mapping_);
-    fv_->download(host, stream);
-    std::vector<FourPlain> fv(mapping_.size());
-    const auto v = host.view();
-    for (std::size_t i = 0; i < fv.size(); ++i) {
-      const auto r = v.load(i);
-      fv[i] = {r.template get<lb::kofler::LavaV>(), r.template get<lb::kofler::LavaX>(),
-               r.template get<lb::kofler::LavaY>(), r.template get<lb::kofler::LavaZ>()};
-    }
+    const auto fv = download_records(*fv_, mapping_, stream, [](const auto& r) { return lb::kofler::to_plain(r); });
     const auto c = lb::kofler::check_forces(fv, case_->reference);
     return {c.problem.empty(), c.problem, false,
             {{"checked", 4.0 * double(fv.size())},

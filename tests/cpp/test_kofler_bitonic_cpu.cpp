@@ -96,15 +96,7 @@ TEST(KoflerBitonic, TheAoSRecordHasThePlainStructsBytesAndSoAKeysAreOneArray) {
   const std::size_t n = 64;
   layout::HostStorage<SortAoS> aos(SortAoS{n});
   layout::HostStorage<SortSoA> soa(SortSoA{n});
-  auto value = [](std::size_t i) {
-    const SortPlain p = sort_input(i);
-    layout::RecordValue<SortRecord> v;
-    v.get<SortKey>() = p.key;
-    v.get<SortId>() = p.id;
-    v.get<SortWeight>() = p.weight;
-    v.get<SortValue>() = p.value;
-    return v;
-  };
+  auto value = [](std::size_t i) { return to_value(sort_input(i)); };
   layout::fill(aos.view(), value);
   layout::fill(soa.view(), value);
   const auto want = input(n);

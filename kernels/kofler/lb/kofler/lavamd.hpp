@@ -30,6 +30,19 @@ struct FourPlain {
   double v = 0, x = 0, y = 0, z = 0;
 };
 
+//! The same record as a layout's value and back (host-side filling and reading).
+inline layout::RecordValue<FourVector> to_value(const FourPlain& p) {
+  layout::RecordValue<FourVector> r;
+  r.get<LavaV>() = p.v;
+  r.get<LavaX>() = p.x;
+  r.get<LavaY>() = p.y;
+  r.get<LavaZ>() = p.z;
+  return r;
+}
+inline FourPlain to_plain(const layout::RecordValue<FourVector>& r) {
+  return {r.get<LavaV>(), r.get<LavaX>(), r.get<LavaY>(), r.get<LavaZ>()};
+}
+
 inline constexpr int kParticlesPerBox = 100;  // Rodinia's NUMBER_PAR_PER_BOX
 inline constexpr int kLavaThreads = 128;      // Rodinia's NUMBER_THREADS
 inline constexpr double kLavaAlpha = 0.5;     // Rodinia's par.alpha

@@ -38,6 +38,19 @@ struct SortPlain {
 };
 static_assert(sizeof(SortPlain) == 16);
 
+//! The same record as a layout's value and back (host-side filling and reading).
+inline layout::RecordValue<SortRecord> to_value(const SortPlain& p) {
+  layout::RecordValue<SortRecord> v;
+  v.get<SortKey>() = p.key;
+  v.get<SortId>() = p.id;
+  v.get<SortWeight>() = p.weight;
+  v.get<SortValue>() = p.value;
+  return v;
+}
+inline SortPlain to_plain(const layout::RecordValue<SortRecord>& v) {
+  return {v.get<SortKey>(), v.get<SortId>(), v.get<SortWeight>(), v.get<SortValue>()};
+}
+
 //! A deliberate fault for the tests: a wrong sort must fail validation.
 enum class SortFault {
   none,

@@ -1,0 +1,35 @@
+#pragma once
+//! What every Kofler variant does with its device records: poison an output, read it back in
+//! record order.
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::harness::kofler {
+
+//! Sets every byte of every blob to 0xFF: NaN in every float and double, 2^32 - 1 in every
+//! unsigned, values no correct run leaves.
+template <class M>
+void poison_all_ones(const layout::DeviceStorage<M>& storage, const M& mapping, cudaStream_t stream) {
+  const auto v = storage.view();
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    check(cudaMemsetAsync(v.blobs[b], 0xFF, mapping.blob_bytes(b), stream), "cudaMemset (poison output)");
+}
+
+//! The records in index order, each converted by to_plain (the program's plain struct).
+template <class M, class ToPlain>
+auto download_records(const layout::DeviceStorage<M>& storage, const M& mapping, cudaStream_t stream,
+                      ToPlain&& to_plain) {
+  layout::HostStorage<M> host(mapping);
+  storage.download(host, stream);
+  const auto v = host.view();
+  std::vector<decltype(to_plain(v.load(0)))> out(mapping.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = to_plain(v.load(i));
+  return out;
+}
+
+}  // namespace lb::harness::kofler
