@@ -13,11 +13,10 @@
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 
 #include "kofler/programs.hpp"
 #include "kofler/sort_variant.hpp"
-#include "kofler/storage_io.hpp"
+#include "kofler/variant_support.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/device_storage.hpp"
@@ -34,17 +33,10 @@ constexpr double kRecordBytes = sizeof(SortPlain);
 enum class SortVersion { bitonic, cub_radix, cub_merge };
 constexpr std::string_view kVersions[] = {"bitonic", "cub-radix", "cub-merge"};
 
-//! The sorted input of the last size asked for: the planner groups benchmarks by size, so one
-//! entry spares every variant the host sort (16 M records: about a second).
+//! The sorted input of the size being run (16 M records: about a second to sort).
 std::shared_ptr<const std::vector<SortPlain>> reference_for(std::size_t n) {
-  static std::mutex mutex;
-  static std::shared_ptr<const std::vector<SortPlain>> cached;
-  std::lock_guard lock(mutex);
-  if (!cached || cached->size() != n) {
-    cached.reset();  // free the old one before building the new
-    cached = std::make_shared<const std::vector<SortPlain>>(lb::kofler::sorted_reference(n));
-  }
-  return cached;
+  static LastOne<std::size_t, std::vector<SortPlain>> cache;
+  return cache.get(n, lb::kofler::sorted_reference);
 }
 
 //! One sort version over mapping M: input and output in M, the output checked against the

@@ -9,11 +9,10 @@
 #include <fmt/format.h>
 
 #include <memory>
-#include <mutex>
 
 #include "kofler/lavamd_variant.hpp"
 #include "kofler/programs.hpp"
-#include "kofler/storage_io.hpp"
+#include "kofler/variant_support.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/soa.hpp"
 
@@ -30,26 +29,18 @@ struct Charge {};
 using ChargeArray = layout::SoAMapping<layout::Record<layout::Field<Charge, double>>>;
 
 struct Case {
-  int boxes_1d = 0;
   lb::kofler::LavaInput input;
   lb::kofler::LavaReference reference;
 };
 
-//! Input and reference of the last boxes_1d asked for (the planner groups benchmarks by size:
-//! one entry spares every layout the CPU reference, seconds at 24³ boxes).
+//! Input and reference of the size being run (the CPU reference takes seconds at 24³ boxes).
 std::shared_ptr<const Case> case_for(int boxes_1d) {
-  static std::mutex mutex;
-  static std::shared_ptr<const Case> cached;
-  std::lock_guard lock(mutex);
-  if (!cached || cached->boxes_1d != boxes_1d) {
-    cached.reset();
-    auto c = std::make_shared<Case>();
-    c->boxes_1d = boxes_1d;
-    c->input = lb::kofler::lavamd_input(boxes_1d);
-    c->reference = lb::kofler::lavamd_reference(boxes_1d, c->input);
-    cached = std::move(c);
-  }
-  return cached;
+  static LastOne<int, Case> cache;
+  return cache.get(boxes_1d, [](int b) {
+    Case c{lb::kofler::lavamd_input(b), {}};
+    c.reference = lb::kofler::lavamd_reference(b, c.input);
+    return c;
+  });
 }
 
 template <class M>

@@ -1,9 +1,12 @@
 #pragma once
-//! What every Kofler variant does with its device records: poison an output, read it back in
-//! record order.
+//! What every Kofler variant needs: poison an output, read it back in record order, keep the
+//! host reference of the size being run.
 
 #include <cuda_runtime_api.h>
 
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "lb/common/cuda_check.hpp"
@@ -31,5 +34,27 @@ auto download_records(const layout::DeviceStorage<M>& storage, const M& mapping,
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = to_plain(v.load(i));
   return out;
 }
+
+//! The value for the last key asked for, made again only when the key changes: benchmarks are
+//! planned size by size, so one entry spares every layout of a size its host reference.
+template <class Key, class Value>
+class LastOne {
+ public:
+  template <class Make>
+  std::shared_ptr<const Value> get(const Key& key, Make&& make) {
+    std::lock_guard lock(mutex_);
+    if (key_ != key) {
+      value_.reset();  // free the old one before making the new
+      value_ = std::make_shared<const Value>(make(key));
+      key_ = key;
+    }
+    return value_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::optional<Key> key_;
+  std::shared_ptr<const Value> value_;
+};
 
 }  // namespace lb::harness::kofler
