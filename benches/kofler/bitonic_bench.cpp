@@ -29,6 +29,7 @@ using lb::kofler::SortFault;
 using lb::kofler::SortPlain;
 using lb::kofler::SortRecord;
 constexpr double kRecordBytes = sizeof(SortPlain);
+constexpr std::string_view kPrecision = "u32";  // the key's type
 
 enum class SortVersion { bitonic, cub_radix, cub_merge };
 constexpr std::string_view kVersions[] = {"bitonic", "cub-radix", "cub-merge"};
@@ -153,8 +154,9 @@ std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann:
   const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
                                           lb::kofler::kSortCompileTimeTiles.end());
   std::vector<PlannedBenchmark> plan;
+  if (!precision_wanted(overrides, kPrecision)) return plan;
   auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {
-    const std::string name = benchmark_name("bitonic", version, choice, "u32", n);
+    const std::string name = benchmark_name("bitonic", version, choice, kPrecision, n);
     const double record_bytes = double(n) * kRecordBytes;
     // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
     // downloaded output, its plain copy and the reference

@@ -137,6 +137,7 @@ std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::
   const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
                                           lb::kofler::kLavaCompileTimeTiles.end());
   std::vector<PlannedBenchmark> plan;
+  if (!precision_wanted(overrides, "double")) return plan;  // Rodinia's fp
   for (const std::size_t side : sides) {
     const int boxes_1d = int(side);
     const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);

@@ -140,6 +140,11 @@ std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::jso
   return sizes;
 }
 
+bool precision_wanted(const Overrides& overrides, std::string_view precision) {
+  return overrides.precisions.empty() ||
+         std::find(overrides.precisions.begin(), overrides.precisions.end(), precision) != overrides.precisions.end();
+}
+
 void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
                           std::string_view program) {
   for (const auto& l : preset.list_at<std::string>(j, "layouts", where))

@@ -63,6 +63,9 @@ std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::jso
                                        std::string_view where, const Overrides& overrides,
                                        const std::function<bool(std::size_t)>& ok, std::string_view requirement);
 
+//! Whether a program of one precision runs under --precision (none given: it runs).
+bool precision_wanted(const Overrides& overrides, std::string_view precision);
+
 //! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
 //! field partitions (`program` names it in the message).
 void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,

@@ -133,6 +133,11 @@ TEST(KoflerLavaMDPlan, NamesCarryTheBoxCountAndTheSweepRunsOverParticles) {
   EXPECT_EQ(names[0], "kofler/lavamd/gpu/aos/double/size:8");
   EXPECT_EQ(names[10], "kofler/lavamd/gpu/tiled/double/tile:512/size:8");
   EXPECT_EQ(names[11], "kofler/lavamd/gpu/tiled-ct/double/tile:4/size:8");
+  Overrides o;
+  o.precisions = {"float"};
+  EXPECT_TRUE(kofler::plan_lavamd(p, p.suites, "lavamd", o).empty());  // Rodinia's double only
+  o.precisions = {"float", "double"};
+  EXPECT_EQ(kofler::plan_lavamd(p, p.suites, "lavamd", o).size(), names.size());
 }
 
 }  // namespace
