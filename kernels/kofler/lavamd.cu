@@ -18,29 +18,34 @@ namespace lb::kofler {
 
 namespace {
 
+template <class T>
 struct Staged {
-  double v, x, y, z;
+  T v, x, y, z;
 };
 
 template <class M>
-__device__ LB_FORCEINLINE Staged stage(const layout::View<M>& rv, std::size_t i) {
+__device__ LB_FORCEINLINE Staged<LavaReal<M>> stage(const layout::View<M>& rv, std::size_t i) {
   const auto r = rv.load(i);
   return {r.template get<LavaV>(), r.template get<LavaX>(), r.template get<LavaY>(), r.template get<LavaZ>()};
 }
 
-template <class M>
+//! Rodinia's exp(): the full-precision exponential of the precision (expf for float).
+__device__ LB_FORCEINLINE float exp_of(float x) { return expf(x); }
+__device__ LB_FORCEINLINE double exp_of(double x) { return exp(x); }
+
+template <class M, class T = LavaReal<M>>
 __global__ void __launch_bounds__(kLavaThreads)
-    lavamd_kernel(layout::View<M> rv, const double* __restrict__ qv, layout::View<M> fv, int boxes_1d, double a2,
+    lavamd_kernel(layout::View<M> rv, const T* __restrict__ qv, layout::View<M> fv, int boxes_1d, T a2,
                   int partners) {
   static_assert(kLavaThreads >= kParticlesPerBox, "one thread per particle of a box");
-  __shared__ Staged rA[kParticlesPerBox], rB[kParticlesPerBox];
-  __shared__ double qB[kParticlesPerBox];
+  __shared__ Staged<T> rA[kParticlesPerBox], rB[kParticlesPerBox];
+  __shared__ T qB[kParticlesPerBox];
   const long box = blockIdx.x;
   const unsigned t = threadIdx.x;
   const bool active = t < kParticlesPerBox;
   const std::size_t home = std::size_t(box) * kParticlesPerBox;
   if (active) rA[t] = stage(rv, home + t);
-  double fv_v = 0, fv_x = 0, fv_y = 0, fv_z = 0;
+  T fv_v = 0, fv_x = 0, fv_y = 0, fv_z = 0;
   for (int k = 0; k < partners; ++k) {
     const long other = lava_partner(box, k, boxes_1d);
     if (other < 0) continue;  // the same for the whole block
@@ -52,14 +57,14 @@ __global__ void __launch_bounds__(kLavaThreads)
     }
     __syncthreads();
     if (active) {
-      const Staged a = rA[t];
+      const Staged<T> a = rA[t];
       for (int j = 0; j < kParticlesPerBox; ++j) {
-        const Staged b = rB[j];
-        const double r2 = a.v + b.v - (a.x * b.x + a.y * b.y + a.z * b.z);
-        const double u2 = a2 * r2;
-        const double vij = exp(-u2);
-        const double fs = 2 * vij;
-        const double q = qB[j];
+        const Staged<T> b = rB[j];
+        const T r2 = a.v + b.v - (a.x * b.x + a.y * b.y + a.z * b.z);
+        const T u2 = a2 * r2;
+        const T vij = exp_of(-u2);
+        const T fs = 2 * vij;
+        const T q = qB[j];
         fv_v += q * vij;
         fv_x += q * (fs * (a.x - b.x));
         fv_y += q * (fs * (a.y - b.y));
@@ -68,11 +73,11 @@ __global__ void __launch_bounds__(kLavaThreads)
     }
   }
   if (active) {
-    layout::RecordValue<FourVector> f;
-    f.get<LavaV>() = fv_v;
-    f.get<LavaX>() = fv_x;
-    f.get<LavaY>() = fv_y;
-    f.get<LavaZ>() = fv_z;
+    layout::RecordValue<typename M::record> f;
+    f.template get<LavaV>() = fv_v;
+    f.template get<LavaX>() = fv_x;
+    f.template get<LavaY>() = fv_y;
+    f.template get<LavaZ>() = fv_z;
     fv.store(home + t, f);
   }
 }
@@ -80,35 +85,42 @@ __global__ void __launch_bounds__(kLavaThreads)
 }  // namespace
 
 template <class M>
-void lavamd_forces(const layout::View<M>& rv, const double* qv, const layout::View<M>& fv, int boxes_1d,
+void lavamd_forces(const layout::View<M>& rv, const LavaReal<M>* qv, const layout::View<M>& fv, int boxes_1d,
                    cudaStream_t stream, LavaFault fault) {
   const std::size_t boxes = lavamd_boxes(boxes_1d);
   if (rv.size() != boxes * kParticlesPerBox || fv.size() != rv.size())
     throw std::invalid_argument("lavamd: " + std::to_string(rv.size()) + " particles for " + std::to_string(boxes) +
                                 " boxes of " + std::to_string(kParticlesPerBox));
-  const double a2 = 2 * kLavaAlpha * kLavaAlpha;
+  const auto a2 = static_cast<LavaReal<M>>(2 * kLavaAlpha * kLavaAlpha);
   const int partners = fault == LavaFault::skip_last_neighbour ? kLavaPartners - 1 : kLavaPartners;
   lavamd_kernel<<<unsigned(boxes), kLavaThreads, 0, stream>>>(rv, qv, fv, boxes_1d, a2, partners);
   check_launch("lavamd_kernel");
 }
 
-using LavaAoS = layout::AoSMapping<FourVector>;
-using LavaSoA = layout::SoAMapping<FourVector>;
-using LavaTiled = layout::RuntimeAoSoAMapping<FourVector>;
-template <std::size_t T>
-using LavaTiledCt = layout::AoSoAMapping<FourVector, T>;
+// Every layout the Kofler presets run, in both precisions.
+template <class T>
+using LavaAoS = layout::AoSMapping<FourVector<T>>;
+template <class T>
+using LavaSoA = layout::SoAMapping<FourVector<T>>;
+template <class T>
+using LavaTiled = layout::RuntimeAoSoAMapping<FourVector<T>>;
+template <class T>
+using LavaTiledCt0 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[0]>;
+template <class T>
+using LavaTiledCt1 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[1]>;
+template <class T>
+using LavaTiledCt2 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[2]>;
 
-template void lavamd_forces(const layout::View<LavaAoS>&, const double*, const layout::View<LavaAoS>&, int, cudaStream_t,
-                            LavaFault);
-template void lavamd_forces(const layout::View<LavaSoA>&, const double*, const layout::View<LavaSoA>&, int, cudaStream_t,
-                            LavaFault);
-template void lavamd_forces(const layout::View<LavaTiled>&, const double*, const layout::View<LavaTiled>&, int,
-                            cudaStream_t, LavaFault);
-template void lavamd_forces(const layout::View<LavaTiledCt<kLavaCompileTimeTiles[0]>>&, const double*,
-                            const layout::View<LavaTiledCt<kLavaCompileTimeTiles[0]>>&, int, cudaStream_t, LavaFault);
-template void lavamd_forces(const layout::View<LavaTiledCt<kLavaCompileTimeTiles[1]>>&, const double*,
-                            const layout::View<LavaTiledCt<kLavaCompileTimeTiles[1]>>&, int, cudaStream_t, LavaFault);
-template void lavamd_forces(const layout::View<LavaTiledCt<kLavaCompileTimeTiles[2]>>&, const double*,
-                            const layout::View<LavaTiledCt<kLavaCompileTimeTiles[2]>>&, int, cudaStream_t, LavaFault);
+#define LB_LAVAMD_FOR(M) \
+  template void lavamd_forces(const layout::View<M>&, const LavaReal<M>*, const layout::View<M>&, int, cudaStream_t, LavaFault);
+#define LB_LAVAMD_LAYOUTS(T)                                                                                   \
+  LB_LAVAMD_FOR(LavaAoS<T>)                                                                                    \
+  LB_LAVAMD_FOR(LavaSoA<T>)                                                                                    \
+  LB_LAVAMD_FOR(LavaTiled<T>)                                                                                  \
+  LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)
+LB_LAVAMD_LAYOUTS(float)
+LB_LAVAMD_LAYOUTS(double)
+#undef LB_LAVAMD_LAYOUTS
+#undef LB_LAVAMD_FOR
 
 }  // namespace lb::kofler

@@ -72,30 +72,29 @@ FourPlain all_pairs(const LavaInput& in, int n, std::size_t i) {
   return f;
 }
 
+constexpr double kTolerance = LavaPrecision<double>::tolerance;
+
 TEST(KoflerLavaMD, TheReferenceAgreesWithAnAllPairsSumAndPassesItsOwnCheck) {
   const int n = 3;
   const auto in = lavamd_input(n);
   const auto ref = lavamd_reference(n, in);
   for (std::size_t i : {std::size_t(0), std::size_t(1350), std::size_t(2699)}) {  // corner, centre, corner
     const FourPlain want = all_pairs(in, n, i);
-    EXPECT_LE(std::abs(ref.fv[i].v - want.v), kLavaTolerance * ref.scale[i].v) << i;
-    EXPECT_LE(std::abs(ref.fv[i].x - want.x), kLavaTolerance * ref.scale[i].x) << i;
-    EXPECT_LE(std::abs(ref.fv[i].y - want.y), kLavaTolerance * ref.scale[i].y) << i;
-    EXPECT_LE(std::abs(ref.fv[i].z - want.z), kLavaTolerance * ref.scale[i].z) << i;
+    EXPECT_LE(std::abs(ref.fv[i].v - want.v), kTolerance * ref.scale[i].v) << i;
+    EXPECT_LE(std::abs(ref.fv[i].x - want.x), kTolerance * ref.scale[i].x) << i;
+    EXPECT_LE(std::abs(ref.fv[i].y - want.y), kTolerance * ref.scale[i].y) << i;
+    EXPECT_LE(std::abs(ref.fv[i].z - want.z), kTolerance * ref.scale[i].z) << i;
   }
-  const auto c = check_forces(ref.fv, ref);
+  const auto c = check_forces(ref.fv, ref, kTolerance);
   EXPECT_EQ(c.problem, "");
   EXPECT_EQ(c.max_abs_err, 0);
 }
 
-TEST(KoflerLavaMD, ACheckFailsAMissingPartnerBoxAndThePoison) {
-  const int n = 3;
-  const auto in = lavamd_input(n);
-  const auto ref = lavamd_reference(n, in);
-  // what a kernel skipping partner 26 of every box computes: the reference less that box's terms
+//! What a kernel skipping partner 26 of every box computes (the reference less those terms).
+std::vector<FourPlain> without_last_partner(const LavaInput& in, const LavaReference& ref, int n) {
   auto missing = ref.fv;
   const double a2 = 2 * kLavaAlpha * kLavaAlpha;
-  for (long box = 0; box < 27; ++box) {
+  for (long box = 0; box < long(lavamd_boxes(n)); ++box) {
     const long other = lava_partner(box, 26, n);
     if (other < 0) continue;
     for (int i = 0; i < kParticlesPerBox; ++i) {
@@ -108,14 +107,32 @@ TEST(KoflerLavaMD, ACheckFailsAMissingPartnerBoxAndThePoison) {
       }
     }
   }
-  const auto c = check_forces(missing, ref);
-  EXPECT_NE(c.problem.find("particle 0 force v"), std::string::npos) << c.problem;
-  EXPECT_GT(c.max_rel_err, 100 * kLavaTolerance);
-  auto poisoned = ref.fv;
-  poisoned[5].x = std::nan("");
-  const auto p = check_forces(poisoned, ref);
-  EXPECT_NE(p.problem.find("particle 5 force x"), std::string::npos) << p.problem;
-  EXPECT_TRUE(std::isnan(p.max_abs_err));
+  return missing;
+}
+
+TEST(KoflerLavaMD, EachPrecisionsToleranceFailsAMissingPartnerBoxAndThePoison) {
+  const int n = 3;
+  for (bool in_float : {false, true}) {
+    const auto in = in_float ? rounded_to_float(lavamd_input(n)) : lavamd_input(n);
+    const auto ref = lavamd_reference(n, in);
+    const double tolerance = in_float ? LavaPrecision<float>::tolerance : LavaPrecision<double>::tolerance;
+    const auto c = check_forces(without_last_partner(in, ref, n), ref, tolerance);
+    EXPECT_NE(c.problem.find("particle 0 force v"), std::string::npos) << c.problem;
+    EXPECT_GT(c.max_rel_err, 10 * tolerance);
+    auto poisoned = ref.fv;
+    poisoned[5].x = std::nan("");
+    const auto p = check_forces(poisoned, ref, tolerance);
+    EXPECT_NE(p.problem.find("particle 5 force x"), std::string::npos) << p.problem;
+    EXPECT_TRUE(std::isnan(p.max_abs_err));
+  }
+}
+
+TEST(KoflerLavaMD, FloatsReferenceIsTheDoubleSumOfTheFloatRoundedInput) {
+  const auto in = lavamd_input(2);
+  const auto rounded = rounded_to_float(in);
+  EXPECT_EQ(rounded.rv[7].x, double(float(in.rv[7].x)));
+  EXPECT_NE(rounded.rv[7].x, in.rv[7].x);  // tenths are not floats
+  EXPECT_EQ(rounded.qv[3], double(float(in.qv[3])));
 }
 
 }  // namespace
@@ -125,19 +142,20 @@ namespace lb::harness {
 namespace {
 
 TEST(KoflerLavaMDPlan, NamesCarryTheBoxCountAndTheSweepRunsOverParticles) {
-  const Preset p = lb::testing::preset_from(R"({"boxes_1d": [2], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
-                                               "tiles": "sweep", "compile_time_tiles": [4]})");
+  const Preset p = lb::testing::preset_from(R"({"boxes_1d": [2], "precisions": ["double", "float"],
+    "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": "sweep", "compile_time_tiles": [4]})");
   std::vector<std::string> names;
   for (const auto& b : kofler::plan_lavamd(p, p.suites, "lavamd", {})) names.push_back(b.name);
-  ASSERT_EQ(names.size(), 2u + 9u + 1u);  // tiles 2 .. 512 for 800 particles
+  ASSERT_EQ(names.size(), 2 * (2u + 9u + 1u));  // tiles 2 .. 512 for 800 particles, per precision
   EXPECT_EQ(names[0], "kofler/lavamd/gpu/aos/double/size:8");
   EXPECT_EQ(names[10], "kofler/lavamd/gpu/tiled/double/tile:512/size:8");
   EXPECT_EQ(names[11], "kofler/lavamd/gpu/tiled-ct/double/tile:4/size:8");
+  EXPECT_EQ(names[12], "kofler/lavamd/gpu/aos/float/size:8");
   Overrides o;
   o.precisions = {"float"};
-  EXPECT_TRUE(kofler::plan_lavamd(p, p.suites, "lavamd", o).empty());  // Rodinia's double only
-  o.precisions = {"float", "double"};
-  EXPECT_EQ(kofler::plan_lavamd(p, p.suites, "lavamd", o).size(), names.size());
+  EXPECT_EQ(kofler::plan_lavamd(p, p.suites, "lavamd", o).size(), names.size() / 2);
+  o.precisions = {"half"};
+  EXPECT_TRUE(kofler::plan_lavamd(p, p.suites, "lavamd", o).empty());
 }
 
 }  // namespace

@@ -14,8 +14,9 @@ namespace {
 
 using lb::kofler::LavaFault;
 
-Check lavamd_once(const LayoutChoice& choice, int boxes_1d, LavaFault fault, bool run = true) {
-  auto v = make_lavamd_variant(choice, boxes_1d, fault);
+Check lavamd_once(const LayoutChoice& choice, int boxes_1d, std::string_view precision, LavaFault fault,
+                  bool run = true) {
+  auto v = make_lavamd_variant(choice, boxes_1d, precision, fault);
   v->setup(nullptr);
   v->poison(nullptr);
   if (run) v->run(nullptr);
@@ -28,20 +29,22 @@ TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
   const std::vector<LayoutChoice> layouts = {
       {"aos", 0, {}, {}},     {"soa", 0, {}, {}},      {"tiled", 2, {}, {}},     {"tiled", 64, {}, {}},
       {"tiled", 4096, {}, {}}, {"tiled-ct", 4, {}, {}}, {"tiled-ct", 32, {}, {}}, {"tiled-ct", 128, {}, {}}};
-  for (const auto& choice : layouts) {
-    SCOPED_TRACE(choice.layout + " " + choice.param());
-    const Check ok = lavamd_once(choice, 3, LavaFault::none);
-    EXPECT_TRUE(ok.ok) << ok.message;
-    EXPECT_LE(ok.counters.at("max_rel_err"), lb::kofler::kLavaTolerance);
-    const Check bad = lavamd_once(choice, 3, LavaFault::skip_last_neighbour);
-    EXPECT_FALSE(bad.ok);
-    EXPECT_GT(bad.counters.at("max_rel_err"), 100 * lb::kofler::kLavaTolerance);
-  }
+  for (const std::string precision : {"float", "double"})
+    for (const auto& choice : layouts) {
+      SCOPED_TRACE(precision + " " + choice.layout + " " + choice.param());
+      const Check ok = lavamd_once(choice, 3, precision, LavaFault::none);
+      EXPECT_TRUE(ok.ok) << ok.message;
+      EXPECT_LE(ok.counters.at("max_rel_err"), ok.counters.at("tolerance"));
+      const Check bad = lavamd_once(choice, 3, precision, LavaFault::skip_last_neighbour);
+      EXPECT_FALSE(bad.ok);
+      EXPECT_GT(bad.counters.at("max_rel_err"), 10 * bad.counters.at("tolerance"));
+    }
 }
 
 TEST(KoflerLavaMDGpu, AnOutputLeftPoisonedFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  EXPECT_FALSE(lavamd_once({"aos", 0, {}, {}}, 2, LavaFault::none, false).ok);
+  EXPECT_FALSE(lavamd_once({"aos", 0, {}, {}}, 2, "float", LavaFault::none, false).ok);
+  EXPECT_FALSE(lavamd_once({"soa", 0, {}, {}}, 2, "double", LavaFault::none, false).ok);
 }
 
 }  // namespace
