@@ -13,6 +13,8 @@ const std::vector<Program>& programs() {
   static const std::vector<Program> all = {
       {"nbody", plan_nbody},
       {"blackscholes", plan_black_scholes},
+      {"bitonic", plan_bitonic},
+      {"lavamd", plan_lavamd},
   };
   return all;
 }

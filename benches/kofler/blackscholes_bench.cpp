@@ -98,9 +98,9 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
 std::vector<PlannedBenchmark> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                                  const Overrides& overrides) {
   preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
-  if (!admits_precision(overrides, "float")) return {};
+  if (!precision_wanted(overrides, "float")) return {};
   std::vector<PlannedBenchmark> plan;
-  for (std::size_t n : program_sizes(preset, j, where, overrides)) {
+  for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
     // outputs; host: the downloaded outputs.
     const MemoryNeed need{.host_bytes = 8.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};

@@ -126,4 +126,32 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
   return out;
 }
 
+std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, const char* key,
+                                       std::string_view where, const Overrides& overrides,
+                                       const std::function<bool(std::size_t)>& ok, std::string_view requirement) {
+  const bool overridden = !overrides.sizes.empty();
+  const auto sizes = overridden ? overrides.sizes : preset.list_at<std::size_t>(j, key, where);
+  for (const std::size_t n : sizes) {
+    if (ok(n)) continue;
+    const std::string problem = fmt::format("{} must be {}; {} is not", key, requirement, n);
+    if (overridden) throw std::invalid_argument(fmt::format("--sizes: {} (for {})", problem, where));
+    throw preset.error_at(key, problem, where);
+  }
+  return sizes;
+}
+
+bool precision_wanted(const Overrides& overrides, std::string_view precision) {
+  return overrides.precisions.empty() ||
+         std::find(overrides.precisions.begin(), overrides.precisions.end(), precision) != overrides.precisions.end();
+}
+
+void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                          std::string_view program) {
+  for (const auto& l : preset.list_at<std::string>(j, "layouts", where))
+    if (l == "split" || l == "split-ct")
+      throw preset.error_at("layouts", fmt::format("{} has no field partitions: layout '{}' (aos, soa, tiled, tiled-ct)",
+                                                   program, l),
+                            where);
+}
+
 }  // namespace lb::harness::kofler

@@ -15,13 +15,19 @@
 //! clusters, which a program provides for the partitions it names.
 
 #include <cstddef>
+#include <functional>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "lb/harness/preset.hpp"
+#include "lb/harness/suite.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/dispatch.hpp"
@@ -49,6 +55,21 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
                                          const std::vector<std::string>& compile_time_partitions);
+
+//! A program's sizes: `key` of its preset object `j`, or the --sizes override where given;
+//! each must pass `ok`, else an error at the preset's line (or naming --sizes) that says
+//! "<key> must be <requirement>; <size> is not".
+std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, const char* key,
+                                       std::string_view where, const Overrides& overrides,
+                                       const std::function<bool(std::size_t)>& ok, std::string_view requirement);
+
+//! Whether a program of one precision runs under --precision (none given: it runs).
+bool precision_wanted(const Overrides& overrides, std::string_view precision);
+
+//! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
+//! field partitions (`program` names it in the message).
+void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                          std::string_view program);
 
 //! layout_choices reads the keys "layouts", "tiles", "compile_time_tiles" and "partitions":
 //! a program lists them among its keys for Preset::check_keys.
@@ -83,6 +104,28 @@ void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, layout::Lay
     throw std::invalid_argument("split-ct: this program instantiates no compile-time split");
   }
   throw std::invalid_argument("unknown layout '" + c.layout + "'");
+}
+
+//! Tiles<A[0], A[1], ...> from a program's constexpr array of compile-time tiles, so the
+//! dispatch and the planner read one list.
+template <const auto& A>
+constexpr auto tiles_of() {
+  return []<std::size_t... I>(std::index_sequence<I...>) { return Tiles<A[I]...>{}; }(
+      std::make_index_sequence<std::size(A)>{});
+}
+
+//! with_mapping for a program without field partitions: returns make(mapping); a split
+//! choice is an error naming `program`.
+template <class Rec, class CtTiles, class Make>
+auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
+  std::invoke_result_t<Make&, layout::AoSMapping<Rec>> out{};
+  with_mapping<Rec>(c, n, tiles, layout::LayoutList<>{}, [&](auto mapping) {
+    if constexpr (std::is_same_v<decltype(mapping), layout::PartitionMapping<Rec>>)
+      throw std::invalid_argument(std::string(program) + " has no split layouts");
+    else
+      out = make(mapping);
+  });
+  return out;
 }
 
 }  // namespace lb::harness::kofler

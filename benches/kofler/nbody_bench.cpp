@@ -107,14 +107,14 @@ std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::sha
 std::vector<PlannedBenchmark> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          const Overrides& overrides) {
   preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
-  if (!admits_precision(overrides, "float")) return {};
+  if (!precision_wanted(overrides, "float")) return {};
   lb::kofler::NBodyParams params;
   if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||
       j["steps"].get<std::uint64_t>() > 1000)
     throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
   params.steps = j["steps"].get<int>();
   std::vector<PlannedBenchmark> plan;
-  for (std::size_t n : program_sizes(preset, j, where, overrides)) {
+  for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // One reference per size, made when its first benchmark runs, shared by all layouts.
     auto shared = std::make_shared<std::shared_ptr<const NBodyCase>>();
     auto get_case = [shared, n, params] {

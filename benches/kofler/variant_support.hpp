@@ -1,20 +1,24 @@
 #pragma once
-//! Small pieces the Kofler programs' variants share.
+//! What the Kofler programs' variants share: poison an output, read it back in record order,
+//! keep the host reference of the size being run, a check from an agreement.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 #include "layout_choice.hpp"
+#include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/agreement.hpp"
-#include "lb/common/cuda_check.hpp"
+#include "lb/layout/device_storage.hpp"
 #include "lb/layout/view.hpp"
 
 namespace lb::harness::kofler {
-
 //! A program's compile-time tiles as values, for layout_choices.
 template <std::size_t... T>
 std::vector<std::size_t> tile_values(Tiles<T...>) {
@@ -40,18 +44,45 @@ inline Check check_of(const lb::kofler::Agreement& a, const std::string& context
            {"checked", double(a.checked)}}};
 }
 
-//! The program's size list: the command line's --sizes where given, else the preset's "sizes".
-inline std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                              const Overrides& overrides) {
-  return overrides.sizes.empty() ? preset.list_at<std::size_t>(j, "sizes", where) : overrides.sizes;
+//! Sets every byte of every blob to 0xFF: NaN in every float and double, 2^32 - 1 in every
+//! unsigned, values no correct run leaves.
+template <class M>
+void poison_all_ones(const layout::DeviceStorage<M>& storage, const M&, cudaStream_t stream) {
+  poison_blobs(storage.view(), stream);
 }
 
-//! Whether the command line's --precisions (empty: all) admits `precision`.
-inline bool admits_precision(const Overrides& overrides, std::string_view precision) {
-  if (overrides.precisions.empty()) return true;
-  for (const auto& p : overrides.precisions)
-    if (p == precision) return true;
-  return false;
+//! The records in index order, each converted by to_plain (the program's plain struct).
+template <class M, class ToPlain>
+auto download_records(const layout::DeviceStorage<M>& storage, const M& mapping, cudaStream_t stream,
+                      ToPlain&& to_plain) {
+  layout::HostStorage<M> host(mapping);
+  storage.download(host, stream);
+  const auto v = host.view();
+  std::vector<decltype(to_plain(v.load(0)))> out(mapping.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = to_plain(v.load(i));
+  return out;
 }
+
+//! The value for the last key asked for, made again only when the key changes: benchmarks are
+//! planned size by size, so one entry spares every layout of a size its host reference.
+template <class Key, class Value>
+class LastOne {
+ public:
+  template <class Make>
+  std::shared_ptr<const Value> get(const Key& key, Make&& make) {
+    std::lock_guard lock(mutex_);
+    if (key_ != key) {
+      value_.reset();  // free the old one before making the new
+      value_ = std::make_shared<const Value>(make(key));
+      key_ = key;
+    }
+    return value_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::optional<Key> key_;
+  std::shared_ptr<const Value> value_;
+};
 
 }  // namespace lb::harness::kofler

@@ -13,6 +13,7 @@
 #include "lb/harness/journal.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
+#include "preset_testing.hpp"
 
 namespace lb::harness {
 namespace {
@@ -227,14 +228,7 @@ TEST(ProgramRun, ACaseThatCannotFitIsSkippedWithTheReasonBeforeSetUp) {
 
 // --- Kofler layout choices ---------------------------------------------------------------
 
-Preset preset_from(const std::string& text) {
-  Preset p;
-  p.name = "test";
-  p.path = "test.json";
-  p.text = text;
-  p.suites = nlohmann::json::parse(text);
-  return p;
-}
+using lb::testing::preset_from;
 
 TEST(KoflerLayouts, SweepTilesArePowersOfTwoUpToTheSizeAndPartitionsAreData) {
   const Preset p = preset_from(R"({"layouts": ["aos", "soa", "tiled", "split", "split-ct"], "tiles": "sweep",

@@ -1,0 +1,183 @@
+//! Kofler's bitonic sort (CUDA port of the OpenCL program, structured as the CUDA samples'
+//! sortingNetworks) over the record layouts, with CUB's radix and merge sorts beside it in the
+//! same run. Preset object:
+//!
+//!   "bitonic": {"sizes": [1048576], "versions": ["bitonic", "cub-radix", "cub-merge"],
+//!               "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": [4, 32] | "sweep",
+//!               "compile_time_tiles": [4, 32, 256]}
+//!
+//! bitonic runs over every layout; cub-radix sorts the SoA key column (layout soa), cub-merge
+//! the whole AoS record (layout aos).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "kofler/programs.hpp"
+#include "kofler/sort_variant.hpp"
+#include "kofler/variant_support.hpp"
+#include "lb/harness/program.hpp"
+#include "lb/kofler/sort.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::harness::kofler {
+
+namespace {
+
+using lb::kofler::SortFault;
+using lb::kofler::SortPlain;
+using lb::kofler::SortRecord;
+constexpr double kRecordBytes = sizeof(SortPlain);
+constexpr std::string_view kPrecision = "u32";  // the key's type
+
+enum class SortVersion { bitonic, cub_radix, cub_merge };
+constexpr std::string_view kVersions[] = {"bitonic", "cub-radix", "cub-merge"};
+
+//! The sorted input of the size being run (16 M records: about a second to sort).
+std::shared_ptr<const std::vector<SortPlain>> reference_for(std::size_t n) {
+  static LastOne<std::size_t, std::vector<SortPlain>> cache;
+  return cache.get(n, lb::kofler::sorted_reference);
+}
+
+//! One sort version over mapping M: input and output in M, the output checked against the
+//! sorted input. The sorts are out of place, so the input needs no restoring between runs.
+template <class M>
+class SortVariant : public Variant {
+ public:
+  SortVariant(M mapping, SortVersion version, SortFault fault) : mapping_(mapping), version_(version), fault_(fault) {}
+
+  void setup(cudaStream_t stream) override {
+    const std::size_t n = mapping_.size();
+    layout::HostStorage<M> host(mapping_);
+    layout::fill(host.view(), [](std::size_t i) { return lb::kofler::to_value(lb::kofler::sort_input(i)); });
+    in_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    out_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    in_->upload(host, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sort input)");
+    if constexpr (std::is_same_v<M, lb::kofler::SortSoA>)
+      if (version_ == SortVersion::cub_radix) radix_ = std::make_unique<lb::kofler::CubRadixSort>(n);
+    if constexpr (std::is_same_v<M, lb::kofler::SortAoS>)
+      if (version_ == SortVersion::cub_merge) merge_ = std::make_unique<lb::kofler::CubMergeSort>(n);
+  }
+
+  void poison(cudaStream_t stream) override {  // id 2^32 - 1 is no input's id, the floats are NaN
+    poison_all_ones(*out_, mapping_, stream);
+  }
+
+  void run(cudaStream_t stream) override {
+    switch (version_) {
+      case SortVersion::bitonic:
+        lb::kofler::bitonic_sort(in_->view(), out_->view(), stream, fault_);
+        return;
+      case SortVersion::cub_radix:
+        if constexpr (std::is_same_v<M, lb::kofler::SortSoA>) return radix_->run(in_->view(), out_->view(), stream, fault_);
+        break;
+      case SortVersion::cub_merge:
+        if constexpr (std::is_same_v<M, lb::kofler::SortAoS>) return merge_->run(in_->view(), out_->view(), stream, fault_);
+        break;
+    }
+    throw std::logic_error("sort version run on a layout it does not support");
+  }
+
+  Check validate(cudaStream_t stream) override {
+    const auto out = download_records(*out_, mapping_, stream, [](const auto& r) { return lb::kofler::to_plain(r); });
+    const auto ref = reference_for(mapping_.size());
+    const std::string problem = lb::kofler::check_sorted(out, *ref);
+    // exact comparison with the unique right answer: the error counters are zero when it passes
+    return {problem.empty(), problem, false,
+            {{"checked", double(out.size())}, {"max_abs_err", 0.0}, {"max_rel_err", 0.0}, {"tolerance", 0.0}}};
+  }
+
+  //! bitonic: every global pass reads and writes every record (bitonic_global_passes counts
+  //! them; the shared-memory strides are fused into those passes), declared as its traffic.
+  //! CUB: the minimum of any sort, each record read once and written once (what CUB really
+  //! moves is more: radix sort makes several passes over keys and indices).
+  Work work() const override {
+    const double n = double(mapping_.size());
+    const double passes =
+        version_ == SortVersion::bitonic ? double(lb::kofler::bitonic_global_passes(mapping_.size())) : 1.0;
+    return {.unit = "keys", .units = n, .bytes_read = passes * n * kRecordBytes, .bytes_written = passes * n * kRecordBytes};
+  }
+
+  double footprint_bytes() const override {
+    double extra = 0;
+    if (radix_) extra = double(radix_->device_bytes());
+    if (merge_) extra = double(merge_->device_bytes());
+    return 2.0 * double(layout::footprint_bytes(mapping_)) + extra;
+  }
+
+  //! Table 2: the program's record bytes, fields and kernels (the bitonic program's three).
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["struct_bytes"] = kRecordBytes;
+    st.counters["fields"] = SortRecord::field_count;
+    st.counters["kernels"] = lb::kofler::kBitonicKernels;
+    if (version_ == SortVersion::bitonic)
+      st.counters["global_passes"] = double(lb::kofler::bitonic_global_passes(mapping_.size()));
+  }
+
+ private:
+  M mapping_;
+  SortVersion version_;
+  SortFault fault_;
+  std::unique_ptr<layout::DeviceStorage<M>> in_, out_;
+  std::unique_ptr<lb::kofler::CubRadixSort> radix_;
+  std::unique_ptr<lb::kofler::CubMergeSort> merge_;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::string_view version, std::size_t n,
+                                           lb::kofler::SortFault fault) {
+  const auto v = SortVersion(std::find(std::begin(kVersions), std::end(kVersions), version) - std::begin(kVersions));
+  if (v > SortVersion::cub_merge) throw std::invalid_argument("unknown sort version '" + std::string(version) + "'");
+  if ((v == SortVersion::cub_radix && choice.layout != "soa") || (v == SortVersion::cub_merge && choice.layout != "aos"))
+    throw std::invalid_argument(fmt::format("sort version {} runs on layout {} only", version,
+                                            v == SortVersion::cub_radix ? "soa" : "aos"));
+  return make_for_layout<SortRecord>(choice, n, tiles_of<lb::kofler::kSortCompileTimeTiles>(), "bitonic sort",
+                                     [&](auto mapping) -> std::unique_ptr<Variant> {
+                                       return std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
+                                     });
+}
+
+std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                           const Overrides& overrides) {
+  refuse_split_layouts(preset, j, where, "bitonic sort");
+  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
+  const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
+                                   fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
+  const auto versions = preset.list_at<std::string>(j, "versions", where);
+  for (const auto& v : versions)
+    if (std::find(std::begin(kVersions), std::end(kVersions), v) == std::end(kVersions))
+      throw preset.error_at("versions", fmt::format("unknown sort version '{}' (bitonic, cub-radix, cub-merge)", v), where);
+
+  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
+                                          lb::kofler::kSortCompileTimeTiles.end());
+  std::vector<PlannedBenchmark> plan;
+  if (!precision_wanted(overrides, kPrecision)) return plan;
+  auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {
+    const std::string name = benchmark_name("bitonic", version, choice, kPrecision, n);
+    const double record_bytes = double(n) * kRecordBytes;
+    // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
+    // downloaded output, its plain copy and the reference
+    ProgramCase pc{Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
+                   [=] { return make_sort_variant(choice, version, n, SortFault::none); }};
+    plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+  };
+  for (const std::size_t n : sizes)
+    for (const auto& version : versions) {
+      if (version == "cub-radix") {
+        add(version, {"soa", 0, {}, {}}, n);
+      } else if (version == "cub-merge") {
+        add(version, {"aos", 0, {}, {}}, n);
+      } else {
+        for (const auto& choice :
+             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {})) {
+          add(version, choice, n);
+        }
+      }
+    }
+  return plan;
+}
+
+}  // namespace lb::harness::kofler

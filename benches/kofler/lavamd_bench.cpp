@@ -1,0 +1,184 @@
+//! Kofler's LavaMD (CUDA port of Rodinia's lavaMD; float as its OpenCL version, double as its CUDA one) over the layouts of the
+//! particle and force records. Preset object:
+//!
+//!   "lavamd": {"boxes_1d": [10, 16, 24], "precisions": ["float", "double"], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
+//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128]}
+//!
+//! Names carry size:<boxes> (boxes_1d³); the tile sweep runs over the particle count.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "kofler/lavamd_variant.hpp"
+#include "kofler/programs.hpp"
+#include "kofler/variant_support.hpp"
+#include "lb/layout/device_storage.hpp"
+#include "lb/layout/soa.hpp"
+
+namespace lb::harness::kofler {
+
+namespace {
+
+using lb::kofler::FourPlain;
+using lb::kofler::FourVector;
+using lb::kofler::kParticlesPerBox;
+using lb::kofler::LavaFault;
+using lb::kofler::LavaPrecision;
+
+struct Charge {};
+template <class T>
+using ChargeArray = layout::SoAMapping<layout::Record<layout::Field<Charge, T>>>;
+
+struct Case {
+  lb::kofler::LavaInput input;  // float runs: rounded to float
+  lb::kofler::LavaReference reference;
+};
+
+//! Input and reference of the size and precision being run (the CPU reference takes seconds
+//! at 24³ boxes); a float run's reference is computed on its float-rounded input.
+std::shared_ptr<const Case> case_for(int boxes_1d, bool rounded_to_float) {
+  static LastOne<std::pair<int, bool>, Case> cache;
+  return cache.get({boxes_1d, rounded_to_float}, [](std::pair<int, bool> key) {
+    Case c{lb::kofler::lavamd_input(key.first), {}};
+    if (key.second) c.input = lb::kofler::rounded_to_float(c.input);
+    c.reference = lb::kofler::lavamd_reference(key.first, c.input);
+    return c;
+  });
+}
+
+template <class M>
+class LavaVariant : public Variant {
+  using T = lb::kofler::LavaReal<M>;
+
+ public:
+  LavaVariant(M mapping, int boxes_1d, LavaFault fault) : mapping_(mapping), boxes_1d_(boxes_1d), fault_(fault) {}
+
+  void setup(cudaStream_t stream) override {
+    case_ = case_for(boxes_1d_, std::is_same_v<T, float>);
+    const auto& in = case_->input;
+    layout::HostStorage<M> rv(mapping_);
+    layout::fill(rv.view(), [&](std::size_t i) { return lb::kofler::to_value<T>(in.rv[i]); });
+    layout::HostStorage<ChargeArray<T>> qv(ChargeArray<T>{in.qv.size()});
+    layout::fill(qv.view(), [&](std::size_t i) {
+      layout::RecordValue<typename ChargeArray<T>::record> q;
+      q.template get<Charge>() = static_cast<T>(in.qv[i]);
+      return q;
+    });
+    rv_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    fv_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
+    qv_ = std::make_unique<layout::DeviceStorage<ChargeArray<T>>>(qv.mapping());
+    rv_->upload(rv, stream);
+    qv_->upload(qv, stream);
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (lavamd input)");
+  }
+
+  void poison(cudaStream_t stream) override { poison_all_ones(*fv_, mapping_, stream); }  // every value a NaN
+
+  void run(cudaStream_t stream) override {
+    lb::kofler::lavamd_forces(rv_->view(), &qv_->view().template get<Charge>(0), fv_->view(), boxes_1d_, stream, fault_);
+  }
+
+  Check validate(cudaStream_t stream) override {
+    const auto fv = download_records(*fv_, mapping_, stream, [](const auto& r) { return lb::kofler::to_plain(r); });
+    const auto c = lb::kofler::check_forces(fv, case_->reference, LavaPrecision<T>::tolerance);
+    return {c.problem.empty(), c.problem, false,
+            {{"checked", 4.0 * double(fv.size())},
+             {"max_abs_err", c.max_abs_err},
+             {"max_rel_err", c.max_rel_err},
+             {"tolerance", LavaPrecision<T>::tolerance}}};
+  }
+
+  //! Bytes: the minimum, rv and qv read once and fv written once per particle (the kernel
+  //! reads each box's particles once per partner box, mostly from L2). Instructions per pair:
+  //! LavaPrecision<T> (double's exp runs on the FP64 pipe, float's on the special-function unit).
+  Work work() const override {
+    const double particles = double(mapping_.size());
+    const double pairs = lb::kofler::lavamd_interactions(boxes_1d_);
+    Work w{.unit = "interactions",
+           .units = pairs,
+           .bytes_read = particles * 5 * sizeof(T),
+           .bytes_written = particles * 4 * sizeof(T)};
+    const double ops = pairs * LavaPrecision<T>::pair_ops;
+    if constexpr (std::is_same_v<T, double>) w.fp64_fma = ops;
+    else w.fp32_fma = ops, w.fp32_special = pairs * LavaPrecision<T>::pair_special;
+    return w;
+  }
+
+  double footprint_bytes() const override {
+    return 2.0 * double(layout::footprint_bytes(mapping_)) + double(mapping_.size()) * sizeof(T);
+  }
+
+  //! Table 2: the particle record's bytes and fields, and the program's one kernel.
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["struct_bytes"] = double(4 * sizeof(T));
+    st.counters["fields"] = FourVector<T>::field_count;
+    st.counters["kernels"] = 1;
+  }
+
+ private:
+  M mapping_;
+  int boxes_1d_;
+  LavaFault fault_;
+  std::shared_ptr<const Case> case_;
+  std::unique_ptr<layout::DeviceStorage<M>> rv_, fv_;
+  std::unique_ptr<layout::DeviceStorage<ChargeArray<T>>> qv_;
+};
+
+template <class T>
+std::unique_ptr<Variant> make_in(const LayoutChoice& choice, int boxes_1d, LavaFault fault) {
+  const std::size_t particles = lb::kofler::lavamd_boxes(boxes_1d) * kParticlesPerBox;
+  return make_for_layout<FourVector<T>>(choice, particles, tiles_of<lb::kofler::kLavaCompileTimeTiles>(), "lavamd",
+                                        [&](auto mapping) -> std::unique_ptr<Variant> {
+                                          return std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d,
+                                                                                                  fault);
+                                        });
+}
+
+constexpr std::string_view kPrecisions[] = {"float", "double"};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int boxes_1d, std::string_view precision,
+                                             LavaFault fault) {
+  if (precision == "float") return make_in<float>(choice, boxes_1d, fault);
+  if (precision == "double") return make_in<double>(choice, boxes_1d, fault);
+  throw std::invalid_argument("lavamd: unknown precision '" + std::string(precision) + "'");
+}
+
+std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                          const Overrides& overrides) {
+  refuse_split_layouts(preset, j, where, "lavamd");
+  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles"});
+  // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
+  const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
+                                   [](std::size_t b) { return b <= 1000; }, "at most 1000");
+  const auto precisions = preset.list_at<std::string>(j, "precisions", where);
+  for (const auto& p : precisions)
+    if (std::find(std::begin(kPrecisions), std::end(kPrecisions), p) == std::end(kPrecisions))
+      throw preset.error_at("precisions", fmt::format("unknown precision '{}' (float, double)", p), where);
+  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
+                                          lb::kofler::kLavaCompileTimeTiles.end());
+  std::vector<PlannedBenchmark> plan;
+  for (const std::size_t side : sides) {
+    const int boxes_1d = int(side);
+    const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);
+    const double particles = double(boxes) * kParticlesPerBox;
+    for (const std::string& precision : precisions) {
+      if (!precision_wanted(overrides, precision)) continue;
+      for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
+                                               ct_tiles, {})) {
+        const std::string name = benchmark_name("lavamd", "gpu", choice, precision, boxes);
+        // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
+        ProgramCase pc{Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
+                       [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }};
+        plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace lb::harness::kofler

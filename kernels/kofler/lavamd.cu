@@ -1,0 +1,126 @@
+//! LavaMD's kernel over any layout of the particle and force records (Rodinia's
+//! kernel_gpu_cuda: one block per box, the home box's particles and each partner box's
+//! particles and charges staged in shared memory). Unlike Rodinia, each thread sums its
+//! particle's force in registers and stores it once, instead of adding into fv in global
+//! memory per pair (the sums are the same, in the same order).
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/kofler/lavamd.hpp"
+#include "lb/layout/aos.hpp"
+#include "lb/layout/aosoa.hpp"
+#include "lb/layout/soa.hpp"
+
+namespace lb::kofler {
+
+namespace {
+
+template <class T>
+struct Staged {
+  T v, x, y, z;
+};
+
+template <class M>
+__device__ LB_FORCEINLINE Staged<LavaReal<M>> stage(const layout::View<M>& rv, std::size_t i) {
+  const auto r = rv.load(i);
+  return {r.template get<LavaV>(), r.template get<LavaX>(), r.template get<LavaY>(), r.template get<LavaZ>()};
+}
+
+//! Rodinia's exp(): the full-precision exponential of the precision (expf for float).
+__device__ LB_FORCEINLINE float exp_of(float x) { return expf(x); }
+__device__ LB_FORCEINLINE double exp_of(double x) { return exp(x); }
+
+template <class M, class T = LavaReal<M>>
+__global__ void __launch_bounds__(kLavaThreads)
+    lavamd_kernel(layout::View<M> rv, const T* __restrict__ qv, layout::View<M> fv, int boxes_1d, T a2,
+                  int partners) {
+  static_assert(kLavaThreads >= kParticlesPerBox, "one thread per particle of a box");
+  __shared__ Staged<T> rA[kParticlesPerBox], rB[kParticlesPerBox];
+  __shared__ T qB[kParticlesPerBox];
+  const long box = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  const bool active = t < kParticlesPerBox;
+  const std::size_t home = std::size_t(box) * kParticlesPerBox;
+  if (active) rA[t] = stage(rv, home + t);
+  T fv_v = 0, fv_x = 0, fv_y = 0, fv_z = 0;
+  for (int k = 0; k < partners; ++k) {
+    const long other = lava_partner(box, k, boxes_1d);
+    if (other < 0) continue;  // the same for the whole block
+    const std::size_t first = std::size_t(other) * kParticlesPerBox;
+    __syncthreads();  // the previous partner is done with rB
+    if (active) {
+      rB[t] = stage(rv, first + t);
+      qB[t] = qv[first + t];
+    }
+    __syncthreads();
+    if (active) {
+      const Staged<T> a = rA[t];
+      for (int j = 0; j < kParticlesPerBox; ++j) {
+        const Staged<T> b = rB[j];
+        const T r2 = a.v + b.v - (a.x * b.x + a.y * b.y + a.z * b.z);
+        const T u2 = a2 * r2;
+        const T vij = exp_of(-u2);
+        const T fs = 2 * vij;
+        const T q = qB[j];
+        fv_v += q * vij;
+        fv_x += q * (fs * (a.x - b.x));
+        fv_y += q * (fs * (a.y - b.y));
+        fv_z += q * (fs * (a.z - b.z));
+      }
+    }
+  }
+  if (active) {
+    layout::RecordValue<typename M::record> f;
+    f.template get<LavaV>() = fv_v;
+    f.template get<LavaX>() = fv_x;
+    f.template get<LavaY>() = fv_y;
+    f.template get<LavaZ>() = fv_z;
+    fv.store(home + t, f);
+  }
+}
+
+}  // namespace
+
+template <class M>
+void lavamd_forces(const layout::View<M>& rv, const LavaReal<M>* qv, const layout::View<M>& fv, int boxes_1d,
+                   cudaStream_t stream, LavaFault fault) {
+  const std::size_t boxes = lavamd_boxes(boxes_1d);
+  if (rv.size() != boxes * kParticlesPerBox || fv.size() != rv.size())
+    throw std::invalid_argument("lavamd: " + std::to_string(rv.size()) + " particles for " + std::to_string(boxes) +
+                                " boxes of " + std::to_string(kParticlesPerBox));
+  const auto a2 = static_cast<LavaReal<M>>(2 * kLavaAlpha * kLavaAlpha);
+  const int partners = fault == LavaFault::skip_last_neighbour ? kLavaPartners - 1 : kLavaPartners;
+  lavamd_kernel<<<unsigned(boxes), kLavaThreads, 0, stream>>>(rv, qv, fv, boxes_1d, a2, partners);
+  check_launch("lavamd_kernel");
+}
+
+// Every layout the Kofler presets run, in both precisions.
+template <class T>
+using LavaAoS = layout::AoSMapping<FourVector<T>>;
+template <class T>
+using LavaSoA = layout::SoAMapping<FourVector<T>>;
+template <class T>
+using LavaTiled = layout::RuntimeAoSoAMapping<FourVector<T>>;
+template <class T>
+using LavaTiledCt0 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[0]>;
+template <class T>
+using LavaTiledCt1 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[1]>;
+template <class T>
+using LavaTiledCt2 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[2]>;
+
+#define LB_LAVAMD_FOR(M) \
+  template void lavamd_forces(const layout::View<M>&, const LavaReal<M>*, const layout::View<M>&, int, cudaStream_t, LavaFault);
+#define LB_LAVAMD_LAYOUTS(T)                                                                                   \
+  LB_LAVAMD_FOR(LavaAoS<T>)                                                                                    \
+  LB_LAVAMD_FOR(LavaSoA<T>)                                                                                    \
+  LB_LAVAMD_FOR(LavaTiled<T>)                                                                                  \
+  LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)
+LB_LAVAMD_LAYOUTS(float)
+LB_LAVAMD_LAYOUTS(double)
+#undef LB_LAVAMD_LAYOUTS
+#undef LB_LAVAMD_FOR
+
+}  // namespace lb::kofler

@@ -1,0 +1,191 @@
+//! Bitonic sort over any record layout (the CUDA samples' sortingNetworks structure: a
+//! shared-memory sort of each chunk, then per merge stage global passes for the large strides
+//! and one shared-memory pass for the small ones) and the two CUB sorts beside it.
+
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/kofler/sort.hpp"
+#include "lb/layout/aosoa.hpp"
+
+namespace lb::kofler {
+
+namespace {
+
+using Value = layout::RecordValue<SortRecord>;
+constexpr unsigned kChunkThreads = kSortChunk / 2;  // one comparator per thread
+constexpr unsigned kGlobalThreads = 256;
+
+__device__ LB_FORCEINLINE void compare_exchange(Value& a, Value& b, bool ascending) {
+  if ((a.get<SortKey>() > b.get<SortKey>()) == ascending) {
+    const Value t = a;
+    a = b;
+    b = t;
+  }
+}
+
+//! Strides first_stride .. 1 of stage `size` on the block's chunk in shared memory.
+__device__ LB_FORCEINLINE void shared_strides(Value* s, std::size_t base, std::size_t size, unsigned first_stride) {
+  for (unsigned stride = first_stride; stride > 0; stride >>= 1) {
+    __syncthreads();
+    const auto pos = unsigned(comparator_low(threadIdx.x, stride));
+    Value a = s[pos], b = s[pos + stride];
+    compare_exchange(a, b, ascending_at(base + pos, size));
+    s[pos] = a;
+    s[pos + stride] = b;
+  }
+  __syncthreads();
+}
+
+//! Sorts each chunk of kSortChunk records (in -> out) through every stage up to the chunk.
+template <class M>
+__global__ void __launch_bounds__(kChunkThreads) sort_chunks(layout::View<M> in, layout::View<M> out) {
+  __shared__ Value s[kSortChunk];
+  const std::size_t base = std::size_t(blockIdx.x) * kSortChunk;
+  s[threadIdx.x] = in.load(base + threadIdx.x);
+  s[threadIdx.x + kChunkThreads] = in.load(base + threadIdx.x + kChunkThreads);
+  for (std::size_t size = 2; size <= kSortChunk; size <<= 1) shared_strides(s, base, size, unsigned(size / 2));
+  out.store(base + threadIdx.x, s[threadIdx.x]);
+  out.store(base + threadIdx.x + kChunkThreads, s[threadIdx.x + kChunkThreads]);
+}
+
+//! One global pass: stride `stride` (>= kSortChunk) of stage `size`, one comparator per thread.
+template <class M>
+__global__ void __launch_bounds__(kGlobalThreads) merge_global(layout::View<M> a, std::size_t size, std::size_t stride) {
+  const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t pos = comparator_low(c, stride);
+  Value x = a.load(pos), y = a.load(pos + stride);
+  compare_exchange(x, y, ascending_at(pos, size));
+  a.store(pos, x);
+  a.store(pos + stride, y);
+}
+
+//! The strides below kSortChunk of stage `size`, one chunk per block in shared memory.
+template <class M>
+__global__ void __launch_bounds__(kChunkThreads) merge_shared(layout::View<M> a, std::size_t size) {
+  __shared__ Value s[kSortChunk];
+  const std::size_t base = std::size_t(blockIdx.x) * kSortChunk;
+  s[threadIdx.x] = a.load(base + threadIdx.x);
+  s[threadIdx.x + kChunkThreads] = a.load(base + threadIdx.x + kChunkThreads);
+  shared_strides(s, base, size, kChunkThreads);
+  a.store(base + threadIdx.x, s[threadIdx.x]);
+  a.store(base + threadIdx.x + kChunkThreads, s[threadIdx.x + kChunkThreads]);
+}
+
+//! Moves the payload fields of input record index[i] to output record i (the sorted keys are
+//! already in the output's key column).
+__global__ void gather_payload(layout::View<SortSoA> in, layout::View<SortSoA> out, const unsigned* index,
+                               bool skip_permutation) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= out.size()) return;
+  const std::size_t from = skip_permutation ? i : index[i];
+  out.get<SortId>(i) = in.get<SortId>(from);
+  out.get<SortWeight>(i) = in.get<SortWeight>(from);
+  out.get<SortValue>(i) = in.get<SortValue>(from);
+}
+
+__global__ void iota(unsigned* a, std::size_t n) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = unsigned(i);
+}
+
+struct KeyLess {
+  __device__ bool operator()(const SortPlain& a, const SortPlain& b) const { return a.key < b.key; }
+};
+
+unsigned blocks_for(std::size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
+
+}  // namespace
+
+template <class M>
+void bitonic_sort(const layout::View<M>& in, const layout::View<M>& out, cudaStream_t stream, SortFault fault) {
+  const std::size_t n = in.size();
+  if (!bitonic_size_ok(n) || out.size() != n)
+    throw std::invalid_argument("bitonic sort: " + std::to_string(n) + " records is not a power of two >= " +
+                                std::to_string(kSortChunk));
+  const unsigned chunks = unsigned(n / kSortChunk);
+  for (const BitonicPass& p : bitonic_schedule(n, fault)) {
+    switch (p.kind) {
+      case BitonicPass::sort_chunks:
+        sort_chunks<<<chunks, kChunkThreads, 0, stream>>>(in, out);
+        break;
+      case BitonicPass::merge_global:
+        merge_global<<<blocks_for(n / 2, kGlobalThreads), kGlobalThreads, 0, stream>>>(out, p.size, p.stride);
+        break;
+      case BitonicPass::merge_shared:
+        merge_shared<<<chunks, kChunkThreads, 0, stream>>>(out, p.size);
+        break;
+    }
+    check_launch("bitonic sort pass");
+  }
+}
+
+template void bitonic_sort(const layout::View<SortAoS>&, const layout::View<SortAoS>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<SortSoA>&, const layout::View<SortSoA>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&,
+                           const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&,
+                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&,
+                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&,
+                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&, cudaStream_t, SortFault);
+
+// --- CUB -----------------------------------------------------------------------------------
+
+CubRadixSort::CubRadixSort(std::size_t n) : n_(n) {
+  check(cudaMalloc(&index_in_, n * sizeof(unsigned)), "cudaMalloc (radix index)");
+  check(cudaMalloc(&index_out_, n * sizeof(unsigned)), "cudaMalloc (radix sorted index)");
+  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes_, static_cast<const unsigned*>(nullptr),
+                                        static_cast<unsigned*>(nullptr), index_in_, index_out_, n),
+        "cub::DeviceRadixSort::SortPairs (temporary storage size)");
+  check(cudaMalloc(&temp_, temp_bytes_ ? temp_bytes_ : 1), "cudaMalloc (radix temporary storage)");
+  iota<<<blocks_for(n, 256), 256>>>(index_in_, n);
+  check_launch("iota");
+  check(cudaDeviceSynchronize(), "iota");
+  bytes_ = 2 * n * sizeof(unsigned) + temp_bytes_;
+}
+
+CubRadixSort::~CubRadixSort() {
+  cudaFree(index_in_);
+  cudaFree(index_out_);
+  cudaFree(temp_);
+}
+
+void CubRadixSort::run(const layout::View<SortSoA>& in, const layout::View<SortSoA>& out, cudaStream_t stream,
+                       SortFault fault) {
+  // The SoA key column is a plain array of keys: CUB sorts it straight into the output's.
+  check(cub::DeviceRadixSort::SortPairs(temp_, temp_bytes_, &in.get<SortKey>(0), &out.get<SortKey>(0), index_in_,
+                                        index_out_, n_, 0, int(8 * sizeof(unsigned)), stream),
+        "cub::DeviceRadixSort::SortPairs");
+  gather_payload<<<blocks_for(n_, 256), 256, 0, stream>>>(in, out, index_out_, fault == SortFault::skip_pass);
+  check_launch("gather_payload");
+}
+
+CubMergeSort::CubMergeSort(std::size_t n) : n_(n) {
+  check(cub::DeviceMergeSort::SortKeysCopy(nullptr, temp_bytes_, static_cast<const SortPlain*>(nullptr),
+                                           static_cast<SortPlain*>(nullptr), n, KeyLess{}),
+        "cub::DeviceMergeSort::SortKeysCopy (temporary storage size)");
+  check(cudaMalloc(&temp_, temp_bytes_ ? temp_bytes_ : 1), "cudaMalloc (merge sort temporary storage)");
+}
+
+CubMergeSort::~CubMergeSort() { cudaFree(temp_); }
+
+void CubMergeSort::run(const layout::View<SortAoS>& in, const layout::View<SortAoS>& out, cudaStream_t stream,
+                       SortFault fault) {
+  static_assert(SortAoS::stride == sizeof(SortPlain) && SortAoS::field_offset<1> == offsetof(SortPlain, id) &&
+                    SortAoS::field_offset<2> == offsetof(SortPlain, weight) &&
+                    SortAoS::field_offset<3> == offsetof(SortPlain, value),
+                "the AoS record must have SortPlain's bytes");
+  const std::size_t count = fault == SortFault::skip_pass ? n_ / 2 : n_;
+  check(cub::DeviceMergeSort::SortKeysCopy(temp_, temp_bytes_, reinterpret_cast<const SortPlain*>(in.blobs[0]),
+                                           reinterpret_cast<SortPlain*>(out.blobs[0]), count, KeyLess{}, stream),
+        "cub::DeviceMergeSort::SortKeysCopy");
+}
+
+}  // namespace lb::kofler

@@ -1,0 +1,73 @@
+//! Kofler's bitonic sort and the CUB sorts on the GPU: every layout kind sorts a small case
+//! exactly (sorted, a permutation, payload with its key), and each injected fault fails
+//! validation, as does an output left poisoned.
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gpu_available.hpp"
+#include "kofler/sort_variant.hpp"
+#include "lb/common/cuda_check.hpp"
+
+namespace lb::harness::kofler {
+namespace {
+
+using lb::kofler::SortFault;
+
+Check sort_once(const LayoutChoice& choice, std::string_view version, std::size_t n, SortFault fault, bool run = true) {
+  auto v = make_sort_variant(choice, version, n, fault);
+  v->setup(nullptr);
+  v->poison(nullptr);
+  if (run) v->run(nullptr);
+  check(cudaDeviceSynchronize(), "sort");
+  return v->validate(nullptr);
+}
+
+const std::vector<LayoutChoice>& bitonic_layouts() {
+  static const std::vector<LayoutChoice> all = {
+      {"aos", 0, {}, {}},      {"soa", 0, {}, {}},       {"tiled", 2, {}, {}},      {"tiled", 8, {}, {}},
+      {"tiled", 8192, {}, {}}, {"tiled-ct", 4, {}, {}},  {"tiled-ct", 32, {}, {}},  {"tiled-ct", 256, {}, {}}};
+  return all;
+}
+
+TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  for (const auto& choice : bitonic_layouts()) {
+    SCOPED_TRACE(choice.layout + " " + choice.param());
+    for (std::size_t n : {std::size_t(1024), std::size_t(8192)}) {
+      const Check ok = sort_once(choice, "bitonic", n, SortFault::none);
+      EXPECT_TRUE(ok.ok) << n << ": " << ok.message;
+      EXPECT_EQ(ok.counters.at("checked"), double(n));
+    }
+    const Check bad = sort_once(choice, "bitonic", 8192, SortFault::skip_pass);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_NE(bad.message.find("not sorted"), std::string::npos) << bad.message;
+  }
+}
+
+TEST(KoflerBitonicGpu, CubRadixSortsAndAPayloadLeftInPlaceFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const LayoutChoice soa{"soa", 0, {}, {}};
+  const Check ok = sort_once(soa, "cub-radix", 1u << 16, SortFault::none);
+  EXPECT_TRUE(ok.ok) << ok.message;
+  const Check bad = sort_once(soa, "cub-radix", 1u << 16, SortFault::skip_pass);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.message.find("payload does not follow its key"), std::string::npos) << bad.message;
+}
+
+TEST(KoflerBitonicGpu, CubMergeSortsAndAHalfSortFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const LayoutChoice aos{"aos", 0, {}, {}};
+  const Check ok = sort_once(aos, "cub-merge", 1u << 16, SortFault::none);
+  EXPECT_TRUE(ok.ok) << ok.message;
+  EXPECT_FALSE(sort_once(aos, "cub-merge", 1u << 16, SortFault::skip_pass).ok);
+}
+
+TEST(KoflerBitonicGpu, AnOutputLeftPoisonedFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  EXPECT_FALSE(sort_once({"soa", 0, {}, {}}, "bitonic", 2048, SortFault::none, false).ok);
+}
+
+}  // namespace
+}  // namespace lb::harness::kofler

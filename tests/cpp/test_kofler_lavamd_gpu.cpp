@@ -1,0 +1,51 @@
+//! Kofler's LavaMD on the GPU: every layout kind against the double reference on a small grid
+//! of boxes, a kernel skipping one partner box fails, and so does an output left poisoned.
+
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gpu_available.hpp"
+#include "kofler/lavamd_variant.hpp"
+#include "lb/common/cuda_check.hpp"
+
+namespace lb::harness::kofler {
+namespace {
+
+using lb::kofler::LavaFault;
+
+Check lavamd_once(const LayoutChoice& choice, int boxes_1d, std::string_view precision, LavaFault fault,
+                  bool run = true) {
+  auto v = make_lavamd_variant(choice, boxes_1d, precision, fault);
+  v->setup(nullptr);
+  v->poison(nullptr);
+  if (run) v->run(nullptr);
+  check(cudaDeviceSynchronize(), "lavamd");
+  return v->validate(nullptr);
+}
+
+TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const std::vector<LayoutChoice> layouts = {
+      {"aos", 0, {}, {}},     {"soa", 0, {}, {}},      {"tiled", 2, {}, {}},     {"tiled", 64, {}, {}},
+      {"tiled", 4096, {}, {}}, {"tiled-ct", 4, {}, {}}, {"tiled-ct", 32, {}, {}}, {"tiled-ct", 128, {}, {}}};
+  for (const std::string precision : {"float", "double"})
+    for (const auto& choice : layouts) {
+      SCOPED_TRACE(precision + " " + choice.layout + " " + choice.param());
+      const Check ok = lavamd_once(choice, 3, precision, LavaFault::none);
+      EXPECT_TRUE(ok.ok) << ok.message;
+      EXPECT_LE(ok.counters.at("max_rel_err"), ok.counters.at("tolerance"));
+      const Check bad = lavamd_once(choice, 3, precision, LavaFault::skip_last_neighbour);
+      EXPECT_FALSE(bad.ok);
+      EXPECT_GT(bad.counters.at("max_rel_err"), 10 * bad.counters.at("tolerance"));
+    }
+}
+
+TEST(KoflerLavaMDGpu, AnOutputLeftPoisonedFails) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  EXPECT_FALSE(lavamd_once({"aos", 0, {}, {}}, 2, "float", LavaFault::none, false).ok);
+  EXPECT_FALSE(lavamd_once({"soa", 0, {}, {}}, 2, "double", LavaFault::none, false).ok);
+}
+
+}  // namespace
+}  // namespace lb::harness::kofler
