@@ -12,6 +12,7 @@ namespace kofler {
 const std::vector<Program>& programs() {
   static const std::vector<Program> all = {
       // {"nbody", plan_nbody}, ... : each program adds its line here.
+      {"sampo", plan_sampo},
   };
   return all;
 }

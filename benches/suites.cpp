@@ -16,7 +16,7 @@ const std::vector<Suite>& suites() {
        plan_kriging,
        {{"model", "model", "krige",
          "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh"}}},
-      // {"kofler", plan_kofler, {}} joins the list with the first Kofler program and its presets.
+      {"kofler", plan_kofler, {}},
   };
   return all;
 }

@@ -27,6 +27,8 @@ struct Program {
 std::string benchmark_name(std::string_view program, std::string_view version, const LayoutChoice& layout,
                            std::string_view precision, std::size_t size);
 
+std::vector<PlannedBenchmark> plan_sampo(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
+
 //! Every program of the suite, in run order (defined in kofler_bench.cpp).
 const std::vector<Program>& programs();
 
