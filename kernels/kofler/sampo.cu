@@ -1,7 +1,8 @@
 //! SAMPO's kernels (a CUDA port of the OpenCL original, github klois/SAMPO) over any layout
 //! of the agent record, the engine that launches one step after another on a double buffer,
 //! and the harness variant. Every kernel is a grid-stride loop over the population, whose size
-//! lives on the device (StepStats::population), so a step needs no host synchronisation.
+//! lives on the device (StepStats::population), so a step needs no host synchronisation; a
+//! timed run is one CUDA graph of all its steps' launches (captured in set-up).
 //!
 //! Which kernel touches which fields (as in the original; Work counts bytes from this):
 //!   larval_density  reads state, ageInHours                          (calcL1de)
@@ -228,8 +229,27 @@ class Engine {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (prepare)");  // `first` is on the stack
   }
 
-  //! cfg.steps hourly steps starting at cfg.warmup_hours.
-  void run(cudaStream_t stream, Fault fault) {
+  ~Engine() {
+    if (graph_) cudaGraphExecDestroy(graph_);
+  }
+
+  //! Records run()'s launches once as a CUDA graph, so a run is one graph launch rather than
+  //! 8 * steps launches, each with its own latency (the views and pointers never change).
+  void capture(Fault fault) {
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (SAMPO capture)");
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture (SAMPO)");
+    enqueue(s, fault);
+    cudaGraph_t graph = nullptr;
+    check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture (SAMPO)");
+    check(cudaGraphInstantiate(&graph_, graph, 0), "cudaGraphInstantiate (SAMPO)");
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+  }
+  void launch(cudaStream_t stream) { check(cudaGraphLaunch(graph_, stream), "cudaGraphLaunch (SAMPO run)"); }
+
+  //! cfg.steps hourly steps starting at cfg.warmup_hours, launched on `stream`.
+  void enqueue(cudaStream_t stream, Fault fault) {
     const Constants c;
     for (u32 step = 0; step < cfg_.steps; ++step) {
       const auto v = buffers_[step % 2]->view(), next = buffers_[(step + 1) % 2]->view();
@@ -284,6 +304,7 @@ class Engine {
   std::unique_ptr<StepStats, CudaFree> stats_;
   std::unique_ptr<u32, CudaFree> block_counts_;
   std::unique_ptr<MortalityTable, CudaFree> table_;
+  cudaGraphExec_t graph_ = nullptr;
 };
 
 //! The first difference between two populations, naming the agent and the field.
@@ -313,10 +334,13 @@ class SampoVariant final : public harness::Variant {
   SampoVariant(const M& mapping, const Config& cfg, std::shared_ptr<const ReferenceRun> expected, Fault fault)
       : cfg_(cfg), expected_(std::move(expected)), fault_(fault), engine_(mapping, cfg) {}
 
-  void setup(cudaStream_t) override { engine_.load_snapshot(expected_->snapshot); }
+  void setup(cudaStream_t) override {
+    engine_.load_snapshot(expected_->snapshot);
+    engine_.capture(fault_);
+  }
   void poison(cudaStream_t stream) override { engine_.poison(stream); }
   void prepare(cudaStream_t stream) override { engine_.prepare(stream); }
-  void run(cudaStream_t stream) override { engine_.run(stream, fault_); }
+  void run(cudaStream_t stream) override { engine_.launch(stream); }
 
   harness::Check validate(cudaStream_t stream) override {
     const auto stats = engine_.stats(stream);
@@ -404,7 +428,7 @@ Population gpu_warmup(const Config& cfg) {
   Engine<layout::AoSMapping<Agent>> engine(layout::AoSMapping<Agent>{cfg.agent_capacity}, warm);
   engine.load_snapshot(eggs);
   engine.prepare(nullptr);
-  engine.run(nullptr, Fault::none);
+  engine.enqueue(nullptr, Fault::none);
   return engine.population(nullptr);
 }
 
