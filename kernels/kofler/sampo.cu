@@ -21,6 +21,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
+#include <algorithm>
 #include <string>
 
 #include "lb/common/cuda_check.hpp"
@@ -30,7 +31,14 @@ namespace lb::kofler::sampo {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kBlocks = 1024;  // fixed grid; scan_blocks scans kBlocks counts in one block
+constexpr int kBlocks = 1024;  // the largest grid; scan_blocks scans the block counts in one block
+
+//! Blocks per launch: 8 agents a thread at full capacity, at most kBlocks (a small case then
+//! launches few blocks, which keeps the GPU tests quick under compute-sanitizer).
+int blocks_for(u32 capacity) {
+  const u32 per_block = kThreads * 8;
+  return int(std::min<u32>(kBlocks, std::max<u32>(1, (capacity + per_block - 1) / per_block)));
+}
 
 //! Gives the per-agent bodies references into agent i of a view; `lost_hours` (fault
 //! injection only) redirects hoursInState to a scratch value, losing its writes.
@@ -139,12 +147,12 @@ __global__ void __launch_bounds__(kThreads) count_survivors(V v, const StepStats
 }
 
 //! One block: block counts -> offsets; survivors, the eggs that fit, the next population.
-__global__ void __launch_bounds__(kBlocks) scan_blocks(u32* block_counts, StepStats* s, u32 capacity) {
+__global__ void __launch_bounds__(kBlocks) scan_blocks(u32* block_counts, u32 blocks, StepStats* s, u32 capacity) {
   using Scan = cub::BlockScan<u32, kBlocks>;
   __shared__ typename Scan::TempStorage temp;
   u32 offset, survivors;
-  Scan(temp).ExclusiveSum(block_counts[threadIdx.x], offset, survivors);
-  block_counts[threadIdx.x] = offset;
+  Scan(temp).ExclusiveSum(threadIdx.x < blocks ? block_counts[threadIdx.x] : 0u, offset, survivors);
+  if (threadIdx.x < blocks) block_counts[threadIdx.x] = offset;
   if (threadIdx.x == 0) {
     const u32 room = capacity - min(capacity, survivors);
     const u32 eggs = min(s->eggs_laid, room);
@@ -196,7 +204,7 @@ class Engine {
   Engine(const M& mapping, const Config& cfg)
       : cfg_(cfg), buffers_{std::make_unique<layout::DeviceStorage<M>>(mapping),
                             std::make_unique<layout::DeviceStorage<M>>(mapping)},
-        snapshot_(mapping), stats_(device_alloc<StepStats>(cfg.steps + 1)),
+        snapshot_(mapping), blocks_(blocks_for(cfg.agent_capacity)), stats_(device_alloc<StepStats>(cfg.steps + 1)),
         block_counts_(device_alloc<u32>(kBlocks)), table_(device_alloc<MortalityTable>(1)) {
     const MortalityTable t = mortality_table();
     check(cudaMemcpy(table_.get(), &t, sizeof t, cudaMemcpyHostToDevice), "cudaMemcpy (mortality table)");
@@ -255,14 +263,14 @@ class Engine {
       const auto v = buffers_[step % 2]->view(), next = buffers_[(step + 1) % 2]->view();
       const u32 hour = cfg_.warmup_hours + step;
       StepStats* s = stats_.get() + step;
-      larval_density<<<kBlocks, kThreads, 0, stream>>>(v, s);
-      female_count<<<kBlocks, kThreads, 0, stream>>>(v, s);
-      kill_agents<<<kBlocks, kThreads, 0, stream>>>(v, s, table_.get(), cfg_, hour);
-      update_agents<<<kBlocks, kThreads, 0, stream>>>(v, s, c, cfg_, hour, fault);
-      count_survivors<<<kBlocks, kThreads, 0, stream>>>(v, s, block_counts_.get());
-      scan_blocks<<<1, kBlocks, 0, stream>>>(block_counts_.get(), s, cfg_.agent_capacity);
-      scatter_survivors<<<kBlocks, kThreads, 0, stream>>>(v, next, s, block_counts_.get());
-      create_eggs<<<kBlocks, kThreads, 0, stream>>>(next, s, c, cfg_, hour);
+      larval_density<<<blocks_, kThreads, 0, stream>>>(v, s);
+      female_count<<<blocks_, kThreads, 0, stream>>>(v, s);
+      kill_agents<<<blocks_, kThreads, 0, stream>>>(v, s, table_.get(), cfg_, hour);
+      update_agents<<<blocks_, kThreads, 0, stream>>>(v, s, c, cfg_, hour, fault);
+      count_survivors<<<blocks_, kThreads, 0, stream>>>(v, s, block_counts_.get());
+      scan_blocks<<<1, kBlocks, 0, stream>>>(block_counts_.get(), u32(blocks_), s, cfg_.agent_capacity);
+      scatter_survivors<<<blocks_, kThreads, 0, stream>>>(v, next, s, block_counts_.get());
+      create_eggs<<<blocks_, kThreads, 0, stream>>>(next, s, c, cfg_, hour);
     }
     check(cudaGetLastError(), "SAMPO kernel launch");
   }
@@ -301,6 +309,7 @@ class Engine {
   std::unique_ptr<layout::DeviceStorage<M>> buffers_[2];
   layout::DeviceStorage<M> snapshot_;
   u32 snapshot_size_ = 0;
+  int blocks_;
   std::unique_ptr<StepStats, CudaFree> stats_;
   std::unique_ptr<u32, CudaFree> block_counts_;
   std::unique_ptr<MortalityTable, CudaFree> table_;
