@@ -65,7 +65,9 @@ std::vector<PlannedBenchmark> plan_sampo(const Preset& preset, const nlohmann::j
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition})) {
       const std::string name = benchmark_name("sampo", "gpu", choice, "mixed", size);
-      ProgramCase pc{Where::gpu, {.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)},
+      // host: the snapshot's staging copy and the final population's download, one array each
+      const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
+      ProgramCase pc{Where::gpu, need,
                      [=] { return model::make_variant(choice, cfg, reference_for(cfg)); }};
       plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
     }

@@ -67,7 +67,8 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
 
 TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (const LayoutChoice& c : {LayoutChoice{"aos"}, LayoutChoice{"soa"}, LayoutChoice{"split", 0, "manual", manual()}}) {
+  const LayoutChoice kinds[] = {{"aos"}, {"soa"}, {"split", 0, "manual", manual()}};
+  for (const LayoutChoice& c : kinds) {
     auto v = make_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
     v->setup(nullptr);
     v->poison(nullptr);
