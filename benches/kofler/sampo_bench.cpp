@@ -63,7 +63,7 @@ std::vector<PlannedBenchmark> plan_sampo(const Preset& preset, const nlohmann::j
   for (std::size_t size : sizes) {
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition})) {
+         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition})) {
       const std::string name = benchmark_name("sampo", "gpu", choice, "mixed", size);
       // host: the snapshot's staging copy and the final population's download, one array each
       const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};

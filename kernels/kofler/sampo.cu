@@ -412,6 +412,19 @@ struct ManualSplit {
       layout::Cluster<layout::AoS, AgeInHours, HoursInState, IsFemale, SporogonicDevelopment>>;
 };
 
+//! Fields grouped by the kernels that read them (a hand-made KDLG-like split): {state, age}
+//! for the two per-agent passes (larval density, kill), {isFemale, development} for the
+//! female count, dead alone (kill, update, compaction), the rest for updateAgents only.
+struct ByKernelSplit {
+  static constexpr std::string_view name = "by-kernel";
+  template <class Rec>
+  using mapping = layout::SplitMapping<
+      Rec, layout::Cluster<layout::AoS, State, AgeInHours>,
+      layout::Cluster<layout::AoS, IsFemale, SporogonicDevelopment>, layout::Cluster<layout::AoS, Dead>,
+      layout::Cluster<layout::AoS, AvailableEggs, CycleLength, HumanBloodmealCount, Delay, NumEggBatches,
+                      OvipositionOrLarvalDelay, HoursInState>>;
+};
+
 }  // namespace
 
 std::unique_ptr<harness::Variant> make_variant(const harness::kofler::LayoutChoice& choice, const Config& cfg,
@@ -420,7 +433,7 @@ std::unique_ptr<harness::Variant> make_variant(const harness::kofler::LayoutChoi
   harness::kofler::with_mapping<Agent>(choice, cfg.agent_capacity,
                                        harness::kofler::Tiles<kCompileTimeTiles[0], kCompileTimeTiles[1],
                                                               kCompileTimeTiles[2]>{},
-                                       layout::LayoutList<ManualSplit>{}, [&](const auto& mapping) {
+                                       layout::LayoutList<ManualSplit, ByKernelSplit>{}, [&](const auto& mapping) {
                                          using M = std::decay_t<decltype(mapping)>;
                                          v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
                                        });

@@ -18,7 +18,8 @@ inline constexpr int kSampoKernels = 8;
 
 //! Tiles the tiled-ct layout instantiates, and the compile-time partitions (split-ct).
 inline constexpr std::size_t kCompileTimeTiles[] = {8, 32, 128};
-inline constexpr const char* kManualPartition = "manual";
+inline constexpr const char* kManualPartition = "manual";      //!< the original's three structs
+inline constexpr const char* kByKernelPartition = "by-kernel";  //!< fields grouped by the kernels reading them
 
 //! A deliberate bug for the fault-injection tests: updateAgents' writes of hoursInState lost.
 enum class Fault { none, drop_hours_in_state_write };

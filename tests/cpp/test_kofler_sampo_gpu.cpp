@@ -23,8 +23,12 @@ const std::shared_ptr<const ReferenceRun>& expected() {
   return run;
 }
 
-//! The original's three structs, each AoS; and a mixed partition (SoA, tiled, AoS clusters).
+//! The original's three structs, each AoS; fields grouped by kernel; a mixed partition (SoA,
+//! tiled and AoS clusters).
 layout::FieldPartition manual() { return {{0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2}, {{K::aos}, {K::aos}, {K::aos}}}; }
+layout::FieldPartition by_kernel() {
+  return {{3, 3, 3, 3, 3, 3, 2, 0, 0, 3, 1, 1}, {{K::aos}, {K::aos}, {K::aos}, {K::aos}}};
+}
 layout::FieldPartition mixed() {
   return {{0, 1, 2, 0, 1, 2, 0, 0, 1, 1, 2, 2}, {{K::soa, 1}, {K::tiled, 16}, {K::aos, 1}}};
 }
@@ -32,7 +36,8 @@ layout::FieldPartition mixed() {
 std::vector<LayoutChoice> every_kind() {
   return {{"aos"}, {"soa"}, {"tiled", 4}, {"tiled", 7}, {"tiled", 32}, {"tiled-ct", 8}, {"tiled-ct", 32},
           {"tiled-ct", 128}, {"split", 0, "manual", manual()}, {"split-ct", 0, "manual", manual()},
-          {"split", 0, "mixed", mixed()}};
+          {"split", 0, "mixed", mixed()}, {"split", 0, "by-kernel", by_kernel()},
+          {"split-ct", 0, "by-kernel", by_kernel()}};
 }
 
 std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.partition; }
