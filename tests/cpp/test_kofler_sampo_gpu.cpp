@@ -33,11 +33,17 @@ layout::FieldPartition mixed() {
   return {{0, 1, 2, 0, 1, 2, 0, 0, 1, 1, 2, 2}, {{K::soa, 1}, {K::tiled, 16}, {K::aos, 1}}};
 }
 
+LayoutChoice choice(std::string layout, std::size_t tile = 0, std::string partition = {},
+                    layout::FieldPartition fields = {}) {
+  return {std::move(layout), tile, std::move(partition), std::move(fields)};
+}
+
 std::vector<LayoutChoice> every_kind() {
-  return {{"aos"}, {"soa"}, {"tiled", 4}, {"tiled", 7}, {"tiled", 32}, {"tiled-ct", 8}, {"tiled-ct", 32},
-          {"tiled-ct", 128}, {"split", 0, "manual", manual()}, {"split-ct", 0, "manual", manual()},
-          {"split", 0, "mixed", mixed()}, {"split", 0, "by-kernel", by_kernel()},
-          {"split-ct", 0, "by-kernel", by_kernel()}};
+  return {choice("aos"), choice("soa"), choice("tiled", 4), choice("tiled", 7), choice("tiled", 32),
+          choice("tiled-ct", 8), choice("tiled-ct", 32), choice("tiled-ct", 128),
+          choice("split", 0, "manual", manual()), choice("split-ct", 0, "manual", manual()),
+          choice("split", 0, "mixed", mixed()), choice("split", 0, "by-kernel", by_kernel()),
+          choice("split-ct", 0, "by-kernel", by_kernel())};
 }
 
 std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.partition; }
@@ -72,7 +78,7 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
 
 TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice kinds[] = {{"aos"}, {"soa"}, {"split", 0, "manual", manual()}};
+  const LayoutChoice kinds[] = {choice("aos"), choice("soa"), choice("split", 0, "manual", manual())};
   for (const LayoutChoice& c : kinds) {
     auto v = make_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
     v->setup(nullptr);
