@@ -15,6 +15,7 @@ const std::vector<Program>& programs() {
       {"blackscholes", plan_black_scholes},
       {"bitonic", plan_bitonic},
       {"lavamd", plan_lavamd},
+      {"sampo", plan_sampo},
   };
   return all;
 }

@@ -34,6 +34,7 @@ std::string benchmark_name(std::string_view program, std::string_view version, c
 
 std::vector<PlannedBenchmark> plan_bitonic(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
 std::vector<PlannedBenchmark> plan_lavamd(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
+std::vector<PlannedBenchmark> plan_sampo(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
 
 //! Every program of the suite, in run order (defined in kofler_bench.cpp).
 const std::vector<Program>& programs();

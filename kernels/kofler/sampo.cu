@@ -1,0 +1,471 @@
+//! SAMPO's kernels (a CUDA port of the OpenCL original, github klois/SAMPO) over any layout
+//! of the agent record, the engine that launches one step after another on a double buffer,
+//! and the harness variant. Every kernel is a grid-stride loop over the population, whose size
+//! lives on the device (StepStats::population), so a step needs no host synchronisation; a
+//! timed run is one CUDA graph of all its steps' launches (captured in set-up).
+//!
+//! Which kernel touches which fields (as in the original; Work counts bytes from this):
+//!   larval_density  reads state, ageInHours                          (calcL1de)
+//!   female_count    reads state, isFemale, sporogonic development    (calcFemales)
+//!   kill_agents     reads state, ageInHours; writes dead (the dying)  (killAgents)
+//!   update_agents   reads dead; for the living the fields its state needs (all 12 over the
+//!                   states), writes those it changes (never isFemale)  (updateAgents)
+//!   count_survivors reads dead; scan_blocks: block counts only
+//!   scatter         reads dead, copies each survivor's 48 bytes       (oldToNewAgents)
+//!   create_eggs     writes the new eggs' 48 bytes                     (initAgents)
+//! Egg laying adds to one atomic counter (StepStats::eggs_laid) as in the original; the new
+//! eggs are keyed by their index in the next population, the survivors keep their order, so
+//! the population is the same, agent for agent, on every layout and on the CPU.
+
+#include "sampo.hpp"
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include <algorithm>
+#include <string>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::kofler::sampo {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kBlocks = 1024;  // the largest grid; scan_blocks scans the block counts in one block
+
+//! Blocks per launch: 8 agents a thread at full capacity, at most kBlocks (a small case then
+//! launches few blocks, which keeps the GPU tests quick under compute-sanitizer).
+int blocks_for(u32 capacity) {
+  const u32 per_block = kThreads * 8;
+  return int(std::min<u32>(kBlocks, std::max<u32>(1, (capacity + per_block - 1) / per_block)));
+}
+
+//! Gives the per-agent bodies references into agent i of a view; `lost_hours` (fault
+//! injection only) redirects hoursInState to a scratch value, losing its writes.
+template <class V>
+struct ViewRef {
+  V v;
+  std::size_t i;
+  float* lost_hours;
+  template <class Tag>
+  __device__ auto& get() const {
+    if constexpr (std::is_same_v<Tag, HoursInState>)
+      if (lost_hours) return *lost_hours;
+    return v.template get<Tag>(i);
+  }
+};
+
+__device__ inline u32 thread_index() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ inline u32 thread_count() { return gridDim.x * blockDim.x; }
+//! Adds a per-thread count into a device counter: one atomic per warp.
+__device__ inline void add_counter(u32* counter, u32 x) {
+  x = __reduce_add_sync(0xffffffffu, x);
+  if ((threadIdx.x & 31u) == 0 && x) atomicAdd(counter, x);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) larval_density(V v, StepStats* s) {
+  const u32 n = s->population;
+  u32 eggs = 0, larvae = 0, pupae = 0, days = 0;
+  for (u32 i = thread_index(); i < n; i += thread_count()) {
+    const u32 state = v.template get<State>(i);
+    eggs += state == EGG;
+    pupae += state == PUPA;
+    if (state == LARVA) {
+      ++larvae;
+      days += u32(v.template get<AgeInHours>(i) / 24.0f);
+    }
+  }
+  add_counter(&s->eggs, eggs);
+  add_counter(&s->larvae, larvae);
+  add_counter(&s->pupae, pupae);
+  add_counter(&s->larvae_1day_equiv, days);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) female_count(V v, StepStats* s) {
+  const u32 n = s->population;
+  u32 females = 0, infective = 0;
+  for (u32 i = thread_index(); i < n; i += thread_count())
+    if (v.template get<State>(i) >= IMMATURE && v.template get<IsFemale>(i)) {
+      ++females;
+      infective += v.template get<SporogonicDevelopment>(i) >= 1.0f;
+    }
+  add_counter(&s->females, females);
+  add_counter(&s->potentially_infective, infective);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) kill_agents(V v, const StepStats* s, const MortalityTable* table,
+                                                        Config cfg, u32 hour) {
+  const u32 n = s->population, l1de = s->larvae_1day_equiv;
+  for (u32 i = thread_index(); i < n; i += thread_count())
+    if (dies(v.template get<State>(i), v.template get<AgeInHours>(i), l1de, cfg.carrying_capacity, *table,
+             random_u32(cfg.seed, hour, i, KILL)))
+      v.template get<Dead>(i) = 1;
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) update_agents(V v, StepStats* s, Constants c, Config cfg, u32 hour,
+                                                          Fault fault) {
+  const u32 n = s->population, biomass = s->larvae_1day_equiv + s->eggs + s->pupae;
+  UpdateEvents sum;
+  for (u32 i = thread_index(); i < n; i += thread_count()) {
+    if (v.template get<Dead>(i)) continue;
+    float lost = v.template get<HoursInState>(i);
+    const UpdateEvents ev = update_agent(
+        ViewRef<V>{v, i, fault == Fault::drop_hours_in_state_write ? &lost : nullptr}, c, cfg, hour, i, biomass);
+    sum.eggs_laid += ev.eggs_laid;
+    sum.bites += ev.bites;
+    sum.infectious_bites += ev.infectious_bites;
+    sum.cycles += ev.cycles;
+    sum.cycle_hours += ev.cycle_hours;
+  }
+  add_counter(&s->eggs_laid, sum.eggs_laid);  // the original's atomic egg counter
+  add_counter(&s->bites, sum.bites);
+  add_counter(&s->infectious_bites, sum.infectious_bites);
+  add_counter(&s->cycles, sum.cycles);
+  add_counter(&s->cycle_hours, sum.cycle_hours);
+}
+
+//! Compaction keeps order: block b owns the b-th contiguous chunk of the population.
+__device__ inline void chunk_of_block(u32 n, u32& begin, u32& end) {
+  const u32 chunk = (n + gridDim.x - 1) / gridDim.x;
+  begin = min(n, blockIdx.x * chunk);
+  end = min(n, begin + chunk);
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) count_survivors(V v, const StepStats* s, u32* block_counts) {
+  using Reduce = cub::BlockReduce<u32, kThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  u32 begin, end, alive = 0;
+  chunk_of_block(s->population, begin, end);
+  for (u32 i = begin + threadIdx.x; i < end; i += kThreads) alive += !v.template get<Dead>(i);
+  const u32 total = Reduce(temp).Sum(alive);
+  if (threadIdx.x == 0) block_counts[blockIdx.x] = total;
+}
+
+//! One block: block counts -> offsets; survivors, the eggs that fit, the next population.
+__global__ void __launch_bounds__(kBlocks) scan_blocks(u32* block_counts, u32 blocks, StepStats* s, u32 capacity) {
+  using Scan = cub::BlockScan<u32, kBlocks>;
+  __shared__ typename Scan::TempStorage temp;
+  u32 offset, survivors;
+  Scan(temp).ExclusiveSum(threadIdx.x < blocks ? block_counts[threadIdx.x] : 0u, offset, survivors);
+  if (threadIdx.x < blocks) block_counts[threadIdx.x] = offset;
+  if (threadIdx.x == 0) {
+    const u32 room = capacity - min(capacity, survivors);
+    const u32 eggs = min(s->eggs_laid, room);
+    s->survivors = survivors;
+    s->eggs_dropped = s->eggs_laid - eggs;
+    s[1].population = survivors + eggs;
+  }
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) scatter_survivors(V v, V next, const StepStats* s,
+                                                              const u32* block_offsets) {
+  using Scan = cub::BlockScan<u32, kThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  u32 begin, end;
+  chunk_of_block(s->population, begin, end);
+  u32 base = s->eggs_laid - s->eggs_dropped + block_offsets[blockIdx.x];
+  for (u32 tile = begin; tile < end; tile += kThreads) {
+    const u32 i = tile + threadIdx.x;
+    const u32 alive = i < end && !v.template get<Dead>(i);
+    u32 position, tile_alive;
+    Scan(temp).ExclusiveSum(alive, position, tile_alive);
+    if (alive) next.store(base + position, v.load(i));
+    base += tile_alive;
+    __syncthreads();  // temp is reused by the next tile
+  }
+}
+
+template <class V>
+__global__ void __launch_bounds__(kThreads) create_eggs(V next, const StepStats* s, Constants c, Config cfg, u32 hour) {
+  const u32 eggs = s->eggs_laid - s->eggs_dropped;
+  for (u32 j = thread_index(); j < eggs; j += thread_count()) next.store(j, new_egg(c, cfg, hour, j));
+}
+
+template <class T>
+T* device_alloc(std::size_t count) {
+  void* p = nullptr;
+  check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc (SAMPO)");
+  return static_cast<T*>(p);
+}
+struct CudaFree {
+  void operator()(void* p) const { cudaFree(p); }
+};
+
+//! The double-buffered population of one layout, its snapshot and the per-step statistics.
+template <class M>
+class Engine {
+ public:
+  Engine(const M& mapping, const Config& cfg)
+      : cfg_(cfg), buffers_{std::make_unique<layout::DeviceStorage<M>>(mapping),
+                            std::make_unique<layout::DeviceStorage<M>>(mapping)},
+        snapshot_(mapping), blocks_(blocks_for(cfg.agent_capacity)), stats_(device_alloc<StepStats>(cfg.steps + 1)),
+        block_counts_(device_alloc<u32>(kBlocks)), table_(device_alloc<MortalityTable>(1)) {
+    const MortalityTable t = mortality_table();
+    check(cudaMemcpy(table_.get(), &t, sizeof t, cudaMemcpyHostToDevice), "cudaMemcpy (mortality table)");
+  }
+
+  //! The population every run starts from (not timed).
+  void load_snapshot(const Population& pop) {
+    if (pop.size() > cfg_.agent_capacity) throw std::invalid_argument("SAMPO: snapshot exceeds the agent capacity");
+    layout::HostStorage<M> host(snapshot_.view().mapping);
+    const auto view = host.view();
+    for (std::size_t i = 0; i < pop.size(); ++i) view.store(i, pop[i]);
+    snapshot_.upload(host);
+    check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize (snapshot upload)");  // before `host` goes
+    snapshot_size_ = u32(pop.size());
+  }
+
+  void poison(cudaStream_t stream) {
+    for (auto& b : buffers_) fill_blobs(*b, 0xFF, stream);
+    check(cudaMemsetAsync(stats_.get(), 0xFF, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (poison)");
+  }
+
+  void prepare(cudaStream_t stream) {
+    const auto from = snapshot_.view(), to = buffers_[0]->view();
+    for (std::size_t b = 0; b < M::blob_count; ++b)
+      check(cudaMemcpyAsync(to.blobs[b], from.blobs[b], from.mapping.blob_bytes(b), cudaMemcpyDeviceToDevice, stream),
+            "cudaMemcpy (restore snapshot)");
+    StepStats first{};
+    first.population = snapshot_size_;
+    check(cudaMemsetAsync(stats_.get(), 0, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (stats)");
+    check(cudaMemcpyAsync(stats_.get(), &first, sizeof first, cudaMemcpyHostToDevice, stream), "cudaMemcpy (stats)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (prepare)");  // `first` is on the stack
+  }
+
+  ~Engine() {
+    if (graph_) cudaGraphExecDestroy(graph_);
+  }
+
+  //! Records run()'s launches once as a CUDA graph, so a run is one graph launch rather than
+  //! 8 * steps launches, each with its own latency (the views and pointers never change).
+  void capture(Fault fault) {
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (SAMPO capture)");
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture (SAMPO)");
+    enqueue(s, fault);
+    cudaGraph_t graph = nullptr;
+    check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture (SAMPO)");
+    check(cudaGraphInstantiate(&graph_, graph, 0), "cudaGraphInstantiate (SAMPO)");
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+  }
+  void launch(cudaStream_t stream) { check(cudaGraphLaunch(graph_, stream), "cudaGraphLaunch (SAMPO run)"); }
+
+  //! cfg.steps hourly steps starting at cfg.warmup_hours, launched on `stream`.
+  void enqueue(cudaStream_t stream, Fault fault) {
+    const Constants c;
+    for (u32 step = 0; step < cfg_.steps; ++step) {
+      const auto v = buffers_[step % 2]->view(), next = buffers_[(step + 1) % 2]->view();
+      const u32 hour = cfg_.warmup_hours + step;
+      StepStats* s = stats_.get() + step;
+      larval_density<<<blocks_, kThreads, 0, stream>>>(v, s);
+      female_count<<<blocks_, kThreads, 0, stream>>>(v, s);
+      kill_agents<<<blocks_, kThreads, 0, stream>>>(v, s, table_.get(), cfg_, hour);
+      update_agents<<<blocks_, kThreads, 0, stream>>>(v, s, c, cfg_, hour, fault);
+      count_survivors<<<blocks_, kThreads, 0, stream>>>(v, s, block_counts_.get());
+      scan_blocks<<<1, kBlocks, 0, stream>>>(block_counts_.get(), u32(blocks_), s, cfg_.agent_capacity);
+      scatter_survivors<<<blocks_, kThreads, 0, stream>>>(v, next, s, block_counts_.get());
+      create_eggs<<<blocks_, kThreads, 0, stream>>>(next, s, c, cfg_, hour);
+    }
+    check(cudaGetLastError(), "SAMPO kernel launch");
+  }
+
+  std::vector<StepStats> stats(cudaStream_t stream) const {
+    std::vector<StepStats> out(cfg_.steps + 1);
+    check(cudaMemcpyAsync(out.data(), stats_.get(), out.size() * sizeof(StepStats), cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpy (stats)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (stats)");
+    return out;
+  }
+
+  //! The population after the last run (its size from the stats).
+  Population population(cudaStream_t stream) const {
+    const auto all = stats(stream);
+    const layout::DeviceStorage<M>& last = *buffers_[cfg_.steps % 2];
+    layout::HostStorage<M> host(last.view().mapping);
+    last.download(host, stream);
+    const u32 n = std::min(all.back().population, cfg_.agent_capacity);
+    Population pop(n);
+    const auto view = host.view();
+    for (u32 i = 0; i < n; ++i) pop[i] = view.load(i);
+    return pop;
+  }
+
+  double footprint() const { return 3.0 * double(layout::footprint_bytes(snapshot_.view().mapping)); }
+
+ private:
+  static void fill_blobs(const layout::DeviceStorage<M>& storage, int byte, cudaStream_t stream) {
+    const auto v = storage.view();
+    for (std::size_t b = 0; b < M::blob_count; ++b)
+      check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemset (poison)");
+  }
+
+  Config cfg_;
+  std::unique_ptr<layout::DeviceStorage<M>> buffers_[2];
+  layout::DeviceStorage<M> snapshot_;
+  u32 snapshot_size_ = 0;
+  int blocks_;
+  std::unique_ptr<StepStats, CudaFree> stats_;
+  std::unique_ptr<u32, CudaFree> block_counts_;
+  std::unique_ptr<MortalityTable, CudaFree> table_;
+  cudaGraphExec_t graph_ = nullptr;
+};
+
+//! The first difference between two populations, naming the agent and the field.
+std::string first_difference(const Population& got, const Population& want) {
+  if (got.size() != want.size())
+    return std::to_string(got.size()) + " agents after the run, the reference has " + std::to_string(want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    std::string diff;
+    layout::for_each_field<Agent>([&](auto f) {
+      constexpr std::size_t F = decltype(f)::value;
+      if (diff.empty() && std::memcmp(&got[i].template at<F>(), &want[i].template at<F>(), 4) != 0)
+        diff = "agent " + std::to_string(i) + ": " + kFieldNames[F] + " differs from the reference";
+    });
+    if (!diff.empty()) return diff;
+  }
+  return {};
+}
+
+constexpr const char* kStatNames[] = {"population", "eggs", "larvae", "pupae", "larvae_1day_equiv", "females",
+                                      "potentially_infective", "bites", "infectious_bites", "cycles", "cycle_hours",
+                                      "eggs_laid", "survivors", "eggs_dropped"};
+static_assert(sizeof(StepStats) == sizeof(kStatNames) / sizeof(kStatNames[0]) * sizeof(u32));
+
+template <class M>
+class SampoVariant final : public harness::Variant {
+ public:
+  SampoVariant(const M& mapping, const Config& cfg, std::shared_ptr<const ReferenceRun> expected, Fault fault)
+      : cfg_(cfg), expected_(std::move(expected)), fault_(fault), engine_(mapping, cfg) {}
+
+  void setup(cudaStream_t) override {
+    engine_.load_snapshot(expected_->snapshot);
+    engine_.capture(fault_);
+  }
+  void poison(cudaStream_t stream) override { engine_.poison(stream); }
+  void prepare(cudaStream_t stream) override { engine_.prepare(stream); }
+  void run(cudaStream_t stream) override { engine_.launch(stream); }
+
+  harness::Check validate(cudaStream_t stream) override {
+    const auto stats = engine_.stats(stream);
+    for (u32 step = 0; step < cfg_.steps; ++step)
+      for (std::size_t k = 0; k < std::size(kStatNames); ++k) {
+        const u32 got = reinterpret_cast<const u32*>(&stats[step])[k];
+        const u32 want = reinterpret_cast<const u32*>(&expected_->stats[step])[k];
+        if (got != want)
+          return {false, "hour " + std::to_string(cfg_.warmup_hours + step) + ": " + kStatNames[k] + " is " +
+                      std::to_string(got) + ", the CPU reference says " + std::to_string(want), false, {}};
+      }
+    const Population final_pop = engine_.population(stream);
+    if (const std::string diff = first_difference(final_pop, expected_->final_population); !diff.empty())
+      return {false, diff, false, {}};
+    return {true, "", false, {{"checked", double(final_pop.size())}, {"max_abs_err", 0.0}, {"tolerance", 0.0}}};
+  }
+
+  //! From the reference's statistics, which the validated run matched step for step: the
+  //! least DRAM traffic, each field a kernel touches moved once (4 B each). Per step, with n
+  //! agents (E eggs, L larvae, P pupae, A adults, F adult females), s survivors, d = n - s
+  //! dying and e new eggs:
+  //!   larval_density  4n state + 4L age                 female_count  4n state + 4A + 4F
+  //!   kill_agents     8n read, 4d written               count, scatter  4n dead each
+  //!   update_agents   dead, state, age, hoursInState, delay, bloodmeal count (24 B) for eggs
+  //!                   and pupae, + the larval delay for larvae (28 B), + cycle length and
+  //!                   development for adults (32 B); writes age and hoursInState (8 B), + the
+  //!                   larval delay (12 B), + cycle length and development (16 B). Those dying
+  //!                   this hour count as living (an overstatement of ~1 %), transitions as not
+  //!                   happening (they are rarer still).
+  //!   scatter         48 B read and written per survivor; create_eggs 48 B written per egg.
+  harness::Work work() const override {
+    harness::Work w;
+    w.unit = "agent_steps";
+    for (const StepStats& s : expected_->stats) {
+      const double n = s.population, adults = n - s.eggs - s.larvae - s.pupae, dying = n - s.survivors,
+                   eggs = double(s.eggs_laid) - s.eggs_dropped;
+      w.units += n;
+      w.bytes_read += (4 * n + 4.0 * s.larvae) + (4 * n + 4 * adults + 4.0 * s.females) + 8 * n +
+                      (24.0 * (s.eggs + s.pupae) + 28.0 * s.larvae + 32 * adults) + 4 * n +
+                      (4 * n + 48.0 * s.survivors);
+      w.bytes_written += 4 * dying + (8.0 * (s.eggs + s.pupae) + 12.0 * s.larvae + 16 * adults) +
+                         48.0 * s.survivors + 48 * eggs;
+    }
+    return w;
+  }
+  double footprint_bytes() const override { return engine_.footprint(); }
+  void add_counters(benchmark::State& state, double) const override {
+    state.counters["struct_bytes"] = double(sizeof(AgentValue));
+    state.counters["fields"] = double(Agent::field_count);
+    state.counters["kernels"] = double(kSampoKernels);
+    state.counters["agents_final"] = double(expected_->final_population.size());
+  }
+
+ private:
+  Config cfg_;
+  std::shared_ptr<const ReferenceRun> expected_;
+  Fault fault_;
+  Engine<M> engine_;
+};
+
+//! The original's manual layout: struct Agent (6 fields), AgentState (2), AgentAge (4).
+struct ManualSplit {
+  static constexpr std::string_view name = "manual";
+  template <class Rec>
+  using mapping = layout::SplitMapping<
+      Rec,
+      layout::Cluster<layout::AoS, AvailableEggs, CycleLength, HumanBloodmealCount, Delay, NumEggBatches,
+                      OvipositionOrLarvalDelay>,
+      layout::Cluster<layout::AoS, Dead, State>,
+      layout::Cluster<layout::AoS, AgeInHours, HoursInState, IsFemale, SporogonicDevelopment>>;
+};
+
+//! Fields grouped by the kernels that read them (a hand-made KDLG-like split): {state, age}
+//! for the two per-agent passes (larval density, kill), {isFemale, development} for the
+//! female count, dead alone (kill, update, compaction), the rest for updateAgents only.
+struct ByKernelSplit {
+  static constexpr std::string_view name = "by-kernel";
+  template <class Rec>
+  using mapping = layout::SplitMapping<
+      Rec, layout::Cluster<layout::AoS, State, AgeInHours>,
+      layout::Cluster<layout::AoS, IsFemale, SporogonicDevelopment>, layout::Cluster<layout::AoS, Dead>,
+      layout::Cluster<layout::AoS, AvailableEggs, CycleLength, HumanBloodmealCount, Delay, NumEggBatches,
+                      OvipositionOrLarvalDelay, HoursInState>>;
+};
+
+}  // namespace
+
+std::unique_ptr<harness::Variant> make_variant(const harness::kofler::LayoutChoice& choice, const Config& cfg,
+                                               std::shared_ptr<const ReferenceRun> expected, Fault fault) {
+  std::unique_ptr<harness::Variant> v;
+  harness::kofler::with_mapping<Agent>(choice, cfg.agent_capacity,
+                                       harness::kofler::Tiles<kCompileTimeTiles[0], kCompileTimeTiles[1],
+                                                              kCompileTimeTiles[2]>{},
+                                       layout::LayoutList<ManualSplit, ByKernelSplit>{}, [&](const auto& mapping) {
+                                         using M = std::decay_t<decltype(mapping)>;
+                                         v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
+                                       });
+  return v;
+}
+
+Population gpu_warmup(const Config& cfg) {
+  const Constants c;
+  const Population eggs = initial_population(cfg, c);
+  if (cfg.warmup_hours == 0) return eggs;
+  Config warm = cfg;  // the warm-up is one run of warmup_hours steps from hour 0
+  warm.steps = cfg.warmup_hours;
+  warm.warmup_hours = 0;
+  Engine<layout::AoSMapping<Agent>> engine(layout::AoSMapping<Agent>{cfg.agent_capacity}, warm);
+  engine.load_snapshot(eggs);
+  engine.prepare(nullptr);
+  engine.enqueue(nullptr, Fault::none);
+  return engine.population(nullptr);
+}
+
+double device_bytes(const Config& cfg) { return 3.0 * double(cfg.agent_capacity) * sizeof(AgentValue); }
+
+}  // namespace lb::kofler::sampo

@@ -1,0 +1,99 @@
+//! SAMPO on the GPU against its CPU reference on a small case (1,000 eggs, 14 days of warm-up,
+//! one day timed): the warm-up from eggs, every layout kind agent for agent, a second run after
+//! prepare, and fault injection (a lost field write, a run that writes nothing) failing the
+//! check. Without a GPU every test reports SKIPPED.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "gpu_available.hpp"
+#include "sampo.hpp"
+
+namespace lb::kofler::sampo {
+namespace {
+
+using harness::kofler::LayoutChoice;
+using K = layout::ClusterLayout::Kind;
+
+Config small() { return Config::for_eggs(1000, 336, 24); }
+
+const std::shared_ptr<const ReferenceRun>& expected() {
+  static const auto run = std::make_shared<const ReferenceRun>(reference_from(gpu_warmup(small()), small()));
+  return run;
+}
+
+//! The original's three structs, each AoS; fields grouped by kernel; a mixed partition (SoA,
+//! tiled and AoS clusters).
+layout::FieldPartition manual() { return {{0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2}, {{K::aos}, {K::aos}, {K::aos}}}; }
+layout::FieldPartition by_kernel() {
+  return {{3, 3, 3, 3, 3, 3, 2, 0, 0, 3, 1, 1}, {{K::aos}, {K::aos}, {K::aos}, {K::aos}}};
+}
+layout::FieldPartition mixed() {
+  return {{0, 1, 2, 0, 1, 2, 0, 0, 1, 1, 2, 2}, {{K::soa, 1}, {K::tiled, 16}, {K::aos, 1}}};
+}
+
+LayoutChoice choice(std::string layout, std::size_t tile = 0, std::string partition = {},
+                    layout::FieldPartition fields = {}) {
+  return {std::move(layout), tile, std::move(partition), std::move(fields)};
+}
+
+std::vector<LayoutChoice> every_kind() {
+  return {choice("aos"), choice("soa"), choice("tiled", 4), choice("tiled", 7), choice("tiled", 32),
+          choice("tiled-ct", 8), choice("tiled-ct", 32), choice("tiled-ct", 128),
+          choice("split", 0, "manual", manual()), choice("split-ct", 0, "manual", manual()),
+          choice("split", 0, "mixed", mixed()), choice("split", 0, "by-kernel", by_kernel()),
+          choice("split-ct", 0, "by-kernel", by_kernel())};
+}
+
+std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.partition; }
+
+TEST(SampoGpu, WarmUpFromEggsMatchesTheCpuAgentForAgent) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const Population& gpu = expected()->snapshot;  // gpu_warmup(small())
+  const Population cpu = reference_run(small()).snapshot;
+  ASSERT_EQ(gpu.size(), cpu.size());
+  EXPECT_GT(gpu.size(), 1000u);
+  EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), gpu.size() * sizeof(AgentValue)), 0);
+}
+
+TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  u32 laid = 0, bites = 0;
+  for (const StepStats& s : expected()->stats) laid += s.eggs_laid, bites += s.bites;
+  ASSERT_GT(laid, 0u) << "the case lays no eggs: createEggs would go unchecked";
+  ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
+  for (const LayoutChoice& c : every_kind()) {
+    auto v = make_variant(c, small(), expected());
+    v->setup(nullptr);
+    v->poison(nullptr);
+    for (int run = 0; run < 2; ++run) {  // prepare restores the snapshot: the second run is the same
+      v->prepare(nullptr);
+      v->run(nullptr);
+      const harness::Check check = v->validate(nullptr);
+      EXPECT_TRUE(check.ok) << label(c) << " run " << run << ": " << check.message;
+    }
+  }
+}
+
+TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  const LayoutChoice kinds[] = {choice("aos"), choice("soa"), choice("split", 0, "manual", manual())};
+  for (const LayoutChoice& c : kinds) {
+    auto v = make_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
+    v->setup(nullptr);
+    v->poison(nullptr);
+    v->prepare(nullptr);
+    v->run(nullptr);
+    EXPECT_FALSE(v->validate(nullptr).ok) << label(c) << ": hoursInState never advanced, yet the check passed";
+
+    auto idle = make_variant(c, small(), expected());
+    idle->setup(nullptr);
+    idle->poison(nullptr);
+    idle->prepare(nullptr);
+    EXPECT_FALSE(idle->validate(nullptr).ok) << label(c) << ": no run, yet the check passed";
+  }
+}
+
+}  // namespace
+}  // namespace lb::kofler::sampo
