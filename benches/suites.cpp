@@ -7,6 +7,7 @@ namespace lb::harness {
 // Each paper's planner lives with its benchmarks (benches/<paper>_bench.cpp).
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
 
 const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
@@ -14,7 +15,9 @@ const std::vector<Suite>& suites() {
       {"kriging",
        plan_kriging,
        {{"model", "model", "krige",
-         "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh"}}}};
+         "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh"}}},
+      // {"kofler", plan_kofler, {}} joins the list with the first Kofler program and its presets.
+  };
   return all;
 }
 

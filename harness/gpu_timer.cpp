@@ -29,7 +29,8 @@ GpuTimer::~GpuTimer() {
 }
 
 double GpuTimer::run(benchmark::State& state, const std::string& name,
-                     const std::function<void(cudaStream_t)>& launch, bool flush_l2) {
+                     const std::function<void(cudaStream_t)>& launch, bool flush_l2,
+                     const std::function<void(cudaStream_t)>& before) {
   return run_self_timed(
       state, name,
       [&](cudaStream_t s) {
@@ -41,11 +42,12 @@ double GpuTimer::run(benchmark::State& state, const std::string& name,
         check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
         return ms / 1e3;
       },
-      flush_l2);
+      flush_l2, before);
 }
 
 double GpuTimer::run_self_timed(benchmark::State& state, const std::string& name,
-                                const std::function<double(cudaStream_t)>& timed_run, bool flush_l2) {
+                                const std::function<double(cudaStream_t)>& timed_run, bool flush_l2,
+                                const std::function<void(cudaStream_t)>& before) {
   const Nvml& nvml = Nvml::for_device(uuid_);
   unsigned clock_min = ~0u, clock_max = 0;
   std::uint64_t reasons = 0;
@@ -53,6 +55,7 @@ double GpuTimer::run_self_timed(benchmark::State& state, const std::string& name
   double total_s = 0;
   nvtxRangePushA(name.c_str());
   for (auto _ : state) {
+    if (before) before(stream_);
     if (flush_l2) check(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, stream_), "cudaMemset (L2 flush)");
     const double seconds = timed_run(stream_);
     state.SetIterationTime(seconds);

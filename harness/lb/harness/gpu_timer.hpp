@@ -27,14 +27,17 @@ class GpuTimer {
   //! The benchmark loop: per iteration, flush L2 (if asked), time `launch(stream)`.
   //! Adds counters sm_clock_mhz_min/max, throttle_reasons and throttled. Returns the mean
   //! time of one iteration in seconds.
+  //! `before(stream)`, when given, runs before each flush and is not timed (e.g. restoring a
+  //! sort's input).
   double run(benchmark::State& state, const std::string& name, const std::function<void(cudaStream_t)>& launch,
-             bool flush_l2 = true);
+             bool flush_l2 = true, const std::function<void(cudaStream_t)>& before = {});
 
   //! The same loop for work that times itself (e.g. a kriging experiment whose timed region
   //! includes host work and transfers, measured by its own CUDA events): `timed_run(stream)`
   //! runs one iteration, waits for it and returns its seconds.
   double run_self_timed(benchmark::State& state, const std::string& name,
-                        const std::function<double(cudaStream_t)>& timed_run, bool flush_l2 = true);
+                        const std::function<double(cudaStream_t)>& timed_run, bool flush_l2 = true,
+                        const std::function<void(cudaStream_t)>& before = {});
 
  private:
   std::string uuid_;

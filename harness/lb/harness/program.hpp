@@ -1,0 +1,106 @@
+#pragma once
+//! One interface for every program of every paper (the RAJAPerf / nvbench pattern). A program
+//! says how to set up one variant, run it once, poison its outputs, check them against its
+//! reference, and what one run does (declared Work). The harness does the rest the same way for
+//! all: the memory-fit check, set-up, poisoning, one validated run, the timed loop (GPU: CUDA
+//! events with L2 flushed; CPU: a steady clock) and the counters derived from Work and the
+//! device's measured ceilings, under one naming convention:
+//!
+//!   <unit>, <unit>_per_s           the program's own unit (interactions, estimates, keys, ...)
+//!   bytes_read, bytes_written,     DRAM bytes an ideal cache would move per run
+//!   bytes_per_s
+//!   memory_bound_s                 (bytes_read + bytes_written) / measured copy bandwidth
+//!   pct_copy_bandwidth             100 * memory_bound_s / t
+//!   compute_bound_s                the slowest unit at its measured rate (FP32 FMA, FP32 special
+//!   pct_compute_bound              function, FP64 FMA); 100 * compute_bound_s / t
+//!   bound_s, pct_of_bound          the larger bound; 100 * bound_s / t
+//!   footprint_bytes                device (or host) bytes the variant's data takes
+//! plus the validation's counters (max_abs_err, max_rel_err, tolerance, checked, unvalidated)
+//! and whatever a program adds (Variant::add_counters).
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "lb/harness/ceilings.hpp"
+#include "lb/harness/memory_fit.hpp"
+
+namespace lb::harness {
+
+//! What one run of a variant does, declared by the program from its algorithm (not measured).
+struct Work {
+  std::string unit;        //!< the program's own unit, a counter name: "interactions", "keys"
+  double units = 0;        //!< per run
+  double bytes_read = 0;   //!< per run, what the algorithm must read from DRAM at least
+  double bytes_written = 0;
+  double fp32_fma = 0;     //!< FP32 FMA-pipe instructions per run (an add or mul counts as one)
+  double fp32_special = 0; //!< FP32 special-function instructions (rcp, rsqrt, exp2, ...)
+  double fp64_fma = 0;     //!< FP64 instructions per run
+};
+
+//! The outcome of checking one run against the program's reference.
+struct Check {
+  bool ok = false;
+  std::string message;      //!< why not, naming the first bad output
+  bool unvalidated = false; //!< the tolerance could not fail a wrong program (reported, not hidden)
+  std::map<std::string, double> counters;  //!< e.g. max_rel_err, tolerance, checked
+};
+
+//! One variant of one program at one size. The harness calls, in order: setup, then poison +
+//! prepare + run + validate once, then prepare + run per timed iteration.
+class Variant {
+ public:
+  virtual ~Variant() = default;
+  //! Allocate and fill inputs (not timed).
+  virtual void setup(cudaStream_t stream) = 0;
+  //! Fill every output with values no correct run leaves (NaN, sentinels), so a run that skips
+  //! an output fails validation.
+  virtual void poison(cudaStream_t stream) = 0;
+  //! Restore what a run changes in its inputs (a sort's keys, a simulation's state) before
+  //! every run; not timed.
+  virtual void prepare(cudaStream_t) {}
+  //! The timed work. GPU variants enqueue it on `stream`; CPU variants ignore the stream.
+  virtual void run(cudaStream_t stream) = 0;
+  //! A variant whose timed region is not one stream's span (e.g. host work between its own
+  //! CUDA events) times itself: it returns true here and the seconds of one run from
+  //! run_timed, which the harness then calls instead of run.
+  virtual bool times_itself() const { return false; }
+  virtual double run_timed(cudaStream_t) { return 0; }
+  //! Check the outputs of the last run against the reference.
+  virtual Check validate(cudaStream_t stream) = 0;
+  virtual Work work() const = 0;
+  virtual double footprint_bytes() const = 0;
+  //! Fraction of the declared work one run performs (a CPU run timed on a sample of its
+  //! points): times are divided by it.
+  virtual double sampled_fraction() const { return 1.0; }
+  //! Program-specific counters, given the mean seconds of one (scaled) run.
+  virtual void add_counters(benchmark::State&, double /*seconds*/) const {}
+};
+
+enum class Where { gpu, cpu };
+
+//! One planned benchmark of a program: its name, where it runs, what it needs (checked before
+//! set-up) and how to make it.
+struct ProgramCase {
+  Where where = Where::gpu;
+  MemoryNeed memory;
+  std::function<std::unique_ptr<Variant>()> make;
+};
+
+//! The counters the convention above derives from Work, the mean seconds of one run and the
+//! ceilings (a zero ceiling or zero work leaves that bound out).
+std::map<std::string, double> rate_counters(const Work& work, double seconds, const Ceilings& ceilings);
+
+//! Runs one case inside a Google Benchmark loop: fit check, set-up, poison, one run, validation
+//! (a failed check skips the benchmark with its message), the timed loop, counters. GPU cases
+//! time with the process's GpuTimer; `ceilings` are the process's (env()) unless given.
+void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c);
+void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
+              cudaStream_t stream);
+
+}  // namespace lb::harness

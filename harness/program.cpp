@@ -1,0 +1,129 @@
+#include "lb/harness/program.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "lb/common/cuda_check.hpp"
+#include "lb/harness/gpu_timer.hpp"
+#include "lb/harness/suite.hpp"
+
+namespace lb::harness {
+
+std::map<std::string, double> rate_counters(const Work& w, double seconds, const Ceilings& c) {
+  std::map<std::string, double> out;
+  if (!(seconds > 0)) return out;
+  if (!w.unit.empty()) {
+    out[w.unit] = w.units;
+    out[w.unit + "_per_s"] = w.units / seconds;
+  }
+  const double bytes = w.bytes_read + w.bytes_written;
+  out["bytes_read"] = w.bytes_read;
+  out["bytes_written"] = w.bytes_written;
+  out["bytes_per_s"] = bytes / seconds;
+  double bound = 0;
+  if (bytes > 0 && c.copy_bandwidth_gbs > 0) {
+    const double memory_s = bytes / (c.copy_bandwidth_gbs * 1e9);
+    out["memory_bound_s"] = memory_s;
+    out["pct_copy_bandwidth"] = 100.0 * memory_s / seconds;
+    bound = memory_s;
+  }
+  // Each unit's time at its measured rate; the busiest one bounds the run.
+  double compute_s = 0;
+  auto unit_time = [&](double count, double rate) {
+    if (count > 0 && rate > 0) compute_s = std::max(compute_s, count / rate);
+  };
+  unit_time(w.fp32_fma, c.fp32_fma_per_s);
+  unit_time(w.fp32_special, c.fp32_rcp_per_s);
+  unit_time(w.fp64_fma, c.fp64_fma_per_s);
+  if (compute_s > 0) {
+    out["compute_bound_s"] = compute_s;
+    out["pct_compute_bound"] = 100.0 * compute_s / seconds;
+    bound = std::max(bound, compute_s);
+  }
+  if (bound > 0) {
+    out["bound_s"] = bound;
+    out["pct_of_bound"] = 100.0 * bound / seconds;
+  }
+  return out;
+}
+
+namespace {
+
+//! The variant of the last case, kept across a benchmark's repetitions (Google Benchmark calls
+//! the function once per repetition): set up and validated once per name.
+struct Current {
+  std::string name;
+  std::unique_ptr<Variant> variant;
+  Check check;
+};
+
+Current& current() {
+  static Current c;
+  return c;
+}
+
+double time_cpu(benchmark::State& state, Variant& v) {
+  double total_s = 0;
+  const double fraction = v.sampled_fraction();
+  for (auto _ : state) {
+    v.prepare(nullptr);
+    const auto t0 = std::chrono::steady_clock::now();
+    v.run(nullptr);
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / fraction;
+    state.SetIterationTime(dt);
+    total_s += dt;
+  }
+  return state.iterations() > 0 ? total_s / static_cast<double>(state.iterations()) : 0.0;
+}
+
+}  // namespace
+
+void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
+              cudaStream_t stream) {
+  Current& cur = current();
+  if (cur.name != name) {
+    cur = Current{};  // frees the previous variant's memory before the next one allocates
+    if (const std::string why = memory_shortfall(c.memory); !why.empty()) {
+      state.SkipWithError(fmt::format("does not fit: {}", why).c_str());
+      return;
+    }
+    auto variant = c.make();
+    variant->setup(stream);
+    variant->poison(stream);
+    variant->prepare(stream);
+    if (variant->times_itself())
+      variant->run_timed(stream);
+    else
+      variant->run(stream);
+    if (c.where == Where::gpu) check(cudaStreamSynchronize(stream), "validation run");
+    cur.check = variant->validate(stream);
+    cur.variant = std::move(variant);
+    cur.name = name;
+  }
+  if (!cur.check.ok) {
+    state.SkipWithError(cur.check.message.c_str());
+    return;
+  }
+  Variant& v = *cur.variant;
+  const auto prepare = [&](cudaStream_t s) { v.prepare(s); };
+  double seconds = 0;
+  if (c.where == Where::cpu)
+    seconds = time_cpu(state, v);
+  else if (v.times_itself())
+    seconds = env().timer->run_self_timed(state, name, [&](cudaStream_t s) { return v.run_timed(s); }, true, prepare);
+  else
+    seconds = env().timer->run(state, name, [&](cudaStream_t s) { v.run(s); }, true, prepare);
+  for (const auto& [key, value] : rate_counters(v.work(), seconds, ceilings)) state.counters[key] = value;
+  state.counters["footprint_bytes"] = v.footprint_bytes();
+  for (const auto& [key, value] : cur.check.counters) state.counters[key] = value;
+  state.counters["unvalidated"] = cur.check.unvalidated ? 1 : 0;
+  v.add_counters(state, seconds);
+}
+
+void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c) {
+  run_case(state, name, c, env().ceilings, c.where == Where::gpu ? env().timer->stream() : nullptr);
+}
+
+}  // namespace lb::harness
