@@ -1,0 +1,90 @@
+//! The frontier search on the GPU: one thread per vertex, one launch per level. Whether a
+//! level changed anything is read back once per batch of levels (a flag per level), so the
+//! host waits every kBatch launches instead of every one; the levels launched past the last
+//! change find no vertex at their distance and change nothing.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+
+#include "lb/bfs/laid_out.hpp"
+#include "lb/common/cuda_check.hpp"
+#include "lb/layout/device_storage.hpp"
+
+namespace lb::bfs {
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int kBatch = 8;
+
+template <class View>
+__global__ void set_distance_kernel(View v, std::size_t n, int value, std::size_t source) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) set_distance(v, i, value, source);
+}
+
+template <class View>
+__global__ void relax_kernel(View v, std::size_t n, int level, int* changed) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && relax_neighbours(v, i, level)) *changed = 1;
+}
+
+template <class M>
+class GpuSearch final : public FrontierBfs {
+ public:
+  GpuSearch(const datasets::Graph& g, std::size_t inline_count)
+      : host_(lay_out<M>(g, inline_count)), device_(host_.mapping()) {
+    check(cudaMalloc(&changed_, kBatch * sizeof(int)), "cudaMalloc (BFS flags)");
+    check(cudaMallocHost(&changed_host_, kBatch * sizeof(int)), "cudaMallocHost (BFS flags)");
+    device_.upload(host_);
+    check(cudaDeviceSynchronize(), "upload (BFS graph)");
+  }
+  ~GpuSearch() override {
+    cudaFree(changed_);
+    cudaFreeHost(changed_host_);
+  }
+
+  void poison() override {
+    set_distance_kernel<<<grid(), kBlock>>>(device_.view(), host_.size(), kPoison, kNoSource);
+    check_launch("set_distance_kernel (poison)");
+    check(cudaDeviceSynchronize(), "poison (BFS distances)");
+  }
+  int run(std::uint32_t source, cudaStream_t stream) override {
+    const auto view = device_.view();
+    const std::size_t n = host_.size();
+    set_distance_kernel<<<grid(), kBlock, 0, stream>>>(view, n, kInfinity, source);
+    check_launch("set_distance_kernel");
+    for (int base = 0;; base += kBatch) {
+      check(cudaMemsetAsync(changed_, 0, kBatch * sizeof(int), stream), "cudaMemset (BFS flags)");
+      for (int j = 0; j < kBatch; ++j) relax_kernel<<<grid(), kBlock, 0, stream>>>(view, n, base + j, changed_ + j);
+      check_launch("relax_kernel");
+      check(cudaMemcpyAsync(changed_host_, changed_, kBatch * sizeof(int), cudaMemcpyDeviceToHost, stream),
+            "cudaMemcpy (BFS flags)");
+      check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (BFS flags)");
+      const auto quiet = std::find(changed_host_, changed_host_ + kBatch, 0);
+      if (quiet != changed_host_ + kBatch) return base + static_cast<int>(quiet - changed_host_) + 1;
+    }
+  }
+  std::vector<int> levels() const override {
+    layout::HostStorage<M> out(host_.mapping());
+    device_.download(out);
+    return levels_of(out);
+  }
+  const layout::InnerFootprint& footprint() const override { return host_.mapping().footprint(); }
+
+ private:
+  unsigned grid() const { return static_cast<unsigned>((host_.size() + kBlock - 1) / kBlock); }
+
+  layout::HostStorage<M> host_;
+  layout::DeviceStorage<M> device_;
+  int* changed_ = nullptr;       // a flag per level of a batch, on the device
+  int* changed_host_ = nullptr;  // and their pinned copy
+};
+
+}  // namespace
+
+std::unique_ptr<FrontierBfs> make_gpu_search(const datasets::Graph& g, const Variant& v) {
+  return make_search<GpuSearch>(g, v);
+}
+
+}  // namespace lb::bfs
