@@ -5,6 +5,7 @@
 //! Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lb/bfs/bfs.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/inner/strategies.hpp"
@@ -46,6 +48,12 @@ std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const n
 //! Fig. 10b: defined with the BFS benchmark (benches/inner/bfs_bench.cpp).
 std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                              const Overrides& overrides);
+
+//! One BFS variant (benches/inner/bfs_bench.cpp) on graph "road-like" or "roadnet-pa" from
+//! the vertex with file id `source`, for the planner and the tests (the CPU runs the same
+//! search serially). Its validation names a vertex whose level differs from the queue BFS.
+std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_t source, const bfs::Variant& v,
+                                          bfs::Device device);
 
 //! One synthetic variant, for the planner and the GPU tests.
 struct SyntheticCase {

@@ -37,8 +37,15 @@ void add_bfs_options(CLI::App* cmd, BfsOptions& o) {
 int bfs(const BfsOptions& o) {
   if (o.device != "gpu" && o.device != "cpu")
     throw std::invalid_argument(fmt::format("--device: unknown device '{}' (gpu or cpu)", o.device));
-  const bfs::Variant variant{bfs::parse_layout(o.layout, "--layout"), bfs::parse_strategy(o.strategy, "--strategy"),
-                             o.inline_count};
+  auto named = [](const char* option, auto parse, const std::string& text) {
+    try {
+      return parse(text);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
+    }
+  };
+  const bfs::Variant variant{named("--layout", inner::parse_inner_layout, o.layout),
+                             named("--strategy", inner::parse_inner_strategy, o.strategy), o.inline_count};
   std::uint64_t source_id = 0;
   {
     std::size_t parsed = 0;

@@ -10,34 +10,10 @@ namespace lb::bfs {
 
 using layout::InnerLayout, layout::InnerStrategy;
 
-std::string_view name_of(InnerLayout l) { return l == InnerLayout::aos ? "aos" : "soa"; }
-
-std::string_view name_of(InnerStrategy s) {
-  switch (s) {
-    case InnerStrategy::none: return "none";
-    case InnerStrategy::partial: return "partial";
-    case InnerStrategy::full: return "full";
-    case InnerStrategy::object: return "object";
-  }
-  return "?";
-}
-
-InnerLayout parse_layout(std::string_view text, std::string_view option) {
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
-    if (text == name_of(l)) return l;
-  throw std::invalid_argument(fmt::format("{}: unknown layout '{}' (aos or soa)", option, text));
-}
-
-InnerStrategy parse_strategy(std::string_view text, std::string_view option) {
-  for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
-    if (text == name_of(s)) return s;
-  throw std::invalid_argument(fmt::format("{}: unknown strategy '{}' (none, partial, full or object)", option, text));
-}
-
 void check_variant(const Variant& v, const datasets::Graph& g) {
   if (v.strategy != InnerStrategy::partial && v.inline_count != 0)
     throw std::invalid_argument(fmt::format("--inline: an inline count ({}) is for the partial strategy only, not {}",
-                                            v.inline_count, name_of(v.strategy)));
+                                            v.inline_count, inner::to_string(v.strategy)));
   if (v.inline_count > kMaxInline)
     throw std::invalid_argument(fmt::format("--inline: {} is above the largest inline count built, {}",
                                             v.inline_count, kMaxInline));
@@ -46,7 +22,7 @@ void check_variant(const Variant& v, const datasets::Graph& g) {
       if (g.degree(u) > kMaxDegree)
         throw std::invalid_argument(fmt::format(
             "{}: vertex {} has degree {}, above the {} slots the {} strategy reserves (use none or partial)", g.source,
-            g.original_id.empty() ? u : g.original_id[u], g.degree(u), kMaxDegree, name_of(v.strategy)));
+            g.original_id.empty() ? u : g.original_id[u], g.degree(u), kMaxDegree, inner::to_string(v.strategy)));
 }
 
 std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const Variant& v, Device device) {

@@ -39,7 +39,7 @@ inline std::vector<Variant> all_variants() {
 }
 
 inline std::string describe(const Variant& v) {
-  return std::string(name_of(v.layout)) + "/" + std::string(name_of(v.strategy)) + "/inline:" +
+  return std::string(inner::to_string(v.layout)) + "/" + std::string(inner::to_string(v.strategy)) + "/inline:" +
          std::to_string(v.inline_count);
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bfs_cases.hpp"
+#include "inner/programs.hpp"
 #include "gpu_available.hpp"
 
 namespace {
@@ -37,6 +38,29 @@ TEST(FrontierBfsGpu, FullSizeRoadLikeGraphInEveryStrategy) {
       EXPECT_EQ(search->run(0), *std::max_element(expected.begin(), expected.end()) + 1) << describe(v);
       EXPECT_EQ(search->levels(), expected) << describe(v);
     }
+}
+
+TEST(FrontierBfsGpu, BenchmarkVariantValidatesAndCatchesAnUnwrittenResult) {
+  REQUIRE_GPU();
+  // The inner suite's variant as the harness drives it, on a stream, for two strategies.
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  for (auto s : {lb::layout::InnerStrategy::partial, lb::layout::InnerStrategy::object}) {
+    auto v = lb::harness::inner::make_bfs_variant("road-like", 0, {lb::layout::InnerLayout::soa, s, 0}, Device::gpu);
+    v->setup(stream);
+    v->poison(stream);
+    v->run(stream);
+    auto check = v->validate(stream);
+    EXPECT_TRUE(check.ok) << check.message;
+    v->run(stream);  // a second run (the timed loop's) starts from the first one's distances
+    check = v->validate(stream);
+    EXPECT_TRUE(check.ok) << check.message;
+    v->poison(stream);
+    check = v->validate(stream);
+    EXPECT_FALSE(check.ok);
+    EXPECT_NE(check.message.find("(still poisoned)"), std::string::npos) << check.message;
+  }
+  cudaStreamDestroy(stream);
 }
 
 }  // namespace

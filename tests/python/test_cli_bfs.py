@@ -130,8 +130,8 @@ def test_bad_graph_gives_one_clear_error_and_no_output(tmp_path, text, message):
 @pytest.mark.parametrize("args,message", [
     (["--source", "50"], "--source: "),  # no edge mentions 50
     (["--source", "-1"], "--source: '-1' is not a vertex id"),
-    (["--layout", "aosoa"], "--layout: unknown layout 'aosoa'"),
-    (["--strategy", "inline"], "--strategy: unknown strategy 'inline'"),
+    (["--layout", "aosoa"], "--layout: unknown inner-array layout 'aosoa'"),
+    (["--strategy", "inline"], "--strategy: unknown inner-array strategy 'inline'"),
     (["--strategy", "full", "--inline", "3"], "--inline: an inline count (3) is for the partial strategy only"),
     (["--strategy", "partial", "--inline", "11"], "--inline: 11 is above the largest inline count built, 10"),
     (["--device", "tpu"], "--device: unknown device 'tpu'"),

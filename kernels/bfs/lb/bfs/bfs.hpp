@@ -9,12 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <string_view>
 #include <vector>
 
 #include "lb/datasets/graph.hpp"
-#include "lb/layout/inner_array.hpp"
+#include "lb/inner/strategies.hpp"
 
 namespace lb::bfs {
 
@@ -25,13 +23,6 @@ struct Variant {
   layout::InnerStrategy strategy = layout::InnerStrategy::full;
   std::size_t inline_count = 0;  //!< N, for the partial strategy only
 };
-
-std::string_view name_of(layout::InnerLayout l);
-std::string_view name_of(layout::InnerStrategy s);
-//! "aos"/"soa" and "none"/"partial"/"full"/"object"; throws std::invalid_argument naming
-//! `option` and the accepted values.
-layout::InnerLayout parse_layout(std::string_view text, std::string_view option);
-layout::InnerStrategy parse_strategy(std::string_view text, std::string_view option);
 
 //! Throws std::invalid_argument when the variant cannot hold the graph or is malformed: an
 //! inline count for a strategy other than partial or above kMaxInline, a degree above

@@ -4,7 +4,6 @@
 //! of a device's search template.
 
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 #include "lb/bfs/bfs.hpp"
@@ -41,18 +40,10 @@ std::vector<int> levels_of(const layout::HostStorage<M>& storage) {
 template <template <class> class Search>
 std::unique_ptr<FrontierBfs> make_search(const datasets::Graph& g, const Variant& v) {
   check_variant(v, g);
-  using layout::InnerLayout, layout::InnerStrategy;
-  auto make = [&]<InnerLayout L>() -> std::unique_ptr<FrontierBfs> {
-    switch (v.strategy) {
-      case InnerStrategy::none: return std::make_unique<Search<VertexMapping<L, InnerStrategy::none>>>(g, v.inline_count);
-      case InnerStrategy::partial: return std::make_unique<Search<VertexMapping<L, InnerStrategy::partial>>>(g, v.inline_count);
-      case InnerStrategy::full: return std::make_unique<Search<VertexMapping<L, InnerStrategy::full>>>(g, v.inline_count);
-      case InnerStrategy::object: return std::make_unique<Search<VertexMapping<L, InnerStrategy::object>>>(g, v.inline_count);
-    }
-    throw std::invalid_argument("unknown inner-array strategy");
-  };
-  return v.layout == InnerLayout::aos ? make.template operator()<InnerLayout::aos>()
-                                      : make.template operator()<InnerLayout::soa>();
+  return inner::dispatch_inner(v.layout, v.strategy,
+                               [&]<layout::InnerLayout L, layout::InnerStrategy S>() -> std::unique_ptr<FrontierBfs> {
+                                 return std::make_unique<Search<VertexMapping<L, S>>>(g, v.inline_count);
+                               });
 }
 
 }  // namespace lb::bfs
