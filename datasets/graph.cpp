@@ -82,8 +82,8 @@ EdgeListLoad graph_from_edges(std::size_t vertices, std::vector<std::pair<std::u
   EdgeListLoad load;
   load.edge_lines = edges.size();
   if (vertices > kMaxIndex || edges.size() > kMaxIndex)
-    throw InputError(fmt::format("{} vertices and {} edges: more than the 32-bit CSR indices hold", vertices,
-                                 edges.size()));
+    throw InputError(
+        fmt::format("{} vertices and {} edges: more than the 32-bit CSR indices hold", vertices, edges.size()));
   // Counting sort by source (linear: no global sort of millions of pairs), then each
   // adjacency list sorted and its repeats dropped.
   Graph& g = load.graph;
@@ -126,9 +126,10 @@ EdgeListLoad load_snap_edge_list(const std::string& path) {
     if (line.empty() || line.front() == '#') continue;
     const auto fields = fields_of(line);
     if (fields.size() != 2)
-      throw InputError(fmt::format("{}:{}: expected two vertex ids \"from to\" (tab or space separated), found {} "
-                                   "field{}: {}",
-                                   path, line_no, fields.size(), fields.size() == 1 ? "" : "s", text::quote(line)));
+      throw InputError(
+          fmt::format("{}:{}: expected two vertex ids \"from to\" (tab or space separated), found {} "
+                      "field{}: {}",
+                      path, line_no, fields.size(), fields.size() == 1 ? "" : "s", text::quote(line)));
     raw.emplace_back(parse_id(fields[0], path, line_no), parse_id(fields[1], path, line_no));
   }
   if (raw.empty()) throw InputError(fmt::format("{}: no edges (the file is empty or holds only comments)", path));
@@ -253,8 +254,8 @@ std::string describe(const GraphStats& s) {
   return fmt::format(
       "vertices {}, max id {}, directed edges {}, weak components {} (largest {} vertices), mean degree {:.3f}, "
       "max degree {}, diameter >= {}",
-      s.vertices, s.max_original_id, s.directed_edges, s.components, s.largest_component, s.mean_degree,
-      s.max_degree, s.diameter_lower_bound);
+      s.vertices, s.max_original_id, s.directed_edges, s.components, s.largest_component, s.mean_degree, s.max_degree,
+      s.diameter_lower_bound);
 }
 
 // --- road-like generator ----------------------------------------------------------------

@@ -61,8 +61,8 @@ const BenchGraph& bench_graph(const std::string& name, std::uint64_t source_id) 
                                  : datasets::generate_road_like();
   b.stats = datasets::graph_stats(b.graph);
   const datasets::GraphStats real = datasets::roadnet_pa_reference();
-  std::fprintf(stderr, "graph %s: %s\nSNAP's roadNet-PA: %s\n", b.graph.source.c_str(), datasets::describe(b.stats).c_str(),
-               datasets::describe(real).c_str());
+  std::fprintf(stderr, "graph %s: %s\nSNAP's roadNet-PA: %s\n", b.graph.source.c_str(),
+               datasets::describe(b.stats).c_str(), datasets::describe(real).c_str());
   if (const auto diff = datasets::stats_differences(b.stats, real); name == "roadnet-pa" && !diff.empty())
     std::fprintf(stderr, "warning: %s differs from SNAP's roadNet-PA: %s\n", roadnet_pa_path().c_str(),
                  fmt::format("{}", fmt::join(diff, "; ")).c_str());
@@ -90,9 +90,9 @@ class BfsProgram final : public Variant {
     c.counters["checked"] = static_cast<double>(got.size());
     for (std::size_t v = 0; v < got.size(); ++v)
       if (got[v] != graph_->levels[v]) {
-        c.message = fmt::format("vertex {} (file id {}): level {}, the queue BFS says {}{}", v,
-                                graph_->graph.original_id[v], got[v], graph_->levels[v],
-                                got[v] == bfs::kPoison ? " (still poisoned)" : "");
+        c.message =
+            fmt::format("vertex {} (file id {}): level {}, the queue BFS says {}{}", v, graph_->graph.original_id[v],
+                        got[v], graph_->levels[v], got[v] == bfs::kPoison ? " (still poisoned)" : "");
         return c;
       }
     const int expected_iterations = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
@@ -178,12 +178,13 @@ std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohman
   if (graph != "roadnet-pa" && graph != "road-like")
     throw preset.error_at("graph", fmt::format("unknown graph '{}' (roadnet-pa, road-like or auto)", graph), where);
   if (graph == "roadnet-pa" && !std::filesystem::exists(roadnet_pa_path()))
-    throw preset.error_at("graph", fmt::format("graph 'roadnet-pa' needs {} (datasets/fetch.sh roadNet-PA)",
-                                               roadnet_pa_path().string()),
-                          where);
+    throw preset.error_at(
+        "graph", fmt::format("graph 'roadnet-pa' needs {} (datasets/fetch.sh roadNet-PA)", roadnet_pa_path().string()),
+        where);
   std::uint64_t source = 0;
   if (j.contains("source")) {
-    if (!j["source"].is_number_unsigned()) throw preset.error_at("source", "'source' must be a vertex id (>= 0)", where);
+    if (!j["source"].is_number_unsigned())
+      throw preset.error_at("source", "'source' must be a vertex id (>= 0)", where);
     source = j["source"].get<std::uint64_t>();
   }
 
@@ -193,7 +194,8 @@ std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohman
       for (std::size_t n : inline_counts(s, sizes, s == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree)) {
         const bfs::Variant v{l, s, s == InnerStrategy::partial ? n : 0};
         const std::string name = benchmark_name("bfs", s, l, n, "graph:" + graph);
-        ProgramCase c{Where::gpu, kMemoryNeed, [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }};
+        ProgramCase c{Where::gpu, kMemoryNeed,
+                      [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }};
         plan.push_back({name, [name, c](benchmark::State& st) { run_case(st, name, c); }});
       }
   return plan;

@@ -72,9 +72,9 @@ int bfs(const BfsOptions& o) {
                load.edge_lines, load.duplicate_edges, load.self_loops, datasets::describe(stats).c_str());
   if (std::filesystem::path(o.graph).filename() == "roadNet-PA.txt") {
     const auto diff = datasets::stats_differences(stats, datasets::roadnet_pa_reference());
-    std::fprintf(stderr, "%s\n", diff.empty() ? "statistics match SNAP's roadNet-PA"
-                                              : fmt::format("differs from SNAP's roadNet-PA: {}",
-                                                            fmt::join(diff, "; ")).c_str());
+    std::fprintf(stderr, "%s\n",
+                 diff.empty() ? "statistics match SNAP's roadNet-PA"
+                              : fmt::format("differs from SNAP's roadNet-PA: {}", fmt::join(diff, "; ")).c_str());
   }
 
   auto search = bfs::make_frontier_bfs(g, variant, o.device == "gpu" ? bfs::Device::gpu : bfs::Device::cpu);
@@ -86,16 +86,17 @@ int bfs(const BfsOptions& o) {
   const std::vector<int> expected = datasets::bfs_levels(g, source);
   for (std::size_t v = 0; v < g.vertices(); ++v)
     if (levels[v] != expected[v])
-      throw std::runtime_error(fmt::format("the frontier search gave vertex {} level {}, the queue BFS {}; nothing "
-                                           "written",
-                                           g.original_id[v], levels[v], expected[v]));
+      throw std::runtime_error(
+          fmt::format("the frontier search gave vertex {} level {}, the queue BFS {}; nothing "
+                      "written",
+                      g.original_id[v], levels[v], expected[v]));
 
   auto& out = outputs[0].stream();
   out << "id,level\n";
   for (std::size_t v = 0; v < g.vertices(); ++v) out << g.original_id[v] << ',' << levels[v] << '\n';
   outputs.commit();
-  const std::size_t reached = g.vertices() - static_cast<std::size_t>(std::count(levels.begin(), levels.end(),
-                                                                                 datasets::kUnreachable));
+  const std::size_t reached =
+      g.vertices() - static_cast<std::size_t>(std::count(levels.begin(), levels.end(), datasets::kUnreachable));
   std::fprintf(stderr,
                "BFS from %llu (%s, %s, %s, inline %zu): %zu of %zu vertices reached, largest level %d, %.3f s, checked "
                "against the queue BFS -> %s\n",

@@ -15,8 +15,8 @@ void check_variant(const Variant& v, const datasets::Graph& g) {
     throw std::invalid_argument(fmt::format("--inline: an inline count ({}) is for the partial strategy only, not {}",
                                             v.inline_count, inner::to_string(v.strategy)));
   if (v.inline_count > kMaxInline)
-    throw std::invalid_argument(fmt::format("--inline: {} is above the largest inline count built, {}",
-                                            v.inline_count, kMaxInline));
+    throw std::invalid_argument(
+        fmt::format("--inline: {} is above the largest inline count built, {}", v.inline_count, kMaxInline));
   if (v.strategy == InnerStrategy::full || v.strategy == InnerStrategy::object)
     for (std::size_t u = 0; u < g.vertices(); ++u)
       if (g.degree(u) > kMaxDegree)

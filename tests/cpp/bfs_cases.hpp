@@ -39,8 +39,8 @@ inline std::vector<Variant> all_variants() {
 }
 
 inline std::string describe(const Variant& v) {
-  return std::string(inner::to_string(v.layout)) + "/" + std::string(inner::to_string(v.strategy)) + "/inline:" +
-         std::to_string(v.inline_count);
+  return std::string(inner::to_string(v.layout)) + "/" + std::string(inner::to_string(v.strategy)) +
+         "/inline:" + std::to_string(v.inline_count);
 }
 
 struct BfsCase {
@@ -51,10 +51,11 @@ struct BfsCase {
 
 inline std::vector<BfsCase> bfs_cases() {
   std::vector<BfsCase> cases;
-  cases.push_back({"road-like 20000", datasets::generate_road_like({.vertices = 20'000, .directed_edges = 56'680}),
-                   {0, 12'345}});
+  cases.push_back(
+      {"road-like 20000", datasets::generate_road_like({.vertices = 20'000, .directed_edges = 56'680}), {0, 12'345}});
   // One-way edges and vertices no path reaches: 4 -> 0 -> 1 -> 2, 3 isolated, 5 <-> 6.
-  cases.push_back({"one-way", datasets::graph_from_edges(7, {{4, 0}, {0, 1}, {1, 2}, {5, 6}, {6, 5}}).graph, {0, 4, 3}});
+  cases.push_back(
+      {"one-way", datasets::graph_from_edges(7, {{4, 0}, {0, 1}, {1, 2}, {5, 6}, {6, 5}}).graph, {0, 4, 3}});
   const std::string excerpt = std::string(LB_SHARED_DATASETS) + "/roadNet-PA.head.txt";
   if (std::filesystem::exists(excerpt)) {
     datasets::Graph g = datasets::load_snap_edge_list(excerpt).graph;

@@ -23,8 +23,7 @@ TEST(FrontierBfsCpu, PoisonShowsUntilARun) { expect_poison_then_levels(Device::c
 
 TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
   const Graph star = star_graph(kMaxDegree + 1);
-  for (auto s : {lb::layout::InnerStrategy::full, lb::layout::InnerStrategy::object})
-    try {
+  for (auto s : {lb::layout::InnerStrategy::full, lb::layout::InnerStrategy::object}) try {
       make_frontier_bfs(star, {lb::layout::InnerLayout::soa, s, 0}, Device::cpu);
       FAIL() << "a degree above the capacity was accepted";
     } catch (const std::invalid_argument& e) {
@@ -39,7 +38,8 @@ TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
   EXPECT_THROW(make_frontier_bfs(star, {lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::none, 2}, Device::cpu),
                std::invalid_argument);  // an inline count without partial
   EXPECT_THROW(
-      make_frontier_bfs(star, {lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::partial, kMaxInline + 1}, Device::cpu),
+      make_frontier_bfs(star, {lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::partial, kMaxInline + 1},
+                        Device::cpu),
       std::invalid_argument);
 }
 
@@ -92,35 +92,38 @@ class BfsPlan : public TempFilesTest {
 TEST_F(BfsPlan, QuickPresetNamesEveryStrategyOnTheGeneratedGraph) {
   const auto names = bfs_names(load_preset("quick"));
   EXPECT_EQ(names.size(), 2u * (1 + 3 + 1 + 1));  // per layout: none, partial 0/3/10, full, object
-  for (const char* want : {"inner/bfs/none/aos/int/inline:0/graph:road-like",
-                           "inner/bfs/partial/soa/int/inline:3/graph:road-like",
-                           "inner/bfs/partial/aos/int/inline:10/graph:road-like",
-                           "inner/bfs/full/soa/int/inline:9/graph:road-like",
-                           "inner/bfs/object/aos/int/inline:9/graph:road-like"})
+  for (const char* want :
+       {"inner/bfs/none/aos/int/inline:0/graph:road-like", "inner/bfs/partial/soa/int/inline:3/graph:road-like",
+        "inner/bfs/partial/aos/int/inline:10/graph:road-like", "inner/bfs/full/soa/int/inline:9/graph:road-like",
+        "inner/bfs/object/aos/int/inline:9/graph:road-like"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
 }
 
 TEST_F(BfsPlan, PaperPresetTakesRoadNetPaWhenTheFileIsThere) {
   auto names = bfs_names(load_preset("paper"));
   EXPECT_EQ(names.size(), 2u * (1 + 11 + 1 + 1));
-  EXPECT_TRUE(std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:road-like"); }));
+  EXPECT_TRUE(
+      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:road-like"); }));
   write("roadNet-PA.txt", "0\t1\n1\t0\n");
   names = bfs_names(load_preset("paper"));
-  EXPECT_TRUE(std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:roadnet-pa"); }));
+  EXPECT_TRUE(
+      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:roadnet-pa"); }));
 }
 
 TEST_F(BfsPlan, PresetErrorsNameTheKey) {
   const std::string ok = R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0])";
   EXPECT_EQ(error_of(ok), "no error");
   const std::pair<std::string, std::string> cases[] = {
-      {R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0, 11])", "inline sizes must lie in [0, 10]; got 11"},
+      {R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0, 11])",
+       "inline sizes must lie in [0, 10]; got 11"},
       {R"("layouts": ["aosoa"], "strategies": ["full"], "inline_sizes": [0])", "unknown inner-array layout 'aosoa'"},
       {ok + R"(, "graph": "roadNet-CA")", "unknown graph 'roadNet-CA' (roadnet-pa, road-like or auto)"},
       {ok + R"(, "graph": "roadnet-pa")", "graph 'roadnet-pa' needs "},
       {ok + R"(, "source": -1)", "'source' must be a vertex id"},
       {ok + R"(, "sizes": [1])", "sizes"},
   };
-  for (const auto& [text, message] : cases) EXPECT_NE(error_of(text).find(message), std::string::npos) << error_of(text);
+  for (const auto& [text, message] : cases)
+    EXPECT_NE(error_of(text).find(message), std::string::npos) << error_of(text);
 }
 
 TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {

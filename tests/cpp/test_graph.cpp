@@ -30,7 +30,8 @@ class EdgeListFile : public TempFilesTest {
 };
 
 TEST_F(EdgeListFile, ReadsTabsSpacesCommentsAndCrlf) {
-  const auto load = load_snap_edge_list(write("g.txt", "# Directed graph\n#From\tTo\n10\t20\r\n  20   10 \n\n20\t30\n"));
+  const auto load =
+      load_snap_edge_list(write("g.txt", "# Directed graph\n#From\tTo\n10\t20\r\n  20   10 \n\n20\t30\n"));
   const Graph& g = load.graph;
   EXPECT_EQ(load.edge_lines, 3u);
   ASSERT_EQ(g.vertices(), 3u);
@@ -71,8 +72,9 @@ TEST_F(EdgeListFile, MalformedLinesNameFileAndLine) {
       {"1 2.5\n", ":1: vertex id '2.5' is not an integer"},
       {"1 +2\n", ":1: vertex id '+2' is not an integer"},
       {"0 1\n-4\t1\n", ":2: vertex id '-4' is negative"},
-      {"1 18446744073709551616\n", ":1: vertex id '18446744073709551616' is too large (ids must be at most "
-                                   "18446744073709551615)"},
+      {"1 18446744073709551616\n",
+       ":1: vertex id '18446744073709551616' is too large (ids must be at most "
+       "18446744073709551615)"},
       {"", ": no edges (the file is empty or holds only comments)"},
       {"# only\n\n", ": no edges"},
   };
@@ -102,8 +104,13 @@ TEST(SharedDatasets, RoadNetExcerptLoadsWithItsStatistics) {
   EXPECT_EQ(load.duplicate_edges, 0u);
   EXPECT_EQ(load.self_loops, 0u);
   const GraphStats s = graph_stats(load.graph);
-  const GraphStats counted{.vertices = 6239, .max_original_id = 1090141, .directed_edges = 16230, .components = 33,
-                           .largest_component = 5668, .max_degree = 7, .diameter_lower_bound = s.diameter_lower_bound};
+  const GraphStats counted{.vertices = 6239,
+                           .max_original_id = 1090141,
+                           .directed_edges = 16230,
+                           .components = 33,
+                           .largest_component = 5668,
+                           .max_degree = 7,
+                           .diameter_lower_bound = s.diameter_lower_bound};
   EXPECT_EQ(stats_differences(s, counted), std::vector<std::string>{});
   // The excerpt is not roadNet-PA: the check says how.
   const auto diff = stats_differences(s, roadnet_pa_reference());
@@ -130,8 +137,13 @@ TEST(GraphStats, PathCycleAndIsolatedVertices) {
   // A path 0-1-2-3-4 (diameter 4), a triangle 5-6-7, an isolated vertex 8.
   const Graph g = undirected(9, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {5, 6}, {6, 7}, {7, 5}});
   // The double sweep starts at 0, an end of the path: its diameter bound is exact.
-  const GraphStats expected{.vertices = 9, .max_original_id = 8, .directed_edges = 14, .components = 3,
-                            .largest_component = 5, .max_degree = 2, .diameter_lower_bound = 4};
+  const GraphStats expected{.vertices = 9,
+                            .max_original_id = 8,
+                            .directed_edges = 14,
+                            .components = 3,
+                            .largest_component = 5,
+                            .max_degree = 2,
+                            .diameter_lower_bound = 4};
   EXPECT_EQ(stats_differences(graph_stats(g), expected, 0.0), std::vector<std::string>{});
   EXPECT_EQ(bfs_levels(g, 2), (std::vector<int>{2, 1, 0, 1, 2, -1, -1, -1, -1}));
 }
@@ -196,8 +208,8 @@ TEST(RoadLike, DeterministicForASeedAndScalable) {
 }
 
 TEST(RoadLike, ImpossibleEdgeCountsAreRefused) {
-  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 28'341}), InputError);  // odd
-  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 10'000}), InputError);  // < a tree
+  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 28'341}), InputError);   // odd
+  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 10'000}), InputError);   // < a tree
   EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 100'000}), InputError);  // > the grid
 }
 

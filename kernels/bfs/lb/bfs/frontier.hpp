@@ -26,7 +26,8 @@ inline constexpr std::size_t kMaxDegree = 9;
 inline constexpr std::size_t kMaxInline = 10;
 
 template <std::size_t Max>
-using VertexRecord = layout::Record<layout::Field<Distance, int>, layout::Field<Neighbours, layout::InnerArray<int, Max>>>;
+using VertexRecord =
+    layout::Record<layout::Field<Distance, int>, layout::Field<Neighbours, layout::InnerArray<int, Max>>>;
 
 //! The capacity each strategy's record uses.
 template <layout::InnerStrategy S>
