@@ -14,6 +14,7 @@
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/graph.hpp"
 #include "lb/datasets/text.hpp"
+#include "lb/harness/memory_fit.hpp"
 
 namespace lb::tools {
 
@@ -58,6 +59,11 @@ int bfs(const BfsOptions& o) {
   datasets::AtomicFiles outputs({{"--out", o.out}}, {o.graph});
   if (o.device == "gpu") require_gpu_for_device_option("the same search on the CPU");
 
+  // The loader holds the text, the edges as read (16 bytes each, 5 bytes of text at least)
+  // and the ids: under 5 times the file.
+  std::error_code ec;
+  const auto file_bytes = static_cast<double>(std::filesystem::file_size(o.graph, ec));
+  if (!ec) harness::require_memory({.host_bytes = 5 * file_bytes}, fmt::format("loading {}", o.graph));
   const datasets::EdgeListLoad load = datasets::load_snap_edge_list(o.graph);
   const datasets::Graph& g = load.graph;
   std::uint32_t source = 0;
@@ -67,6 +73,11 @@ int bfs(const BfsOptions& o) {
     throw std::invalid_argument(fmt::format("--source: {}", e.what()));
   }
   bfs::check_variant(variant, g);
+  // A layout copy at most 16 bytes a vertex beside its inline slots, 4 an arena element.
+  const double layout_bytes = static_cast<double>(g.vertices()) * (16 + 4.0 * bfs::kMaxInline) + 4.0 * g.edges();
+  harness::require_memory(
+      {.host_bytes = layout_bytes + 12.0 * g.vertices(), .device_bytes = o.device == "gpu" ? layout_bytes : 0.0},
+      fmt::format("a BFS over {} vertices and {} edges", g.vertices(), g.edges()));
   const datasets::GraphStats stats = datasets::graph_stats(g);
   std::fprintf(stderr, "%s: %zu edge lines (%zu duplicates, %zu self-loops dropped); %s\n", o.graph.c_str(),
                load.edge_lines, load.duplicate_edges, load.self_loops, datasets::describe(stats).c_str());

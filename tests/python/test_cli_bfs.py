@@ -171,3 +171,14 @@ def test_help_names_the_output_format():
     r = run("bfs", "--help")
     assert r.returncode == 0
     assert "id,level per vertex (level -1: not reachable from the source)" in r.stdout
+
+
+def test_a_graph_that_cannot_fit_is_refused_before_reading(tmp_path):
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(1 << 44)  # 16 TiB, sparse: nothing is written, nothing may be read
+    out = tmp_path / "o.csv"
+    r = run("bfs", "--graph", huge, "--source", 0, "--out", out, "--device", "cpu")
+    assert r.returncode == 2, r.stderr
+    assert f"loading {huge}: needs" in r.stderr and "GiB of host memory" in r.stderr, r.stderr
+    assert not out.exists()
