@@ -149,6 +149,7 @@ TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {
   check = v->validate(nullptr);
   EXPECT_FALSE(check.ok);
   EXPECT_EQ(check.message, "vertex 0 (file id 5): level 1515870810, the queue BFS says 0 (still poisoned)");
+  EXPECT_EQ(check.counters["max_abs_err"], 1515870810.0 + 1);  // vertex 8, 9: poison against -1
 }
 
 }  // namespace
