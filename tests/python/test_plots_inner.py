@@ -4,27 +4,19 @@ The fixture folder is written by fixtures/make_inner_fixture.py into a temporary
 (deterministic; its claims have designed verdicts, listed in the generator's docstring).
 """
 
-import contextlib
-import importlib.util
-import io
 import json
-import shutil
-import warnings
 from pathlib import Path
 
 import pytest
 
-from plots.__main__ import main
 from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope, evaluate_claims,
                           load_claims)
-from plots.figures import TextOutsideFigure
 from plots.load import load_results
 from plots.names import parse_name
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written
+from tests.python.report_checks import assert_figures_written, load_fixture_generator, report_of
 
-FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint")
 DESIGNED = {
     "synthetic-soa-object-over-aos-30pct": REPRODUCED,
@@ -37,31 +29,16 @@ DESIGNED = {
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
 
 
-def load_generator():
-    spec = importlib.util.spec_from_file_location("make_inner_fixture",
-                                                  FIXTURES / "make_inner_fixture.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def fixture(tmp_path_factory):
     folder = tmp_path_factory.mktemp("fixture") / "inner_quick"
-    load_generator().write_fixture(folder)
+    load_fixture_generator("inner").write_fixture(folder)
     return folder
 
 
 @pytest.fixture(scope="module")
 def report(fixture, tmp_path_factory):
-    """One CLI run on a copy of the fixture; a text leaving a figure fails it."""
-    folder = tmp_path_factory.mktemp("report") / "run"
-    shutil.copytree(fixture, folder)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", TextOutsideFigure)
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert main([str(folder)]) == 0
-    return folder
+    return report_of(fixture, tmp_path_factory.mktemp("report") / "run")
 
 
 @pytest.fixture(scope="module")
