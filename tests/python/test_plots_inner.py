@@ -127,3 +127,21 @@ def test_every_quote_is_the_papers_sentence_at_its_line():
     lines = text.read_text(encoding="utf-8").splitlines()
     for c in doc["claims"]:
         assert c["quote"] in lines[c["line"] - 1], c["id"]
+
+
+def test_an_invalid_time_is_drawn_as_not_running_and_the_report_is_still_made(fixture, tmp_path):
+    folder = tmp_path / "spoiled"
+    folder.mkdir()
+    doc = json.loads((fixture / "inner.gpu0.json").read_text())
+    victim = "inner/synthetic/partial/soa/int/inline:40/objects:262144/"
+    for entry in doc["benchmarks"]:
+        if entry["name"].startswith(victim):
+            entry["real_time"] = float("nan")
+    (folder / "inner.gpu0.json").write_text(json.dumps(doc))
+    report = report_of(folder, tmp_path / "run")
+    text = (report / "REPORT.md").read_text()
+    assert "nan×" not in text and "nan %" not in text and "nan MiB" not in text
+    (row,) = [r for r in text.splitlines() if r.startswith("| NVIDIA H100 80GB HBM3 | SoA | partial | 40 |")]
+    assert "invalid real_time" in row
+    verdict = verdicts_of(load_results([report]).devices[0].for_paper("inner").benchmarks)
+    assert verdict["synthetic-soa-partial-no-gain-above-32"].verdict == NOT_MEASURED
