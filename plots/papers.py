@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from plots import idw, kriging
+from plots import idw, inner, kriging
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -38,4 +38,9 @@ PAPERS = {
     "kriging": Paper("kriging", "CUDA ordinary kriging (Li & Dong)", kriging.INTRO,
                      kriging.render, CLAIMS_DIR / "kriging.json", {}, {},
                      kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),
+    "inner": Paper("inner", "Inner array inlining for SoA (Springer, Sun & Masuhara 2018)",
+                   inner.INTRO, inner.render, CLAIMS_DIR / "inner.json", {}, {},
+                   "The synthetic claims are read at 262,144 objects (the paper's count), the "
+                   "BFS claims per graph; ratios are time(slower) / time(faster) of the variants "
+                   "the sentence names.", inner.SWEEP),
 }

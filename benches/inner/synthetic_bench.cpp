@@ -90,9 +90,9 @@ std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const n
     plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
   };
   auto sweep = [&](const std::vector<std::size_t>& object_counts, const std::vector<std::size_t>& inline_sizes) {
-    for (InnerLayout l : c.layouts)
-      for (InnerStrategy s : c.strategies)
-        for (std::size_t objects : object_counts)
+    for (std::size_t objects : object_counts)  // outermost: the inputs are made once per count
+      for (InnerLayout l : c.layouts)
+        for (InnerStrategy s : c.strategies)
           for (std::size_t n : inline_counts(s, inline_sizes, kSyntheticMax)) add(l, s, n, objects);
   };
   sweep(c.objects, c.inline_sizes);

@@ -341,6 +341,9 @@ TEST(InnerArrayErrors, NameTheProblem) {
   const IM<Obj, L::aos, S::none> m(ragged);
   HostStorage<IM<Obj, L::aos, S::none>> s(m);
   EXPECT_ERROR(m.write_headers(s.view().blobs, {{3, 0, 6, 5}}), "lengths differ");
+  const IM<Obj, L::soa, S::full> full(bounded);  // Max = 4 slots: a length of 5 would overflow them
+  HostStorage<IM<Obj, L::soa, S::full>> fs(full);
+  EXPECT_ERROR(full.write_headers(fs.view().blobs, {{3, 0, 5, 4}}), "lengths differ");
 }
 
 }  // namespace

@@ -603,12 +603,12 @@ def test_every_preset_of_the_preset_folder_is_accepted_by_name(work, name):
     binary's registry (`layoutbench suites --json`), not from a list of its own; the model
     step, also from the registry, runs for the presets whose kriging suite asks for it."""
     work.preset_dir = REPO / "harness" / "presets"
-    result = work.run("--preset", name, suites="idw,kriging")
+    result = work.run("--preset", name, suites="idw,kriging,inner")
     assert result.returncode == 0, result.stderr
     run_dir = work.the_run_dir()
     assert run_dir.name.endswith(f"_{name}")
     meta = json.loads((run_dir / "run.json").read_text())
-    assert meta["args"]["preset"] == name and list(meta["plan"]) == ["idw", "kriging"]
+    assert meta["args"]["preset"] == name and list(meta["plan"]) == ["idw", "kriging", "inner"]
     assert all(call["argv"][3:5] == ["--preset", name] for call in work.run_calls())
     preset = json.loads((work.preset_dir / f"{name}.json").read_text())
     assert all(p.exists() for p in model_files(run_dir, 0)) == ("model" in preset["suites"]["kriging"])

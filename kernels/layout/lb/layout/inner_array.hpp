@@ -224,6 +224,8 @@ class InnerArrayMapping {
         std::uint32_t next = 0;
         for (std::size_t i = 0; i < n_; ++i) {
           const std::uint32_t len = lengths[a][i];
+          if (!has_arena && len > Rec::template field_type<I>::max)  // past the reserved slots
+            throw std::invalid_argument("inner array headers: lengths differ from the mapping's");
           const Location l = locate_length<Tag>(i);
           detail::store_scalar<std::uint32_t>(blobs[l.blob] + l.offset, len);
           if constexpr (has_arena) {
