@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Downloads a public dataset the benchmarks can use into the data folder. Never run by the
-# build or the tests' normal path: only by a user with internet.
+# build: only by a user with internet (the tests give it a local file).
 #
 #   datasets/fetch.sh [--data-dir DIR] [--from FILE] [--accept-checksum] roadNet-PA
 #
 # roadNet-PA: SNAP's road network of Pennsylvania (Leskovec et al.), the BFS input of
 # Springer et al. 2018, from https://snap.stanford.edu/data/roadNet-PA.txt.gz, unpacked to
 # DIR/roadNet-PA.txt. The data folder is DIR, else $LB_DATA_DIR, else data/ in the
-# repository (ignored by git); the `inner` suite and `layoutbench bfs` look there.
+# repository (ignored by git), where the `inner` suite looks for it.
 #
 # The download is checked against the size and sha256 a mirror recorded for the .gz (not
 # verified against SNAP itself): on a mismatch the script says so, removes the download and
@@ -30,7 +30,7 @@ while [[ $# -gt 0 ]]; do
     --data-dir) [[ $# -ge 2 ]] || usage; data_dir="$2"; shift 2 ;;
     --from) [[ $# -ge 2 ]] || usage; from="$2"; shift 2 ;;
     --accept-checksum) accept=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fetch.sh: unknown option $1" >&2; usage ;;
     *) [[ -z "$name" ]] || usage; name="$1"; shift ;;
   esac
