@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "bfs_cases.hpp"
+#include "lb/bfs/laid_out.hpp"
 #include "inner/programs.hpp"
 #include "lb/harness/preset.hpp"
 #include "temp_files.hpp"
@@ -20,6 +21,16 @@ using lb::datasets::Graph;
 TEST(FrontierBfsCpu, EveryVariantMatchesTheQueueBfs) { expect_every_variant_matches(Device::cpu); }
 
 TEST(FrontierBfsCpu, PoisonShowsUntilARun) { expect_poison_then_levels(Device::cpu); }
+
+TEST(FrontierBfsCpu, APoisonedVertexIsNeverRelaxed) {
+  // A vertex a search's initialisation missed must keep the poison (validation then names it),
+  // not be relaxed to a plausible level.
+  const Graph g = lb::datasets::graph_from_edges(3, {{0, 1}, {1, 2}}).graph;
+  auto storage = lay_out<VertexMapping<lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::full>>(g, 0);
+  for (std::size_t i = 0; i < 3; ++i) set_distance(storage.view(), i, kPoison, 0);
+  EXPECT_FALSE(relax_neighbours(storage.view(), 0, 0));
+  EXPECT_EQ(levels_of(storage), (std::vector<int>{0, kPoison, kPoison}));
+}
 
 TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
   const Graph star = star_graph(kMaxDegree + 1);
@@ -148,8 +159,8 @@ TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {
   v->poison(nullptr);  // as a search that wrote nothing
   check = v->validate(nullptr);
   EXPECT_FALSE(check.ok);
-  EXPECT_EQ(check.message, "vertex 0 (file id 5): level 1515870810, the queue BFS says 0 (still poisoned)");
-  EXPECT_EQ(check.counters["max_abs_err"], 1515870810.0 + 1);  // vertex 8, 9: poison against -1
+  EXPECT_EQ(check.message, "vertex 0 (file id 5): level -1515870810, the queue BFS says 0 (still poisoned)");
+  EXPECT_EQ(check.counters["max_abs_err"], 1515870812.0);  // vertex 2 (file id 7): poison against level 2
 }
 
 }  // namespace

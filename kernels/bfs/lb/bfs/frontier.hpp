@@ -39,9 +39,10 @@ using VertexMapping = layout::InnerArrayMapping<VertexRecord<capacity_of<S>>, L,
 
 //! A distance no path has set yet ("infinity" while the search runs).
 inline constexpr int kInfinity = INT_MAX;
-//! What every distance holds before a run's initialisation (a wrong or missing
-//! initialisation shows up as this value, never as a plausible level).
-inline constexpr int kPoison = 0x5A5A5A5A;
+//! What every distance holds before a run's initialisation: negative, so a vertex the
+//! initialisation missed is never relaxed (d > level + 1 fails) and never taken for a level or
+//! for unreachable (-1): it stays, and validation names it.
+inline constexpr int kPoison = -0x5A5A5A5A;
 
 //! The kernel body: vertex i, if it is at distance `level`, relaxes its neighbours to
 //! level + 1. Returns whether it changed a distance. Neighbours on other threads may write
