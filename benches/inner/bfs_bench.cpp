@@ -10,7 +10,7 @@
 //! vertex. Counters: edges (the out-degrees of the vertices reached: each is relaxed once)
 //! and edges_per_s, levels, the footprint (inline part, arena, padding wasted). Declared
 //! bytes, per search: every iteration reads every distance (levels x n x 4); each reached
-//! vertex once reads its length (and arena offset where the strategy has one), its neighbour
+//! vertex once reads its length (and its arena offset where it has neighbours there), its neighbour
 //! ids and their distances (2 x 4 x degree); the reset writes n distances and the search
 //! writes each reached vertex's once. Sector granularity is left out: the AoS scans'
 //! record-stride reads are what the layouts differ in.
@@ -109,14 +109,19 @@ class BfsProgram final : public Variant {
 
   Work work() const override {
     const datasets::Graph& g = graph_->graph;
+    const bool arena = variant_.strategy == InnerStrategy::none || variant_.strategy == InnerStrategy::partial;
+    // Reached vertices read their length; those with neighbours in the arena its offset too.
+    double reached = 0, offsets = 0;
+    for (std::size_t v = 0; v < g.vertices(); ++v) {
+      if (graph_->levels[v] == datasets::kUnreachable) continue;
+      reached += 1;
+      offsets += arena && g.degree(v) > variant_.inline_count ? 1 : 0;
+    }
     const double n = static_cast<double>(g.vertices()), edges = static_cast<double>(graph_->edges);
     const double iterations = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
-    const double reached = static_cast<double>(
-        std::count_if(graph_->levels.begin(), graph_->levels.end(), [](int l) { return l != datasets::kUnreachable; }));
-    const bool arena = variant_.strategy == InnerStrategy::none || variant_.strategy == InnerStrategy::partial;
     return {.unit = "edges",
             .units = edges,
-            .bytes_read = iterations * n * 4 + reached * (arena ? 8 : 4) + edges * 2 * 4,
+            .bytes_read = iterations * n * 4 + (reached + offsets) * 4 + edges * 2 * 4,
             .bytes_written = n * 4 + reached * 4};
   }
   double footprint_bytes() const override { return static_cast<double>(search_->footprint().total()); }
