@@ -8,6 +8,7 @@ namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
 
 const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
@@ -17,6 +18,7 @@ const std::vector<Suite>& suites() {
        {{"model", "model", "krige",
          "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh"}}},
       {"kofler", plan_kofler, {}},
+      {"inner", plan_inner, {}},
   };
   return all;
 }

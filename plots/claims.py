@@ -13,7 +13,8 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
 Every measured value carries an interval from the repetitions' extremes; a verdict is
 `inconclusive` when that interval straddles the band's edge (claims/README.md).
 Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
-for kriging; "size" below) is the axis every measurement runs along.
+for kriging; "size" below) is the axis every measurement runs along; a measure's own
+`"sweep"` replaces it for that claim (the inner paper's BFS claims run along `graph`).
 A measurement runs over the sizes at which every one of its variants was run (a version too
 costly for large sizes, such as cdp-original, limits a comparison to the sizes it has; the
 note names the sizes used and the ones skipped). A variant absent at every size, no size
@@ -24,7 +25,7 @@ verdict "not measured", naming it; so does a curve too short for its shape rule.
 import json
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from plots.select import by_size, describe, expand, matches
@@ -101,7 +102,7 @@ class Coverage:
     @property
     def labelled(self):
         """The text below after the sweep's plural: "sizes 10240–51200 (2)"."""
-        return f"{self.sweep}s {self.text}"
+        return f"{_plural(self.sweep)} {self.text}"
 
     @property
     def text(self):
@@ -112,7 +113,7 @@ class Coverage:
         shown = ", ".join(absent[:_NOTE_PROBLEMS])
         more = f", +{len(absent) - _NOTE_PROBLEMS} more" if len(absent) > _NOTE_PROBLEMS else ""
         skipped = ", ".join(map(str, self.skipped))
-        only = (f"the only {self.sweep}" if len(self.sizes) == 1 else f"only the {self.sweep}s")
+        only = (f"the only {self.sweep}" if len(self.sizes) == 1 else f"only the {_plural(self.sweep)}")
         return (f"{used}, {only} where every variant was run "
                 f"(skipped {skipped}: not run for {shown}{more})")
 
@@ -709,6 +710,8 @@ def evaluate_claim(claim, scope):
         return Verdict(measured=measured_text, verdict=NOT_MEASURED,
                        note=_join(note, static_note), **common)
 
+    if "sweep" in claim["measure"]:  # a claim on benchmarks swept along another parameter
+        scope = replace(scope, sweep=claim["measure"]["sweep"])
     try:
         measured = MEASURES[claim["measure"]["kind"]][0](claim["measure"], scope)
     except NotMeasured as missing:
@@ -785,6 +788,11 @@ def _sizes_text(sizes):
 
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _plural(sweep):
+    """"sizes", "scales"; a sweep already plural ("objects") stays as it is."""
+    return sweep if sweep.endswith("s") else f"{sweep}s"
 
 
 def _as_list(value):

@@ -54,15 +54,16 @@ def by_size(benchmarks, selector, prefer, sweep=SWEEP):
     """({sweep value: benchmark}, [ambiguity messages]) for one scalar selector.
 
     Errored benchmarks are included (callers decide what an error means); benchmarks
-    without a numeric value of the `sweep` parameter are not on the sweep and are left out.
+    without a value of the `sweep` parameter are not on the sweep and are left out. A sweep
+    may be text (a graph's name): numbers come first, in order, then texts.
     """
     candidates = {}
     for benchmark in benchmarks:
         size = benchmark.params.get(sweep)
-        if isinstance(size, (int, float)) and matches(benchmark, selector):
+        if isinstance(size, (int, float, str)) and matches(benchmark, selector):
             candidates.setdefault(size, []).append(benchmark)
     chosen, ambiguous = {}, []
-    for size in sorted(candidates):
+    for size in sorted(candidates, key=lambda v: (isinstance(v, str), v)):
         pick = _prefer(candidates[size], prefer)
         if pick is None:
             names = ", ".join(b.name for b in candidates[size])

@@ -5,6 +5,7 @@
 //!   run                run them on the first visible GPU, journaling each result
 //!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
 //!   krige              krige a user's wells (or the generated case) onto a mesh (GPU or CPU)
+//!   bfs                BFS levels of a SNAP edge list over an inner-array layout (GPU or CPU)
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
 #include <cuda_runtime_api.h>
@@ -28,6 +29,7 @@
 #include "lb/harness/journal.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
+#include "bfs.hpp"
 #include "idw_interpolate.hpp"
 #include "krige.hpp"
 
@@ -243,6 +245,9 @@ int main(int argc, char** argv) {
   lb::tools::KrigeOptions krige_opts;
   auto* krige = app.add_subcommand("krige", "ordinary kriging (Li & Dong) of wells onto a mesh, written as CSV");
   lb::tools::add_krige_options(krige, krige_opts);
+  lb::tools::BfsOptions bfs_opts;
+  auto* bfs = app.add_subcommand("bfs", "BFS levels of a SNAP edge list from one vertex, written as CSV id,level");
+  lb::tools::add_bfs_options(bfs, bfs_opts);
   CLI11_PARSE(app, argc, argv);
   try {
     if (*list) return cmd_list_devices();
@@ -251,6 +256,7 @@ int main(int argc, char** argv) {
     if (*run) return cmd_run(sel, journal, skip);
     if (*interpolate) return lb::tools::interpolate(interp);
     if (*krige) return lb::tools::krige(krige_opts);
+    if (*bfs) return lb::tools::bfs(bfs_opts);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "layoutbench: error: %s\n", e.what());
     return 2;

@@ -1,11 +1,13 @@
 // GPU: one kernel body, through whole-record loads and stores and through field references,
 // over compile-time and run-time mappings (tile sizes, field partitions, a split holding a
-// stateful cluster) of a record that mixes field sizes; the device's bytes must equal those
-// of the same body run on the CPU. Without a GPU every test reports SKIPPED.
+// stateful cluster) of a record that mixes field sizes, and over every inner-array strategy in
+// AoS and SoA (views built on the host, arenas reached by offsets); the device's bytes must
+// equal those of the same body run on the CPU. Without a GPU every test reports SKIPPED.
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "gpu_available.hpp"
@@ -13,6 +15,7 @@
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/exec/gpu_launcher.cuh"
 #include "lb/layout/device_storage.hpp"
+#include "lb/layout/inner_array.hpp"
 
 namespace {
 
@@ -34,6 +37,19 @@ struct Bump {
 };
 
 template <class M>
+void expect_same_blobs(const HostStorage<M>& host, const HostStorage<M>& back) {
+  const M& m = host.mapping();
+  for (std::size_t b = 0; b < M::blob_count; ++b) {
+    const auto* want = reinterpret_cast<const unsigned char*>(host.blob(b));
+    const auto* got = reinterpret_cast<const unsigned char*>(back.blob(b));
+    std::size_t k = 0;
+    while (k < m.blob_bytes(b) && want[k] == got[k]) ++k;
+    EXPECT_EQ(k, m.blob_bytes(b)) << "blob " << b << ": first different byte at " << k << " (host "
+                                  << int(want[k]) << ", device " << int(got[k]) << ")";
+  }
+}
+
+template <class M>
 void expect_device_matches_host(const std::string& label, const M& m) {
   SCOPED_TRACE(label);
   HostStorage<M> host(m), back(m);
@@ -51,14 +67,44 @@ void expect_device_matches_host(const std::string& label, const M& m) {
   lb::exec::launch_for_each(m.size(), 128, nullptr, Bump<View<M>>{device.view()});
   device.download(back);
   lb::exec::run_serial(m.size(), Bump<View<M>>{host.view()});
-  for (std::size_t b = 0; b < M::blob_count; ++b) {
-    const auto* want = reinterpret_cast<const unsigned char*>(host.blob(b));
-    const auto* got = reinterpret_cast<const unsigned char*>(back.blob(b));
-    std::size_t k = 0;
-    while (k < m.blob_bytes(b) && want[k] == got[k]) ++k;
-    EXPECT_EQ(k, m.blob_bytes(b)) << "blob " << b << ": first different byte at " << k << " (host "
-                                  << int(want[k]) << ", device " << int(got[k]) << ")";
+  expect_same_blobs(host, back);
+}
+
+// Inner arrays: a record {int A; char C; InnerArray<int, 6> B}; every element k < length
+// gets A + k * C through the view's references (a read of the length header and, for none
+// and partial, of the arena offset per element).
+using ArrayRecord = Record<Field<A, int>, Field<C, char>, Field<B, InnerArray<int, 6>>>;
+
+template <class V>
+struct AddToElements {
+  V view;
+  LB_HD void operator()(std::size_t i) const {
+    const int a = view.template get<A>(i), c = view.template get<C>(i);
+    const std::uint32_t length = view.template length<B>(i);
+    for (std::uint32_t k = 0; k < length; ++k) view.template get<B>(i, k) += a + static_cast<int>(k) * c;
   }
+};
+
+template <class M>
+void expect_device_matches_host_inner(const std::string& label, std::size_t partial_inline) {
+  SCOPED_TRACE(label);
+  const std::size_t n = 300;  // small: compute-sanitizer runs this
+  std::mt19937 rng(12);
+  std::vector<std::uint32_t> lengths(n);
+  for (auto& l : lengths) l = static_cast<std::uint32_t>(rng() % (M::has_arena ? 14 : 7));  // past Max = 6 where allowed
+  auto host = inner_host_storage<M>({lengths}, partial_inline), back = inner_host_storage<M>({lengths}, partial_inline);
+  const auto hv = host.view();
+  for (std::size_t i = 0; i < n; ++i) {
+    hv.template get<A>(i) = static_cast<int>(i);
+    hv.template get<C>(i) = static_cast<char>(i % 7);
+    for (std::size_t k = 0; k < lengths[i]; ++k) hv.template get<B>(i, k) = static_cast<int>(1000 * i + k);
+  }
+  DeviceStorage<M> device(host.mapping());
+  device.upload(host);
+  lb::exec::launch_for_each(n, 128, nullptr, AddToElements<View<M>>{device.view()});
+  device.download(back);
+  lb::exec::run_serial(n, AddToElements<View<M>>{hv});
+  expect_same_blobs(host, back);
 }
 
 TEST(LayoutGpu, RuntimeMappingsGiveTheHostBytes) {
@@ -77,6 +123,22 @@ TEST(LayoutGpu, RuntimeMappingsGiveTheHostBytes) {
   using Stateful = FirstAndRest<Mixed, SoA, RuntimeAoSoA>;
   expect_device_matches_host("Split SoA + RuntimeAoSoA 5",
                              Stateful(Stateful::sub_mapping<0>{n}, Stateful::sub_mapping<1>(n, 5)));
+}
+
+TEST(LayoutGpu, InnerArraysEveryStrategyGivesTheHostBytes) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  using S = InnerStrategy;
+  using L = InnerLayout;
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::aos, S::none>>("aos none", 0);
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::soa, S::none>>("soa none", 0);
+  for (std::size_t inline_count : {0, 3, 6}) {
+    expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::aos, S::partial>>("aos partial", inline_count);
+    expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::soa, S::partial>>("soa partial", inline_count);
+  }
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::aos, S::full>>("aos full", 0);
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::soa, S::full>>("soa full", 0);
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::aos, S::object>>("aos object", 0);
+  expect_device_matches_host_inner<InnerArrayMapping<ArrayRecord, L::soa, S::object>>("soa object", 0);
 }
 
 }  // namespace

@@ -1,4 +1,25 @@
-"""Checks shared by the plot tests: a report folder holds each figure as PNG and SVG."""
+"""Checks shared by the plot tests: a report folder holds each figure as PNG and SVG; a
+fixture generator (tests/python/fixtures/make_<paper>_fixture.py) loaded by name."""
+
+import contextlib
+import importlib.util
+import io
+import shutil
+import warnings
+from pathlib import Path
+
+from plots.__main__ import main
+from plots.figures import TextOutsideFigure
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def load_fixture_generator(paper):
+    path = FIXTURES / f"make_{paper}_fixture.py"
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def assert_figures_written(report, stems):
@@ -7,3 +28,14 @@ def assert_figures_written(report, stems):
         assert png.read_bytes().startswith(b"\x89PNG"), stem
         assert "<svg" in svg.read_text()[:500], stem
     assert not list(report.rglob("*.tmp")), "temporary files left behind"
+
+
+def report_of(fixture, folder):
+    """The CLI run on a copy of `fixture` in `folder` (output lands there); a text leaving a
+    figure fails it."""
+    shutil.copytree(fixture, folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TextOutsideFigure)
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main([str(folder)]) == 0
+    return folder

@@ -11,7 +11,7 @@
 
 namespace lb::layout {
 
-template <Mapping M>
+template <StorageMapping M>
 class DeviceStorage {
  public:
   explicit DeviceStorage(const M& m) : mapping_(m) {

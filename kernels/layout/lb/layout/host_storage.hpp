@@ -11,7 +11,7 @@
 
 namespace lb::layout {
 
-template <Mapping M>
+template <StorageMapping M>
 class HostStorage {
  public:
   explicit HostStorage(const M& mapping) : mapping_(mapping) {

@@ -1,7 +1,7 @@
 #pragma once
 //! The `Mapping` concept: what every layout's mapping provides. A mapping is a small,
 //! trivially copyable value (kernels get it by value inside a View) that may carry state: a
-//! tile size or a per-field table chosen at run time, later the arena of inner arrays. It
+//! tile size, a per-field table chosen at run time, the arena sizes of inner arrays. It
 //! maps (record index, field) to (blob, byte offset) and moves whole records with the memory
 //! pattern its layout promises. Storages are built from a mapping value.
 
@@ -31,17 +31,24 @@ constexpr bool locates_every_field(std::index_sequence<I...>) {
 }
 }  // namespace detail
 
-//! record: the Record type; blob_count: a constant; size(): records held; blob_bytes(b) and
-//! blob_alignment(b): bytes and the alignment blob b needs; locate<Tag>(i) for every field;
-//! load(blobs, i) / store(blobs, i, v): one whole record.
+//! What storages and views need: record: the Record type; blob_count: a constant; size():
+//! records held; blob_bytes(b) and blob_alignment(b): bytes and the alignment blob b needs.
+//! Inner-array mappings (inner_array.hpp) are storage mappings but not Mappings.
 template <class M>
-concept Mapping = std::is_trivially_copyable_v<M> && requires { typename M::record; } &&
-                  requires(const M& m, std::size_t i, std::size_t b, std::byte* const* blobs,
+concept StorageMapping = std::is_trivially_copyable_v<M> && requires { typename M::record; } &&
+                         requires(const M& m, std::size_t b) {
+                           typename std::integral_constant<std::size_t, M::blob_count>;
+                           { m.size() } -> std::same_as<std::size_t>;
+                           { m.blob_bytes(b) } -> std::same_as<std::size_t>;
+                           { m.blob_alignment(b) } -> std::same_as<std::size_t>;
+                         };
+
+//! A storage mapping of fixed-size records: locate<Tag>(i) for every field; load(blobs, i) /
+//! store(blobs, i, v): one whole record.
+template <class M>
+concept Mapping = StorageMapping<M> &&
+                  requires(const M& m, std::size_t i, std::byte* const* blobs,
                            const RecordValue<typename M::record>& v) {
-                    typename std::integral_constant<std::size_t, M::blob_count>;
-                    { m.size() } -> std::same_as<std::size_t>;
-                    { m.blob_bytes(b) } -> std::same_as<std::size_t>;
-                    { m.blob_alignment(b) } -> std::same_as<std::size_t>;
                     { m.load(blobs, i) } -> std::same_as<RecordValue<typename M::record>>;
                     m.store(blobs, i, v);
                   } && detail::locates_every_field<M>(std::make_index_sequence<M::record::field_count>{});

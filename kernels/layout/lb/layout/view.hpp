@@ -1,15 +1,18 @@
 #pragma once
 //! A view = a mapping + its blob pointers. Trivially copyable: kernels take it by value.
 //! `get<Tag>(i)` returns a real reference to one field; `load(i)` / `store(i, v)` move the
-//! whole record with the layout's own access pattern.
+//! whole record with the layout's own access pattern (Mappings only); over an inner-array
+//! mapping `get<Tag>(i, k)` is a real reference to element k of an array, `length<Tag>(i)` its
+//! length.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "lb/layout/mappings.hpp"
 
 namespace lb::layout {
 
-template <Mapping M>
+template <StorageMapping M>
 struct View {
   using mapping_type = M;
   using record = typename M::record;
@@ -26,12 +29,29 @@ struct View {
     using T = typename record::template field_type<record::template index_of<Tag>>;
     return *reinterpret_cast<T*>(detail::address_of<Tag>(mapping, blobs, i));
   }
-  LB_HD LB_FORCEINLINE value_type load(std::size_t i) const { return mapping.load(blobs, i); }
-  LB_HD LB_FORCEINLINE void store(std::size_t i, const value_type& v) const { mapping.store(blobs, i, v); }
+  template <class Tag>
+  LB_HD LB_FORCEINLINE auto& get(std::size_t i, std::size_t k) const {
+    using T = typename record::template field_type<record::template index_of<Tag>>::element;
+    return *reinterpret_cast<T*>(mapping.template element_address<Tag>(blobs, i, k));
+  }
+  template <class Tag>
+  LB_HD LB_FORCEINLINE std::uint32_t length(std::size_t i) const {
+    return mapping.template length<Tag>(blobs, i);
+  }
+  LB_HD LB_FORCEINLINE value_type load(std::size_t i) const
+    requires Mapping<M>
+  {
+    return mapping.load(blobs, i);
+  }
+  LB_HD LB_FORCEINLINE void store(std::size_t i, const value_type& v) const
+    requires Mapping<M>
+  {
+    mapping.store(blobs, i, v);
+  }
 };
 
 //! Bytes a mapping occupies over all its blobs (its memory footprint).
-template <Mapping M>
+template <StorageMapping M>
 constexpr std::size_t footprint_bytes(const M& m) {
   std::size_t total = 0;
   for (std::size_t b = 0; b < M::blob_count; ++b) total += m.blob_bytes(b);

@@ -1,0 +1,212 @@
+//! Springer et al. 2018, Fig. 10b: the frontier BFS over the inner-array layouts on the GPU.
+//! Names: inner/bfs/<strategy>/<aos|soa>/int/inline:<N>/graph:<name>, N the neighbours held
+//! in the vertex (none 0, partial N, full and object kMaxDegree). Graphs: `roadnet-pa` (SNAP's
+//! file, datasets/fetch.sh roadNet-PA, read from the data folder: $LB_DATA_DIR, else data/ in
+//! the repository; its statistics are checked against SNAP's and a difference is reported on
+//! stderr) and `road-like` (generated with roadNet-PA's size, degrees and diameter); `auto`
+//! in a preset takes roadnet-pa when the file is there, else road-like.
+//!
+//! Each benchmark is validated (distances poisoned first) against the CPU queue BFS, every
+//! vertex. Counters: edges (the out-degrees of the vertices reached: each is relaxed once)
+//! and edges_per_s, levels, the footprint (inline part, arena, padding wasted). Declared
+//! bytes, per search: every iteration reads every distance (levels x n x 4); each reached
+//! vertex once reads its length (and its arena offset where it has neighbours there), its neighbour
+//! ids and their distances (2 x 4 x degree); the reset writes n distances and the search
+//! writes each reached vertex's once. Sector granularity is left out: the AoS scans'
+//! record-stride reads are what the layouts differ in.
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "inner/programs.hpp"
+#include "lb/bfs/bfs.hpp"
+#include "lb/bfs/frontier.hpp"
+#include "lb/datasets/graph.hpp"
+#include "lb/harness/program.hpp"
+
+namespace lb::harness::inner {
+namespace {
+
+//! Upper estimates at roadNet-PA's size: on the host the edge list as parsed (16 bytes an
+//! edge, 8 an id), the CSR, the layout copy and the levels; on the device the layout (at most
+//! 52 bytes a vertex and 4 an edge) and the flags.
+constexpr MemoryNeed kMemoryNeed{.host_bytes = 400e6, .device_bytes = 200e6};
+
+std::filesystem::path data_dir() {
+  if (const char* dir = std::getenv("LB_DATA_DIR"); dir && *dir) return dir;
+  return std::filesystem::path(LB_SOURCE_DIR) / "data";
+}
+
+std::filesystem::path roadnet_pa_path() { return data_dir() / "roadNet-PA.txt"; }
+
+//! A benchmark graph with its source and the reference levels from it, built once per process.
+struct BenchGraph {
+  datasets::Graph graph;
+  std::uint32_t source = 0;
+  std::vector<int> levels;
+  std::size_t edges = 0;  //!< traversed from the source
+  datasets::GraphStats stats;
+};
+
+const BenchGraph& bench_graph(const std::string& name, std::uint64_t source_id) {
+  static std::map<std::pair<std::string, std::uint64_t>, BenchGraph> cache;
+  const auto key = std::make_pair(name, source_id);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  BenchGraph b;
+  b.graph = name == "roadnet-pa" ? datasets::load_snap_edge_list(roadnet_pa_path().string()).graph
+                                 : datasets::generate_road_like();
+  b.stats = datasets::graph_stats(b.graph);
+  const datasets::GraphStats real = datasets::roadnet_pa_reference();
+  std::fprintf(stderr, "graph %s: %s\nSNAP's roadNet-PA: %s\n", b.graph.source.c_str(),
+               datasets::describe(b.stats).c_str(), datasets::describe(real).c_str());
+  if (const auto diff = datasets::stats_differences(b.stats, real); name == "roadnet-pa" && !diff.empty())
+    std::fprintf(stderr, "warning: %s differs from SNAP's roadNet-PA: %s\n", roadnet_pa_path().c_str(),
+                 fmt::format("{}", fmt::join(diff, "; ")).c_str());
+  b.source = b.graph.dense_id(source_id);
+  b.levels = datasets::bfs_levels(b.graph, b.source);
+  b.edges = bfs::traversed_edges(b.graph, b.levels);
+  return cache.emplace(key, std::move(b)).first->second;
+}
+
+class BfsProgram final : public Variant {
+ public:
+  BfsProgram(std::string graph, std::uint64_t source_id, bfs::Variant v, bfs::Device device)
+      : graph_name_(std::move(graph)), source_id_(source_id), variant_(v), device_(device) {}
+
+  void setup(cudaStream_t) override {
+    graph_ = &bench_graph(graph_name_, source_id_);
+    search_ = bfs::make_frontier_bfs(graph_->graph, variant_, device_);
+  }
+  void poison(cudaStream_t) override { search_->poison(); }
+  void run(cudaStream_t stream) override { iterations_ = search_->run(graph_->source, stream); }
+
+  //! Exact: every level equals the queue BFS's (max_abs_err is the largest difference).
+  Check validate(cudaStream_t) override {
+    const std::vector<int> got = search_->levels();
+    const std::vector<int>& want = graph_->levels;
+    Check c;
+    double max_abs_err = 0;
+    for (std::size_t v = 0; v < got.size(); ++v) {
+      if (got[v] == want[v]) continue;
+      max_abs_err = std::max(max_abs_err, std::abs(static_cast<double>(got[v]) - want[v]));
+      if (c.message.empty())
+        c.message =
+            fmt::format("vertex {} (file id {}): level {}, the queue BFS says {}{}", v, graph_->graph.original_id[v],
+                        got[v], want[v], got[v] == bfs::kPoison ? " (still poisoned)" : "");
+    }
+    c.counters = {{"checked", static_cast<double>(got.size())}, {"max_abs_err", max_abs_err}, {"tolerance", 0}};
+    const int expected_iterations = *std::max_element(want.begin(), want.end()) + 1;
+    if (c.message.empty() && iterations_ != expected_iterations)
+      c.message = fmt::format("{} iterations, expected {}", iterations_, expected_iterations);
+    c.ok = c.message.empty();
+    return c;
+  }
+
+  Work work() const override {
+    const datasets::Graph& g = graph_->graph;
+    const bool arena = variant_.strategy == InnerStrategy::none || variant_.strategy == InnerStrategy::partial;
+    // Reached vertices read their length; those with neighbours in the arena its offset too.
+    double reached = 0, offsets = 0;
+    for (std::size_t v = 0; v < g.vertices(); ++v) {
+      if (graph_->levels[v] == datasets::kUnreachable) continue;
+      reached += 1;
+      offsets += arena && g.degree(v) > variant_.inline_count ? 1 : 0;
+    }
+    const double n = static_cast<double>(g.vertices()), edges = static_cast<double>(graph_->edges);
+    const double iterations = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
+    return {.unit = "edges",
+            .units = edges,
+            .bytes_read = iterations * n * 4 + (reached + offsets) * 4 + edges * 2 * 4,
+            .bytes_written = n * 4 + reached * 4};
+  }
+  double footprint_bytes() const override { return static_cast<double>(search_->footprint().total()); }
+  void add_counters(benchmark::State& state, double) const override {
+    const auto& f = search_->footprint();
+    state.counters["levels"] = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
+    state.counters["graph_vertices"] = static_cast<double>(graph_->stats.vertices);
+    state.counters["graph_edges"] = static_cast<double>(graph_->stats.directed_edges);
+    state.counters["graph_components"] = static_cast<double>(graph_->stats.components);
+    state.counters["graph_diameter_lower_bound"] = graph_->stats.diameter_lower_bound;
+    state.counters["footprint_inline_bytes"] = static_cast<double>(f.inline_bytes);
+    state.counters["footprint_arena_bytes"] = static_cast<double>(f.arena_bytes);
+    state.counters["footprint_wasted_bytes"] = static_cast<double>(f.wasted_bytes);
+  }
+
+ private:
+  std::string graph_name_;
+  std::uint64_t source_id_;
+  bfs::Variant variant_;
+  bfs::Device device_;
+  const BenchGraph* graph_ = nullptr;
+  std::unique_ptr<bfs::FrontierBfs> search_;
+  int iterations_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_t source, const bfs::Variant& v,
+                                          bfs::Device device) {
+  return std::make_unique<BfsProgram>(graph, source, v, device);
+}
+
+//!   "bfs": {"inline_sizes": [0, 1, ..., 10], "layouts": ["aos", "soa"],
+//!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0}
+std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                             const Overrides&) {
+  preset.check_keys(j, where, {"inline_sizes", "layouts", "strategies", "graph", "source"});
+  std::vector<std::size_t> sizes;
+  for (int n : preset.list_at<int>(j, "inline_sizes", where)) {
+    if (n < 0 || n > static_cast<int>(bfs::kMaxInline))
+      throw preset.error_at("inline_sizes", fmt::format("inline sizes must lie in [0, {}]; got {}", bfs::kMaxInline, n),
+                            where);
+    sizes.push_back(static_cast<std::size_t>(n));
+  }
+  auto parsed = [&](const char* key, auto parse) {
+    std::vector<decltype(parse(std::string_view{}))> out;
+    for (const auto& name : preset.list_at<std::string>(j, key, where)) try {
+        out.push_back(parse(name));
+      } catch (const std::invalid_argument& e) {
+        throw preset.error_at(key, e.what(), where);
+      }
+    return out;
+  };
+  const auto layouts = parsed("layouts", lb::inner::parse_inner_layout);
+  const auto strategies = parsed("strategies", lb::inner::parse_inner_strategy);
+  std::string graph = "auto";
+  if (j.contains("graph")) {
+    if (!j["graph"].is_string()) throw preset.error_at("graph", "'graph' must be roadnet-pa, road-like or auto", where);
+    graph = j["graph"].get<std::string>();
+  }
+  if (graph == "auto") graph = std::filesystem::exists(roadnet_pa_path()) ? "roadnet-pa" : "road-like";
+  if (graph != "roadnet-pa" && graph != "road-like")
+    throw preset.error_at("graph", fmt::format("unknown graph '{}' (roadnet-pa, road-like or auto)", graph), where);
+  if (graph == "roadnet-pa" && !std::filesystem::exists(roadnet_pa_path()))
+    throw preset.error_at(
+        "graph", fmt::format("graph 'roadnet-pa' needs {} (datasets/fetch.sh roadNet-PA)", roadnet_pa_path().string()),
+        where);
+  std::uint64_t source = 0;
+  if (j.contains("source")) {
+    if (!j["source"].is_number_unsigned())
+      throw preset.error_at("source", "'source' must be a vertex id (>= 0)", where);
+    source = j["source"].get<std::uint64_t>();
+  }
+
+  std::vector<PlannedBenchmark> plan;
+  for (InnerStrategy s : strategies)
+    for (InnerLayout l : layouts)
+      for (std::size_t n : inline_counts(s, sizes, s == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree)) {
+        const bfs::Variant v{l, s, s == InnerStrategy::partial ? n : 0};
+        const std::string name = benchmark_name("bfs", s, l, n, "graph:" + graph);
+        ProgramCase c{Where::gpu, kMemoryNeed,
+                      [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }};
+        plan.push_back({name, [name, c](benchmark::State& st) { run_case(st, name, c); }});
+      }
+  return plan;
+}
+
+}  // namespace lb::harness::inner

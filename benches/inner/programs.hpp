@@ -1,0 +1,80 @@
+#pragma once
+//! The inner suite's programs (Springer, Sun & Masuhara 2018). Each plans its benchmarks from
+//! its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs": {...}});
+//! benches/inner_bench.cpp lists them and calls the planners of those the preset names.
+//! Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lb/bfs/bfs.hpp"
+#include "lb/harness/program.hpp"
+#include "lb/harness/suite.hpp"
+#include "lb/inner/strategies.hpp"
+
+namespace lb::harness::inner {
+
+using lb::inner::InnerLayout;
+using lb::inner::InnerStrategy;
+
+//! Plans one program's benchmarks from its preset object `j` (found under the key `where`).
+using ProgramPlanner = std::vector<PlannedBenchmark> (*)(const Preset& preset, const nlohmann::json& j,
+                                                        std::string_view where, const Overrides& overrides);
+struct Program {
+  std::string_view name;
+  ProgramPlanner plan;
+};
+
+//! Every program of the suite, in run order (defined in inner_bench.cpp).
+const std::vector<Program>& programs();
+
+//! inner/<app>/<strategy>/<layout>/int/inline:<N>/<last>, e.g. last = "objects:262144".
+std::string benchmark_name(std::string_view app, InnerStrategy s, InnerLayout l, std::size_t inline_count,
+                           std::string_view last);
+
+//! The inline counts a strategy runs for the preset's `inline_sizes` (partial: those up to
+//! `max`; none: 0; full and object: max), in order.
+std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::size_t>& inline_sizes, std::size_t max);
+
+//! Fig. 10a (benches/inner/synthetic_bench.cu).
+std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                                   const Overrides& overrides);
+//! Fig. 10b: defined with the BFS benchmark (benches/inner/bfs_bench.cpp).
+std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                             const Overrides& overrides);
+
+//! One BFS variant (benches/inner/bfs_bench.cpp) on graph "road-like" or "roadnet-pa" from
+//! the vertex with file id `source`, for the planner and the tests (the CPU runs the same
+//! search serially). Its validation names a vertex whose level differs from the queue BFS.
+std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_t source, const bfs::Variant& v,
+                                          bfs::Device device);
+
+//! One synthetic variant, for the planner and the GPU tests.
+struct SyntheticCase {
+  InnerLayout layout = InnerLayout::soa;
+  InnerStrategy strategy = InnerStrategy::full;
+  std::size_t inline_count = 0;  //!< partial's N (0 for the other strategies)
+  std::size_t objects = 262144;
+  int block = 256;
+};
+
+//! Test hooks: after a run, change one element on the device (the validation must name it) or
+//! one byte outside the arrays' elements (a stray write).
+enum class SyntheticFault { wrong_element, stray_write };
+
+class SyntheticVariant : public Variant {
+ public:
+  virtual layout::InnerFootprint inner_footprint() const = 0;
+  virtual void inject_fault(SyntheticFault fault) = 0;
+};
+std::unique_ptr<SyntheticVariant> make_synthetic_variant(const SyntheticCase& c);
+//! Host and device bytes one case needs (inputs, three host images, the device copy).
+MemoryNeed synthetic_memory_need(const SyntheticCase& c);
+
+}  // namespace lb::harness::inner

@@ -1,0 +1,260 @@
+"""Springer, Sun & Masuhara 2018 (inner array inlining) figures: Fig. 10a (synthetic), the
+object-count sweep, Fig. 10b (BFS, when `inner/bfs/...` benchmarks are present) and the memory
+footprint per strategy.
+
+Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>. Fig. 10's
+x-axis is the inlining size N: partial inlining is a curve over N, no inlining a point at
+N = 0, full inlining and array-as-object points at N = Max. One row of panels per device; a
+panel without data says "not measured"; an errored point is an × saying why.
+"""
+
+from plots.figures import (Section, count_label, format_seconds, mark_does_not_run,
+                           mark_not_measured, markdown_table, panel_grid, save_figure)
+from plots.select import matches
+
+PAPER = "Springer, Sun & Masuhara 2018"
+INTRO = (
+    "M. Springer, Y. Sun, H. Masuhara, *Inner Array Inlining for Structure of Arrays Layout*, "
+    "ARRAY'18 (ACM). The paper's runs used Ikra-Cpp on a GeForce GTX 980 (Maxwell); this "
+    "project reimplements the layouts (AoS and SoA × no / partial / full inlining / array as "
+    "object) in its own layout library, so absolute times are not expected to carry over; "
+    "the orderings and ratios between strategies are the claims."
+)
+SWEEP = "objects"  # the synthetic program's size; claims on BFS name their own sweep (graph)
+PAPER_OBJECTS = 262144
+STRATEGIES = ("none", "partial", "full", "object")
+LAYOUTS = ("aos", "soa")
+STYLE = {"none": {"marker": "s", "color": "C3"}, "partial": {"marker": "o", "color": "C0"},
+         "full": {"marker": "^", "color": "C2"}, "object": {"marker": "D", "color": "C1"}}
+LABELS = {"none": "no inlining", "partial": "partial (N)", "full": "full (Max)",
+          "object": "array as object"}
+LAYOUT_NAMES = {"aos": "AoS", "soa": "SoA"}
+
+
+def render(devices, figures_dir):
+    """Every inner-array figure for these devices, as report sections."""
+    sections = [fig10_section(devices, figures_dir, "synthetic", "Fig. 10a"),
+                scaling_section(devices, figures_dir)]
+    if any(b.app == "bfs" for d in devices for b in d.benchmarks):
+        sections.append(fig10_section(devices, figures_dir, "bfs", "Fig. 10b"))
+    sections.append(footprint_section(devices, figures_dir))
+    return sections
+
+
+def _select(device, **selector):
+    return [b for b in device.benchmarks if matches(b, selector)]
+
+
+def fig10_point(device, app):
+    """The last parameter's value Fig. 10 is drawn at: 262,144 objects (the paper's) when run,
+    else the most-run object count; for BFS the most-run graph. None when the app was not run."""
+    key = "objects" if app == "synthetic" else "graph"
+    counts = {}
+    for b in _select(device, app=app):
+        value = b.params.get(key)
+        if value is not None:
+            counts[value] = counts.get(value, 0) + 1
+    if not counts:
+        return key, None
+    if app == "synthetic" and PAPER_OBJECTS in counts:
+        return key, PAPER_OBJECTS
+    return key, max(counts, key=lambda v: (counts[v], str(v)))
+
+
+def inline_curves(device, app, layout, key, value):
+    """{strategy: [(N, benchmark), ...] in N order} of one layout at one object count/graph."""
+    curves = {}
+    for strategy in STRATEGIES:
+        points = sorted(((b.params["inline"], b) for b in
+                         _select(device, app=app, layout=layout, version=strategy, **{key: value})
+                         if isinstance(b.params.get("inline"), int)), key=lambda p: p[0])
+        if points:
+            curves[strategy] = points
+    return curves
+
+
+def _draw_inline_panel(ax, curves):
+    drawn = False
+    errors = []
+    for strategy, points in curves.items():
+        timed = [(n, b.time_s) for n, b in points if b.time_s is not None and not b.error]
+        errors += [(n, b.error) for n, b in points if b.error]
+        if not timed:
+            continue
+        xs, ys = zip(*timed)
+        ax.plot(xs, [y * 1e3 for y in ys], label=LABELS[strategy], linestyle="-" if len(xs) > 1
+                else "none", markersize=7, **STYLE[strategy])
+        drawn = True
+    if drawn:
+        ax.set_yscale("log")
+        ax.set_xlabel("inlining size N (elements in the record)")
+        ax.set_ylabel("time (ms)")
+        ax.legend(fontsize=7)
+    for slot, (n, error) in enumerate(errors[:3]):
+        mark_does_not_run(ax, n, error, slot=slot)
+    return drawn or bool(errors)
+
+
+def fig10_section(devices, figures_dir, app, figure):
+    """Time per strategy and inlining size, AoS and SoA panels, one row per device."""
+    fig, axes = panel_grid(len(devices), 2)
+    points = []
+    for row, device in enumerate(devices):
+        key, value = fig10_point(device, app)
+        where = f"{key} {_value_label(value)}" if value is not None else ""
+        for ax, layout in zip(axes[row], LAYOUTS):
+            ax.set_title(_panel_title(f"{LAYOUT_NAMES[layout]}, {where}", device, devices))
+            curves = inline_curves(device, app, layout, key, value) if value is not None else {}
+            if not _draw_inline_panel(ax, curves):
+                mark_not_measured(ax, f"no {app} {LAYOUT_NAMES[layout]} benchmarks")
+        if value is not None:
+            points.append(f"{device.label}: {where}")
+    what = "synthetic benchmark (add the value to every element)" if app == "synthetic" \
+        else "frontier BFS"
+    fig.suptitle(f"{PAPER}, {figure}: {what}, time per strategy and inlining size\n"
+                 f"{_devices_text(devices)}")
+    body = (f"Drawn at {'; '.join(points) or 'no point (not measured)'}. Partial inlining is a "
+            "curve over N; no inlining sits at N = 0, full inlining and array as object at "
+            "N = Max. Lower is faster.")
+    if app == "synthetic":
+        body += "\n\n" + synthetic_table(devices)
+    stem = "inner_fig10a" if app == "synthetic" else "inner_fig10b"
+    return Section(f"{figure} — {what}", body, (save_figure(fig, figures_dir, stem),))
+
+
+def synthetic_table(devices):
+    """Time, % of copy bandwidth and footprint of every synthetic benchmark at Fig. 10a's count."""
+    rows = []
+    for device in devices:
+        key, value = fig10_point(device, "synthetic")
+        if value is None:
+            continue
+        for layout in LAYOUTS:
+            for strategy, points in inline_curves(device, "synthetic", layout, key, value).items():
+                for n, b in points:
+                    pct = b.counters.get("pct_copy_bandwidth")
+                    footprint = b.counters.get("footprint_bytes")
+                    rows.append((device.label, LAYOUT_NAMES[layout], strategy, n,
+                                 b.error or _time_text(b.time_s),
+                                 f"{pct:.0f} %" if isinstance(pct, (int, float)) else "—",
+                                 _bytes_text(footprint)))
+    if not rows:
+        return "No synthetic benchmarks."
+    return markdown_table(("GPU", "layout", "strategy", "N", "time", "% of copy bandwidth",
+                           "footprint"), rows)
+
+
+def scaling_section(devices, figures_dir):
+    """Time per element over the object counts, per layout x strategy (partial: each N run)."""
+    fig, axes = panel_grid(len(devices), 2)
+    for row, device in enumerate(devices):
+        for ax, layout in zip(axes[row], LAYOUTS):
+            ax.set_title(_panel_title(f"{LAYOUT_NAMES[layout]}, per object count", device,
+                                      devices))
+            series = {}
+            for b in _select(device, app="synthetic", layout=layout):
+                elements = b.counters.get("elements")
+                if b.error or b.time_s is None or not elements:
+                    continue
+                label = (b.version, b.params.get("inline"))
+                series.setdefault(label, []).append((b.params["objects"], b.time_s / elements))
+            if not any(len(points) > 1 for points in series.values()):
+                mark_not_measured(ax, "fewer than two object counts")
+                continue
+            for (strategy, n), points in sorted(series.items(), key=lambda s: (
+                    STRATEGIES.index(s[0][0]), s[0][1])):
+                if len(points) < 2:
+                    continue
+                xs, ys = zip(*sorted(points))
+                label = LABELS[strategy].replace("(N)", f"N = {n}")
+                ax.plot(xs, [y * 1e12 for y in ys], label=label, linestyle="-", **STYLE[strategy])
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("objects")
+            ax.set_ylabel("time per element (ps)")
+            ax.legend(fontsize=6)
+    fig.suptitle(f"{PAPER}: synthetic benchmark over the object count\n{_devices_text(devices)}")
+    body = ("Time per array element over the object counts run (the paper's figure is at "
+            "262,144 objects): small counts leave the GPU partly idle, large ones leave the "
+            "caches.")
+    return Section("Synthetic benchmark — scaling with the object count", body,
+                   (save_figure(fig, figures_dir, "inner_scaling"),))
+
+
+def footprint_rows(devices):
+    """(app, layout, strategy, N, where, inline, arena, wasted) per distinct configuration:
+    the footprint depends on the data, not on the GPU, so the first device that ran it gives it."""
+    rows, seen = [], set()
+    for device in devices:
+        for app in ("synthetic", "bfs"):
+            key, value = fig10_point(device, app)
+            if value is None:
+                continue
+            for layout in LAYOUTS:
+                for strategy, points in inline_curves(device, app, layout, key, value).items():
+                    for n, b in points:
+                        parts = [b.counters.get(f"footprint_{p}_bytes")
+                                 for p in ("inline", "arena", "wasted")]
+                        ident = (app, layout, strategy, n, value)
+                        if ident in seen or not all(isinstance(p, (int, float)) for p in parts):
+                            continue
+                        seen.add(ident)
+                        rows.append((app, layout, strategy, n, f"{key} {_value_label(value)}",
+                                     *parts))
+    return rows
+
+
+def footprint_section(devices, figures_dir):
+    """Stacked bars: inline part and arena per strategy and N, the wasted part hatched."""
+    rows = footprint_rows(devices)
+    apps = [app for app in ("synthetic", "bfs") if any(r[0] == app for r in rows)] or \
+        ["synthetic"]
+    fig, axes = panel_grid(len(apps), 2, width=6.0)
+    for row, app in enumerate(apps):
+        for ax, layout in zip(axes[row], LAYOUTS):
+            bars = [r for r in rows if r[0] == app and r[1] == layout]
+            ax.set_title(f"{app}, {LAYOUT_NAMES[layout]}" + (f", {bars[0][4]}" if bars else ""))
+            if not bars:
+                mark_not_measured(ax, f"no {app} footprint counters")
+                continue
+            xs = range(len(bars))
+            inline = [r[5] / 2**20 for r in bars]
+            arena = [r[6] / 2**20 for r in bars]
+            wasted = [r[7] / 2**20 for r in bars]
+            ax.bar(xs, inline, color="C0", label="inline (records)")
+            ax.bar(xs, arena, bottom=inline, color="C1", label="arena")
+            ax.bar(xs, wasted, color="none", edgecolor="black", hatch="//",
+                   label="wasted (padding, unused slots)")
+            ax.set_xticks(list(xs))
+            ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=70, fontsize=6)
+            ax.set_ylabel("MiB")
+            ax.legend(fontsize=6)
+    fig.suptitle(f"{PAPER}: memory footprint per strategy (inline part, arena, waste)")
+    body = ("The footprint is the layout's, from the mapping (`footprint_inline_bytes`, "
+            "`footprint_arena_bytes`, `footprint_wasted_bytes` counters): the same on every "
+            "GPU. Wasted bytes (hatched, drawn over the inline part) are alignment padding "
+            "and inline slots past an array's length.")
+    return Section("Memory footprint per strategy", body,
+                   (save_figure(fig, figures_dir, "inner_footprint"),))
+
+
+def _panel_title(title, device, devices):
+    return title if len(devices) == 1 else f"{device.label}: {title}"
+
+
+def _devices_text(devices):
+    return ", ".join(d.label for d in devices) or "no devices"
+
+
+def _value_label(value):
+    return count_label(value) if isinstance(value, (int, float)) else str(value)
+
+
+def _time_text(seconds):
+    return format_seconds(seconds) if seconds is not None else "—"
+
+
+def _bytes_text(value):
+    if not isinstance(value, (int, float)):
+        return "—"
+    return f"{value / 2**20:.1f} MiB"

@@ -1,0 +1,97 @@
+#pragma once
+// BFS cases shared by the CPU and GPU tests: every layout variant against the queue BFS on a
+// road-like graph (about 55 levels: several batches of GPU launches), a graph with one-way
+// edges and unreachable vertices, and the shared roadNet-PA excerpt when present.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lb/bfs/bfs.hpp"
+#include "lb/bfs/frontier.hpp"
+#include "lb/datasets/graph.hpp"
+
+namespace lb::bfs {
+
+//! Vertex 0 linked both ways to 1..leaves.
+inline datasets::Graph star_graph(std::uint32_t leaves) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> e;
+  for (std::uint32_t v = 1; v <= leaves; ++v) {
+    e.emplace_back(0, v);
+    e.emplace_back(v, 0);
+  }
+  return datasets::graph_from_edges(leaves + 1, e).graph;
+}
+
+//! Every layout, strategy and inline count the paper sweeps.
+inline std::vector<Variant> all_variants() {
+  using layout::InnerLayout, layout::InnerStrategy;
+  std::vector<Variant> out;
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
+    out.push_back({l, InnerStrategy::none, 0});
+    for (std::size_t n = 0; n <= kMaxInline; ++n) out.push_back({l, InnerStrategy::partial, n});
+    out.push_back({l, InnerStrategy::full, 0});
+    out.push_back({l, InnerStrategy::object, 0});
+  }
+  return out;
+}
+
+inline std::string describe(const Variant& v) {
+  return std::string(inner::to_string(v.layout)) + "/" + std::string(inner::to_string(v.strategy)) +
+         "/inline:" + std::to_string(v.inline_count);
+}
+
+struct BfsCase {
+  std::string name;
+  datasets::Graph graph;
+  std::vector<std::uint32_t> sources;
+};
+
+inline std::vector<BfsCase> bfs_cases() {
+  std::vector<BfsCase> cases;
+  cases.push_back(
+      {"road-like 5000", datasets::generate_road_like({.vertices = 5'000, .directed_edges = 14'170}), {0, 2'345}});
+  // One-way edges and vertices no path reaches: 4 -> 0 -> 1 -> 2, 3 isolated, 5 <-> 6.
+  cases.push_back(
+      {"one-way", datasets::graph_from_edges(7, {{4, 0}, {0, 1}, {1, 2}, {5, 6}, {6, 5}}).graph, {0, 4, 3}});
+  const std::string excerpt = std::string(LB_SHARED_DATASETS) + "/roadNet-PA.head.txt";
+  if (std::filesystem::exists(excerpt)) {
+    datasets::Graph g = datasets::load_snap_edge_list(excerpt).graph;
+    const std::uint32_t far = g.dense_id(5000);
+    cases.push_back({"roadNet-PA excerpt", std::move(g), {0, far}});
+  } else {
+    std::printf("note: %s not present; the excerpt case is left out\n", excerpt.c_str());
+  }
+  return cases;
+}
+
+inline void expect_every_variant_matches(Device device) {
+  for (const BfsCase& c : bfs_cases())
+    for (const Variant& v : all_variants()) {
+      auto search = make_frontier_bfs(c.graph, v, device);
+      for (std::uint32_t source : c.sources) {
+        search->poison();
+        const int iterations = search->run(source);
+        const std::vector<int> expected = datasets::bfs_levels(c.graph, source);
+        const std::vector<int> got = search->levels();
+        ASSERT_EQ(got.size(), expected.size());
+        for (std::size_t u = 0; u < got.size(); ++u)
+          ASSERT_EQ(got[u], expected[u]) << c.name << ", " << describe(v) << ", source " << source << ", vertex " << u;
+        EXPECT_EQ(iterations, *std::max_element(expected.begin(), expected.end()) + 1) << c.name << ", " << describe(v);
+      }
+    }
+}
+
+inline void expect_poison_then_levels(Device device) {
+  const datasets::Graph g = datasets::generate_road_like({.vertices = 1000, .directed_edges = 2834});
+  auto search = make_frontier_bfs(g, {layout::InnerLayout::soa, layout::InnerStrategy::partial, 3}, device);
+  search->poison();
+  const std::vector<int> poisoned = search->levels();
+  EXPECT_TRUE(std::all_of(poisoned.begin(), poisoned.end(), [](int d) { return d == kPoison; }));
+  search->run(7);
+  EXPECT_EQ(search->levels(), datasets::bfs_levels(g, 7));
+}
+
+}  // namespace lb::bfs

@@ -1,0 +1,168 @@
+// The frontier BFS over every inner-array layout on the CPU (the GPU kernel's body), against
+// the queue BFS; the variant checks; the inner suite's BFS planner and its Variant (on the
+// CPU). tests/cpp/test_bfs_gpu.cpp runs the same cases on the GPU.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "bfs_cases.hpp"
+#include "lb/bfs/laid_out.hpp"
+#include "inner/programs.hpp"
+#include "lb/harness/preset.hpp"
+#include "temp_files.hpp"
+
+namespace {
+
+using namespace lb::bfs;
+using lb::datasets::Graph;
+
+TEST(FrontierBfsCpu, EveryVariantMatchesTheQueueBfs) { expect_every_variant_matches(Device::cpu); }
+
+TEST(FrontierBfsCpu, PoisonShowsUntilARun) { expect_poison_then_levels(Device::cpu); }
+
+TEST(FrontierBfsCpu, APoisonedVertexIsNeverRelaxed) {
+  // A vertex a search's initialisation missed must keep the poison (validation then names it),
+  // not be relaxed to a plausible level.
+  const Graph g = lb::datasets::graph_from_edges(3, {{0, 1}, {1, 2}}).graph;
+  auto storage = lay_out<VertexMapping<lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::full>>(g, 0);
+  for (std::size_t i = 0; i < 3; ++i) set_distance(storage.view(), i, kPoison, 0);
+  EXPECT_FALSE(relax_neighbours(storage.view(), 0, 0));
+  EXPECT_EQ(levels_of(storage), (std::vector<int>{0, kPoison, kPoison}));
+}
+
+TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
+  const Graph star = star_graph(kMaxDegree + 1);
+  for (auto s : {lb::layout::InnerStrategy::full, lb::layout::InnerStrategy::object}) try {
+      make_frontier_bfs(star, {lb::layout::InnerLayout::soa, s, 0}, Device::cpu);
+      FAIL() << "a degree above the capacity was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("vertex 0 has degree 10, above the 9 slots"), std::string::npos) << e.what();
+    }
+  // none and partial take any degree.
+  for (auto s : {lb::layout::InnerStrategy::none, lb::layout::InnerStrategy::partial}) {
+    auto search = make_frontier_bfs(star, {lb::layout::InnerLayout::aos, s, 0}, Device::cpu);
+    search->run(0);
+    EXPECT_EQ(search->levels(), lb::datasets::bfs_levels(star, 0));
+  }
+  EXPECT_THROW(make_frontier_bfs(star, {lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::none, 2}, Device::cpu),
+               std::invalid_argument);  // an inline count without partial
+  EXPECT_THROW(
+      make_frontier_bfs(star, {lb::layout::InnerLayout::soa, lb::layout::InnerStrategy::partial, kMaxInline + 1},
+                        Device::cpu),
+      std::invalid_argument);
+}
+
+TEST(FrontierBfsCpu, TraversedEdgesAreTheReachedVerticesOutDegrees) {
+  const Graph g = lb::datasets::graph_from_edges(4, {{0, 1}, {1, 0}, {1, 2}, {3, 0}}).graph;
+  EXPECT_EQ(traversed_edges(g, lb::datasets::bfs_levels(g, 0)), 3u);  // 3 is not reached
+  EXPECT_EQ(traversed_edges(g, lb::datasets::bfs_levels(g, 3)), 4u);
+}
+
+}  // namespace
+
+// --- the inner suite's BFS planner and variant ---------------------------------------------
+
+namespace lb::harness {
+std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
+}
+
+namespace lb::harness::inner {
+namespace {
+
+std::vector<std::string> bfs_names(const Preset& preset) {
+  std::vector<std::string> names;
+  for (const auto& b : plan_inner(preset, {}))
+    if (b.name.starts_with("inner/bfs/")) names.push_back(b.name);
+  return names;
+}
+
+//! Points the data folder ($LB_DATA_DIR) at this test's temporary folder.
+class BfsPlan : public TempFilesTest {
+ protected:
+  void SetUp() override {
+    TempFilesTest::SetUp();
+    ::setenv("LB_DATA_DIR", dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("LB_DATA_DIR");
+    TempFilesTest::TearDown();
+  }
+  std::string error_of(const std::string& bfs) {
+    const std::string text = R"({"description": "t", "suites": {"inner": {"bfs": {)" + bfs + "}}}}";
+    try {
+      plan_inner(load_preset(write("inner.json", text)), {});
+    } catch (const PresetError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+};
+
+TEST_F(BfsPlan, QuickPresetNamesEveryStrategyOnTheGeneratedGraph) {
+  const auto names = bfs_names(load_preset("quick"));
+  EXPECT_EQ(names.size(), 2u * (1 + 3 + 1 + 1));  // per layout: none, partial 0/3/10, full, object
+  for (const char* want :
+       {"inner/bfs/none/aos/int/inline:0/graph:road-like", "inner/bfs/partial/soa/int/inline:3/graph:road-like",
+        "inner/bfs/partial/aos/int/inline:10/graph:road-like", "inner/bfs/full/soa/int/inline:9/graph:road-like",
+        "inner/bfs/object/aos/int/inline:9/graph:road-like"})
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+}
+
+TEST_F(BfsPlan, PaperPresetTakesRoadNetPaWhenTheFileIsThere) {
+  auto names = bfs_names(load_preset("paper"));
+  EXPECT_EQ(names.size(), 2u * (1 + 11 + 1 + 1));
+  EXPECT_TRUE(
+      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:road-like"); }));
+  write("roadNet-PA.txt", "0\t1\n1\t0\n");
+  names = bfs_names(load_preset("paper"));
+  EXPECT_TRUE(
+      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:roadnet-pa"); }));
+}
+
+TEST_F(BfsPlan, PresetErrorsNameTheKey) {
+  const std::string ok = R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0])";
+  EXPECT_EQ(error_of(ok), "no error");
+  const std::pair<std::string, std::string> cases[] = {
+      {R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0, 11])",
+       "inline sizes must lie in [0, 10]; got 11"},
+      {R"("layouts": ["aosoa"], "strategies": ["full"], "inline_sizes": [0])", "unknown inner-array layout 'aosoa'"},
+      {ok + R"(, "graph": "roadNet-CA")", "unknown graph 'roadNet-CA' (roadnet-pa, road-like or auto)"},
+      {ok + R"(, "graph": "roadnet-pa")", "graph 'roadnet-pa' needs "},
+      {ok + R"(, "source": -1)", "'source' must be a vertex id"},
+      {ok + R"(, "sizes": [1])", "sizes"},
+  };
+  for (const auto& [text, message] : cases)
+    EXPECT_NE(error_of(text).find(message), std::string::npos) << error_of(text);
+}
+
+TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {
+  // A small file in the data folder stands for roadNet-PA: its statistics differ (reported on
+  // stderr), the search runs; the same Variant the GPU benchmark runs, here on the CPU.
+  write("roadNet-PA.txt", "# tiny\n5\t6\n6\t5\n6\t7\n7\t6\n8\t9\n");
+  auto v = make_bfs_variant("roadnet-pa", 5, {layout::InnerLayout::aos, layout::InnerStrategy::partial, 1},
+                            bfs::Device::cpu);
+  v->setup(nullptr);
+  v->poison(nullptr);
+  v->run(nullptr);
+  Check check = v->validate(nullptr);
+  EXPECT_TRUE(check.ok) << check.message;
+  EXPECT_EQ(check.counters["checked"], 5);
+  const Work w = v->work();
+  EXPECT_EQ(w.unit, "edges");
+  EXPECT_EQ(w.units, 4);  // 5, 6 and 7 are reached: out-degrees 1 + 2 + 1
+  // Levels 0..2: 3 scans of 5 distances; 3 reached vertices' lengths and the arena offset of
+  // the one with a neighbour past N = 1 (6: 5 and 7); 4 ids and 4 distances.
+  EXPECT_EQ(w.bytes_read, 3 * 5 * 4 + (3 + 1) * 4 + 4 * 2 * 4);
+  EXPECT_EQ(w.bytes_written, 5 * 4 + 3 * 4);
+  EXPECT_GT(v->footprint_bytes(), 0);
+  v->poison(nullptr);  // as a search that wrote nothing
+  check = v->validate(nullptr);
+  EXPECT_FALSE(check.ok);
+  EXPECT_EQ(check.message, "vertex 0 (file id 5): level -1515870810, the queue BFS says 0 (still poisoned)");
+  EXPECT_EQ(check.counters["max_abs_err"], 1515870812.0);  // vertex 2 (file id 7): poison against level 2
+}
+
+}  // namespace
+}  // namespace lb::harness::inner

@@ -1,0 +1,216 @@
+// SNAP edge-list loader, graph statistics, the CPU reference BFS and the road-like generator.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "lb/datasets/graph.hpp"
+#include "temp_files.hpp"
+
+namespace {
+
+using namespace lb::datasets;
+namespace fs = std::filesystem;
+
+class EdgeListFile : public TempFilesTest {
+ protected:
+  //! The loader's error for `text`; fails the test when the file is accepted.
+  std::string error_for(const std::string& text) {
+    const auto path = write("g.txt", text);
+    try {
+      load_snap_edge_list(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "accepted: " << text;
+    return {};
+  }
+};
+
+TEST_F(EdgeListFile, ReadsTabsSpacesCommentsAndCrlf) {
+  const auto load =
+      load_snap_edge_list(write("g.txt", "# Directed graph\n#From\tTo\n10\t20\r\n  20   10 \n\n20\t30\n"));
+  const Graph& g = load.graph;
+  EXPECT_EQ(load.edge_lines, 3u);
+  ASSERT_EQ(g.vertices(), 3u);
+  EXPECT_EQ(g.edges(), 3u);
+  EXPECT_EQ(g.original_id, (std::vector<std::uint64_t>{10, 20, 30}));
+  EXPECT_EQ(g.offsets, (std::vector<std::uint32_t>{0, 1, 3, 3}));
+  EXPECT_EQ(g.targets, (std::vector<std::uint32_t>{1, 0, 2}));  // kept directed: 30 has no edge back
+}
+
+TEST_F(EdgeListFile, RemapsSparseIdsAndKeepsTheOriginals) {
+  const auto load = load_snap_edge_list(write("g.txt", "18446744073709551615 5\n5 1000000000000\n"));
+  const Graph& g = load.graph;
+  EXPECT_EQ(g.original_id, (std::vector<std::uint64_t>{5, 1000000000000, 18446744073709551615ull}));
+  EXPECT_EQ(g.dense_id(1000000000000), 1u);
+  EXPECT_EQ(g.degree(g.dense_id(18446744073709551615ull)), 1u);
+  EXPECT_THROW(g.dense_id(6), InputError);
+}
+
+TEST_F(EdgeListFile, CountsAndDropsDuplicatesAndSelfLoops) {
+  const auto load = load_snap_edge_list(write("g.txt", "1 2\n1 2\n2 1\n3 3\n1 2\n"));
+  EXPECT_EQ(load.edge_lines, 5u);
+  EXPECT_EQ(load.duplicate_edges, 2u);
+  EXPECT_EQ(load.self_loops, 1u);
+  EXPECT_EQ(load.graph.vertices(), 3u);  // 3 is a vertex, without edges
+  EXPECT_EQ(load.graph.edges(), 2u);
+  EXPECT_EQ(load.graph.degree(2), 0u);
+}
+
+TEST_F(EdgeListFile, MalformedLinesNameFileAndLine) {
+  const std::string path = (dir_ / "g.txt").string();
+  struct Case {
+    std::string text, expected;
+  };
+  const Case cases[] = {
+      {"1 2\n# c\n7\n", ":3: expected two vertex ids \"from to\" (tab or space separated), found 1 field: '7'"},
+      {"1 2 3\n", ":1: expected two vertex ids \"from to\" (tab or space separated), found 3 fields"},
+      {"1 x\n", ":1: vertex id 'x' is not an integer"},
+      {"1 2.5\n", ":1: vertex id '2.5' is not an integer"},
+      {"1 +2\n", ":1: vertex id '+2' is not an integer"},
+      {"0 1\n-4\t1\n", ":2: vertex id '-4' is negative"},
+      {"1 18446744073709551616\n",
+       ":1: vertex id '18446744073709551616' is too large (ids must be at most "
+       "18446744073709551615)"},
+      {"", ": no edges (the file is empty or holds only comments)"},
+      {"# only\n\n", ": no edges"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_for(c.text);
+    EXPECT_EQ(message.rfind(path, 0), 0u) << message;
+    EXPECT_NE(message.find(path + c.expected), std::string::npos) << "text: " << c.text << "\nmessage: " << message;
+  }
+}
+
+TEST_F(EdgeListFile, MissingFileAndDirectoryAreRefused) {
+  EXPECT_THROW(load_snap_edge_list((dir_ / "absent.txt").string()), InputError);
+  try {
+    load_snap_edge_list(dir_.string());
+    FAIL() << "a directory was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SharedDatasets, RoadNetExcerptLoadsWithItsStatistics) {
+  const std::string path = std::string(LB_SHARED_DATASETS) + "/roadNet-PA.head.txt";
+  if (!fs::exists(path)) GTEST_SKIP() << "shared datasets not present: " << path;
+  const auto load = load_snap_edge_list(path);
+  // Counted independently (Python over the same file).
+  EXPECT_EQ(load.edge_lines, 16230u);
+  EXPECT_EQ(load.duplicate_edges, 0u);
+  EXPECT_EQ(load.self_loops, 0u);
+  const GraphStats s = graph_stats(load.graph);
+  const GraphStats counted{.vertices = 6239,
+                           .max_original_id = 1090141,
+                           .directed_edges = 16230,
+                           .components = 33,
+                           .largest_component = 5668,
+                           .max_degree = 7,
+                           .diameter_lower_bound = s.diameter_lower_bound};
+  EXPECT_EQ(stats_differences(s, counted), std::vector<std::string>{});
+  // The excerpt is not roadNet-PA: the check says how.
+  const auto diff = stats_differences(s, roadnet_pa_reference());
+  EXPECT_FALSE(diff.empty());
+  EXPECT_EQ(diff.front(), "vertices: 6239 (expected 1088092)");
+  // An excerpt lists some edges in one direction only: BFS follows them as listed.
+  const auto level = bfs_levels(load.graph, load.graph.dense_id(0));
+  EXPECT_EQ(std::count_if(level.begin(), level.end(), [](int l) { return l != kUnreachable; }), 9);
+  EXPECT_EQ(*std::max_element(level.begin(), level.end()), 2);
+}
+
+// --- statistics and the reference BFS ----------------------------------------------------
+
+Graph undirected(std::size_t n, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& roads) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> both;
+  for (auto [a, b] : roads) {
+    both.emplace_back(a, b);
+    both.emplace_back(b, a);
+  }
+  return graph_from_edges(n, both).graph;
+}
+
+TEST(GraphStats, PathCycleAndIsolatedVertices) {
+  // A path 0-1-2-3-4 (diameter 4), a triangle 5-6-7, an isolated vertex 8.
+  const Graph g = undirected(9, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {5, 6}, {6, 7}, {7, 5}});
+  // The double sweep starts at 0, an end of the path: its diameter bound is exact.
+  const GraphStats expected{.vertices = 9,
+                            .max_original_id = 8,
+                            .directed_edges = 14,
+                            .components = 3,
+                            .largest_component = 5,
+                            .max_degree = 2,
+                            .diameter_lower_bound = 4};
+  EXPECT_EQ(stats_differences(graph_stats(g), expected, 0.0), std::vector<std::string>{});
+  EXPECT_EQ(bfs_levels(g, 2), (std::vector<int>{2, 1, 0, 1, 2, -1, -1, -1, -1}));
+}
+
+TEST(GraphStats, DirectedEdgesAreFollowedOneWay) {
+  const Graph g = graph_from_edges(3, {{0, 1}, {1, 2}}).graph;
+  EXPECT_EQ(bfs_levels(g, 0), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(bfs_levels(g, 2), (std::vector<int>{-1, -1, 0}));
+  EXPECT_EQ(graph_stats(g).components, 1u);  // weakly connected
+}
+
+TEST(GraphStats, ReferenceMatchesItselfAndNamesEachDifference) {
+  GraphStats s = roadnet_pa_reference();
+  EXPECT_TRUE(stats_differences(s, roadnet_pa_reference()).empty());
+  s.components = 205;
+  s.diameter_lower_bound = 700;
+  const auto diff = stats_differences(s, roadnet_pa_reference());
+  ASSERT_EQ(diff.size(), 2u);
+  EXPECT_EQ(diff[0], "weak components: 205 (expected 206)");
+  EXPECT_EQ(diff[1], "diameter (lower bound) 700: more than 5 % from 786");
+}
+
+// --- road-like generator -------------------------------------------------------------------
+
+TEST(RoadLike, FullSizeHasRoadNetPaStatistics) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Graph g = generate_road_like();
+  const double generate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const GraphStats s = graph_stats(g), real = roadnet_pa_reference();
+  std::printf("generated (%.2f s): %s\nroadNet-PA:        %s\n", generate_s, describe(s).c_str(),
+              describe(real).c_str());
+  // The targets the generator promises (graph.hpp): exact sizes and max degree, connected,
+  // and a diameter within 25 % of roadNet-PA's 786 (a random graph of this degree has ~20).
+  EXPECT_EQ(s.vertices, real.vertices);
+  EXPECT_EQ(s.directed_edges, real.directed_edges);
+  EXPECT_NEAR(s.mean_degree, 2.83, 0.005);
+  EXPECT_EQ(s.max_degree, 9u);
+  EXPECT_EQ(s.components, 1u);
+  EXPECT_GE(s.diameter_lower_bound, 0.75 * 786);
+  EXPECT_LE(s.diameter_lower_bound, 1.25 * 786);
+  // Every road both ways.
+  for (std::size_t v = 0; v < g.vertices(); v += 997)
+    for (std::uint32_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      const std::uint32_t w = g.targets[e];
+      ASSERT_TRUE(std::binary_search(g.targets.begin() + g.offsets[w], g.targets.begin() + g.offsets[w + 1], v));
+    }
+}
+
+TEST(RoadLike, DeterministicForASeedAndScalable) {
+  const RoadLikeSpec small{.vertices = 10'000, .directed_edges = 28'340};
+  const Graph a = generate_road_like(small), b = generate_road_like(small);
+  EXPECT_EQ(a.targets, b.targets);
+  RoadLikeSpec other = small;
+  other.seed += 1;
+  EXPECT_NE(generate_road_like(other).targets, a.targets);
+  const GraphStats s = graph_stats(a);
+  EXPECT_EQ(s.vertices, 10'000u);
+  EXPECT_EQ(s.directed_edges, 28'340u);
+  EXPECT_EQ(s.components, 1u);
+  EXPECT_LE(s.max_degree, 9u);
+  EXPECT_GE(s.diameter_lower_bound, 50u);  // ~ (100 + 100) / 3 levels
+}
+
+TEST(RoadLike, ImpossibleEdgeCountsAreRefused) {
+  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 28'341}), InputError);   // odd
+  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 10'000}), InputError);   // < a tree
+  EXPECT_THROW(generate_road_like({.vertices = 10'000, .directed_edges = 100'000}), InputError);  // > the grid
+}
+
+}  // namespace

@@ -1,0 +1,147 @@
+"""Springer et al. 2018 (inner arrays) figures and claims, on the synthetic fixture.
+
+The fixture folder is written by fixtures/make_inner_fixture.py into a temporary folder
+(deterministic; its claims have designed verdicts, listed in the generator's docstring).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope, evaluate_claims,
+                          load_claims)
+from plots.load import load_results
+from plots.names import parse_name
+from plots.papers import PAPERS
+
+from tests.python.report_checks import assert_figures_written, load_fixture_generator, report_of
+
+FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint")
+DESIGNED = {
+    "synthetic-soa-object-over-aos-30pct": REPRODUCED,
+    "synthetic-soa-full-order-of-magnitude": REPRODUCED,
+    "synthetic-soa-partial-no-gain-above-32": REPRODUCED,
+    "bfs-soa-clearly-faster-than-aos": REPRODUCED,
+    "bfs-aos-degrades-with-inlining": REPRODUCED,
+    "bfs-soa-full-no-gain-over-object": NOT_REPRODUCED,
+}
+SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
+
+
+@pytest.fixture(scope="module")
+def fixture(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fixture") / "inner_quick"
+    load_fixture_generator("inner").write_fixture(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def report(fixture, tmp_path_factory):
+    return report_of(fixture, tmp_path_factory.mktemp("report") / "run")
+
+
+@pytest.fixture(scope="module")
+def device(fixture):
+    (device,) = load_results([fixture]).devices
+    return device.for_paper("inner")
+
+
+def verdicts_of(benchmarks):
+    scope = Scope(tuple(benchmarks), {}, {}, PAPERS["inner"].sweep)
+    return {v.claim_id: v for v in evaluate_claims(load_claims(PAPERS["inner"].claims_file),
+                                                   scope)}
+
+
+def test_fixture_names_follow_the_convention(device):
+    for b in device.benchmarks:
+        parsed = parse_name(b.name)
+        assert parsed["paper"] == "inner" and parsed["precision"] == "int"
+        assert parsed["app"] in ("synthetic", "bfs")
+        assert parsed["version"] in ("none", "partial", "full", "object")
+        assert list(parsed["params"])[0] == "inline"
+        assert list(parsed["params"])[1] == ("objects" if parsed["app"] == "synthetic"
+                                             else "graph")
+
+
+def test_every_figure_is_written_as_png_and_svg_without_text_outside(report):
+    assert_figures_written(report, FIGURES)
+    text = (report / "REPORT.md").read_text()
+    for stem in FIGURES:
+        assert f"](figures/{stem}.png)" in text
+
+
+def test_report_verdicts_are_the_designed_ones(report):
+    text = (report / "REPORT.md").read_text()
+    assert "## Inner array inlining for SoA (Springer, Sun & Masuhara 2018)" in text
+    assert "5 reproduced, 1 not reproduced, 0 inconclusive, 0 not measured." in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
+    for claim_id, verdict in DESIGNED.items():
+        (row,) = [r for r in rows if f"(`{claim_id}`)" in r]
+        assert f" | {verdict} | " in row, claim_id
+        assert "GTX 980" in row, claim_id
+
+
+def test_claim_values_read_at_the_papers_count_and_per_graph(device):
+    verdicts = verdicts_of(device.benchmarks)
+    assert {i: v.verdict for i, v in verdicts.items()} == DESIGNED
+    assert verdicts["synthetic-soa-object-over-aos-30pct"].value == \
+        pytest.approx([1.5, 1.45], rel=0.03)
+    assert verdicts["synthetic-soa-full-order-of-magnitude"].value == \
+        pytest.approx([12, 11.6], rel=0.03)
+    assert "objects 262144" in verdicts["synthetic-soa-full-order-of-magnitude"].note
+    assert "'order of magnitude': band 3.16 – 31.6" in \
+        verdicts["synthetic-soa-full-order-of-magnitude"].note
+    assert "graphs roadnet-pa" in verdicts["bfs-soa-full-no-gain-over-object"].note
+    assert verdicts["bfs-soa-full-no-gain-over-object"].value == pytest.approx(14 / 12, rel=0.03)
+
+
+def test_bfs_claims_are_not_measured_without_bfs_runs_and_name_what_is_absent(device):
+    synthetic_only = [b for b in device.benchmarks if b.app == "synthetic"]
+    verdicts = verdicts_of(synthetic_only)
+    for claim_id, verdict in verdicts.items():
+        expected = NOT_MEASURED if claim_id.startswith("bfs") else DESIGNED[claim_id]
+        assert verdict.verdict == expected, claim_id
+    assert "absent: full/soa/int" in verdicts["bfs-soa-full-no-gain-over-object"].note
+
+
+def test_a_claim_missing_one_of_its_inline_sizes_is_not_measured_naming_it(device):
+    without = [b for b in device.benchmarks if not (b.app == "bfs" and b.layout == "aos"
+                                                    and b.params.get("inline") == 3)]
+    verdict = verdicts_of(without)["bfs-aos-degrades-with-inlining"]
+    assert verdict.verdict == NOT_MEASURED
+    assert "absent: partial/aos/int/inline:3" in verdict.note
+
+
+def test_footprint_figure_and_table_read_the_layout_counters(report):
+    text = (report / "REPORT.md").read_text()
+    assert "| GPU | layout | strategy | N | time | % of copy bandwidth | footprint |" in text
+    assert "Wasted bytes" in text
+
+
+def test_every_quote_is_the_papers_sentence_at_its_line():
+    doc = json.loads(PAPERS["inner"].claims_file.read_text())
+    text = SOURCES / doc["source_text"]
+    if not text.is_file():
+        pytest.skip(f"the paper's text {text} is not in this checkout's ../shared")
+    lines = text.read_text(encoding="utf-8").splitlines()
+    for c in doc["claims"]:
+        assert c["quote"] in lines[c["line"] - 1], c["id"]
+
+
+def test_an_invalid_time_is_drawn_as_not_running_and_the_report_is_still_made(fixture, tmp_path):
+    folder = tmp_path / "spoiled"
+    folder.mkdir()
+    doc = json.loads((fixture / "inner.gpu0.json").read_text())
+    victim = "inner/synthetic/partial/soa/int/inline:40/objects:262144/"
+    for entry in doc["benchmarks"]:
+        if entry["name"].startswith(victim):
+            entry["real_time"] = float("nan")
+    (folder / "inner.gpu0.json").write_text(json.dumps(doc))
+    report = report_of(folder, tmp_path / "run")
+    text = (report / "REPORT.md").read_text()
+    assert "nan×" not in text and "nan %" not in text and "nan MiB" not in text
+    (row,) = [r for r in text.splitlines() if r.startswith("| NVIDIA H100 80GB HBM3 | SoA | partial | 40 |")]
+    assert "invalid real_time" in row
+    verdict = verdicts_of(load_results([report]).devices[0].for_paper("inner").benchmarks)
+    assert verdict["synthetic-soa-partial-no-gain-above-32"].verdict == NOT_MEASURED
