@@ -237,13 +237,15 @@ void run_gpu_typed(benchmark::State& state, const GpuVariant& v, const std::stri
     state.SkipWithError(check_result.message.c_str());
     return;
   }
-  double device_total = 0;
-  std::size_t device_runs = 0;
+  double device_total = 0, host_solve_total = 0;
+  std::size_t device_runs = 0, host_solves = 0;
   const double seconds = env().timer->run_self_timed(state, name, [&](cudaStream_t s) {
     const auto r = experiment->run(s);
     if (std::isfinite(r.device_seconds)) device_total += r.device_seconds, ++device_runs;
+    if (std::isfinite(r.host_solve_seconds)) host_solve_total += r.host_solve_seconds, ++host_solves;
     return r.seconds;
   });
+  if (host_solves > 0) state.counters["host_solve_s"] = host_solve_total / double(host_solves);
   const double estimates = double(in.points()) * double(in.surfaces);
   state.counters["estimates"] = estimates;
   state.counters["estimates_per_s"] = estimates / seconds;

@@ -1,7 +1,8 @@
 #pragma once
 //! Experiment 8 (beyond the paper): ordinary kriging in its dual form. A is symmetric, so
 //! a grid point's estimate lambda^T z = B^T A^-1 [z; 0] = B^T alpha with alpha = A^-1 [z; 0]
-//! solved once per surface (on the host, in double, from the reference's LU):
+//! solved for every surface at once (on the host, in double: A factored once by the blocked
+//! LU of dense_lu.hpp, one right-hand side per surface):
 //!     z*(x) = sum_i C(x, x_i) alpha_i + alpha_n
 //! One covariance per (point, well), shared by all surfaces, and one multiply-add per
 //! (point, well, surface): no per-point solve. No kriging variance (it needs lambda; use
@@ -23,8 +24,8 @@ namespace lb::kriging {
 inline constexpr int kDualSurfacesPerPass = 16;
 
 //! alpha for every surface in precision T: alpha[h * (n + 1) + i] (alpha_n, the constant
-//! term, last), solved in double (BasicFactoredKriging<double>, the reference's factors) and
-//! rounded once. Throws SingularSystem when A is singular.
+//! term, last), solved in double (DenseLu: A built and factored in parallel) and rounded
+//! once. Throws SingularSystem when A is singular.
 template <class T>
 std::vector<T> dual_coefficients(const KrigingInput<T>& in);
 
