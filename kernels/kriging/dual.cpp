@@ -23,7 +23,12 @@ std::vector<T> dual_coefficients(const KrigingInput<T>& in) {
   for (std::size_t h = 0; h < in.surfaces; ++h)
     std::copy_n(wide.values.begin() + std::ptrdiff_t(h * n), n, rhs.begin() + std::ptrdiff_t(h * m));
   factors.solve(rhs.data(), static_cast<int>(in.surfaces));
-  return std::vector<T>(rhs.begin(), rhs.end());
+  std::vector<T> alpha(dual_coefficient_count(n, in.surfaces), T(0));
+  for (std::size_t h = 0; h < in.surfaces; ++h) {
+    const std::size_t pass = h / kDualSurfacesPerPass, slot = h % kDualSurfacesPerPass;
+    for (std::size_t i = 0; i < m; ++i) alpha[(pass * m + i) * kDualSurfacesPerPass + slot] = T(rhs[h * m + i]);
+  }
+  return alpha;
 }
 
 namespace {
