@@ -145,8 +145,10 @@ void check_options(const KrigeOptions& o) {
 //! 8, the dual form, which has no limit, said on stderr.
 int default_experiment(const KrigeOptions& o, const Problem& p) {
   // Beyond experiment 6: on the GPU experiment 7 (A factored once by cuSOLVER: 11 ms at
-  // 1000 wells on an H100, where experiment 8's host solve, O(m^3) in its timed region, took
-  // 174 ms); on the CPU experiment 8, the only CPU program without a well limit.
+  // 1000 wells on an H100, where experiment 8 with its former unblocked host LU took 174 ms;
+  // the blocked LU's time there is not measured yet: 8 becomes the default when its end to
+  // end time at 1000 wells in double is below 7's); on the CPU experiment 8, the only CPU
+  // program without a well limit.
   constexpr int kDefault = 6;
   const int fallback = o.device == "gpu" ? 7 : 8;
   std::string why;
