@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include <omp.h>
+
 namespace lb::kriging {
 
 namespace {
@@ -122,32 +124,38 @@ DenseLu::DenseLu(std::vector<double> a, int m) : m_(m), lu_(std::move(a)), pivot
 }
 
 void DenseLu::solve(double* x, int count) const {
-  // Row by row, every right-hand side at once: the factors (8 MB at 1000 wells) stream
-  // from memory once, not once per surface.
+  // Right-hand sides shared out among the threads; each thread substitutes its own row by
+  // row, all of them at once, so the factors (8 MB at 1000 wells) stream from memory once
+  // per thread, not once per right-hand side.
   const int m = m_;
   const double* lu = lu_.data();
-  for (int j = 0; j < count; ++j) {
-    double* b = x + std::size_t(j) * m;
-    for (int k = 0; k < m; ++k) std::swap(b[k], b[pivots_[k]]);
-  }
-  for (int r = 1; r < m; ++r) {
-    const double* row = lu + std::size_t(r) * m;
-    for (int j = 0; j < count; ++j) {
+  const int chunks = std::max(1, std::min(count, omp_get_max_threads()));
+#pragma omp parallel for schedule(static) if (m >= 128 && chunks > 1)
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int first = chunk * count / chunks, last = (chunk + 1) * count / chunks;
+    for (int j = first; j < last; ++j) {
       double* b = x + std::size_t(j) * m;
-      double s = 0.0;
-#pragma omp simd reduction(+ : s)
-      for (int c = 0; c < r; ++c) s += row[c] * b[c];
-      b[r] -= s;
+      for (int k = 0; k < m; ++k) std::swap(b[k], b[pivots_[k]]);
     }
-  }
-  for (int r = m - 1; r >= 0; --r) {
-    const double* row = lu + std::size_t(r) * m;
-    for (int j = 0; j < count; ++j) {
-      double* b = x + std::size_t(j) * m;
-      double s = 0.0;
+    for (int r = 1; r < m; ++r) {
+      const double* row = lu + std::size_t(r) * m;
+      for (int j = first; j < last; ++j) {
+        double* b = x + std::size_t(j) * m;
+        double s = 0.0;
 #pragma omp simd reduction(+ : s)
-      for (int c = r + 1; c < m; ++c) s += row[c] * b[c];
-      b[r] = (b[r] - s) / row[r];
+        for (int c = 0; c < r; ++c) s += row[c] * b[c];
+        b[r] -= s;
+      }
+    }
+    for (int r = m - 1; r >= 0; --r) {
+      const double* row = lu + std::size_t(r) * m;
+      for (int j = first; j < last; ++j) {
+        double* b = x + std::size_t(j) * m;
+        double s = 0.0;
+#pragma omp simd reduction(+ : s)
+        for (int c = r + 1; c < m; ++c) s += row[c] * b[c];
+        b[r] = (b[r] - s) / row[r];
+      }
     }
   }
 }
