@@ -47,11 +47,12 @@ void solve_panel_rows(double* a, int m, int k0, int k1, int c0, int c1) {
   }
 }
 
-//! C -= L U for one tile (inlined into each clone of update_row_tile): L (rows x kb) packed as l[k * kTileRows + r], U (kb x cols)
+//! C -= L U for one tile: L (rows x kb) packed as l[k * kTileRows + r], U (kb x cols)
 //! packed as u[k * kTileCols + c], C row-major with stride m. Full tiles keep all
 //! accumulators in registers (fixed trip counts).
 template <bool Full>
-inline __attribute__((always_inline)) void update_tile(double* c, const double* l, const double* u, int kb, int m, int rows, int cols) {
+inline __attribute__((always_inline)) void update_tile(double* c, const double* l, const double* u, int kb, int m,
+                                                       int rows, int cols) {
   double acc[kTileRows][kTileCols] = {};
   for (int k = 0; k < kb; ++k)
     for (int r = 0; r < kTileRows; ++r)
@@ -61,13 +62,9 @@ inline __attribute__((always_inline)) void update_tile(double* c, const double* 
     for (int j = 0; j < col_count; ++j) c[std::size_t(r) * m + j] -= acc[r][j];
 }
 
-//! Rows i0..i0+3 of A22 -= L21 U12 (U12 packed). Compiled twice, for x86-64 and for
-//! AVX2 + FMA (chosen at load time): the baseline build has neither, and this loop is
-//! nearly all the solve's arithmetic.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=haswell", "default")))
-#endif
-void update_row_tile(double* a, int m, int k0, int k1, int i0, const double* packed_u, int col_tiles) {
+//! Rows i0..i0+3 of A22 -= L21 U12 (U12 packed); inlined into each ISA version below.
+inline __attribute__((always_inline)) void update_row_tile_body(double* a, int m, int k0, int k1, int i0,
+                                                                const double* packed_u, int col_tiles) {
   const int kb = k1 - k0, rows = std::min(kTileRows, m - i0);
   double packed_l[kLuPanel * kTileRows] = {};
   for (int r = 0; r < rows; ++r)
@@ -82,6 +79,32 @@ void update_row_tile(double* a, int m, int k0, int k1, int i0, const double* pac
       update_tile<false>(c, packed_l, u, kb, m, rows, cols);
   }
 }
+
+using UpdateRowTile = void (*)(double*, int, int, int, int, const double*, int);
+
+void update_row_tile_baseline(double* a, int m, int k0, int k1, int i0, const double* packed_u, int col_tiles) {
+  update_row_tile_body(a, m, k0, k1, i0, packed_u, col_tiles);
+}
+
+// The product is nearly all of the solve's arithmetic and the baseline x86-64 build has
+// neither AVX2 nor FMA: a second version for CPUs that have both, picked once at start-up
+// (by feature, not by CPU model: GCC's target_clones("arch=haswell") is not picked on AMD).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2,fma"))) void update_row_tile_avx2(double* a, int m, int k0, int k1, int i0,
+                                                              const double* packed_u, int col_tiles) {
+  update_row_tile_body(a, m, k0, k1, i0, packed_u, col_tiles);
+}
+#endif
+
+UpdateRowTile pick_update_row_tile() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return update_row_tile_avx2;
+#endif
+  return update_row_tile_baseline;
+}
+
+const UpdateRowTile update_row_tile = pick_update_row_tile();
 
 //! After the panel k0..k1-1: U12 = L11^-1 A12 and A22 -= L21 U12, in one parallel region
 //! (two barriers per panel). Each thread solves and packs whole column tiles of U12
