@@ -80,6 +80,13 @@ if [ ${#missing_debs[@]} -gt 0 ]; then
   apt_install "${missing_debs[@]}"
 fi
 
+# GDAL is optional (GeoTIFF output; gdalinfo reads it back in the tests; ~30 s to install):
+# tried, never required, so machines without network (the GPU machines) build without it.
+if { [ ! -e /usr/include/gdal/gdal.h ] && [ ! -e /usr/include/gdal.h ]; } || ! command -v gdalinfo >/dev/null; then
+  apt_install libgdal-dev gdal-bin \
+    || echo "deps: libgdal-dev/gdal-bin not installed: GeoTIFF output off or unchecked, its test skipped" >&2
+fi
+
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "deps: the CUDA toolkit (nvcc) is required and was not found (expected on PATH or in /usr/local/cuda)" >&2
   exit 1

@@ -8,6 +8,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/datasets/atomic_file.hpp"
+#include "lb/datasets/grid_writer.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/harness/memory_fit.hpp"
@@ -41,7 +42,11 @@ void add_interpolate_options(CLI::App* cmd, InterpolateOptions& o) {
                   joined(idw::gpu_versions(), [](idw::Version v) { return idw::to_string(v); }));
   cmd->add_option("--points", o.points, "CSV file of data points: x,y,value (optional header)")->required();
   cmd->add_option("--grid", o.grid, "prediction grid x0:x1:nx,y0:y1:ny")->required();
-  cmd->add_option("--out", o.out, "CSV file to write x,y,value of the grid points")->required();
+  cmd->add_option("--out", o.out,
+                  "file for the grid's values; its extension picks the format: .npy (NumPy array of shape (1, ny, "
+                  "nx), rows from y0), .tif/.tiff (GeoTIFF, north up; needs GDAL at build time), else CSV "
+                  "(x,y,value)")
+      ->required();
   cmd->add_option("--power", o.power, "IDW power p")->capture_default_str();
   cmd->add_option("--layout", o.layout, layouts)->capture_default_str();
   cmd->add_option("--version", o.version, versions)->capture_default_str();
@@ -111,7 +116,8 @@ int interpolate(const InterpolateOptions& o) {
   if (!(o.power > 0) || !std::isfinite(o.power))
     throw std::invalid_argument("--power must be a positive finite number");
   if (o.block < 32 || o.block > 1024 || o.block % 32) throw std::invalid_argument("--block must be a multiple of 32 in [32, 1024]");
-  // The output path is checked (and its temporary file made) before any work.
+  // The output path and format are checked (and its temporary file made) before any work.
+  const datasets::GridFormat format = datasets::grid_format_of({"--out", o.out});
   datasets::AtomicFiles outputs({{"--out", o.out}}, {o.points});
   if (o.device == "gpu") require_gpu_for_device_option("the naive version with OpenMP");
   const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
@@ -131,7 +137,8 @@ int interpolate(const InterpolateOptions& o) {
       throw std::runtime_error(fmt::format("the value at grid point ({}, {}) is not finite ({}); nothing written",
                                            grid.x[i], grid.y[i], grid.z[i]));
   }
-  datasets::write_points_csv(outputs[0].stream(), grid);
+  const std::vector<std::string> names{"value"};
+  datasets::write_grid(outputs[0], format, datasets::GridValues<double>{spec, names, grid.z.data()});
   outputs.commit();
   std::fprintf(stderr, "interpolated %zu grid points from %zu data points (%s, %s, %s, p = %g) in %.3f s -> %s\n",
                grid.size(), data.size(), o.device.c_str(), o.layout.c_str(), o.precision.c_str(), o.power, dt,

@@ -73,8 +73,12 @@ CpuProgram cpu_program_of(int experiment) {
 template <class T>
 std::vector<T> kriging_matrix(const KrigingInput<T>& in) {
   const int n = static_cast<int>(in.wells);
-  std::vector<T> a(static_cast<std::size_t>((n + 1) * (n + 1)));
-  build_matrix(in.well_x.data(), in.well_y.data(), n, in.covariance, a.data());
+  std::vector<T> a(static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(n + 1));
+  // m^2 / 2 exps: 5 ms at 1000 wells on one core, so rows in parallel (dynamic: a
+  // triangle's rows shrink).
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 128)
+  for (int i = 0; i < n; ++i) build_matrix_row(in.well_x.data(), in.well_y.data(), n, in.covariance, i, a.data());
+  a.back() = T(0);
   return a;
 }
 

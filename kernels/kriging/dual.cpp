@@ -1,9 +1,11 @@
 #include "lb/kriging/dual.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
+#include "lb/kriging/dense_lu.hpp"
+
 #include "lb/exec/cpu_launcher.hpp"
-#include "lb/kriging/reference.hpp"
 
 namespace lb::kriging {
 
@@ -15,14 +17,16 @@ std::vector<T> dual_coefficients(const KrigingInput<T>& in) {
     wide = widen(in);
   else
     wide = in;
-  const FactoredKriging factors(wide);
-  std::vector<double> rhs(m);
-  std::vector<T> alpha(in.surfaces * m);
+  const DenseLu factors(kriging_matrix(wide), static_cast<int>(m));
+  if (!factors.status().ok()) throw_singular_system(wide, factors.status(), "factoring A (the dual form's host solve)");
+  std::vector<double> rhs(in.surfaces * m);  // [z_h; 0] for every surface, solved together
+  for (std::size_t h = 0; h < in.surfaces; ++h)
+    std::copy_n(wide.values.begin() + std::ptrdiff_t(h * n), n, rhs.begin() + std::ptrdiff_t(h * m));
+  factors.solve(rhs.data(), static_cast<int>(in.surfaces));
+  std::vector<T> alpha(dual_coefficient_count(n, in.surfaces), T(0));
   for (std::size_t h = 0; h < in.surfaces; ++h) {
-    for (std::size_t i = 0; i < n; ++i) rhs[i] = wide.values[h * n + i];
-    rhs[n] = 0.0;
-    factors.solve(rhs.data());
-    for (std::size_t i = 0; i < m; ++i) alpha[h * m + i] = T(rhs[i]);
+    const std::size_t pass = h / kDualSurfacesPerPass, slot = h % kDualSurfacesPerPass;
+    for (std::size_t i = 0; i < m; ++i) alpha[(pass * m + i) * kDualSurfacesPerPass + slot] = T(rhs[h * m + i]);
   }
   return alpha;
 }

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -18,6 +20,7 @@
 
 #include "lb/datasets/wells.hpp"
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/dense_lu.hpp"
 #include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
 #include "temp_files.hpp"
@@ -276,6 +279,8 @@ TEST(KrigingErrors, CoincidentWellsGiveASingularSystemErrorNotNaN) {
   expect_singular([&] { kriging::krige_shared_weights(in_d); }, "exp 4");
   expect_singular([&] { kriging::krige_shared_weights(in_f); }, "exp 4 float");
   expect_singular([&] { kriging::condition_number_inf(in_d); }, "condition number");
+  expect_singular([&] { kriging::krige_dual(in_d); }, "exp 8");
+  expect_singular([&] { kriging::krige_dual(in_f); }, "exp 8 float");
   // The data-level check names the same pair before any kriging.
   EXPECT_NE(error_of([&] { datasets::check_no_coincident_wells(w); }).find("well 5 coincides with well 1"),
             std::string::npos);
@@ -782,4 +787,86 @@ TEST(KrigingDual, MoreSurfacesThanOnePassHolds) {
   const auto solved = kriging::krige_shared_weights(in);
   ASSERT_EQ(dual.size(), solved.size());
   for (std::size_t k = 0; k < dual.size(); ++k) EXPECT_NEAR(dual[k], solved[k], 1e-10 * (1 + std::abs(solved[k]))) << k;
+}
+
+// The host solve's blocked LU (dense_lu.hpp) against the reference's unblocked one: sizes
+// below, at and across panel boundaries (m = n + 1), every variogram model.
+TEST(KrigingDual, BlockedLuSolvesAsTheReferenceLu) {
+  for (std::size_t n : {2, 5, 31, 32, 63, 100, 300})
+    for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::gaussian,
+                       kriging::VariogramModel::spherical}) {
+      // The gaussian's A is numerically singular beyond ~100 of these wells (kappa 3e15 at
+      // 100; both LUs refuse 300).
+      if (model == kriging::VariogramModel::gaussian && n > 100) continue;
+      const auto c = well_count_case(n);
+      auto v = base_variogram(c);
+      v.model = model;
+      const auto in = kriging::make_input<double>(c.wells, c.grid, v);
+      const int m = static_cast<int>(n + 1);
+      const kriging::DenseLu lu(kriging::kriging_matrix(in), m);
+      const kriging::FactoredKriging reference(in);
+      const double kappa = reference.condition_number_inf();
+      ASSERT_TRUE(lu.status().ok()) << n << " wells, " << kriging::to_string(model);
+      // Two right-hand sides: [z_0; 0] and a point's [B; 1].
+      std::vector<double> x(2 * std::size_t(m)), expected(2 * std::size_t(m));
+      for (std::size_t i = 0; i < n; ++i) x[i] = in.values[i];
+      reference.solve_at(in.grid_x[1], in.grid_y[2], x.data() + m);
+      std::copy(x.begin() + m, x.end(), expected.begin() + m);  // reference's B solved; rebuild B below
+      for (std::size_t i = 0; i < n; ++i)
+        x[m + i] = in.covariance(kriging::planar_distance(in.grid_x[1], in.grid_y[2], in.well_x[i], in.well_y[i]));
+      x[m + n] = 1.0;
+      std::copy(x.begin(), x.begin() + m, expected.begin());
+      reference.solve(expected.data());
+      lu.solve(x.data(), 2);
+      for (int j = 0; j < 2; ++j) {
+        double scale = 0.0;
+        for (int i = 0; i < m; ++i) scale = std::max(scale, std::abs(expected[j * m + i]));
+        // Both are backward stable: each within ~kappa m u of the exact solution.
+        const double tolerance = 16.0 * m * kappa * kriging::kDoubleRoundoff * scale;
+        for (int i = 0; i < m; ++i)
+          ASSERT_NEAR(x[j * m + i], expected[j * m + i], tolerance)
+              << n << " wells, " << kriging::to_string(model) << ", right-hand side " << j << ", entry " << i;
+      }
+    }
+}
+
+TEST(KrigingDual, BlockedLuRefusesCoincidentWellsInAnyPanel) {
+  // Well 90 moved onto well 5: rows 5 and 90 of A equal, the pivot test fails in a later
+  // panel than the first.
+  auto c = well_count_case(100);
+  c.wells.x[90] = c.wells.x[5];
+  c.wells.y[90] = c.wells.y[5];
+  const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const kriging::DenseLu lu(kriging::kriging_matrix(in), 101);
+  EXPECT_FALSE(lu.status().ok());
+  EXPECT_GE(lu.status().singular_column, kriging::kLuPanel);
+  EXPECT_THROW(kriging::dual_coefficients(in), kriging::SingularSystem);
+}
+
+// The host solve of experiment 8 at 1000 wells, timed (the GPU run's host_solve_s): A's
+// build, its factorisation and the 11 surfaces' substitutions, as dual_coefficients does.
+TEST(KrigingDual, HostSolveAtAThousandWellsIsTimed) {
+  const auto c = datasets::generate_kriging_case({.wells = 1000, .mesh_x = 10u, .mesh_y = 10u});
+  const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const auto start = std::chrono::steady_clock::now();
+  const auto alpha = kriging::dual_coefficients(in);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::testing::Test::RecordProperty("host_solve_s_1000_wells", std::to_string(seconds));
+  std::printf("experiment 8 host solve, 1000 wells x %zu surfaces: %.4f s\n", in.surfaces, seconds);
+  // The constraint row: sum of each surface's alpha_0..n-1 is 0 (1^T alpha = 0); the
+  // layout's padding surfaces are 0.
+  ASSERT_EQ(alpha.size(), kriging::dual_coefficient_count(1000, in.surfaces));
+  for (std::size_t h = 0; h < std::size_t(kriging::kDualSurfacesPerPass); ++h) {
+    double sum = 0.0, size = 0.0;
+    for (std::size_t i = 0; i < in.wells; ++i) {
+      const double a = alpha[i * kriging::kDualSurfacesPerPass + h];
+      sum += a, size += std::abs(a);
+    }
+    if (h < in.surfaces) {
+      EXPECT_GT(size, 0.0) << "surface " << h;
+      EXPECT_LE(std::abs(sum), 1e-9 * size) << "surface " << h;
+    } else {
+      EXPECT_EQ(size, 0.0) << "padding " << h;
+    }
+  }
 }

@@ -143,6 +143,8 @@ struct DeviceRun {
   std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
   double seconds = 0.0;      //!< the timed region above, from CUDA events
   double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-8)
+  //! Exp 8: the host solve of alpha (wall clock; inside `seconds`, outside device_seconds).
+  double host_solve_seconds = std::numeric_limits<double>::quiet_NaN();
   std::size_t unwritten = 0;        //!< Poison::yes: estimates still holding the poison
   std::size_t first_unwritten = 0;  //!< the first such estimate's index
 };

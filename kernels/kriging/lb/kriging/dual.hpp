@@ -1,7 +1,8 @@
 #pragma once
 //! Experiment 8 (beyond the paper): ordinary kriging in its dual form. A is symmetric, so
 //! a grid point's estimate lambda^T z = B^T A^-1 [z; 0] = B^T alpha with alpha = A^-1 [z; 0]
-//! solved once per surface (on the host, in double, from the reference's LU):
+//! solved for every surface at once (on the host, in double: A factored once by the blocked
+//! LU of dense_lu.hpp, one right-hand side per surface):
 //!     z*(x) = sum_i C(x, x_i) alpha_i + alpha_n
 //! One covariance per (point, well), shared by all surfaces, and one multiply-add per
 //! (point, well, surface): no per-point solve. No kriging variance (it needs lambda; use
@@ -21,23 +22,41 @@
 namespace lb::kriging {
 
 inline constexpr int kDualSurfacesPerPass = 16;
+//! Surfaces one predicate covers in the accumulation: their coefficients are contiguous and
+//! 16-byte aligned (one 128-bit shared-memory load in float, two in double, one SIMD
+//! multiply-add on the CPU); the padding surfaces of a group have coefficient 0.
+inline constexpr int kDualSurfaceGroup = 4;
 
-//! alpha for every surface in precision T: alpha[h * (n + 1) + i] (alpha_n, the constant
-//! term, last), solved in double (BasicFactoredKriging<double>, the reference's factors) and
-//! rounded once. Throws SingularSystem when A is singular.
+//! Entries of dual_coefficients' layout for n wells and H surfaces.
+inline std::size_t dual_coefficient_count(std::size_t wells, std::size_t surfaces) {
+  const std::size_t passes = (surfaces + kDualSurfacesPerPass - 1) / kDualSurfacesPerPass;
+  return passes * (wells + 1) * kDualSurfacesPerPass;
+}
+
+//! alpha for every surface in precision T, solved in double (DenseLu: A built and factored
+//! in parallel) and rounded once, in the programs' layout: per pass of kDualSurfacesPerPass
+//! surfaces, well-major, so that one covariance meets its surfaces' coefficients in
+//! consecutive memory: alpha[(pass * (n + 1) + i) * kDualSurfacesPerPass + h] is surface
+//! pass * kDualSurfacesPerPass + h's coefficient of well i (i = n: the constant term), 0
+//! beyond the last surface. Throws SingularSystem when A is singular.
 template <class T>
 std::vector<T> dual_coefficients(const KrigingInput<T>& in);
 
-//! acc[h] += sum over wells i < count of C((px, py), (wx[i], wy[i])) alpha[h * stride + i]
-//! for h < surfaces (<= kDualSurfacesPerPass): each covariance once, used by every surface.
+//! acc[h] += sum over wells i < count of C((px, py), (wx[i], wy[i])) alpha[i * kDualSurfacesPerPass + h]
+//! for h < surfaces (<= kDualSurfacesPerPass), rounded up to whole groups: each covariance
+//! once, used by every surface; alpha is one pass of dual_coefficients' layout.
 template <class T, class Cov>
-LB_HD LB_FORCEINLINE void accumulate_dual(T px, T py, const T* wx, const T* wy, const T* alpha, int stride, int count,
+LB_HD LB_FORCEINLINE void accumulate_dual(T px, T py, const T* wx, const T* wy, const T* alpha, int count,
                                           int surfaces, const Cov& cov, T (&acc)[kDualSurfacesPerPass]) {
   for (int i = 0; i < count; ++i) {
     const T c = cov(planar_distance(px, py, wx[i], wy[i]));
+    const T* a = alpha + i * kDualSurfacesPerPass;
     LB_UNROLL
-    for (int h = 0; h < kDualSurfacesPerPass; ++h)
-      if (h < surfaces) acc[h] += c * alpha[h * stride + i];
+    for (int g = 0; g < kDualSurfacesPerPass; g += kDualSurfaceGroup)
+      if (g < surfaces) {
+        LB_UNROLL
+        for (int h = g; h < g + kDualSurfaceGroup; ++h) acc[h] += c * a[h];
+      }
   }
 }
 
@@ -59,13 +78,13 @@ struct DualKriging {
   //! Grid point p's estimate of surface h to dst[h * dst_stride].
   LB_HD void estimate(std::size_t p, T* dst, std::size_t dst_stride) const {
     const T px = gx[p % mx], py = gy[p / mx];
-    const int stride = n + 1;
-    for (int h0 = 0; h0 < surfaces; h0 += kDualSurfacesPerPass) {
+    const std::size_t pass_size = std::size_t(n + 1) * kDualSurfacesPerPass;
+    for (int h0 = 0, pass = 0; h0 < surfaces; h0 += kDualSurfacesPerPass, ++pass) {
       const int count = surfaces - h0 < kDualSurfacesPerPass ? surfaces - h0 : kDualSurfacesPerPass;
-      const T* a = alpha + std::size_t(h0) * stride;
+      const T* a = alpha + std::size_t(pass) * pass_size;
       T acc[kDualSurfacesPerPass];
-      for (int h = 0; h < kDualSurfacesPerPass; ++h) acc[h] = h < count ? a[h * stride + n] : T(0);
-      accumulate_dual(px, py, wx, wy, a, stride, n, count, cov, acc);
+      for (int h = 0; h < kDualSurfacesPerPass; ++h) acc[h] = a[std::size_t(n) * kDualSurfacesPerPass + h];
+      accumulate_dual(px, py, wx, wy, a, n, count, cov, acc);
       for (int h = 0; h < count; ++h) dst[std::size_t(h0 + h) * dst_stride] = acc[h];
     }
   }

@@ -27,16 +27,21 @@ struct PointSystem {
   T b[Capacity + 1];  //!< right-hand side in, solution (lambda_0..n-1, -mu) out
 };
 
-//! A for wells (wx, wy): each covariance computed once and mirrored (A is symmetric).
+//! Row i < n of A from the diagonal on, mirrored into column i (A is symmetric): rows may
+//! be built in any order, or in parallel.
+template <class T>
+LB_HD void build_matrix_row(const T* wx, const T* wy, int n, Covariance<T> cov, int i, T* a) {
+  const int m = n + 1;
+  a[i * m + i] = cov(T(0));
+  for (int j = i + 1; j < n; ++j) a[i * m + j] = a[j * m + i] = cov(planar_distance(wx[i], wy[i], wx[j], wy[j]));
+  a[i * m + n] = a[n * m + i] = T(1);
+}
+
+//! A for wells (wx, wy): each covariance computed once and mirrored.
 template <class T>
 LB_HD void build_matrix(const T* wx, const T* wy, int n, Covariance<T> cov, T* a) {
-  const int m = n + 1;
-  for (int i = 0; i < n; ++i) {
-    a[i * m + i] = cov(T(0));
-    for (int j = i + 1; j < n; ++j) a[i * m + j] = a[j * m + i] = cov(planar_distance(wx[i], wy[i], wx[j], wy[j]));
-    a[i * m + n] = a[n * m + i] = T(1);
-  }
-  a[n * m + n] = T(0);
+  for (int i = 0; i < n; ++i) build_matrix_row(wx, wy, n, cov, i, a);
+  a[n * (n + 1) + n] = T(0);
 }
 
 //! B for the grid point (px, py).
