@@ -120,7 +120,8 @@ template <class Rec, class CtTiles, class Make>
 auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
   std::invoke_result_t<Make&, layout::AoSMapping<Rec>> out{};
   with_mapping<Rec>(c, n, tiles, layout::LayoutList<>{}, [&](auto mapping) {
-    if constexpr (std::is_same_v<decltype(mapping), layout::PartitionMapping<Rec>>)
+    if constexpr (std::is_same_v<decltype(mapping), layout::PartitionMapping<Rec>> ||
+                  std::is_same_v<decltype(mapping), layout::Pow2PartitionMapping<Rec>>)
       throw std::invalid_argument(std::string(program) + " has no split layouts");
     else
       out = make(mapping);

@@ -105,6 +105,8 @@ using LavaSoA = layout::SoAMapping<FourVector<T>>;
 template <class T>
 using LavaTiled = layout::RuntimeAoSoAMapping<FourVector<T>>;
 template <class T>
+using LavaTiledPow2 = layout::Pow2AoSoAMapping<FourVector<T>>;
+template <class T>
 using LavaTiledCt0 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[0]>;
 template <class T>
 using LavaTiledCt1 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[1]>;
@@ -117,6 +119,7 @@ using LavaTiledCt2 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[2
   LB_LAVAMD_FOR(LavaAoS<T>)                                                                                    \
   LB_LAVAMD_FOR(LavaSoA<T>)                                                                                    \
   LB_LAVAMD_FOR(LavaTiled<T>)                                                                                  \
+  LB_LAVAMD_FOR(LavaTiledPow2<T>)                                                                              \
   LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)
 LB_LAVAMD_LAYOUTS(float)
 LB_LAVAMD_LAYOUTS(double)

@@ -129,6 +129,8 @@ template void bitonic_sort(const layout::View<SortAoS>&, const layout::View<Sort
 template void bitonic_sort(const layout::View<SortSoA>&, const layout::View<SortSoA>&, cudaStream_t, SortFault);
 template void bitonic_sort(const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&,
                            const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::Pow2AoSoAMapping<SortRecord>>&,
+                           const layout::View<layout::Pow2AoSoAMapping<SortRecord>>&, cudaStream_t, SortFault);
 template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&,
                            const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&, cudaStream_t, SortFault);
 template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&,
