@@ -102,7 +102,7 @@ def test_bfs_claims_are_not_measured_without_bfs_runs_and_name_what_is_absent(de
     for claim_id, verdict in verdicts.items():
         expected = NOT_MEASURED if claim_id.startswith("bfs") else DESIGNED[claim_id]
         assert verdict.verdict == expected, claim_id
-    assert "absent: full/soa/int" in verdicts["bfs-soa-full-no-gain-over-object"].note
+    assert "absent: bfs/full/soa/int" in verdicts["bfs-soa-full-no-gain-over-object"].note
 
 
 def test_a_claim_missing_one_of_its_inline_sizes_is_not_measured_naming_it(device):
@@ -110,7 +110,7 @@ def test_a_claim_missing_one_of_its_inline_sizes_is_not_measured_naming_it(devic
                                                     and b.params.get("inline") == 3)]
     verdict = verdicts_of(without)["bfs-aos-degrades-with-inlining"]
     assert verdict.verdict == NOT_MEASURED
-    assert "absent: partial/aos/int/inline:3" in verdict.note
+    assert "absent: bfs/partial/aos/int/inline:3" in verdict.note
 
 
 def test_footprint_figure_and_table_read_the_layout_counters(report):

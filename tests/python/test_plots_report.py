@@ -232,4 +232,5 @@ def test_committed_fixture_matches_its_generator():
     spec.loader.exec_module(generator)
     assert json.loads((FIXTURE / "idw.gpu0.json").read_text()) == generator.build_fixture()
     # 400 kB, plus the 8 kB of kriging_runs.json (three H100 runs, the claims' stability test)
-    assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 410_000
+    # and the other papers' fixture generators (their results are written at test time)
+    assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()) < 430_000
