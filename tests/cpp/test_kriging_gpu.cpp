@@ -408,9 +408,11 @@ void expect_exp8_matches(const datasets::KrigingCase& c) {
   const auto run = e.run(nullptr, kriging::Poison::yes);
   EXPECT_EQ(run.unwritten, 0u);
   EXPECT_TRUE(std::isfinite(run.device_seconds));
-  // The host solve is timed on its own, inside the run's time and outside the device part.
+  // The host solve is timed on its own (host clock), the device part and the run by CUDA events.
+  // Their sum is not compared with the run's time: where another process shares the GPU (ctest
+  // -j), the run's start event is stamped when the GPU gets to it, after part of the host solve.
   EXPECT_GT(run.host_solve_seconds, 0.0);
-  EXPECT_LE(run.host_solve_seconds + run.device_seconds, run.seconds);
+  EXPECT_LE(run.device_seconds, run.seconds);
   const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
   EXPECT_TRUE(check.ok) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit: " << check.message;
   ::testing::Test::RecordProperty("exp8_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
