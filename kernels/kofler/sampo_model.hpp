@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "lb/kofler/hash.hpp"
 #include "lb/layout/record.hpp"
 
 namespace lb::kofler::sampo {
@@ -127,16 +128,8 @@ inline bool operator==(const StepStats& a, const StepStats& b) { return std::mem
 // --- random numbers -----------------------------------------------------------------------
 enum Purpose : u32 { KILL = 1, LARVA_DELAY = 2, BLOODMEAL = 3, EGG_BATCH = 4, LAY = 5, SEX = 6, HATCH = 7 };
 
-LB_HD inline u32 mix(u32 x) {  // a 32-bit avalanche (lowbias32)
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
 LB_HD inline u32 random_u32(u32 seed, u32 hour, u32 index, u32 purpose) {
-  return mix(mix(mix(seed ^ (purpose * 0x9E3779B9u)) + hour) ^ index);
+  return mix32(mix32(mix32(seed ^ (purpose * 0x9E3779B9u)) + hour) ^ index);
 }
 //! Sum of 12 random bytes: mean 1530, standard deviation ~256 (Irwin-Hall, close to normal).
 LB_HD inline int byte_sum12(u32 seed, u32 hour, u32 index, u32 purpose) {

@@ -6,7 +6,8 @@
 namespace lb::kofler {
 
 //! A bijection of 32-bit integers (xor-shifts and odd multiplies are each invertible):
-//! distinct indices give distinct values.
+//! distinct indices give distinct values; a good avalanche too (lowbias32), so SAMPO's
+//! counter-based random numbers use it (host and device: constexpr).
 constexpr std::uint32_t mix32(std::uint32_t x) {
   x ^= x >> 16;
   x *= 0x7feb352dU;
