@@ -75,7 +75,7 @@ class LavaVariant : public Variant {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (lavamd input)");
   }
 
-  void poison(cudaStream_t stream) override { poison_all_ones(*fv_, mapping_, stream); }  // every value a NaN
+  void poison(cudaStream_t stream) override { poison_blobs(fv_->view(), stream); }  // every value a NaN
 
   void run(cudaStream_t stream) override {
     lb::kofler::lavamd_forces(rv_->view(), &qv_->view().template get<Charge>(0), fv_->view(), boxes_1d_, stream, fault_);

@@ -25,7 +25,8 @@ std::vector<std::size_t> tile_values(Tiles<T...>) {
   return {T...};
 }
 
-//! Fills every blob of a device view with 0xFF bytes: a float NaN in every field.
+//! Fills every blob of a device view with 0xFF bytes: NaN in every float and double, 2^32 - 1
+//! in every unsigned: values no correct run leaves.
 template <class M>
 void poison_blobs(const layout::View<M>& v, cudaStream_t stream) {
   for (std::size_t b = 0; b < M::blob_count; ++b)
@@ -42,13 +43,6 @@ inline Check check_of(const lb::kofler::Agreement& a, const std::string& context
            {"tolerance", a.tolerance},
            {"err_over_tolerance", a.worst_ratio},
            {"checked", double(a.checked)}}};
-}
-
-//! Sets every byte of every blob to 0xFF: NaN in every float and double, 2^32 - 1 in every
-//! unsigned, values no correct run leaves.
-template <class M>
-void poison_all_ones(const layout::DeviceStorage<M>& storage, const M&, cudaStream_t stream) {
-  poison_blobs(storage.view(), stream);
 }
 
 //! The records in index order, each converted by to_plain (the program's plain struct).

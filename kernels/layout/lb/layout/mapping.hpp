@@ -62,32 +62,13 @@ LB_HD LB_FORCEINLINE constexpr void for_each_index(F&& f) {
   }(std::make_index_sequence<N>{});
 }
 
-//! Whether a mapping picks a field's blob at run time (a partition chosen at run time) and
-//! says so with `static constexpr bool blob_chosen_at_run_time = true`.
-template <class M>
-constexpr bool blob_chosen_at_run_time = requires { requires M::blob_chosen_at_run_time; };
-
-//! blobs[b] for a blob index known only at run time, by comparisons rather than indexing: in
-//! device code a run-time index into the view's pointer array (a kernel parameter) would copy
-//! the array to local memory.
-template <std::size_t Count>
-LB_HD LB_FORCEINLINE std::byte* select_blob(std::byte* const* blobs, std::size_t b) {
-  std::byte* p = blobs[0];
-  for_each_index<Count>([&](auto k) {
-    if (b == decltype(k)::value) p = blobs[decltype(k)::value];
-  });
-  return p;
-}
-
-//! Address of field Tag of record i. A blob index fixed at compile time folds to a constant
-//! and indexes the pointer array directly.
+//! Address of field Tag of record i. Every mapping fixes a field's blob at compile time (a
+//! run-time partition keeps its clusters in regions of one blob): the index folds to a
+//! constant, and indexing the view's pointer array (a kernel parameter) stays in registers.
 template <class Tag, class M>
 LB_HD LB_FORCEINLINE std::byte* address_of(const M& m, std::byte* const* blobs, std::size_t i) {
   const Location loc = m.template locate<Tag>(i);
-  if constexpr (blob_chosen_at_run_time<M>)
-    return select_blob<M::blob_count>(blobs, loc.blob) + loc.offset;
-  else
-    return blobs[loc.blob] + loc.offset;
+  return blobs[loc.blob] + loc.offset;
 }
 
 //! Whole-record load and store one field at a time, for mappings whose fields are not

@@ -66,8 +66,6 @@ class SplitMapping {
     return b;
   }
   static constexpr std::size_t blob_count = first_blob(cluster_count);
-  static constexpr bool blob_chosen_at_run_time =
-      (detail::blob_chosen_at_run_time<typename Clusters::template mapping<Rec>> || ...);
 
   template <class Tag>
   static constexpr std::size_t cluster_of() {
