@@ -215,7 +215,10 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
 //! l, l + Lanes, ...), then a shuffle reduction sums the lanes and lane 0 writes. The block
 //! stages kDualBlock wells (x, y and the pass's alpha, well-major as dual_coefficients lays
 //! it out) in shared memory at a time, so any number of wells fits; a group of
-//! kDualSurfaceGroup coefficients is read in 16-byte loads. Per pass of up to
+//! kDualSurfaceGroup coefficients is read in 16-byte loads. Each well's row of alpha is
+//! padded by 16 bytes (an odd number of 16-byte bank groups: the lanes of a warp reading
+//! different wells' rows hit different banks; one thread per point reads one row, a
+//! broadcast). Per pass of up to
 //! kDualSurfacesPerPass surfaces, each covariance is computed once and feeds every
 //! surface's register accumulator (dual.hpp's body).
 template <class T, int Lanes>
@@ -225,7 +228,8 @@ __global__ void __launch_bounds__(kDualBlock)
                 T* __restrict__ out, SkippedPoints skip) {
   static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0, "lanes of one point: within a warp");
   __shared__ T tile_x[kDualBlock], tile_y[kDualBlock];
-  __shared__ __align__(16) T tile_alpha[kDualBlock * kDualSurfacesPerPass];
+  constexpr int row = kDualSurfacesPerPass + 16 / int(sizeof(T));
+  __shared__ __align__(16) T tile_alpha[kDualBlock * row];
   const int t = threadIdx.x, lane = t % Lanes;
   const int p = blockIdx.x * (kDualBlock / Lanes) + t / Lanes;
   const bool active = p < points;  // inactive threads still stage wells and join the shuffles
@@ -245,9 +249,10 @@ __global__ void __launch_bounds__(kDualBlock)
         tile_y[t] = wy[w0 + t];
       }
       const T* source = a + std::size_t(w0) * kDualSurfacesPerPass;  // contiguous: coalesced
-      for (int k = t; k < tile * kDualSurfacesPerPass; k += kDualBlock) tile_alpha[k] = source[k];
+      for (int k = t; k < tile * kDualSurfacesPerPass; k += kDualBlock)
+        tile_alpha[k / kDualSurfacesPerPass * row + k % kDualSurfacesPerPass] = source[k];
       __syncthreads();
-      accumulate_dual<Lanes>(px, py, tile_x, tile_y, tile_alpha, tile, count, cov, acc, lane);
+      accumulate_dual<Lanes, row>(px, py, tile_x, tile_y, tile_alpha, tile, count, cov, acc, lane);
     }
     LB_UNROLL
     for (int offset = Lanes / 2; offset > 0; offset /= 2)
