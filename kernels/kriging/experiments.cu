@@ -209,23 +209,30 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
   write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
 }
 
-//! Exp 8 (dual form, dual.hpp): one thread per grid point, 1-D over the mesh (p = iy M +
-//! ix; each surface's writes coalesce). The block stages kDualBlock wells (x, y and the
-//! pass's alpha, well-major as dual_coefficients lays it out) in shared memory at a time, so
-//! any number of wells fits; every thread reads the same entry at once (a broadcast), a
-//! group of kDualSurfaceGroup coefficients in 16-byte loads. Per pass of up to
+//! Exp 8 (dual form, dual.hpp): Lanes threads per grid point, 1-D over the mesh (p = iy M +
+//! ix). Lanes = 1: one thread per point (each surface's writes coalesce). Lanes = kDualSplitLanes:
+//! for meshes too small to fill the GPU, a warp shares one point's wells (lane l takes wells
+//! l, l + Lanes, ...), then a shuffle reduction sums the lanes and lane 0 writes. The block
+//! stages kDualBlock wells (x, y and the pass's alpha, well-major as dual_coefficients lays
+//! it out) in shared memory at a time, so any number of wells fits; a group of
+//! kDualSurfaceGroup coefficients is read in 16-byte loads. Each well's row of alpha is
+//! padded by 16 bytes (an odd number of 16-byte bank groups: the lanes of a warp reading
+//! different wells' rows hit different banks; one thread per point reads one row, a
+//! broadcast). Per pass of up to
 //! kDualSurfacesPerPass surfaces, each covariance is computed once and feeds every
 //! surface's register accumulator (dual.hpp's body).
-template <class T>
+template <class T, int Lanes>
 __global__ void __launch_bounds__(kDualBlock)
     exp8_kernel(const T* __restrict__ wx, const T* __restrict__ wy, const T* __restrict__ alpha, int n, int surfaces,
                 Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int points,
                 T* __restrict__ out, SkippedPoints skip) {
+  static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0, "lanes of one point: within a warp");
   __shared__ T tile_x[kDualBlock], tile_y[kDualBlock];
-  __shared__ __align__(16) T tile_alpha[kDualBlock * kDualSurfacesPerPass];
-  const int t = threadIdx.x;
-  const int p = blockIdx.x * kDualBlock + t;
-  const bool active = p < points;  // inactive threads still stage wells
+  constexpr int row = kDualSurfacesPerPass + 16 / int(sizeof(T));
+  __shared__ __align__(16) T tile_alpha[kDualBlock * row];
+  const int t = threadIdx.x, lane = t % Lanes;
+  const int p = blockIdx.x * (kDualBlock / Lanes) + t / Lanes;
+  const bool active = p < points;  // inactive threads still stage wells and join the shuffles
   const T px = active ? gx[p % mx] : T(0), py = active ? gy[p / mx] : T(0);
   const std::size_t pass_size = std::size_t(n + 1) * kDualSurfacesPerPass;
   for (int h0 = 0, pass = 0; h0 < surfaces; h0 += kDualSurfacesPerPass, ++pass) {
@@ -233,7 +240,7 @@ __global__ void __launch_bounds__(kDualBlock)
     const T* a = alpha + std::size_t(pass) * pass_size;
     T acc[kDualSurfacesPerPass];
     LB_UNROLL
-    for (int h = 0; h < kDualSurfacesPerPass; ++h) acc[h] = a[std::size_t(n) * kDualSurfacesPerPass + h];
+    for (int h = 0; h < kDualSurfacesPerPass; ++h) acc[h] = lane == 0 ? a[std::size_t(n) * kDualSurfacesPerPass + h] : T(0);
     for (int w0 = 0; w0 < n; w0 += kDualBlock) {
       const int tile = min(kDualBlock, n - w0);
       __syncthreads();  // the previous tile is consumed
@@ -242,11 +249,17 @@ __global__ void __launch_bounds__(kDualBlock)
         tile_y[t] = wy[w0 + t];
       }
       const T* source = a + std::size_t(w0) * kDualSurfacesPerPass;  // contiguous: coalesced
-      for (int k = t; k < tile * kDualSurfacesPerPass; k += kDualBlock) tile_alpha[k] = source[k];
+      for (int k = t; k < tile * kDualSurfacesPerPass; k += kDualBlock)
+        tile_alpha[k / kDualSurfacesPerPass * row + k % kDualSurfacesPerPass] = source[k];
       __syncthreads();
-      accumulate_dual(px, py, tile_x, tile_y, tile_alpha, tile, count, cov, acc);
+      accumulate_dual<Lanes, row>(px, py, tile_x, tile_y, tile_alpha, tile, count, cov, acc, lane);
     }
-    if (active && !skip.contains(p))
+    LB_UNROLL
+    for (int offset = Lanes / 2; offset > 0; offset /= 2)
+      LB_UNROLL
+      for (int h = 0; h < kDualSurfacesPerPass; ++h)
+        if (h < count) acc[h] += __shfl_down_sync(0xffffffffu, acc[h], offset, Lanes);
+    if (active && lane == 0 && !skip.contains(p))
       LB_UNROLL
       for (int h = 0; h < kDualSurfacesPerPass; ++h)
         if (h < count) out[std::size_t(h0 + h) * std::size_t(points) + std::size_t(p)] = acc[h];
@@ -319,6 +332,8 @@ struct DeviceExperiment<T>::Impl {
   Buffer<FailureRecord> failures;
   std::unique_ptr<GemmPipeline<T>> gemm;  //!< experiment 7
   SkippedPoints skip;                     //!< fault injection (tests only)
+  DualPath dual_path = DualPath::automatic;
+  std::size_t dual_split_below = 0;  //!< exp 8 automatic: fewer points than this split wells
   double host_solve_seconds = std::numeric_limits<double>::quiet_NaN();  //!< exp 8: the last run's
 
   //! Returns whether it recorded the compute events.
@@ -350,6 +365,11 @@ DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in)
     d.wx = Buffer<T>(in.wells);
     d.wy = Buffer<T>(in.wells);
     d.values = Buffer<T>(dual_coefficient_count(in.wells, in.surfaces));
+    int device = 0, multiprocessors = 0;
+    check(cudaGetDevice(&device), "kriging: cudaGetDevice");
+    check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+          "kriging: cudaDeviceGetAttribute");
+    d.dual_split_below = std::size_t(kDualSplitBelowWaves) * std::size_t(multiprocessors) * kDualBlock;
   }
   if (experiment <= 4) {
     d.wx = Buffer<T>(in.wells);
@@ -479,9 +499,14 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
       upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
       upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
       check(cudaEventRecord(ev.compute_start, s), "kriging: record compute start");
-      exp8_kernel<T><<<ceil_div(points, kDualBlock), kDualBlock, 0, s>>>(
-          wx.get(), wy.get(), values.get(), n, surfaces, d.covariance, gx.get(), gy.get(), mx, static_cast<int>(points),
-          out.get(), skip);
+      auto launch = [&]<int Lanes>() {
+        exp8_kernel<T, Lanes><<<ceil_div(points, kDualBlock / Lanes), kDualBlock, 0, s>>>(
+            wx.get(), wy.get(), values.get(), n, surfaces, d.covariance, gx.get(), gy.get(), mx,
+            static_cast<int>(points), out.get(), skip);
+      };
+      const bool split = dual_path == DualPath::lanes_per_point ||
+                         (dual_path == DualPath::automatic && points < dual_split_below);
+      split ? launch.template operator()<kDualSplitLanes>() : launch.template operator()<1>();
       check_launch("kriging exp8_kernel");
       check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");
       download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
@@ -489,6 +514,11 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
     }
   }
   return false;
+}
+
+template <class T>
+void DeviceExperiment<T>::force_dual_path_for_testing(DualPath path) {
+  impl_->dual_path = path;
 }
 
 template <class T>

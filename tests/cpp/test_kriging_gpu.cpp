@@ -396,15 +396,16 @@ TEST(KrigingGpu, CoincidentWellsGiveASingularSystemErrorNotNaN) {
 
 // --- experiment 8, the dual form (issue 13) ------------------------------------------------
 
-//! Experiment 8 on c in precision T against the double reference at every grid point, and
-//! against its own CPU program (the same body: a few ulps apart).
+//! Experiment 8 on c in precision T, on the given path, against the double reference at every
+//! grid point, and against its own CPU program (the same body: a few ulps apart).
 template <class T>
-void expect_exp8_matches(const datasets::KrigingCase& c) {
+void expect_exp8_matches(const datasets::KrigingCase& c, kriging::DualPath path) {
   const auto in = input_of<T>(c);
   std::vector<std::size_t> all(in.points());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
   const auto ref = kriging::make_check_reference(in, all);
   kriging::DeviceExperiment<T> e(8, in);
+  e.force_dual_path_for_testing(path);
   const auto run = e.run(nullptr, kriging::Poison::yes);
   EXPECT_EQ(run.unwritten, 0u);
   EXPECT_TRUE(std::isfinite(run.device_seconds));
@@ -414,21 +415,32 @@ void expect_exp8_matches(const datasets::KrigingCase& c) {
   EXPECT_GT(run.host_solve_seconds, 0.0);
   EXPECT_LE(run.device_seconds, run.seconds);
   const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
-  EXPECT_TRUE(check.ok) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit: " << check.message;
-  ::testing::Test::RecordProperty("exp8_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
+  const bool split = path == kriging::DualPath::lanes_per_point;
+  EXPECT_TRUE(check.ok) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit, "
+                        << (split ? "lanes" : "thread") << " per point: " << check.message;
+  ::testing::Test::RecordProperty("exp8_" + std::string(split ? "lanes_" : "thread_") + std::to_string(sizeof(T) * 8) +
+                                      "bit_wells" +
                                       std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
                                   std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance) +
                                       (check.unvalidated ? " (unvalidated)" : ""));
 }
 
+//! Both of experiment 8's paths on the same case (the automatic choice takes the lanes on
+//! these small meshes).
+template <class T>
+void expect_exp8_paths_match(const datasets::KrigingCase& c) {
+  for (auto path : {kriging::DualPath::thread_per_point, kriging::DualPath::lanes_per_point})
+    expect_exp8_matches<T>(c, path);
+}
+
 TEST(KrigingGpuDual, Exp8MatchesTheReferenceAtAnyWellCount) {
   REQUIRE_GPU();
   // 300 wells: two shared-memory tiles, the second partial; 53 x 97 points: the last block
-  // partial.
+  // partial on both paths. 10 wells: fewer than the lanes sharing them.
   for (std::size_t n : {10, 100, 300, 1000}) {
     const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = 53, .mesh_y = n < 1000 ? 97u : 31u});
-    expect_exp8_matches<double>(c);
-    expect_exp8_matches<float>(c);
+    expect_exp8_paths_match<double>(c);
+    expect_exp8_paths_match<float>(c);
   }
 }
 
@@ -437,8 +449,8 @@ TEST(KrigingGpuDual, Exp8CombinesMoreSurfacesThanOnePass) {
   // 2 kDualSurfacesPerPass + 3 surfaces: three passes over the wells.
   const auto c = datasets::generate_kriging_case(
       {.wells = 40, .surfaces = 2 * kriging::kDualSurfacesPerPass + 3, .mesh_x = 20, .mesh_y = 30});
-  expect_exp8_matches<double>(c);
-  expect_exp8_matches<float>(c);
+  expect_exp8_paths_match<double>(c);
+  expect_exp8_paths_match<float>(c);
 }
 
 TEST(KrigingGpuDual, Exp8RefusesASingularSystemBeforeAnyLaunch) {

@@ -73,6 +73,12 @@ inline constexpr int kDeviceMaxWells = 16;
 inline constexpr int kDeviceMaxWellsConstant = 128;
 //! Threads per block of experiment 8, and wells per shared-memory tile.
 inline constexpr int kDualBlock = 256;
+//! How experiment 8 maps threads to grid points: one thread per point, or a warp of
+//! kDualSplitLanes threads sharing each point's wells (meshes too small to fill the GPU).
+//! automatic splits below kDualSplitBelowWaves x (multiprocessors x kDualBlock) points.
+enum class DualPath { automatic, thread_per_point, lanes_per_point };
+inline constexpr int kDualSplitLanes = 32;
+inline constexpr int kDualSplitBelowWaves = 4;
 //! The most wells experiment e's solver holds (experiments 7 and 8: no compile-time limit).
 int device_max_wells(int experiment);
 
@@ -170,6 +176,8 @@ class DeviceExperiment {
   //! Fault injection for tests (off unless called): the kernels do not write grid points
   //! [first, end) of any surface; experiment 7 skips the GEMMs of the chunks inside it.
   void skip_writes_for_testing(std::size_t first, std::size_t end);
+  //! Experiment 8: take this path instead of the automatic choice (tests of both paths).
+  void force_dual_path_for_testing(DualPath path);
 
   int experiment() const;
 

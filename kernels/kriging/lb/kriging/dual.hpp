@@ -42,15 +42,18 @@ inline std::size_t dual_coefficient_count(std::size_t wells, std::size_t surface
 template <class T>
 std::vector<T> dual_coefficients(const KrigingInput<T>& in);
 
-//! acc[h] += sum over wells i < count of C((px, py), (wx[i], wy[i])) alpha[i * kDualSurfacesPerPass + h]
-//! for h < surfaces (<= kDualSurfacesPerPass), rounded up to whole groups: each covariance
-//! once, used by every surface; alpha is one pass of dual_coefficients' layout.
-template <class T, class Cov>
+//! acc[h] += sum over wells i = first, first + Stride, ... < count of C((px, py), (wx[i], wy[i]))
+//! alpha[i * AlphaStride + h] for h < surfaces (<= kDualSurfacesPerPass), rounded up to whole
+//! groups: each covariance once, used by every surface; alpha is one pass of
+//! dual_coefficients' layout (AlphaStride > kDualSurfacesPerPass: padded rows). Stride > 1:
+//! one of Stride threads sharing a grid point's wells.
+template <int Stride = 1, int AlphaStride = kDualSurfacesPerPass, class T, class Cov>
 LB_HD LB_FORCEINLINE void accumulate_dual(T px, T py, const T* wx, const T* wy, const T* alpha, int count,
-                                          int surfaces, const Cov& cov, T (&acc)[kDualSurfacesPerPass]) {
-  for (int i = 0; i < count; ++i) {
+                                          int surfaces, const Cov& cov, T (&acc)[kDualSurfacesPerPass],
+                                          int first = 0) {
+  for (int i = first; i < count; i += Stride) {
     const T c = cov(planar_distance(px, py, wx[i], wy[i]));
-    const T* a = alpha + i * kDualSurfacesPerPass;
+    const T* a = alpha + i * AlphaStride;
     LB_UNROLL
     for (int g = 0; g < kDualSurfacesPerPass; g += kDualSurfaceGroup)
       if (g < surfaces) {
