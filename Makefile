@@ -17,7 +17,7 @@ NVCC := $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
-GOALS := all deps python-deps configure build test test-cpp test-python reproduce figures compare \
+GOALS := all deps python-deps configure build test test-cpp test-python sanitize reproduce figures compare \
   clean source-commit
 .PHONY: $(GOALS)
 
@@ -54,8 +54,19 @@ test: build
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# pytest-xdist, where installed (deps.sh adds it to its venv), runs the Python tests on every core.
+XDIST = $(shell $(PYTHON) -c 'import xdist' 2>/dev/null && echo "-n $(JOBS)")
 test-python:
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q $(XDIST)
+
+# Every small case of every GPU test under memcheck, racecheck and initcheck (a GPU machine;
+# `make test` runs each tool only where it finds something: tests/run_sanitizer.sh).
+sanitize: build
+	@for tool in memcheck racecheck initcheck; do \
+	  tests/run_sanitizer.sh $$tool $(BUILD)/tests/lb_gpu_tests full > $(BUILD)/sanitize-$$tool.log 2>&1; \
+	  status=$$?; tail -1 $(BUILD)/sanitize-$$tool.log; \
+	  [ $$status -eq 0 ] || { echo "sanitize: $$tool failed (exit $$status): $(BUILD)/sanitize-$$tool.log"; exit 1; }; \
+	done
 
 reproduce: build
 	$(PYTHON) harness/run.py --bin $(BUILD)/layoutbench \

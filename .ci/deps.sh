@@ -15,7 +15,7 @@ apt_install() {
 }
 
 # Python: figures need matplotlib and numpy, the tests pytest; pykrige is optional (a
-# kriging cross-check that skips without it). A python3 that has the required modules is used
+# kriging cross-check that skips without it), and so is pytest-xdist (tests on every core). A python3 that has the required modules is used
 # as is, downloading nothing. Otherwise they go into a virtual environment under the build
 # folder: the system python3 of Debian 12 / Ubuntu 24.04 refuses pip (PEP 668), and
 # --break-system-packages is never an answer. The Makefile uses the venv's python when it
@@ -34,6 +34,8 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     apt_install python3-venv && python3 -m venv "$VENV" || return 1
   fi
   "$VENV/bin/python" -m pip install -q $REQUIRED || return 1
+  "$VENV/bin/python" -m pip install -q pytest-xdist \
+    || echo "deps: pytest-xdist not installed: the Python tests will run on one core" >&2
   "$VENV/bin/python" -m pip install -q pykrige \
     || echo "deps: pykrige not installed: the kriging cross-check test will be skipped" >&2
 }

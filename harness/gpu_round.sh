@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One round on a GPU machine, in as few device calls as possible. Everything it writes that
 # should come back goes under $OUT (logs, a tarball of the run folders).
-#   check    build, `make test` (GPU tests, compute-sanitizer, SASS check, CLI and PyKrige GPU tests)
+#   check    `make test` as a user runs it, build included (GPU tests, compute-sanitizer's quick
+#            scope, SASS check, CLI and PyKrige GPU tests): run before landing GPU code
+#   sanitize `make sanitize`: every small case under memcheck, racecheck and initcheck
 #   quick    `make reproduce` (the quick preset, figures and report)
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
@@ -34,7 +36,21 @@ stamp() { echo "=== $(date +%T) $*"; }
 case "$phase" in
   check)
     stamp "device"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
-    stamp "make test"; time make test JOBS="$jobs" 2>&1 | tee "$OUT/test.log" | grep -vE "^\s+Start|Test +#" | tail -40
+    # The README's test command as a user runs it (build included), all cores, GPU required.
+    stamp "make test"; start=$SECONDS
+    make test JOBS="$jobs" 2>&1 | tee "$OUT/test.log" | grep -vE "^\s+Start|Test +#" | tail -40
+    status=${PIPESTATUS[0]}
+    stamp "make test: exit $status, $((SECONDS - start)) s wall"
+    cp build/Testing/Temporary/LastTest.log "$OUT/ctest-last.log" 2>/dev/null
+    echo "slowest ctest tests:"; grep -E "Test +#[0-9]+: " "$OUT/test.log" | sed -E 's/.*Test +#[0-9]+: //' \
+      | awk '{print $(NF-1), $0}' | sort -rn | head -12 | cut -d' ' -f2-
+    grep -h "^compute-sanitizer --tool" "$OUT/ctest-last.log" 2>/dev/null
+    [ "$status" -eq 0 ]
+    ;;
+  sanitize)
+    # Full coverage: every small case of every GPU test under every tool (opt-in, slow).
+    stamp "make sanitize"; make sanitize JOBS="$jobs" 2>&1 | tee "$OUT/sanitize.log" | tail -8
+    cp build/sanitize-*.log "$OUT/" 2>/dev/null
     ;;
   quick)
     stamp "make reproduce (quick)"; time make reproduce JOBS="$jobs" 2>&1 | tee "$OUT/reproduce.log" | tail -25
@@ -129,5 +145,5 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[[0-9]+/"
     done
     ;;
-  *) echo "unknown phase $phase (check | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
+  *) echo "unknown phase $phase (check | sanitize | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
 esac

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Runs the GPU tests' small cases (every IDW version and every kriging experiment) under one
-# compute-sanitizer tool: memcheck, racecheck or initcheck; fails on any error the tool reports,
-# on any failed test, and when no test ran or one skipped. Exit 77 (ctest: skipped) only where
-# no GPU is present (no /dev/nvidia<N>, /dev/dxg or nvidia-smi) or compute-sanitizer is missing;
-# with LB_REQUIRE_GPU=1 both are failures.
+# Runs GPU tests under one compute-sanitizer tool (memcheck, racecheck or initcheck); fails on
+# any error the tool reports, on any failed test, and when no test ran or one skipped. Exit 77
+# (ctest: skipped) only where no GPU is present (no /dev/nvidia<N>, /dev/dxg or nvidia-smi) or
+# compute-sanitizer is missing; with LB_REQUIRE_GPU=1 both are failures.
+#   run_sanitizer.sh <tool> <lb_gpu_tests binary> [quick|full]
+# quick (ctest, `make test`): each tool where it finds something, at small sizes.
+#   memcheck and initcheck: every program's small cases in every layout (addresses and padding
+#   depend on the layout); racecheck (shared-memory hazards, the slowest tool): only the
+#   kernels with shared memory (IDW tiled and roofline, kriging experiment 8, N-body, bitonic,
+#   LavaMD, SAMPO's scan), one layout of each kind that stages data differently.
+# full (`make sanitize`): every small case of every GPU test under every tool.
 set -u
-tool=$1 tests=$2
+tool=$1 tests=$2 scope=${3:-quick}
 
 absent() {  # skip, or fail where a GPU and the CUDA tools are required
   if [ "${LB_REQUIRE_GPU:-}" = 1 ]; then echo "FAILED: $1 (LB_REQUIRE_GPU=1)"; exit 1; fi
@@ -21,16 +27,31 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 # kriging above scale 1 and the 1000-well case) and the test that provokes a launch error on
 # purpose (the tool reports it as an error), and the planned benchmarks' timing loops
 # (BenchesGpu: the same kernels, every IDW version, CDP included).
-filter='*:-*Large*:*Huge*:*Errors*:*Scale2*:*Thousand*:*/scale2:*/scale4:*/scale6:*/scale8:*/scale10:BenchesGpu.*'
+small='*:-*Large*:*Huge*:*Errors*:*Scale2*:*Thousand*:*/scale2:*/scale4:*/scale6:*/scale8:*/scale10:BenchesGpu.*'
+shared_memory='IdwGpuSmall.EveryVersionMatchesTheReference:KrigingGpuDual.Exp8CombinesMoreSurfacesThanOnePass'
+shared_memory+=':KoflerNBodyGpu.EveryLayoutMatchesTheReference:KoflerBitonicGpu.EveryLayoutSortsExactlyAndASkippedPassFails'
+shared_memory+=':KoflerLavaMDGpu.EveryLayoutMatchesTheReferenceAndASkippedPartnerFails:SampoGpu.EveryLayoutReproducesTheCpuRunTwice'
+case "$scope/$tool" in
+  */memcheck|*/initcheck|full/racecheck) filter=$small ;;
+  quick/racecheck)
+    filter=$shared_memory
+    # AoaS (IDW), AoS and run-time tiles (Kofler): the shared-memory phases are the same code
+    # for every layout; `make sanitize` runs them all.
+    export LB_GPU_TEST_LAYOUTS=aoas,aos,tiled ;;
+  *) echo "usage: run_sanitizer.sh memcheck|racecheck|initcheck <lb_gpu_tests> [quick|full]"; exit 2 ;;
+esac
 # racecheck and initcheck do not support CUDA dynamic parallelism: the CDP versions get memcheck only.
 [ "$tool" != memcheck ] && export LB_GPU_TEST_VERSIONS=naive,tiled,roofline
+[ "$scope/$tool" = quick/racecheck ] && export LB_GPU_TEST_VERSIONS=tiled,roofline
 # The GPU tests decide for themselves that a GPU should be there: a skip here means it is not.
 export LB_REQUIRE_GPU=1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+start=$SECONDS
 "$sanitizer" --tool "$tool" --error-exitcode 1 "$tests" --gtest_filter="$filter" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+echo "compute-sanitizer --tool $tool ($scope): $((SECONDS - start)) s"
 [ "$status" -eq 0 ] || { echo "FAILED: compute-sanitizer --tool $tool exited $status"; exit 1; }
 grep -qE '^\[  PASSED  \] [1-9][0-9]* test' "$log" || { echo "FAILED: no test ran under $tool"; exit 1; }
 if grep -q '^\[  SKIPPED \]' "$log"; then echo "FAILED: tests skipped under $tool"; exit 1; fi

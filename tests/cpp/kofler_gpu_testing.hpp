@@ -8,10 +8,13 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 
+#include "gpu_test_scope.hpp"
+
 namespace lb::testing {
 
 //! aos, soa, run-time tiles (powers of two and not), the compile-time tiles `ct_tiles`, and
-//! split / split-ct of `partition` (two clusters, each AoS: `first_cluster` fields, then the rest).
+//! split / split-ct of `partition` (two clusters, each AoS: `first_cluster` fields, then the rest);
+//! those of LB_GPU_TEST_LAYOUTS when it is set (gpu_test_scope.hpp).
 inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vector<std::size_t>& ct_tiles,
                                                                  const std::string& partition, std::size_t fields,
                                                                  std::size_t first_cluster) {
@@ -24,6 +27,7 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
   p.clusters = {{}, {}};
   out.push_back({"split", 0, partition, p});
   out.push_back({"split-ct", 0, partition, p});
+  std::erase_if(out, [](const LayoutChoice& c) { return !layout_under_test(c.layout); });
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "lb/idw/validation.hpp"
 
 #include "gpu_available.hpp"
+#include "gpu_test_scope.hpp"
 
 namespace {
 
@@ -59,7 +60,8 @@ void check_all(const std::vector<Case>& cases, const std::vector<idw::Version>& 
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto prec : {idw::Precision::f32, idw::Precision::f64})
     for (const auto& layout : idw::layout_names(prec))
-      for (auto version : versions)
+      if (lb::testing::layout_under_test(layout))
+        for (auto version : versions)
         for (double p : {2.0, 3.0})
           for (const auto& c : cases) check_variant(layout, prec, version, p, c);
 }
@@ -68,18 +70,12 @@ void check_all(const std::vector<Case>& cases, const std::vector<idw::Version>& 
 // n; a block size other than the default.
 const std::vector<Case> kSmall = {{1000, 777, 256}, {2048 + 37, 1501, 128}, {256, 256, 256}};
 
-//! All versions, or those named in LB_GPU_TEST_VERSIONS (the sanitizer script narrows it
-//! for tools that cannot follow dynamic parallelism).
+//! All versions, or those named in LB_GPU_TEST_VERSIONS (gpu_test_scope.hpp).
 std::vector<idw::Version> versions_under_test() {
-  const char* names = std::getenv("LB_GPU_TEST_VERSIONS");
-  if (!names) return idw::gpu_versions();
+  const auto names = lb::testing::names_from_env("LB_GPU_TEST_VERSIONS");
+  if (names.empty()) return idw::gpu_versions();
   std::vector<idw::Version> versions;
-  std::string list = names;
-  for (std::size_t start = 0; start <= list.size();) {
-    const std::size_t end = std::min(list.find(',', start), list.size());
-    versions.push_back(idw::parse_version(list.substr(start, end - start)));
-    start = end + 1;
-  }
+  for (const auto& name : names) versions.push_back(idw::parse_version(name));
   return versions;
 }
 
