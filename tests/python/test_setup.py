@@ -15,6 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 DEPS = REPO / ".ci" / "deps.sh"
 REQUIRED = {"matplotlib", "numpy", "pytest"}
+OPTIONAL = {"pytest-xdist", "pykrige"}  # installed when pip can, a note when not
 
 # The fake interpreter: `-c "import a, b"` succeeds when every module is in its `modules`
 # file; `-m pip install` adds to it (refused for the system python: PEP 668); `-m venv DIR`
@@ -106,7 +107,7 @@ def test_missing_modules_go_into_a_venv_under_the_build_folder(machine):
     result = machine.deps()
     assert result.returncode == 0, result.stderr
     assert machine.venv_python.exists()
-    assert machine.venv_modules() == REQUIRED | {"pykrige"}
+    assert machine.venv_modules() == REQUIRED | OPTIONAL
     assert_no_pip_on_the_system_python(machine)
     before = len(machine.calls())
     assert machine.deps().returncode == 0  # a second run finds the venv complete
@@ -118,7 +119,15 @@ def test_optional_pykrige_that_cannot_install_is_a_note_not_a_failure(machine):
     result = machine.deps(pip_fails="pykrige")
     assert result.returncode == 0, result.stderr
     assert "pykrige not installed" in result.stderr
-    assert machine.venv_modules() == REQUIRED
+    assert machine.venv_modules() == REQUIRED | {"pytest-xdist"}
+
+
+def test_optional_xdist_that_cannot_install_is_a_note_not_a_failure(machine):
+    machine.has()
+    result = machine.deps(pip_fails="pytest-xdist")
+    assert result.returncode == 0, result.stderr
+    assert "pytest-xdist not installed" in result.stderr
+    assert machine.venv_modules() == REQUIRED | {"pykrige"}
 
 
 def test_without_python3_venv_the_package_is_installed_with_apt(machine):
