@@ -20,6 +20,10 @@ using lb::datasets::Graph;
 
 TEST(FrontierBfsCpu, EveryVariantMatchesTheQueueBfs) { expect_every_variant_matches(Device::cpu); }
 
+TEST(FrontierBfsCpu, EveryVariantMatchesTheQueueBfsOnTheRoadNetExcerpt) {
+  expect_every_variant_matches_on_the_roadnet_excerpt(Device::cpu);
+}
+
 TEST(FrontierBfsCpu, PoisonShowsUntilARun) { expect_poison_then_levels(Device::cpu); }
 
 TEST(FrontierBfsCpu, APoisonedVertexIsNeverRelaxed) {

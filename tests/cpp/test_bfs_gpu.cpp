@@ -20,6 +20,11 @@ TEST(FrontierBfsGpu, EveryVariantMatchesTheQueueBfs) {
   expect_every_variant_matches(Device::gpu);
 }
 
+TEST(FrontierBfsGpu, EveryVariantMatchesTheQueueBfsOnTheRoadNetExcerpt) {
+  REQUIRE_GPU();
+  expect_every_variant_matches_on_the_roadnet_excerpt(Device::gpu);
+}
+
 TEST(FrontierBfsGpu, PoisonShowsUntilARun) {
   REQUIRE_GPU();
   expect_poison_then_levels(Device::gpu);

@@ -14,6 +14,8 @@
 #include "lb/idw/reference.hpp"
 #include "lb/layout/host_storage.hpp"
 
+#include "compare_testing.hpp"
+
 namespace {
 
 using namespace lb;
@@ -92,11 +94,10 @@ void body_matches_reference(double p) {
   idw::with_power(p, [&](auto power) { exec::run_serial(pred.size(), idw::NaiveBody{d.view(), q.view(), power}); });
   const auto idx = idw::check_indices(pred.size());
   const auto ref = idw::reference_values(data, pred, idx, p);
-  const double tol = idw::tolerance(prec, data.size());
-  for (std::size_t k = 0; k < idx.size(); ++k) {
-    const double got = q.view().template get<idw::Z>(idx[k]);
-    ASSERT_LE(std::abs(got - ref[k]) / ref[k], tol) << Layout::name << " p=" << p << " point " << idx[k];
-  }
+  std::vector<double> got(idx.size());
+  for (std::size_t k = 0; k < idx.size(); ++k) got[k] = q.view().template get<idw::Z>(idx[k]);
+  EXPECT_TRUE(lb::testing::all_near_relative(got, ref, idw::tolerance(prec, data.size())))
+      << Layout::name << " p=" << p << " (value k: prediction point check_indices()[k])";
   EXPECT_EQ(static_cast<double>(q.view().template get<idw::Z>(5)), data.z[100]) << Layout::name;
 }
 
@@ -130,11 +131,14 @@ TEST(IdwNaiveBody, WrongFunctionIsCaught) {
     return r;
   });
   exec::run_serial(pred.size(), idw::NaiveBody{d.view(), q.view(), idw::PowerGeneral{3.0}});
-  double worst = 0;
-  for (std::size_t i = 0; i < pred.size(); ++i)
-    worst = std::max(worst, std::abs(q.view().get<idw::Z>(i) - idw::reference_value(data, pred.x[i], pred.y[i], 2.0)) /
-                                idw::reference_value(data, pred.x[i], pred.y[i], 2.0));
-  EXPECT_GT(worst, idw::tolerance(Precision::f64, data.size()));
+  std::vector<double> got(pred.size()), want(pred.size());
+  for (std::size_t i = 0; i < pred.size(); ++i) {
+    got[i] = q.view().get<idw::Z>(i);
+    want[i] = idw::reference_value(data, pred.x[i], pred.y[i], 2.0);
+  }
+  const auto diff = lb::testing::compare_values(got, want);
+  EXPECT_TRUE(diff.problem.empty()) << diff.problem;  // finite, and far
+  EXPECT_GT(diff.rel.err, idw::tolerance(Precision::f64, data.size()));
 }
 
 // --- the computing frame (frame.hpp) ---------------------------------------------------

@@ -1,6 +1,8 @@
 // GPU: every IDW version x layout x precision x power against the double CPU reference, at
 // sizes that are and are not multiples of the block size, with poisoned outputs so an
-// unwritten point fails. Without a GPU every test reports SKIPPED.
+// unwritten point fails, and at every size the harness's probes (idw_cases.hpp), so a kernel
+// that skips a tile of data fails where the sample's tolerance could not see it. Without a
+// GPU every test reports SKIPPED.
 
 #include <gtest/gtest.h>
 
@@ -19,24 +21,23 @@
 
 #include "gpu_available.hpp"
 #include "gpu_test_scope.hpp"
+#include "idw_cases.hpp"
 
 namespace {
 
 using namespace lb;
 
-struct Case {
-  std::size_t m, n;
-  int block;
-  double extent = 1000.0;  //!< coordinates uniform in [0, extent)
-};
+using Case = lb::testing::IdwCase;
+using lb::testing::kIdwSmallCases;
+using lb::testing::kRooflineOddBlockCases;
+using lb::testing::kRooflineOverflowCase;
 
-//! Runs one variant and returns the worst relative error (or fails the test).
-void check_variant(const std::string& layout, idw::Precision prec, idw::Version version, double p, const Case& c) {
-  auto data = datasets::uniform_points(c.m, 1000 + c.m, 0.0, c.extent);
-  auto pred = datasets::uniform_points(c.n, 2000 + c.n, 0.0, c.extent);
-  pred.x[c.n / 2] = data.x[c.m / 3];  // one prediction point exactly on a data point
-  pred.y[c.n / 2] = data.y[c.m / 3];
-  auto problem = idw::make_device_problem(layout, prec, data, pred);
+//! Runs one variant on the case's inputs (with the probes planted) and checks every output
+//! as the harness's validation does (idw::check_outputs: all finite, every probe within its
+//! bound, the sample within the tolerance), and the point on a data point exactly.
+void check_variant(const std::string& layout, idw::Precision prec, idw::Version version, double p, const Case& c,
+                   const lb::testing::IdwCaseInputs& in) {
+  auto problem = idw::make_device_problem(layout, prec, in.data, in.set.pred);
   problem->poison_output(nullptr);
   problem->launch(version, p, c.block, nullptr);
   check(cudaDeviceSynchronize(), "IDW test run");
@@ -47,28 +48,36 @@ void check_variant(const std::string& layout, idw::Precision prec, idw::Version 
                            " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " block=" +
                            std::to_string(c.block);
   ASSERT_EQ(out.unwritten, 0u) << what << ": first unwritten " << out.first_unwritten;
-  const auto rd = idw::rounded_to(data, prec), rp = idw::rounded_to(pred, prec);
-  const auto idx = idw::check_indices(c.n);
-  const auto ref = idw::reference_values(rd, rp, idx, p);
-  const double tol = idw::tolerance(prec, c.m);
-  for (std::size_t k = 0; k < idx.size(); ++k)
-    ASSERT_LE(std::abs(out.z[idx[k]] - ref[k]) / ref[k], tol) << what << " point " << idx[k];
-  EXPECT_EQ(out.z[c.n / 2], static_cast<double>(rd.z[c.m / 3])) << what << ": coincident point";
+  ASSERT_EQ(out.z.size(), c.n) << what;
+  const idw::Validation v = idw::check_outputs(in.set, out.z);
+  EXPECT_TRUE(v.ok) << what << ": " << v.message;
+  EXPECT_EQ(v.probes, in.set.tiles) << what << ": a tile without a probe";
+  EXPECT_EQ(out.z[in.on_data], in.data.z[in.data_index]) << what << ": coincident point";
+}
+
+//! The case's inputs, for every layout and version of one precision and power.
+void check_case(idw::Precision prec, double p, const Case& c, const std::vector<std::string>& layouts,
+                const std::vector<idw::Version>& versions) {
+  const auto in = lb::testing::idw_case_inputs(c, prec, p);
+  ASSERT_EQ(in.set.probes.size(), in.set.tiles) << "m=" << c.m << " block=" << c.block << ": a tile without a probe";
+  for (const auto& layout : layouts)
+    for (auto version : versions) check_variant(layout, prec, version, p, c, in);
+}
+
+//! The precision's layouts, or those named in LB_GPU_TEST_LAYOUTS (gpu_test_scope.hpp).
+std::vector<std::string> layouts_under_test(idw::Precision prec) {
+  std::vector<std::string> layouts;
+  for (const auto& layout : idw::layout_names(prec))
+    if (lb::testing::layout_under_test(layout)) layouts.push_back(layout);
+  return layouts;
 }
 
 void check_all(const std::vector<Case>& cases, const std::vector<idw::Version>& versions) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto prec : {idw::Precision::f32, idw::Precision::f64})
-    for (const auto& layout : idw::layout_names(prec))
-      if (lb::testing::layout_under_test(layout))
-        for (auto version : versions)
-        for (double p : {2.0, 3.0})
-          for (const auto& c : cases) check_variant(layout, prec, version, p, c);
+    for (double p : {2.0, 3.0})
+      for (const auto& c : cases) check_case(prec, p, c, layouts_under_test(prec), versions);
 }
-
-// Non-multiples of the block size (and of the roofline's 4 points per thread) on both m and
-// n; a block size other than the default.
-const std::vector<Case> kSmall = {{1000, 777, 256}, {2048 + 37, 1501, 128}, {256, 256, 256}};
 
 //! All versions, or those named in LB_GPU_TEST_VERSIONS (gpu_test_scope.hpp).
 std::vector<idw::Version> versions_under_test() {
@@ -79,7 +88,7 @@ std::vector<idw::Version> versions_under_test() {
   return versions;
 }
 
-TEST(IdwGpuSmall, EveryVersionMatchesTheReference) { check_all(kSmall, versions_under_test()); }
+TEST(IdwGpuSmall, EveryVersionMatchesTheReference) { check_all(kIdwSmallCases, versions_under_test()); }
 
 TEST(IdwGpuLarge, EveryVersionMatchesTheReferenceAt100K) {
   // The original CDP version launches a grid of m / block blocks per prediction point, 4e7
@@ -96,8 +105,8 @@ TEST(IdwGpuHuge, CdpVersionsMatchTheReferenceAt1000K) {
   // The paper's largest size: 10^6 child grids (improved: one 1024-thread block each;
   // original: 4000 blocks each, 4e9 child blocks in all), m and n non-multiples of 1024.
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (auto version : {idw::Version::cdp_improved, idw::Version::cdp_original})
-    check_variant("aoas", idw::Precision::f32, version, 2.0, {1024000 + 3, 1024000 - 5, 256});
+  check_case(idw::Precision::f32, 2.0, {1024000 + 3, 1024000 - 5, 256}, {"aoas"},
+             {idw::Version::cdp_improved, idw::Version::cdp_original});
 }
 
 TEST(IdwGpuHuge, ValidationCatchesASkippedTileOrSliceAt1000K) {
@@ -166,7 +175,7 @@ TEST(IdwGpuHuge, ValidationCatchesASkippedTileOrSliceAt1000K) {
 TEST(IdwGpuLarge, CdpLaunchesEveryChildAt100K) {
   // 100K children outstanding at once: beyond the default pending-launch limit (2048).
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  check_variant("soa", idw::Precision::f32, idw::Version::cdp_improved, 2.0, {1024, 102400, 256});
+  check_case(idw::Precision::f32, 2.0, {1024, 102400, 256}, {"soa"}, {idw::Version::cdp_improved});
 }
 
 TEST(IdwGpuSmall, RooflineDoesNotPairWhereProductsOverflow) {
@@ -174,7 +183,7 @@ TEST(IdwGpuSmall, RooflineDoesNotPairWhereProductsOverflow) {
   // the roofline's paired p = 2 form (one reciprocal of a * b) must give way to the plain one.
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto prec : {idw::Precision::f32, idw::Precision::f64})
-    check_variant("aoas", prec, idw::Version::roofline, 2.0, {1000, 777, 256, 1e10});
+    check_case(prec, 2.0, kRooflineOverflowCase, {"aoas"}, {idw::Version::roofline});
 }
 
 TEST(IdwGpuSmall, RooflineTakesBlocksNotAMultipleOfFour) {
@@ -182,7 +191,7 @@ TEST(IdwGpuSmall, RooflineTakesBlocksNotAMultipleOfFour) {
   // is a multiple of 4; other sizes take the partial-tile path throughout.
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (auto prec : {idw::Precision::f32, idw::Precision::f64})
-    for (int block : {100, 99}) check_variant("aoas", prec, idw::Version::roofline, 2.0, {1000, 777, block});
+    for (const Case& c : kRooflineOddBlockCases) check_case(prec, 2.0, c, {"aoas"}, {idw::Version::roofline});
 }
 
 TEST(IdwGpuErrors, BadLaunchConfigurationIsReported) {

@@ -1,9 +1,11 @@
 // IDW validation on the CPU (lb/idw/validation.hpp): the probes catch a computation that skips
 // one tile of data points, which a sample with the rigorous tolerance can miss at large sizes;
-// the CPU baselines are validated before they are timed, and a wrong body fails.
+// the GPU tests' inputs (idw_cases.hpp) have a probe per tile; the CPU baselines are validated
+// before they are timed, and a wrong body fails.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -17,6 +19,8 @@
 #include "lb/idw/naive_body.hpp"
 #include "lb/idw/validation.hpp"
 #include "lb/layout/host_storage.hpp"
+
+#include "idw_cases.hpp"
 
 namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
@@ -105,6 +109,49 @@ TEST_F(ProbeCase, ProbesReplacePointsButKeepTheCount) {
     const double dy = set.pred.y[probe.pred_index] - data.y[probe.data_index];
     EXPECT_GT(dx * dx + dy * dy, 100 * idw::kCoincidentD2);
     EXPECT_EQ(probe.expected, data.z[probe.data_index]);
+  }
+}
+
+// --- the GPU tests' inputs (idw_cases.hpp) ------------------------------------------------
+
+TEST(IdwGpuTestInputs, EveryTileHasAProbeAndOnePointSitsOnADataPoint) {
+  // The cases as test_idw_gpu.cpp runs them: the small ones at p = 2 and 3, the others at 2.
+  std::vector<std::pair<lb::testing::IdwCase, double>> cases;
+  for (double p : {2.0, 3.0})
+    for (const auto& c : lb::testing::kIdwSmallCases) cases.emplace_back(c, p);
+  cases.emplace_back(lb::testing::kRooflineOverflowCase, 2.0);
+  for (const auto& c : lb::testing::kRooflineOddBlockCases) cases.emplace_back(c, 2.0);
+  cases.emplace_back(lb::testing::IdwCase{1024, 102400, 256}, 2.0);  // the CDP launch-count case: n > the sample
+  for (Precision prec : {Precision::f32, Precision::f64})
+    for (const auto& [c, p] : cases) {
+      SCOPED_TRACE("m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " block=" + std::to_string(c.block) +
+                   " p=" + std::to_string(p) + (prec == Precision::f32 ? " float" : " double"));
+      const auto in = lb::testing::idw_case_inputs(c, prec, p);
+      EXPECT_EQ(in.set.tiles, (c.m + c.block - 1) / c.block);
+      EXPECT_EQ(in.set.probes.size(), in.set.tiles);
+      ASSERT_EQ(in.set.pred.size(), c.n);
+      EXPECT_EQ(in.set.pred.x[in.on_data], in.data.x[in.data_index]);
+      EXPECT_EQ(in.set.pred.y[in.on_data], in.data.y[in.data_index]);
+      for (const auto& probe : in.set.probes) EXPECT_NE(probe.pred_index, in.on_data);
+      const auto at = std::find(in.set.indices.begin(), in.set.indices.end(), in.on_data);
+      if (at != in.set.indices.end()) EXPECT_EQ(in.set.reference[at - in.set.indices.begin()], in.data.z[in.data_index]);
+    }
+}
+
+TEST(IdwGpuTestInputs, TheGpuTestsCheckPassesTheRightOutputsAndFailsASkippedTile) {
+  // What check_variant in test_idw_gpu.cpp does with a kernel's outputs, with the float naive
+  // body on the CPU in the kernel's place.
+  const auto in = lb::testing::idw_case_inputs(lb::testing::kIdwSmallCases[1], Precision::f32, 2.0);
+  const auto right = float_outputs(in.data, in.set);
+  const auto v = idw::check_outputs(in.set, right);
+  EXPECT_TRUE(v.ok) << v.message;
+  EXPECT_EQ(v.probes, in.set.tiles);
+  EXPECT_EQ(right[in.on_data], in.data.z[in.data_index]);
+  const std::size_t block = lb::testing::kIdwSmallCases[1].block;
+  for (std::size_t tile : {std::size_t(0), in.set.tiles - 1}) {
+    const std::size_t first = tile * block, last = std::min(in.data.size(), first + block);
+    const auto skipped = idw::check_outputs(in.set, float_outputs(without(in.data, first, last), in.set));
+    EXPECT_FALSE(skipped.ok) << "tile " << tile << " skipped, the check passed";
   }
 }
 

@@ -23,6 +23,7 @@
 #include "lb/kriging/dense_lu.hpp"
 #include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
+#include "compare_testing.hpp"
 #include "temp_files.hpp"
 
 namespace {
@@ -196,12 +197,8 @@ void expect_programs_agree(int scale) {
   T max_abs = 0;
   for (T v : e1) max_abs = std::max(max_abs, std::abs(v));
   const double tol = 4 * std::numeric_limits<T>::epsilon() * max_abs;
-  std::size_t bad = 0;
-  for (std::size_t k = 0; k < e1.size(); ++k) {
-    ASSERT_TRUE(std::isfinite(e1[k]));
-    bad += std::abs(double(e1[k]) - double(e2[k])) > tol || std::abs(double(e1[k]) - double(e4[k])) > tol;
-  }
-  EXPECT_EQ(bad, 0u);
+  EXPECT_TRUE(lb::testing::all_near(e2, e1, tol)) << "program 2 against program 1";
+  EXPECT_TRUE(lb::testing::all_near(e4, e1, tol)) << "program 4 against program 1";
 }
 TEST(KrigingPrograms, Exp1Exp2Exp4AgreeDoubleScale1) { expect_programs_agree<double>(1); }
 TEST(KrigingPrograms, Exp1Exp2Exp4AgreeFloatScale1) { expect_programs_agree<float>(1); }
@@ -231,14 +228,14 @@ TEST(KrigingPrograms, FloatAgreesWithDoubleWithinTheConditioningBound) {
   ASSERT_LT(kappa, 1e3);  // well-spaced wells: a well-conditioned A
   const auto out_f = kriging::krige_shared_weights(in_f);
   const auto out_d = kriging::krige_shared_weights(in_d);
-  double max_z = 0, max_diff = 0;
+  double max_z = 0;
   for (double v : in_d.values) max_z = std::max(max_z, std::abs(v));
-  for (std::size_t k = 0; k < out_d.size(); ++k) max_diff = std::max(max_diff, std::abs(double(out_f[k]) - out_d[k]));
+  const auto diff = lb::testing::compare_values(out_f, out_d);
   const double u = 0x1.0p-24, m = double(in_f.wells + 1);
   const double tol = max_z * kappa * 4 * m * u;
   EXPECT_LT(tol, 1e-3 * max_z);  // the bound says something: below 1 m on 1300 m depths
-  EXPECT_LE(max_diff, tol) << "kappa " << kappa;
-  EXPECT_GT(max_diff, 0.0);  // the float program really ran in float
+  EXPECT_TRUE(lb::testing::within_absolute(diff, tol)) << "kappa " << kappa;
+  EXPECT_GT(diff.abs.err, 0.0);  // the float program really ran in float
 }
 
 TEST(KrigingPrograms, ScalingKeepsTheWellsInfluence) {
@@ -321,16 +318,13 @@ TEST(KrigingReference, AgreesWithThePerPointSolverAtTheBaseCase) {
   const auto program = kriging::krige_shared_weights(in);
   std::vector<std::size_t> all(in.points());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
-  const auto ref = kriging::reference_estimates(in, all);
-  double worst = 0, zmax = 0;
-  for (std::size_t p = 0; p < in.points(); ++p)
-    for (std::size_t h = 0; h < in.surfaces; ++h) {
-      worst = std::max(worst, std::abs(program[h * in.points() + p] - ref[p * in.surfaces + h]));
-      zmax = std::max(zmax, std::abs(ref[p * in.surfaces + h]));
-    }
+  const auto ref = lb::testing::transposed(kriging::reference_estimates(in, all), in.points(), in.surfaces);
+  double zmax = 0;
+  for (double v : ref) zmax = std::max(zmax, std::abs(v));
   // Two different eliminations of the same system: a few ulps of the depths apart.
-  EXPECT_LT(worst, 1e-12 * zmax);
-  EXPECT_LT(worst, kriging::estimate_tolerance(in, kriging::condition_number_inf(in), kriging::kDoubleRoundoff, 0));
+  const auto diff = lb::testing::compare_values(program, ref);
+  EXPECT_TRUE(lb::testing::within_absolute(diff, 1e-12 * zmax));
+  EXPECT_LT(diff.abs.err, kriging::estimate_tolerance(in, kriging::condition_number_inf(in), kriging::kDoubleRoundoff, 0));
 }
 
 TEST(KrigingReference, ManyWellsExactAtTheWellsAndWeightsSumToOne) {
@@ -668,12 +662,11 @@ TEST(KrigingFloatCheck, FailsAWrongFloatProgramAtEveryWellCount) {
       const auto check = kriging::check_estimates(ref, *wrong, FloatAlgorithm::elimination);
       EXPECT_FALSE(check.ok) << n << " wells: a wrong program passed, tolerance " << check.tolerance;
       EXPECT_FALSE(check.unvalidated) << n;
-      double worst = 0;
-      for (std::size_t k = 0; k < wrong->size(); ++k) {
-        const std::size_t h = k / in_f.points(), p = k % in_f.points();
-        worst = std::max(worst, std::abs(double((*wrong)[k]) - ref.values[p * in_f.surfaces + h]));
-      }
-      if (n >= 100) EXPECT_LT(worst, rigorous) << n << ": the old bound would have caught it";
+      // For the record: the rigorous bound alone lets the wrong program through.
+      const auto diff =
+          lb::testing::compare_values(*wrong, lb::testing::transposed(ref.values, in_f.points(), in_f.surfaces));
+      EXPECT_TRUE(diff.problem.empty()) << diff.problem;
+      if (n >= 100) EXPECT_LT(diff.abs.err, rigorous) << n << ": the old bound would have caught it";
     }
     const auto right = kriging::check_estimates(
         ref, float_program(reversed(c.wells), c.grid, v, FloatAlgorithm::elimination), FloatAlgorithm::elimination);

@@ -21,6 +21,7 @@
 
 #include "gemm_pipeline.hpp"
 
+#include "compare_testing.hpp"
 #include "gpu_available.hpp"
 
 namespace {
@@ -51,25 +52,10 @@ double tolerance(const kriging::KrigingInput<double>& in, double u, double extra
   return kriging::estimate_tolerance(in, kriging::condition_number_inf(in), u, extra_ulps);
 }
 
-template <class T>
-struct Diff {
-  double max_abs = 0;
-  std::size_t worst = 0, non_finite = 0;
-};
-
-template <class A, class B>
-Diff<A> compare(const std::vector<A>& got, const std::vector<B>& want) {
-  Diff<A> d;
-  for (std::size_t k = 0; k < got.size(); ++k) {
-    if (!std::isfinite(double(got[k]))) {
-      ++d.non_finite;
-      continue;
-    }
-    const double e = std::abs(double(got[k]) - double(want[k]));
-    if (e > d.max_abs) d.max_abs = e, d.worst = k;
-  }
-  return d;
-}
+using lb::testing::all_near;
+using lb::testing::compare_values;
+using lb::testing::validated;
+using lb::testing::within_absolute;
 
 void check_double_experiment(int experiment, const datasets::KrigingCase& c) {
   const auto in = input_of<double>(c);
@@ -77,14 +63,11 @@ void check_double_experiment(int experiment, const datasets::KrigingCase& c) {
   const auto run = kriging::run_device_experiment(experiment, in);
   const std::string what = "CUDA exp " + std::to_string(experiment) + " on " + std::to_string(c.grid.nx) + " x " +
                            std::to_string(c.grid.ny) + " x " + std::to_string(in.surfaces);
-  ASSERT_EQ(run.estimates.size(), want.size()) << what;
   EXPECT_GT(run.seconds, 0.0) << what;
-  const auto d = compare(run.estimates, want);
-  EXPECT_EQ(d.non_finite, 0u) << what;
+  const auto d = compare_values(run.estimates, want);
   const double tol = tolerance(in, std::numeric_limits<double>::epsilon() / 2, 0);
-  EXPECT_LE(d.max_abs, tol) << what << ": worst at " << d.worst << " (" << run.estimates[d.worst] << " vs "
-                            << want[d.worst] << ")";
-  ::testing::Test::RecordProperty("max_abs_diff_exp" + std::to_string(experiment), std::to_string(d.max_abs));
+  EXPECT_TRUE(within_absolute(d, tol)) << what;
+  ::testing::Test::RecordProperty("max_abs_diff_exp" + std::to_string(experiment), std::to_string(d.abs.err));
 }
 
 void check_float_experiment6(const datasets::KrigingCase& c) {
@@ -93,17 +76,14 @@ void check_float_experiment6(const datasets::KrigingCase& c) {
   const auto run = kriging::run_device_experiment(6, in_f);
   const auto want_f = kriging::krige_shared_weights(in_f);
   const auto want_d = kriging::krige_shared_weights(in_d);
-  ASSERT_EQ(run.estimates.size(), want_f.size());
   EXPECT_GT(run.seconds, 0.0);
   const double tol = tolerance(in_d, 0x1.0p-24, 64);
   EXPECT_LT(tol, 1e-2 * max_abs_value(in_d));  // the bound says something (< 1 % of the depths)
-  const auto vs_float = compare(run.estimates, want_f);
-  const auto vs_double = compare(run.estimates, want_d);
-  EXPECT_EQ(vs_float.non_finite, 0u);
-  EXPECT_LE(vs_float.max_abs, tol) << "exp 6 vs float CPU exp 4, worst at " << vs_float.worst;
-  EXPECT_LE(vs_double.max_abs, tol) << "exp 6 vs double CPU exp 4, worst at " << vs_double.worst;
-  EXPECT_GT(vs_double.max_abs, 0.0);  // it really ran in float
-  ::testing::Test::RecordProperty("exp6_max_abs_diff_vs_double", std::to_string(vs_double.max_abs));
+  const auto vs_double = compare_values(run.estimates, want_d);
+  EXPECT_TRUE(all_near(run.estimates, want_f, tol)) << "exp 6 vs float CPU exp 4";
+  EXPECT_TRUE(within_absolute(vs_double, tol)) << "exp 6 vs double CPU exp 4";
+  EXPECT_GT(vs_double.abs.err, 0.0);  // it really ran in float
+  ::testing::Test::RecordProperty("exp6_max_abs_diff_vs_double", std::to_string(vs_double.abs.err));
   ::testing::Test::RecordProperty("exp6_tolerance", std::to_string(tol));
 }
 
@@ -154,16 +134,15 @@ TEST_P(KrigingGpuScales, EveryExperimentMatchesTheCpuProgram) {
   const double tol_d = tolerance(in_d, kriging::kDoubleRoundoff, 0);
   const double tol_f = tolerance(in_fw, kriging::kFloatRoundoff, kriging::kFastFloatExtraUlps);
   auto expect_close = [&](int experiment, const auto& run, const auto& want, double tol, const char* prec) {
-    const auto d = compare(run.estimates, want);
-    EXPECT_EQ(d.non_finite, 0u) << "exp " << experiment << " " << prec;
-    EXPECT_LE(d.max_abs, tol) << "exp " << experiment << " " << prec << " at scale " << GetParam();
+    const auto d = compare_values(run.estimates, want);
+    EXPECT_TRUE(within_absolute(d, tol)) << "exp " << experiment << " " << prec << " at scale " << GetParam();
     if (experiment >= 3) {
       EXPECT_GT(run.device_seconds, 0.0) << experiment;
       EXPECT_LE(run.device_seconds, run.seconds) << experiment;
     } else {
       EXPECT_TRUE(std::isnan(run.device_seconds)) << experiment;
     }
-    ::testing::Test::RecordProperty("exp" + std::to_string(experiment) + prec + "_max_abs", std::to_string(d.max_abs));
+    ::testing::Test::RecordProperty("exp" + std::to_string(experiment) + prec + "_max_abs", std::to_string(d.abs.err));
   };
   for (int experiment : {1, 2, 3, 4, 5, 7})
     expect_close(experiment, kriging::run_device_experiment(experiment, in_d), want_d, tol_d, "double");
@@ -179,16 +158,13 @@ INSTANTIATE_TEST_SUITE_P(PaperScales, KrigingGpuScales, ::testing::Values(1, 2, 
 void check_against_reference(int experiment, const kriging::KrigingInput<double>& ref_in, const auto& run, double tol) {
   std::vector<std::size_t> all(ref_in.points());
   for (std::size_t p = 0; p < all.size(); ++p) all[p] = p;
-  const auto want = kriging::reference_estimates(ref_in, all);
-  const std::size_t points = ref_in.points(), h_count = ref_in.surfaces;
-  double worst = 0;
-  for (std::size_t p = 0; p < points; ++p)
-    for (std::size_t h = 0; h < h_count; ++h)
-      worst = std::max(worst, std::abs(double(run.estimates[h * points + p]) - want[p * h_count + h]));
-  EXPECT_LE(worst, tol) << "exp " << experiment << " with " << ref_in.wells << " wells";
+  // The reference is point-major (want[p * H + h]), the programs surface-major.
+  const auto want = lb::testing::transposed(kriging::reference_estimates(ref_in, all), ref_in.points(), ref_in.surfaces);
+  const auto d = compare_values(run.estimates, want);
+  EXPECT_TRUE(within_absolute(d, tol)) << "exp " << experiment << " with " << ref_in.wells << " wells";
   ::testing::Test::RecordProperty("exp" + std::to_string(experiment) + "_wells" + std::to_string(ref_in.wells) +
                                       "_max_abs",
-                                  std::to_string(worst));
+                                  std::to_string(d.abs.err));
 }
 
 TEST(KrigingGpuWells, HundredWellsExp6AndExp7MatchTheReference) {
@@ -338,9 +314,9 @@ TEST(KrigingGpu, TooManyWellsIsAClearError) {
   const auto at = datasets::generate_kriging_case({.wells = kriging::kDeviceMaxWells, .mesh_x = 5, .mesh_y = 9});
   const auto in_at = input_of<double>(at);
   const double tol = tolerance(in_at, kriging::kDoubleRoundoff, 0);
-  EXPECT_LE(compare(kriging::run_device_experiment(4, in_at).estimates, kriging::krige_shared_weights(in_at)).max_abs, tol);
-  EXPECT_LE(compare(kriging::run_device_experiment(5, in).estimates, kriging::krige_shared_weights(in)).max_abs,
-            tolerance(in, kriging::kDoubleRoundoff, 0));
+  EXPECT_TRUE(all_near(kriging::run_device_experiment(4, in_at).estimates, kriging::krige_shared_weights(in_at), tol));
+  EXPECT_TRUE(all_near(kriging::run_device_experiment(5, in).estimates, kriging::krige_shared_weights(in),
+                       tolerance(in, kriging::kDoubleRoundoff, 0)));
   // Above the large build's capacity, or the constant pool: a clear error, not a launch.
   const auto many = datasets::generate_kriging_case({.wells = 1000, .mesh_x = 5, .mesh_y = 9});
   try {
@@ -416,8 +392,10 @@ void expect_exp8_matches(const datasets::KrigingCase& c, kriging::DualPath path)
   EXPECT_LE(run.device_seconds, run.seconds);
   const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
   const bool split = path == kriging::DualPath::lanes_per_point;
-  EXPECT_TRUE(check.ok) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit, "
-                        << (split ? "lanes" : "thread") << " per point: " << check.message;
+  // alpha is solved in double, so the check stays tight at every well count (the CPU program's
+  // twin, KrigingDual.CpuProgramMatchesTheReferenceAtAnyWellCount): unvalidated is a failure.
+  EXPECT_TRUE(validated(check)) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit, "
+                                << (split ? "lanes" : "thread") << " per point";
   ::testing::Test::RecordProperty("exp8_" + std::string(split ? "lanes_" : "thread_") + std::to_string(sizeof(T) * 8) +
                                       "bit_wells" +
                                       std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
@@ -511,13 +489,12 @@ TEST(KrigingGpuVariogram, EveryModelMatchesTheReferenceInEveryExperiment) {
     for (int experiment : {1, 2, 3, 4, 5, 7, 8}) {
       const auto check = kriging::check_estimates(ref_d, kriging::run_device_experiment(experiment, in_d).estimates,
                                                   kriging::float_algorithm_of(experiment));
-      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " exp " << experiment << ": " << check.message;
+      EXPECT_TRUE(validated(check)) << kriging::to_string(model) << " exp " << experiment;
     }
     for (int experiment : {6, 7, 8}) {
       const auto check = kriging::check_estimates(ref_f, kriging::run_device_experiment(experiment, in_f).estimates,
                                                   kriging::float_algorithm_of(experiment));
-      EXPECT_TRUE(check.ok) << kriging::to_string(model) << " float exp " << experiment << ": " << check.message;
-      EXPECT_FALSE(check.unvalidated) << kriging::to_string(model) << " float exp " << experiment;
+      EXPECT_TRUE(validated(check)) << kriging::to_string(model) << " float exp " << experiment;
     }
   }
 }
