@@ -99,6 +99,13 @@ Preset load_preset(const std::string& name_or_path) {
     j = nlohmann::json::parse(p.text);
   } catch (const nlohmann::json::parse_error& e) {
     throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, line_of_offset(p.text, e.byte), e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double ("number overflow parsing '1e999'"): at the token's line.
+    const std::string_view what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::size_t at = open < close ? p.text.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
+    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, at == std::string::npos ? 1 : line_of_offset(p.text, at),
+                                  e.what()));
   }
   p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
   auto number = [&](const char* key, auto& out, double lo) {
