@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -110,9 +111,13 @@ Preset load_preset(const std::string& name_or_path) {
   p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
   auto number = [&](const char* key, auto& out, double lo) {
     if (!j.contains(key)) return;
-    if (!j[key].is_number() || j[key].get<double>() < lo)
-      throw p.error_at(key, fmt::format("'{}' must be a number >= {}", key, lo));
-    out = j[key].get<std::remove_reference_t<decltype(out)>>();
+    using T = std::remove_reference_t<decltype(out)>;
+    // An integer setting takes whole numbers its type holds (2.5 or 1e12 repetitions: no).
+    const bool fits = std::is_floating_point_v<T> ||
+                      (j[key].is_number_integer() && j[key].get<double>() <= std::numeric_limits<T>::max());
+    if (!j[key].is_number() || j[key].get<double>() < lo || !fits)
+      throw p.error_at(key, fmt::format("'{}' must be a {} >= {}", key, std::is_integral_v<T> ? "whole number" : "number", lo));
+    out = j[key].get<T>();
   };
   number("repetitions", p.repetitions, 1);
   number("min_time_s", p.min_time_s, 0);

@@ -53,6 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lb::fuzz::expect_clean<PresetError>(path, [&] {
     const Preset p = lb::harness::load_preset(path);
     LB_FUZZ_CHECK(p.repetitions >= 1 && p.min_time_s >= 0 && p.spread_flag_pct >= 0);
+    // A setting is kept as written or refused, never changed (2.5 repetitions are not 2).
+    const nlohmann::json j = nlohmann::json::parse(p.text);
+    const auto kept = [&](const char* key, double value) { return !j.contains(key) || j[key].get<double>() == value; };
+    LB_FUZZ_CHECK(kept("repetitions", p.repetitions) && kept("min_time_s", p.min_time_s) &&
+                  kept("spread_flag_pct", p.spread_flag_pct));
     LB_FUZZ_CHECK(p.suites.is_object() && !p.suites.empty());
     walk(p, p.suites, "suites", 0);
   });
