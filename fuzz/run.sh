@@ -2,11 +2,12 @@
 # Runs one loader fuzz target: first every regression input (tests/fuzz_regressions/NAME/)
 # and every seed once, then SECONDS of fuzzing from the seeds with a fixed seed; fails on
 # any crash, sanitizer report or check, saving the input under ARTIFACTS.
-#   fuzz/run.sh BINARY NAME DICT SEED...        (a SEED is a file or a folder of files)
+#   fuzz/run.sh BINARY NAME DICT SEED...   (DICT: a libFuzzer dictionary or -; a SEED: a file
+#                                          or a folder of files)
 # Environment: LB_FUZZ_SECONDS (4), LB_FUZZ_SEED (1), LB_FUZZ_MAX_LEN (bytes, 4096),
 # LB_FUZZ_ARTIFACTS (folder for failing inputs; ./fuzz-artifacts).
 set -euo pipefail
-bin=$1 name=$2 dict=$3
+bin=$1 name=$2 dict=${3#-}
 shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${LB_FUZZ_SECONDS:-4} seed=${LB_FUZZ_SEED:-1} max_len=${LB_FUZZ_MAX_LEN:-4096}
@@ -47,7 +48,7 @@ if [ -e "${replayed[0]}" ]; then
   "$bin" -artifact_prefix="$work/out/" "${replayed[@]}" > "$work/replay.log" 2>&1 || fail "replaying regressions and seeds" "$work/replay.log"
 fi
 "$bin" -seed="$seed" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
-  -dict="$dict" -artifact_prefix="$work/out/" -print_final_stats=1 "$work/corpus" "$work/seeds" \
+  ${dict:+-dict="$dict"} -artifact_prefix="$work/out/" -print_final_stats=1 "$work/corpus" "$work/seeds" \
   > "$work/fuzz.log" 2>&1 || fail "fuzzing" "$work/fuzz.log"
 runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/fuzz.log" | tail -n 1)
 [ -n "$runs" ] || fail "no run count in the log" "$work/fuzz.log"

@@ -230,6 +230,10 @@ void run_one(const Bytes& input, unsigned timeout) {
 
 }  // namespace
 
+// g++ links UBSan as a runtime of its own, which does not call ASan's death callback: make
+// its reports abort, so on_signal saves the input.
+extern "C" const char* __ubsan_default_options() { return "abort_on_error=1:print_stacktrace=1"; }
+
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM}) signal(sig, on_signal);
