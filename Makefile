@@ -3,7 +3,7 @@
 # file.json), RESUME (a run folder to finish), RESULTS (the results folders for `make
 # figures`, quoted when several: RESULTS="a b"), FILTER (regex),
 # DEVICES (all|0,1), BUILD (build dir), A and B (two results folders for `make compare`, OUT
-# its output folder).
+# its output folder), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -17,7 +17,7 @@ NVCC := $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
-GOALS := all deps python-deps configure build test test-cpp test-python sanitize reproduce figures compare \
+GOALS := all deps python-deps configure build test test-cpp test-python sanitize fuzz reproduce figures compare \
   clean source-commit
 .PHONY: $(GOALS)
 
@@ -67,6 +67,15 @@ sanitize: build
 	  status=$$?; tail -1 $(BUILD)/sanitize-$$tool.log; \
 	  [ $$status -eq 0 ] || { echo "sanitize: $$tool failed (exit $$status): $(BUILD)/sanitize-$$tool.log"; exit 1; }; \
 	done
+
+# The loader fuzz targets (fuzz/), each for SECONDS (`make test` gives them a few seconds).
+SECONDS ?= 60
+SEED ?= 1
+fuzz: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target lb_fuzz
+	cd $(BUILD) && LB_FUZZ_SECONDS=$(SECONDS) LB_FUZZ_SEED=$(SEED) \
+	  ctest -L fuzz --verbose -j $(JOBS) --timeout $$(( $(SECONDS) + 600 ))
+	$(PYTHON) fuzz/results_fuzz.py --seconds $(SECONDS) --seed $(SEED)
 
 reproduce: build
 	$(PYTHON) harness/run.py --bin $(BUILD)/layoutbench \

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -99,13 +100,24 @@ Preset load_preset(const std::string& name_or_path) {
     j = nlohmann::json::parse(p.text);
   } catch (const nlohmann::json::parse_error& e) {
     throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, line_of_offset(p.text, e.byte), e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double ("number overflow parsing '1e999'"): at the token's line.
+    const std::string_view what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::size_t at = open < close ? p.text.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
+    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, at == std::string::npos ? 1 : line_of_offset(p.text, at),
+                                  e.what()));
   }
   p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
   auto number = [&](const char* key, auto& out, double lo) {
     if (!j.contains(key)) return;
-    if (!j[key].is_number() || j[key].get<double>() < lo)
-      throw p.error_at(key, fmt::format("'{}' must be a number >= {}", key, lo));
-    out = j[key].get<std::remove_reference_t<decltype(out)>>();
+    using T = std::remove_reference_t<decltype(out)>;
+    // An integer setting takes whole numbers its type holds (2.5 or 1e12 repetitions: no).
+    const bool fits = std::is_floating_point_v<T> ||
+                      (j[key].is_number_integer() && j[key].get<double>() <= std::numeric_limits<T>::max());
+    if (!j[key].is_number() || j[key].get<double>() < lo || !fits)
+      throw p.error_at(key, fmt::format("'{}' must be a {} >= {}", key, std::is_integral_v<T> ? "whole number" : "number", lo));
+    out = j[key].get<T>();
   };
   number("repetitions", p.repetitions, 1);
   number("min_time_s", p.min_time_s, 0);

@@ -211,7 +211,8 @@ def _fold(path, device, preset, parsed, entries):
 
     where = f"{path}: {base.name}"
     iterations = [e for e in entries if e["run_type"] == "iteration"]
-    aggregates = {e.get("aggregate_name"): e for e in entries if e["run_type"] == "aggregate"}
+    aggregates = {e["aggregate_name"]: e for e in entries
+                  if e["run_type"] == "aggregate" and isinstance(e.get("aggregate_name"), str)}
     median_entry = aggregates.get("median")
     if median_entry is not None and median_entry.get("aggregate_unit", "time") == "time":
         timed = [median_entry, *iterations]
@@ -228,6 +229,9 @@ def _fold(path, device, preset, parsed, entries):
     time_s = times[0] if timed[0] is median_entry else statistics.median(times)
 
     counter_source = iterations or [median_entry]
+    for key in _counter_keys(counter_source):
+        if not all(_is_number(e[key]) for e in counter_source if key in e):
+            raise ResultsError(f"{where}: counter '{key}' is not a number in every repetition")
     counters = {
         key: statistics.median(e[key] for e in counter_source if key in e)
         for key in _counter_keys(counter_source)
@@ -254,7 +258,7 @@ def _failure(entries):
 def _seconds(where, entry):
     unit = entry.get("time_unit")
     value = entry.get("real_time")
-    if unit not in SECONDS_PER_UNIT:
+    if not isinstance(unit, str) or unit not in SECONDS_PER_UNIT:
         raise ResultsError(f"{where}: missing or unknown 'time_unit' {unit!r}")
     if not _is_number(value):
         raise ResultsError(f"{where}: missing or non-numeric 'real_time'")
@@ -308,7 +312,9 @@ def _devices_of_folder(folder, files):
     groups = {}
     for result_file in files:
         gpu = result_file.lb.get("gpu") if isinstance(result_file.lb.get("gpu"), dict) else {}
-        key = gpu.get("uuid") or f"{gpu.get('name', 'unknown')}#{result_file.device_index}"
+        uuid = gpu.get("uuid")
+        key = (uuid if isinstance(uuid, str) and uuid
+               else f"{gpu.get('name', 'unknown')}#{result_file.device_index}")
         groups.setdefault(key, []).append(result_file)
 
     host = _first_of_each(b for f in files for b in f.benchmarks if b.is_host)

@@ -94,6 +94,11 @@ Validation check_sample(std::span<const std::size_t> indices, std::span<const do
                         std::span<const double> got, double tolerance) {
   Validation v;
   v.tolerance = tolerance;
+  if (reference.size() != indices.size() || got.size() != indices.size()) {
+    v.message = fmt::format("validation: {} sample points, {} reference values, {} outputs", indices.size(),
+                            reference.size(), got.size());
+    return v;
+  }
   for (std::size_t k = 0; k < indices.size(); ++k) {
     const double rel = std::abs(got[k] - reference[k]) / std::max(std::abs(reference[k]), 1e-300);
     if (!(rel <= tolerance)) {
@@ -109,6 +114,11 @@ Validation check_sample(std::span<const std::size_t> indices, std::span<const do
 }
 
 Validation check_outputs(const ValidationSet& set, std::span<const double> z) {
+  if (z.size() != set.pred.size()) {
+    Validation v;
+    v.message = fmt::format("validation: {} outputs for {} prediction points", z.size(), set.pred.size());
+    return v;
+  }
   for (std::size_t i = 0; i < z.size(); ++i)
     if (!std::isfinite(z[i])) {
       Validation v;

@@ -155,6 +155,25 @@ TEST(IdwGpuTestInputs, TheGpuTestsCheckPassesTheRightOutputsAndFailsASkippedTile
   }
 }
 
+TEST(IdwValidation, OutputsOfTheWrongCountFailWithoutReadingPastThem) {
+  // A truncated read-back (or an empty one) is a failure named as such, never an index past
+  // the outputs: before, check_outputs indexed z at every probe and sample point regardless.
+  const auto in = lb::testing::idw_case_inputs(lb::testing::kIdwSmallCases[0], Precision::f32, 2.0);
+  auto outputs = float_outputs(in.data, in.set);
+  ASSERT_TRUE(idw::check_outputs(in.set, outputs).ok);
+  for (std::size_t keep : {std::size_t(0), outputs.size() / 2, outputs.size() - 1}) {
+    const std::vector<double> cut(outputs.begin(), outputs.begin() + static_cast<std::ptrdiff_t>(keep));
+    const auto v = idw::check_outputs(in.set, cut);
+    EXPECT_FALSE(v.ok) << keep << " outputs";
+    EXPECT_NE(v.message.find("outputs for"), std::string::npos) << v.message;
+  }
+  const std::vector<std::size_t> indices = {0, 1, 2};
+  const std::vector<double> reference = {1.0, 2.0, 3.0}, short_got = {1.0, 2.0};
+  const auto v = idw::check_sample(indices, reference, short_got, 1e-6);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.message.find("3 sample points"), std::string::npos) << v.message;
+}
+
 // --- CPU baselines --------------------------------------------------------------------
 
 //! A CPU run of the float naive body over `body_data`, validated against `data`'s reference.

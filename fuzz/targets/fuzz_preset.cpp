@@ -1,0 +1,65 @@
+// Presets through load_preset, then the Preset helpers every suite's planner parses its
+// section with (check_keys, list_at, error_at), applied to each object of the 'suites' tree
+// and each of its keys. The planners themselves live with the benchmarks (CUDA code), so the
+// sections' own rules are left to `layoutbench plan`; the parsing machinery is fuzzed here.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "lb/harness/preset.hpp"
+
+namespace {
+
+using lb::harness::Preset;
+using lb::harness::PresetError;
+
+template <class T>
+void try_list(const Preset& p, const nlohmann::json& object, const std::string& key, const std::string& where) {
+  try {
+    const std::vector<T> list = p.list_at<T>(object, key.c_str(), where);
+    LB_FUZZ_CHECK(!list.empty());
+  } catch (const PresetError& e) {
+    LB_FUZZ_CHECK(std::string_view(e.what()).starts_with(p.path));
+  }
+}
+
+//! Every key of every object under `where` read as each kind of list a planner asks for.
+void walk(const Preset& p, const nlohmann::json& object, const std::string& where, int depth) {
+  if (!object.is_object() || depth > 4) return;
+  try {
+    p.check_keys(object, where, {"sizes", "layouts", "versions", "precisions"});
+  } catch (const PresetError& e) {
+    LB_FUZZ_CHECK(std::string_view(e.what()).starts_with(p.path));
+  }
+  for (const auto& [key, value] : object.items()) {
+    try_list<std::size_t>(p, object, key, where);
+    try_list<int>(p, object, key, where);
+    try_list<std::uint32_t>(p, object, key, where);
+    try_list<double>(p, object, key, where);
+    try_list<std::string>(p, object, key, where);
+    const PresetError located = p.error_at(key, "problem", where);
+    LB_FUZZ_CHECK(std::string_view(located.what()).starts_with(p.path + ":"));
+    walk(p, value, key, depth + 1);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static lb::fuzz::InputFile file;
+  const std::string& path = file.write(data, size);
+  lb::fuzz::expect_clean<PresetError>(path, [&] {
+    const Preset p = lb::harness::load_preset(path);
+    LB_FUZZ_CHECK(p.repetitions >= 1 && p.min_time_s >= 0 && p.spread_flag_pct >= 0);
+    // A setting is kept as written or refused, never changed (2.5 repetitions are not 2).
+    const nlohmann::json j = nlohmann::json::parse(p.text);
+    const auto kept = [&](const char* key, double value) { return !j.contains(key) || j[key].get<double>() == value; };
+    LB_FUZZ_CHECK(kept("repetitions", p.repetitions) && kept("min_time_s", p.min_time_s) &&
+                  kept("spread_flag_pct", p.spread_flag_pct));
+    LB_FUZZ_CHECK(p.suites.is_object() && !p.suites.empty());
+    walk(p, p.suites, "suites", 0);
+  });
+  return 0;
+}
