@@ -8,12 +8,13 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "sampo.hpp"
+#include "kofler/sampo_variant.hpp"
 
 namespace lb::kofler::sampo {
 namespace {
 
 using harness::kofler::LayoutChoice;
+using harness::kofler::make_sampo_variant;
 using K = layout::ClusterLayout::Kind;
 
 Config small() { return Config::for_eggs(1000, 336, 24); }
@@ -64,7 +65,7 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
   ASSERT_GT(laid, 0u) << "the case lays no eggs: createEggs would go unchecked";
   ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
   for (const LayoutChoice& c : every_kind()) {
-    auto v = make_variant(c, small(), expected());
+    auto v = make_sampo_variant(c, small(), expected());
     v->setup(nullptr);
     v->poison(nullptr);
     for (int run = 0; run < 2; ++run) {  // prepare restores the snapshot: the second run is the same
@@ -80,14 +81,14 @@ TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   const LayoutChoice kinds[] = {choice("aos"), choice("soa"), choice("split", 0, "manual", manual())};
   for (const LayoutChoice& c : kinds) {
-    auto v = make_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
+    auto v = make_sampo_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
     v->setup(nullptr);
     v->poison(nullptr);
     v->prepare(nullptr);
     v->run(nullptr);
     EXPECT_FALSE(v->validate(nullptr).ok) << label(c) << ": hoursInState never advanced, yet the check passed";
 
-    auto idle = make_variant(c, small(), expected());
+    auto idle = make_sampo_variant(c, small(), expected());
     idle->setup(nullptr);
     idle->poison(nullptr);
     idle->prepare(nullptr);
