@@ -19,11 +19,6 @@
 #include "lb/layout/view.hpp"
 
 namespace lb::harness::kofler {
-//! A program's compile-time tiles as values, for layout_choices.
-template <std::size_t... T>
-std::vector<std::size_t> tile_values(Tiles<T...>) {
-  return {T...};
-}
 
 //! Fills every blob of a device view with 0xFF bytes: NaN in every float and double, 2^32 - 1
 //! in every unsigned: values no correct run leaves.

@@ -1,6 +1,6 @@
 //! SAMPO's kernels (a CUDA port of the OpenCL original, github klois/SAMPO) over any layout
-//! of the agent record, the engine that launches one step after another on a double buffer,
-//! and the harness variant. Every kernel is a grid-stride loop over the population, whose size
+//! of the agent record, and the engine that launches one step after another on a double buffer
+//! (instantiated below for every mapping the benchmarks dispatch to). Every kernel is a grid-stride loop over the population, whose size
 //! lives on the device (StepStats::population), so a step needs no host synchronisation; a
 //! timed run is one CUDA graph of all its steps' launches (captured in set-up).
 //!
@@ -26,7 +26,7 @@
 #include <string>
 
 #include "lb/common/cuda_check.hpp"
-#include "lb/layout/device_storage.hpp"
+#include "lb/kofler/instantiate.hpp"
 
 namespace lb::kofler::sampo {
 namespace {
@@ -194,263 +194,136 @@ T* device_alloc(std::size_t count) {
   check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc (SAMPO)");
   return static_cast<T*>(p);
 }
-struct CudaFree {
-  void operator()(void* p) const { cudaFree(p); }
-};
 
-//! The double-buffered population of one layout, its snapshot and the per-step statistics.
 template <class M>
-class Engine {
- public:
-  Engine(const M& mapping, const Config& cfg)
-      : cfg_(cfg), buffers_{std::make_unique<layout::DeviceStorage<M>>(mapping),
-                            std::make_unique<layout::DeviceStorage<M>>(mapping)},
-        snapshot_(mapping), blocks_(blocks_for(cfg.agent_capacity)), stats_(device_alloc<StepStats>(cfg.steps + 1)),
-        block_counts_(device_alloc<u32>(kBlocks)), table_(device_alloc<MortalityTable>(1)) {
-    const MortalityTable t = mortality_table();
-    check(cudaMemcpy(table_.get(), &t, sizeof t, cudaMemcpyHostToDevice), "cudaMemcpy (mortality table)");
-  }
-
-  //! The population every run starts from (not timed).
-  void load_snapshot(const Population& pop) {
-    if (pop.size() > cfg_.agent_capacity) throw std::invalid_argument("SAMPO: snapshot exceeds the agent capacity");
-    layout::HostStorage<M> host(snapshot_.view().mapping);
-    const auto view = host.view();
-    for (std::size_t i = 0; i < pop.size(); ++i) view.store(i, pop[i]);
-    snapshot_.upload(host);
-    check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize (snapshot upload)");  // before `host` goes
-    snapshot_size_ = u32(pop.size());
-  }
-
-  void poison(cudaStream_t stream) {
-    for (auto& b : buffers_) fill_blobs(*b, 0xFF, stream);
-    check(cudaMemsetAsync(stats_.get(), 0xFF, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (poison)");
-  }
-
-  void prepare(cudaStream_t stream) {
-    const auto from = snapshot_.view(), to = buffers_[0]->view();
-    for (std::size_t b = 0; b < M::blob_count; ++b)
-      check(cudaMemcpyAsync(to.blobs[b], from.blobs[b], from.mapping.blob_bytes(b), cudaMemcpyDeviceToDevice, stream),
-            "cudaMemcpy (restore snapshot)");
-    StepStats first{};
-    first.population = snapshot_size_;
-    check(cudaMemsetAsync(stats_.get(), 0, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (stats)");
-    check(cudaMemcpyAsync(stats_.get(), &first, sizeof first, cudaMemcpyHostToDevice, stream), "cudaMemcpy (stats)");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (prepare)");  // `first` is on the stack
-  }
-
-  ~Engine() {
-    if (graph_) cudaGraphExecDestroy(graph_);
-  }
-
-  //! Records run()'s launches once as a CUDA graph, so a run is one graph launch rather than
-  //! 8 * steps launches, each with its own latency (the views and pointers never change).
-  void capture(Fault fault) {
-    cudaStream_t s = nullptr;
-    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (SAMPO capture)");
-    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture (SAMPO)");
-    enqueue(s, fault);
-    cudaGraph_t graph = nullptr;
-    check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture (SAMPO)");
-    check(cudaGraphInstantiate(&graph_, graph, 0), "cudaGraphInstantiate (SAMPO)");
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(s);
-  }
-  void launch(cudaStream_t stream) { check(cudaGraphLaunch(graph_, stream), "cudaGraphLaunch (SAMPO run)"); }
-
-  //! cfg.steps hourly steps starting at cfg.warmup_hours, launched on `stream`.
-  void enqueue(cudaStream_t stream, Fault fault) {
-    const Constants c;
-    for (u32 step = 0; step < cfg_.steps; ++step) {
-      const auto v = buffers_[step % 2]->view(), next = buffers_[(step + 1) % 2]->view();
-      const u32 hour = cfg_.warmup_hours + step;
-      StepStats* s = stats_.get() + step;
-      larval_density<<<blocks_, kThreads, 0, stream>>>(v, s);
-      female_count<<<blocks_, kThreads, 0, stream>>>(v, s);
-      kill_agents<<<blocks_, kThreads, 0, stream>>>(v, s, table_.get(), cfg_, hour);
-      update_agents<<<blocks_, kThreads, 0, stream>>>(v, s, c, cfg_, hour, fault);
-      count_survivors<<<blocks_, kThreads, 0, stream>>>(v, s, block_counts_.get());
-      scan_blocks<<<1, kBlocks, 0, stream>>>(block_counts_.get(), u32(blocks_), s, cfg_.agent_capacity);
-      scatter_survivors<<<blocks_, kThreads, 0, stream>>>(v, next, s, block_counts_.get());
-      create_eggs<<<blocks_, kThreads, 0, stream>>>(next, s, c, cfg_, hour);
-    }
-    check(cudaGetLastError(), "SAMPO kernel launch");
-  }
-
-  std::vector<StepStats> stats(cudaStream_t stream) const {
-    std::vector<StepStats> out(cfg_.steps + 1);
-    check(cudaMemcpyAsync(out.data(), stats_.get(), out.size() * sizeof(StepStats), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpy (stats)");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (stats)");
-    return out;
-  }
-
-  //! The population after the last run (its size from the stats).
-  Population population(cudaStream_t stream) const {
-    const auto all = stats(stream);
-    const layout::DeviceStorage<M>& last = *buffers_[cfg_.steps % 2];
-    layout::HostStorage<M> host(last.view().mapping);
-    last.download(host, stream);
-    const u32 n = std::min(all.back().population, cfg_.agent_capacity);
-    Population pop(n);
-    const auto view = host.view();
-    for (u32 i = 0; i < n; ++i) pop[i] = view.load(i);
-    return pop;
-  }
-
-  double footprint() const { return 3.0 * double(layout::footprint_bytes(snapshot_.view().mapping)); }
-
- private:
-  static void fill_blobs(const layout::DeviceStorage<M>& storage, int byte, cudaStream_t stream) {
-    const auto v = storage.view();
-    for (std::size_t b = 0; b < M::blob_count; ++b)
-      check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemset (poison)");
-  }
-
-  Config cfg_;
-  std::unique_ptr<layout::DeviceStorage<M>> buffers_[2];
-  layout::DeviceStorage<M> snapshot_;
-  u32 snapshot_size_ = 0;
-  int blocks_;
-  std::unique_ptr<StepStats, CudaFree> stats_;
-  std::unique_ptr<u32, CudaFree> block_counts_;
-  std::unique_ptr<MortalityTable, CudaFree> table_;
-  cudaGraphExec_t graph_ = nullptr;
-};
-
-//! The first difference between two populations, naming the agent and the field.
-std::string first_difference(const Population& got, const Population& want) {
-  if (got.size() != want.size())
-    return std::to_string(got.size()) + " agents after the run, the reference has " + std::to_string(want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    std::string diff;
-    layout::for_each_field<Agent>([&](auto f) {
-      constexpr std::size_t F = decltype(f)::value;
-      if (diff.empty() && std::memcmp(&got[i].template at<F>(), &want[i].template at<F>(), 4) != 0)
-        diff = "agent " + std::to_string(i) + ": " + kFieldNames[F] + " differs from the reference";
-    });
-    if (!diff.empty()) return diff;
-  }
-  return {};
+void fill_blobs(const layout::DeviceStorage<M>& storage, int byte, cudaStream_t stream) {
+  const auto v = storage.view();
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemset (poison)");
 }
-
-constexpr const char* kStatNames[] = {"population", "eggs", "larvae", "pupae", "larvae_1day_equiv", "females",
-                                      "potentially_infective", "bites", "infectious_bites", "cycles", "cycle_hours",
-                                      "eggs_laid", "survivors", "eggs_dropped"};
-static_assert(sizeof(StepStats) == sizeof(kStatNames) / sizeof(kStatNames[0]) * sizeof(u32));
-
-template <class M>
-class SampoVariant final : public harness::Variant {
- public:
-  SampoVariant(const M& mapping, const Config& cfg, std::shared_ptr<const ReferenceRun> expected, Fault fault)
-      : cfg_(cfg), expected_(std::move(expected)), fault_(fault), engine_(mapping, cfg) {}
-
-  void setup(cudaStream_t) override {
-    engine_.load_snapshot(expected_->snapshot);
-    engine_.capture(fault_);
-  }
-  void poison(cudaStream_t stream) override { engine_.poison(stream); }
-  void prepare(cudaStream_t stream) override { engine_.prepare(stream); }
-  void run(cudaStream_t stream) override { engine_.launch(stream); }
-
-  harness::Check validate(cudaStream_t stream) override {
-    const auto stats = engine_.stats(stream);
-    for (u32 step = 0; step < cfg_.steps; ++step)
-      for (std::size_t k = 0; k < std::size(kStatNames); ++k) {
-        const u32 got = reinterpret_cast<const u32*>(&stats[step])[k];
-        const u32 want = reinterpret_cast<const u32*>(&expected_->stats[step])[k];
-        if (got != want)
-          return {false, "hour " + std::to_string(cfg_.warmup_hours + step) + ": " + kStatNames[k] + " is " +
-                      std::to_string(got) + ", the CPU reference says " + std::to_string(want), false, {}};
-      }
-    const Population final_pop = engine_.population(stream);
-    if (const std::string diff = first_difference(final_pop, expected_->final_population); !diff.empty())
-      return {false, diff, false, {}};
-    return {true, "", false, {{"checked", double(final_pop.size())}, {"max_abs_err", 0.0}, {"tolerance", 0.0}}};
-  }
-
-  //! From the reference's statistics, which the validated run matched step for step: the
-  //! least DRAM traffic, each field a kernel touches moved once (4 B each). Per step, with n
-  //! agents (E eggs, L larvae, P pupae, A adults, F adult females), s survivors, d = n - s
-  //! dying and e new eggs:
-  //!   larval_density  4n state + 4L age                 female_count  4n state + 4A + 4F
-  //!   kill_agents     8n read, 4d written               count, scatter  4n dead each
-  //!   update_agents   dead, state, age, hoursInState, delay, bloodmeal count (24 B) for eggs
-  //!                   and pupae, + the larval delay for larvae (28 B), + cycle length and
-  //!                   development for adults (32 B); writes age and hoursInState (8 B), + the
-  //!                   larval delay (12 B), + cycle length and development (16 B). Those dying
-  //!                   this hour count as living (an overstatement of ~1 %), transitions as not
-  //!                   happening (they are rarer still).
-  //!   scatter         48 B read and written per survivor; create_eggs 48 B written per egg.
-  harness::Work work() const override {
-    harness::Work w;
-    w.unit = "agent_steps";
-    for (const StepStats& s : expected_->stats) {
-      const double n = s.population, adults = n - s.eggs - s.larvae - s.pupae, dying = n - s.survivors,
-                   eggs = double(s.eggs_laid) - s.eggs_dropped;
-      w.units += n;
-      w.bytes_read += (4 * n + 4.0 * s.larvae) + (4 * n + 4 * adults + 4.0 * s.females) + 8 * n +
-                      (24.0 * (s.eggs + s.pupae) + 28.0 * s.larvae + 32 * adults) + 4 * n +
-                      (4 * n + 48.0 * s.survivors);
-      w.bytes_written += 4 * dying + (8.0 * (s.eggs + s.pupae) + 12.0 * s.larvae + 16 * adults) +
-                         48.0 * s.survivors + 48 * eggs;
-    }
-    return w;
-  }
-  double footprint_bytes() const override { return engine_.footprint(); }
-  void add_counters(benchmark::State& state, double) const override {
-    state.counters["struct_bytes"] = double(sizeof(AgentValue));
-    state.counters["fields"] = double(Agent::field_count);
-    state.counters["kernels"] = double(kSampoKernels);
-    state.counters["agents_final"] = double(expected_->final_population.size());
-  }
-
- private:
-  Config cfg_;
-  std::shared_ptr<const ReferenceRun> expected_;
-  Fault fault_;
-  Engine<M> engine_;
-};
-
-//! The original's manual layout: struct Agent (6 fields), AgentState (2), AgentAge (4).
-struct ManualSplit {
-  static constexpr std::string_view name = "manual";
-  template <class Rec>
-  using mapping = layout::SplitMapping<
-      Rec,
-      layout::Cluster<layout::AoS, AvailableEggs, CycleLength, HumanBloodmealCount, Delay, NumEggBatches,
-                      OvipositionOrLarvalDelay>,
-      layout::Cluster<layout::AoS, Dead, State>,
-      layout::Cluster<layout::AoS, AgeInHours, HoursInState, IsFemale, SporogonicDevelopment>>;
-};
-
-//! Fields grouped by the kernels that read them (a hand-made KDLG-like split): {state, age}
-//! for the two per-agent passes (larval density, kill), {isFemale, development} for the
-//! female count, dead alone (kill, update, compaction), the rest for updateAgents only.
-struct ByKernelSplit {
-  static constexpr std::string_view name = "by-kernel";
-  template <class Rec>
-  using mapping = layout::SplitMapping<
-      Rec, layout::Cluster<layout::AoS, State, AgeInHours>,
-      layout::Cluster<layout::AoS, IsFemale, SporogonicDevelopment>, layout::Cluster<layout::AoS, Dead>,
-      layout::Cluster<layout::AoS, AvailableEggs, CycleLength, HumanBloodmealCount, Delay, NumEggBatches,
-                      OvipositionOrLarvalDelay, HoursInState>>;
-};
 
 }  // namespace
 
-std::unique_ptr<harness::Variant> make_variant(const harness::kofler::LayoutChoice& choice, const Config& cfg,
-                                               std::shared_ptr<const ReferenceRun> expected, Fault fault) {
-  std::unique_ptr<harness::Variant> v;
-  harness::kofler::with_mapping<Agent>(choice, cfg.agent_capacity,
-                                       harness::kofler::Tiles<kCompileTimeTiles[0], kCompileTimeTiles[1],
-                                                              kCompileTimeTiles[2]>{},
-                                       layout::LayoutList<ManualSplit, ByKernelSplit>{}, [&](const auto& mapping) {
-                                         using M = std::decay_t<decltype(mapping)>;
-                                         v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
-                                       });
-  return v;
+void CudaFree::operator()(void* p) const { cudaFree(p); }
+
+template <class M>
+Engine<M>::Engine(const M& mapping, const Config& cfg)
+    : cfg_(cfg), buffers_{std::make_unique<layout::DeviceStorage<M>>(mapping),
+                          std::make_unique<layout::DeviceStorage<M>>(mapping)},
+      snapshot_(mapping), blocks_(blocks_for(cfg.agent_capacity)), stats_(device_alloc<StepStats>(cfg.steps + 1)),
+      block_counts_(device_alloc<u32>(kBlocks)), table_(device_alloc<MortalityTable>(1)) {
+  const MortalityTable t = mortality_table();
+  check(cudaMemcpy(table_.get(), &t, sizeof t, cudaMemcpyHostToDevice), "cudaMemcpy (mortality table)");
 }
+
+template <class M>
+void Engine<M>::load_snapshot(const Population& pop) {
+  if (pop.size() > cfg_.agent_capacity) throw std::invalid_argument("SAMPO: snapshot exceeds the agent capacity");
+  layout::HostStorage<M> host(snapshot_.view().mapping);
+  const auto view = host.view();
+  for (std::size_t i = 0; i < pop.size(); ++i) view.store(i, pop[i]);
+  snapshot_.upload(host);
+  check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize (snapshot upload)");  // before `host` goes
+  snapshot_size_ = u32(pop.size());
+}
+
+template <class M>
+void Engine<M>::poison(cudaStream_t stream) {
+  for (auto& b : buffers_) fill_blobs(*b, 0xFF, stream);
+  check(cudaMemsetAsync(stats_.get(), 0xFF, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (poison)");
+}
+
+template <class M>
+void Engine<M>::prepare(cudaStream_t stream) {
+  const auto from = snapshot_.view(), to = buffers_[0]->view();
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    check(cudaMemcpyAsync(to.blobs[b], from.blobs[b], from.mapping.blob_bytes(b), cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpy (restore snapshot)");
+  StepStats first{};
+  first.population = snapshot_size_;
+  check(cudaMemsetAsync(stats_.get(), 0, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (stats)");
+  check(cudaMemcpyAsync(stats_.get(), &first, sizeof first, cudaMemcpyHostToDevice, stream), "cudaMemcpy (stats)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (prepare)");  // `first` is on the stack
+}
+
+template <class M>
+Engine<M>::~Engine() {
+  if (graph_) cudaGraphExecDestroy(graph_);
+}
+
+template <class M>
+void Engine<M>::capture(Fault fault) {
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (SAMPO capture)");
+  check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture (SAMPO)");
+  enqueue(s, fault);
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamEndCapture(s, &graph), "cudaStreamEndCapture (SAMPO)");
+  check(cudaGraphInstantiate(&graph_, graph, 0), "cudaGraphInstantiate (SAMPO)");
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}
+
+template <class M>
+void Engine<M>::launch(cudaStream_t stream) {
+  check(cudaGraphLaunch(graph_, stream), "cudaGraphLaunch (SAMPO run)");
+}
+
+template <class M>
+void Engine<M>::enqueue(cudaStream_t stream, Fault fault) {
+  const Constants c;
+  for (u32 step = 0; step < cfg_.steps; ++step) {
+    const auto v = buffers_[step % 2]->view(), next = buffers_[(step + 1) % 2]->view();
+    const u32 hour = cfg_.warmup_hours + step;
+    StepStats* s = stats_.get() + step;
+    larval_density<<<blocks_, kThreads, 0, stream>>>(v, s);
+    female_count<<<blocks_, kThreads, 0, stream>>>(v, s);
+    kill_agents<<<blocks_, kThreads, 0, stream>>>(v, s, table_.get(), cfg_, hour);
+    update_agents<<<blocks_, kThreads, 0, stream>>>(v, s, c, cfg_, hour, fault);
+    count_survivors<<<blocks_, kThreads, 0, stream>>>(v, s, block_counts_.get());
+    scan_blocks<<<1, kBlocks, 0, stream>>>(block_counts_.get(), u32(blocks_), s, cfg_.agent_capacity);
+    scatter_survivors<<<blocks_, kThreads, 0, stream>>>(v, next, s, block_counts_.get());
+    create_eggs<<<blocks_, kThreads, 0, stream>>>(next, s, c, cfg_, hour);
+  }
+  check(cudaGetLastError(), "SAMPO kernel launch");
+}
+
+template <class M>
+std::vector<StepStats> Engine<M>::stats(cudaStream_t stream) const {
+  std::vector<StepStats> out(cfg_.steps + 1);
+  check(cudaMemcpyAsync(out.data(), stats_.get(), out.size() * sizeof(StepStats), cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpy (stats)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (stats)");
+  return out;
+}
+
+template <class M>
+Population Engine<M>::population(cudaStream_t stream) const {
+  const auto all = stats(stream);
+  const layout::DeviceStorage<M>& last = *buffers_[cfg_.steps % 2];
+  layout::HostStorage<M> host(last.view().mapping);
+  last.download(host, stream);
+  const u32 n = std::min(all.back().population, cfg_.agent_capacity);
+  Population pop(n);
+  const auto view = host.view();
+  for (u32 i = 0; i < n; ++i) pop[i] = view.load(i);
+  return pop;
+}
+
+template <class M>
+double Engine<M>::footprint() const {
+  return 3.0 * double(layout::footprint_bytes(snapshot_.view().mapping));
+}
+
+#define LB_SAMPO_INSTANTIATE(M) template class Engine<M>;
+template <std::size_t T>
+using AgentTiles = layout::AoSoAMapping<Agent, T>;
+LB_KOFLER_RUNTIME_MAPPINGS(Agent, LB_SAMPO_INSTANTIATE)
+LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[0]>)
+LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[1]>)
+LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[2]>)
+LB_SAMPO_INSTANTIATE(ManualSplit::mapping<Agent>)
+LB_SAMPO_INSTANTIATE(ByKernelSplit::mapping<Agent>)
 
 Population gpu_warmup(const Config& cfg) {
   const Constants c;

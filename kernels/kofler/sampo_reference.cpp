@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
+#include <string>
 
 namespace lb::kofler::sampo {
 
@@ -11,6 +14,11 @@ u32 hourly_threshold(double daily_mortality) {
   const double hourly = 1.0 - std::pow(1.0 - daily_mortality, 1.0 / 24.0);
   return u32(std::min(hourly * 4294967296.0, 4294967295.0));
 }
+
+constexpr const char* kStatNames[] = {"population", "eggs", "larvae", "pupae", "larvae_1day_equiv", "females",
+                                      "potentially_infective", "bites", "infectious_bites", "cycles", "cycle_hours",
+                                      "eggs_laid", "survivors", "eggs_dropped"};
+static_assert(sizeof(StepStats) == sizeof(kStatNames) / sizeof(kStatNames[0]) * sizeof(u32));
 
 //! Gives update_agent the references it needs into one host agent.
 struct ValueRef {
@@ -111,6 +119,33 @@ ReferenceRun reference_from(Population snapshot, const Config& cfg) {
   for (u32 s = 0; s < cfg.steps; ++s) r.stats.push_back(step(pop, cfg, c, table, cfg.warmup_hours + s));
   r.final_population = std::move(pop);
   return r;
+}
+
+std::string first_stat_difference(const std::vector<StepStats>& got, const ReferenceRun& expected, const Config& cfg) {
+  for (u32 step = 0; step < cfg.steps; ++step)
+    for (std::size_t k = 0; k < std::size(kStatNames); ++k) {
+      const u32 value = reinterpret_cast<const u32*>(&got[step])[k];
+      const u32 want = reinterpret_cast<const u32*>(&expected.stats[step])[k];
+      if (value != want)
+        return "hour " + std::to_string(cfg.warmup_hours + step) + ": " + kStatNames[k] + " is " +
+               std::to_string(value) + ", the CPU reference says " + std::to_string(want);
+    }
+  return {};
+}
+
+std::string first_difference(const Population& got, const Population& want) {
+  if (got.size() != want.size())
+    return std::to_string(got.size()) + " agents after the run, the reference has " + std::to_string(want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    std::string diff;
+    layout::for_each_field<Agent>([&](auto f) {
+      constexpr std::size_t F = decltype(f)::value;
+      if (diff.empty() && std::memcmp(&got[i].template at<F>(), &want[i].template at<F>(), 4) != 0)
+        diff = "agent " + std::to_string(i) + ": " + kFieldNames[F] + " differs from the reference";
+    });
+    if (!diff.empty()) return diff;
+  }
+  return {};
 }
 
 std::vector<std::size_t> count_by_state(const Population& pop) {

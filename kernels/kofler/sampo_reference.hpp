@@ -3,6 +3,7 @@
 //! bodies, with the step's reductions, egg counter and order-keeping compaction written as
 //! plain loops over a std::vector, so a GPU run of any layout must match it bit for bit.
 
+#include <string>
 #include <vector>
 
 #include "sampo_model.hpp"
@@ -29,6 +30,12 @@ struct ReferenceRun {
 ReferenceRun reference_run(const Config& cfg);
 //! cfg.steps hours from a given snapshot (taken after cfg.warmup_hours).
 ReferenceRun reference_from(Population snapshot, const Config& cfg);
+
+//! The first per-step statistic of a run (`got`, cfg.steps steps from expected's snapshot)
+//! that differs from `expected`'s, naming the hour and the statistic; empty if none does.
+std::string first_stat_difference(const std::vector<StepStats>& got, const ReferenceRun& expected, const Config& cfg);
+//! The first difference between two populations, naming the agent and the field; empty if none.
+std::string first_difference(const Population& got, const Population& want);
 
 //! Agents per state (index = log2 of the state bit) of a population.
 std::vector<std::size_t> count_by_state(const Population& pop);

@@ -8,13 +8,14 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "sampo.hpp"
+#include "kofler/sampo_variant.hpp"
 #include "gpu_test_scope.hpp"
 
 namespace lb::kofler::sampo {
 namespace {
 
 using harness::kofler::LayoutChoice;
+using harness::kofler::make_sampo_variant;
 using K = layout::ClusterLayout::Kind;
 
 Config small() { return Config::for_eggs(1000, 336, 24); }
@@ -66,7 +67,7 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
   ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
   for (const LayoutChoice& c : every_kind()) {
     if (!testing::layout_under_test(c.layout)) continue;
-    auto v = make_variant(c, small(), expected());
+    auto v = make_sampo_variant(c, small(), expected());
     v->setup(nullptr);
     v->poison(nullptr);
     for (int run = 0; run < 2; ++run) {  // prepare restores the snapshot: the second run is the same
@@ -82,14 +83,14 @@ TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   const LayoutChoice kinds[] = {choice("aos"), choice("soa"), choice("split", 0, "manual", manual())};
   for (const LayoutChoice& c : kinds) {
-    auto v = make_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
+    auto v = make_sampo_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
     v->setup(nullptr);
     v->poison(nullptr);
     v->prepare(nullptr);
     v->run(nullptr);
     EXPECT_FALSE(v->validate(nullptr).ok) << label(c) << ": hoursInState never advanced, yet the check passed";
 
-    auto idle = make_variant(c, small(), expected());
+    auto idle = make_sampo_variant(c, small(), expected());
     idle->setup(nullptr);
     idle->poison(nullptr);
     idle->prepare(nullptr);

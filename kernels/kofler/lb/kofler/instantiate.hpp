@@ -1,6 +1,6 @@
 #pragma once
-//! The mappings every Kofler program's dispatch (benches/kofler/layout_choice.hpp's
-//! with_mapping) reaches whatever its preset: X(mapping) for each, for explicit
+//! The mappings every Kofler program's dispatch (the layout library's with_mapping,
+//! lb/layout/choice_mapping.hpp) reaches whatever its preset: X(mapping) for each, for explicit
 //! instantiations in the program's .cu. The compile-time tiles and splits are the program's own.
 
 #include "lb/layout/aos.hpp"

@@ -15,23 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "lb/layout/field_partition.hpp"
 #include "lb/layout/mapping.hpp"
 #include "lb/layout/packing.hpp"
 
 namespace lb::layout {
-
-//! How one cluster of a run-time partition is laid out.
-struct ClusterLayout {
-  enum class Kind { aos, soa, tiled };
-  Kind kind = Kind::aos;
-  std::size_t lanes = 1;  //!< records per tile (tiled only)
-};
-
-//! A partition of a record's fields into clusters, with each cluster's layout.
-struct FieldPartition {
-  std::vector<std::size_t> cluster_of_field;  //!< per field, in record order: its cluster id
-  std::vector<ClusterLayout> clusters;        //!< per cluster id: its layout
-};
 
 //! Tiles = detail::Pow2Tiles takes tiled clusters of power-of-two tile sizes only and leaves
 //! no division in the code (see packing.hpp).
