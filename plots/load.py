@@ -10,6 +10,7 @@ import json
 import math
 import re
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -192,11 +193,43 @@ def read_result_file(path):
             raise ResultsError(f"{where}: {error}") from None
         groups.setdefault(parsed["benchmark"], (parsed, []))[1].append(entry)
 
+    problems = [f"{name} ({why})" for name, (_, entries) in groups.items()
+                for why in [_merge_problem(entries)] if why]
+    if problems:
+        raise ResultsError(f"{path}: {len(problems)} benchmark(s) whose entries cannot be merged into "
+                           "one result (a median of the rest could change a verdict): "
+                           + "; ".join(problems))
     benchmarks = tuple(
         _fold(path, shell.gpu_name, shell.preset, parsed, entries)
         for parsed, entries in groups.values()
     )
     return replace(shell, benchmarks=benchmarks)
+
+
+def _merge_problem(entries):
+    """Why one benchmark's entries are not one run's, or None: a name given twice (a
+    repetition index or an aggregate twice, more repetitions than the run had) or a counter
+    that some repetitions have and others lack."""
+    iterations = [e for e in entries if e["run_type"] == "iteration"]
+    indices = [e.get("repetition_index") for e in iterations]
+    known = [i for i in indices if i is not None]
+    if len(known) != len(set(known)):
+        return "duplicate name: a repetition index appears twice"
+    declared = next((e["repetitions"] for e in iterations if _is_number(e.get("repetitions"))), None)
+    if declared is not None and len(iterations) > declared:
+        return f"duplicate name: {len(iterations)} repetitions where the run had {declared}"
+    aggregates = [e.get("aggregate_name") for e in entries if e["run_type"] == "aggregate"]
+    if len(aggregates) != len(set(aggregates)):
+        twice = next(a for a in aggregates if aggregates.count(a) > 1)
+        return f"duplicate name: aggregate '{twice}' appears twice"
+    if any(e.get("error_occurred") or e.get("skipped") for e in entries):
+        return None  # a failed repetition has no counters
+    for key in _counter_keys(iterations):
+        missing = [i for i, e in enumerate(iterations) if key not in e]
+        if missing:
+            return (f"counter '{key}' missing from {len(missing)} of its {len(iterations)} "
+                    "repetitions")
+    return None
 
 
 def _fold(path, device, preset, parsed, entries):
@@ -321,6 +354,12 @@ def _devices_of_folder(folder, files):
     devices = []
     for group in groups.values():
         own = [b for f in group for b in f.benchmarks]
+        twice = sorted(n for n, k in Counter(b.name for b in own).items() if k > 1)
+        if twice:
+            raise ResultsError(
+                f"{folder}: {', '.join(twice)} measured more than once on {group[0].gpu_name} "
+                f"(in {', '.join(sorted({b.source.name for b in own if b.name in twice}))}): "
+                "refusing to pick one")
         own_names = {b.name for b in own}
         shared = [b for b in host if b.name not in own_names]
         devices.append(Device(group[0].gpu_name, group[0].preset, folder, tuple(group),

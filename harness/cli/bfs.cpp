@@ -13,8 +13,10 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/graph.hpp"
+#include "lb/datasets/grid_writer.hpp"
 #include "lb/datasets/text.hpp"
 #include "lb/harness/memory_fit.hpp"
+#include "common.hpp"
 
 namespace lb::tools {
 
@@ -22,7 +24,7 @@ void add_bfs_options(CLI::App* cmd, BfsOptions& o) {
   cmd->add_option("--graph", o.graph, "SNAP edge list: \"from to\" per line, tab or space separated, # comments")
       ->required();
   cmd->add_option("--source", o.source, "the vertex to search from (an id of the file)")->required();
-  cmd->add_option("--out", o.out, "CSV file to write: id,level per vertex (level -1: not reachable from the source)")
+  cmd->add_option("--out", o.out, ".csv file to write: id,level per vertex (level -1: not reachable from the source)")
       ->required();
   cmd->add_option("--device", o.device, "gpu or cpu (the same frontier search, serially)")->capture_default_str();
   cmd->add_option("--layout", o.layout, "vertex layout: aos or soa")->capture_default_str();
@@ -32,6 +34,7 @@ void add_bfs_options(CLI::App* cmd, BfsOptions& o) {
                               bfs::kMaxDegree, bfs::kMaxDegree))
       ->capture_default_str();
   cmd->add_option("--inline", o.inline_count, fmt::format("N for --strategy partial (0-{})", bfs::kMaxInline))
+      ->check(non_negative_integer())
       ->capture_default_str();
 }
 
@@ -57,6 +60,7 @@ int bfs(const BfsOptions& o) {
   }
   // The output path is checked (and its temporary file made) before any work.
   datasets::AtomicFiles outputs({{"--out", o.out}}, {o.graph});
+  datasets::output_extension({"--out", o.out}, {".csv"});
   if (o.device == "gpu") require_gpu_for_device_option("the same search on the CPU");
 
   // The loader holds the text, the edges as read (16 bytes each, 5 bytes of text at least)
@@ -64,7 +68,10 @@ int bfs(const BfsOptions& o) {
   std::error_code ec;
   const auto file_bytes = static_cast<double>(std::filesystem::file_size(o.graph, ec));
   if (!ec) harness::require_memory({.host_bytes = 5 * file_bytes}, fmt::format("loading {}", o.graph));
-  const datasets::EdgeListLoad load = datasets::load_snap_edge_list(o.graph);
+  const datasets::EdgeListLoad load = [&] {
+    const Phase phase(fmt::format("loading the graph {} ({})", o.graph, file_size_text(o.graph)));
+    return datasets::load_snap_edge_list(o.graph);
+  }();
   const datasets::Graph& g = load.graph;
   std::uint32_t source = 0;
   try {
@@ -75,9 +82,11 @@ int bfs(const BfsOptions& o) {
   bfs::check_variant(variant, g);
   // A layout copy at most 16 bytes a vertex beside its inline slots, 4 an arena element.
   const double layout_bytes = static_cast<double>(g.vertices()) * (16 + 4.0 * bfs::kMaxInline) + 4.0 * g.edges();
-  harness::require_memory(
-      {.host_bytes = layout_bytes + 12.0 * g.vertices(), .device_bytes = o.device == "gpu" ? layout_bytes : 0.0},
-      fmt::format("a BFS over {} vertices and {} edges", g.vertices(), g.edges()));
+  const harness::MemoryNeed need{.host_bytes = layout_bytes + 12.0 * g.vertices(),
+                                 .device_bytes = o.device == "gpu" ? layout_bytes : 0.0};
+  const std::string what = fmt::format("a BFS over {} vertices and {} edges", g.vertices(), g.edges());
+  harness::require_memory(need, what);
+  const Phase phase(fmt::format("running {} (about {} of host memory)", what, bytes_text(need.host_bytes)));
   const datasets::GraphStats stats = datasets::graph_stats(g);
   std::fprintf(stderr, "%s: %zu edge lines (%zu duplicates, %zu self-loops dropped); %s\n", o.graph.c_str(),
                load.edge_lines, load.duplicate_edges, load.self_loops, datasets::describe(stats).c_str());

@@ -1,8 +1,10 @@
 #include "idw_interpolate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -17,6 +19,7 @@
 #include "lb/idw/interaction.hpp"
 #include "lb/idw/naive_body.hpp"
 #include "lb/layout/host_storage.hpp"
+#include "common.hpp"
 
 namespace lb::tools {
 
@@ -43,15 +46,17 @@ void add_interpolate_options(CLI::App* cmd, InterpolateOptions& o) {
   cmd->add_option("--points", o.points, "CSV file of data points: x,y,value (optional header)")->required();
   cmd->add_option("--grid", o.grid, "prediction grid x0:x1:nx,y0:y1:ny")->required();
   cmd->add_option("--out", o.out,
-                  "file for the grid's values; its extension picks the format: .npy (NumPy array of shape (1, ny, "
-                  "nx), rows from y0), .tif/.tiff (GeoTIFF, north up; needs GDAL at build time), else CSV "
-                  "(x,y,value)")
+                  "file for the grid's values, in the precision computed; its extension picks the format: .csv "
+                  "(x,y,value), .npy (NumPy array of shape (1, ny, nx), rows from y0) or .tif/.tiff (GeoTIFF, "
+                  "north up; needs GDAL at build time)")
       ->required();
   cmd->add_option("--power", o.power, "IDW power p")->capture_default_str();
   cmd->add_option("--layout", o.layout, layouts)->capture_default_str();
   cmd->add_option("--version", o.version, versions)->capture_default_str();
-  cmd->add_option("--precision", o.precision, "float or double")->capture_default_str();
-  cmd->add_option("--block", o.block, "threads per block (GPU)")->capture_default_str();
+  cmd->add_option("--precision", o.precision, "float or double")
+      ->check(one_of({"float", "double"}))
+      ->capture_default_str();
+  cmd->add_option("--block", o.block, "threads per block (GPU)")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--device", o.device, "gpu or cpu (OpenMP, naive version)")->capture_default_str();
 }
 
@@ -121,10 +126,15 @@ int interpolate(const InterpolateOptions& o) {
   datasets::AtomicFiles outputs({{"--out", o.out}}, {o.points});
   if (o.device == "gpu") require_gpu_for_device_option("the naive version with OpenMP");
   const datasets::GridSpec spec = datasets::parse_grid_spec(o.grid);
-  const datasets::PointSet data = datasets::load_points_csv(o.points);
+  const datasets::PointSet data = [&] {
+    const Phase phase(fmt::format("loading the points of {} ({})", o.points, file_size_text(o.points)));
+    return datasets::load_points_csv(o.points);
+  }();
   datasets::check_no_coincident(data, idw::kCoincidentD2);
-  harness::require_memory(memory_need(o, prec, data.size(), double(spec.nx) * double(spec.ny)),
-                          fmt::format("interpolating {} x {} grid points", spec.nx, spec.ny));
+  const harness::MemoryNeed need = memory_need(o, prec, data.size(), double(spec.nx) * double(spec.ny));
+  const std::string what = fmt::format("interpolating {} x {} grid points", spec.nx, spec.ny);
+  harness::require_memory(need, what);
+  const Phase phase(fmt::format("{} (about {} of host memory)", what, bytes_text(need.host_bytes)));
   datasets::PointSet grid = datasets::grid_points(spec);
   const idw::FramedProblem framed = idw::frame_problem(data, spec, grid, o.power, prec);
   const auto t0 = std::chrono::steady_clock::now();
@@ -137,9 +147,24 @@ int interpolate(const InterpolateOptions& o) {
       throw std::runtime_error(fmt::format("the value at grid point ({}, {}) is not finite ({}); nothing written",
                                            grid.x[i], grid.y[i], grid.z[i]));
   }
+  // Written in the precision computed: a float run's values as floats (undoing the frame's
+  // shift and scale in double adds no digits the computation had), unless one is beyond
+  // float's range (the frame lets float compute on values up to double's): then as double.
   const std::vector<std::string> names{"value"};
-  datasets::write_grid(outputs[0], format, datasets::GridValues<double>{spec, names, grid.z.data()});
+  const bool beyond_float = std::any_of(grid.z.begin(), grid.z.end(), [](double v) {
+    return std::abs(v) > double(std::numeric_limits<float>::max());
+  });
+  const bool as_float = prec == idw::Precision::f32 && !beyond_float;
+  if (as_float) {
+    const std::vector<float> values(grid.z.begin(), grid.z.end());
+    datasets::write_grid(outputs[0], format, datasets::GridValues<float>{spec, names, values.data()});
+  } else {
+    datasets::write_grid(outputs[0], format, datasets::GridValues<double>{spec, names, grid.z.data()});
+  }
   outputs.commit();
+  if (prec == idw::Precision::f32 && !as_float)
+    std::fprintf(stderr, "idw-interpolate: values beyond float's range (computed in float on scaled values): "
+                         "written as double\n");
   std::fprintf(stderr, "interpolated %zu grid points from %zu data points (%s, %s, %s, p = %g) in %.3f s -> %s\n",
                grid.size(), data.size(), o.device.c_str(), o.layout.c_str(), o.precision.c_str(), o.power, dt,
                o.out.c_str());

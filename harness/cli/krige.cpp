@@ -19,24 +19,29 @@
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
 #include "lb/kriging/variogram.hpp"
+#include "common.hpp"
 
 namespace lb::tools {
 
 void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
   cmd->add_option("--wells", o.wells, "CSV file of wells: header x,y,<surface 1>,...,<surface H>, one well a line");
   cmd->add_option("--grid", o.grid, "mesh for --wells: x0:x1:nx,y0:y1:ny (x fastest)");
-  cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)");
-  cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10, at least 2)");
+  cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)")
+      ->check(non_negative_integer());
+  cmd->add_option("--well-count", o.well_count, "wells of the generated case (default 10, at least 2)")
+      ->check(non_negative_integer());
   cmd->add_option("--experiment", o.experiment,
                   "1-6 (the paper's), 7 (A factored once, GEMMs; GPU only) or 8 (the dual form: A^-1 z solved "
                   "once per surface, then one pass over the mesh; GPU or CPU, any number of wells). Experiment 8 "
                   "gives no kriging variance (the dual form never forms the weights it needs): experiment 7, which "
                   "forms them, is for users who need it. Default: 6, or with more wells than it holds (its A must fit 64 KiB of "
                   "constant memory on the GPU; the CPU programs hold 64) experiment 7 on the GPU and experiment 8 on "
-                  "the CPU, named on stderr. An explicit choice that cannot run is an error");
+                  "the CPU, named on stderr. An explicit choice that cannot run is an error")
+      ->check(non_negative_integer());
   cmd->add_option("--device", o.device, "gpu (the experiment's CUDA program) or cpu (its CPU program)")
       ->capture_default_str();
-  cmd->add_option("--precision", o.precision, "experiments 7 and 8 only: double (default) or float");
+  cmd->add_option("--precision", o.precision, "experiments 7 and 8 only: double (default) or float")
+      ->check(one_of({"float", "double"}));
   cmd->add_option("--model", o.model, "variogram model: exponential, spherical or gaussian")->capture_default_str();
   cmd->add_option("--range", o.range,
                   "practical range a: gamma reaches 95 % of the sill's structured part at a (exponential, "
@@ -44,9 +49,9 @@ void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
   cmd->add_option("--sill", o.sill, "sill: gamma's plateau, nugget included (default 1)");
   cmd->add_option("--nugget", o.nugget, "nugget: gamma's jump at 0+, below the sill (default 0)");
   cmd->add_option("--out", o.out,
-                  "file for the model; its extension picks the format: .npy (NumPy array of shape (surfaces, ny, "
-                  "nx), rows from y0), .tif/.tiff (GeoTIFF, one band per surface, north up; needs GDAL at build "
-                  "time), else CSV (x,y,<surface names>, one mesh point a line)");
+                  "file for the model; its extension picks the format: .csv (x,y,<surface names>, one mesh point "
+                  "a line), .npy (NumPy array of shape (surfaces, ny, nx), rows from y0) or .tif/.tiff (GeoTIFF, "
+                  "one band per surface, north up; needs GDAL at build time)");
   cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)");
 }
 
@@ -66,6 +71,7 @@ Problem load_problem(const KrigeOptions& o) {
   if (o.scale) {
     datasets::KrigingCaseSpec spec{.scale = *o.scale};
     if (o.well_count) spec.wells = *o.well_count;
+    const Phase phase(fmt::format("generating the case at scale {}", *o.scale));
     datasets::KrigingCase c = datasets::generate_kriging_case(spec);
     p.wells = std::move(c.wells);
     p.grid = c.grid;
@@ -74,9 +80,17 @@ Problem load_problem(const KrigeOptions& o) {
     return p;
   }
   p.grid = datasets::parse_grid_spec(o.grid);  // before the wells: a typo in the spec is cheap to report
-  p.wells = datasets::load_wells_csv(o.wells);
   p.width = p.grid.x1 - p.grid.x0;
   p.height = p.grid.y1 - p.grid.y0;
+  // Every distance on the mesh (and the default range, half its diagonal) must be a double.
+  if (!std::isfinite(std::hypot(p.width, p.height)))
+    throw InputError(fmt::format("grid spec '{}': the mesh's extent ({:g} x {:g}, diagonal {:g}) overflows a "
+                                 "double: distances on it cannot be computed (narrow the grid)",
+                                 o.grid, p.width, p.height, std::hypot(p.width, p.height)));
+  {
+    const Phase phase(fmt::format("loading the wells of {} ({})", o.wells, file_size_text(o.wells)));
+    p.wells = datasets::load_wells_csv(o.wells);
+  }
   if (!o.range && !(std::hypot(p.width, p.height) > 0.0))
     throw InputError(fmt::format("grid spec '{}': a single point has no extent to choose the variogram's range "
                                  "from (half the grid's diagonal); give --range, or the grid at least two points "
@@ -111,14 +125,10 @@ void check_options(const KrigeOptions& o) {
         fmt::format("unknown experiment {} (expected 1 to 8: the paper's 1-6, 7 or 8)", *o.experiment));
   if (o.well_count && *o.well_count < 2)
     throw std::invalid_argument(fmt::format("--well-count {}: kriging needs at least 2 wells", *o.well_count));
-  if (o.precision) {
-    if (o.experiment != 7 && o.experiment != 8)
-      throw std::invalid_argument(fmt::format("--precision is only for experiments 7 and 8 (give --experiment 7 or 8): experiment "
-                                              "{} runs in {} (the paper's choice: 1-5 double, 6 float)",
-                                              o.experiment.value_or(6), o.experiment.value_or(6) == 6 ? "float" : "double"));
-    if (*o.precision != "float" && *o.precision != "double")
-      throw std::invalid_argument(fmt::format("unknown precision '{}' (expected float or double)", *o.precision));
-  }
+  if (o.precision && o.experiment != 7 && o.experiment != 8)  // its value is checked by one_of
+    throw std::invalid_argument(fmt::format("--precision is only for experiments 7 and 8 (give --experiment 7 or 8): experiment "
+                                            "{} runs in {} (the paper's choice: 1-5 double, 6 float)",
+                                            o.experiment.value_or(6), o.experiment.value_or(6) == 6 ? "float" : "double"));
   if (o.experiment == 7 && o.device == "cpu")
     throw std::invalid_argument("experiment 7 runs on the GPU only (cuSOLVER and cuBLAS; it has no CPU program): use "
                                 "--device gpu, or --experiment 1 to 6 with --device cpu");
@@ -264,8 +274,10 @@ int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& 
              datasets::AtomicFiles& outputs) {
   const auto bytes = kriging::run_bytes(*o.experiment, p.grid.nx, p.grid.ny, p.wells.surfaces(), p.wells.wells(),
                                         sizeof(T), o.device == "gpu");
-  harness::require_memory({.host_bytes = bytes.host, .device_bytes = bytes.device},
-                          fmt::format("kriging {} x {} mesh points", p.grid.nx, p.grid.ny));
+  const std::string what = fmt::format("kriging {} x {} mesh points", p.grid.nx, p.grid.ny);
+  harness::require_memory({.host_bytes = bytes.host, .device_bytes = bytes.device}, what);
+  const Phase phase(fmt::format("{} x {} surfaces (about {} of host memory)", what, p.wells.surfaces(),
+                                bytes_text(bytes.host)));
   const Model<T> m = run_program<T>(o, p, variogram);
   // Both files are written before either is moved into place: a failure leaves neither.
   const auto write_start = std::chrono::steady_clock::now();

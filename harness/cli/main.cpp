@@ -30,6 +30,7 @@
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "bfs.hpp"
+#include "common.hpp"
 #include "idw_interpolate.hpp"
 #include "krige.hpp"
 
@@ -66,7 +67,9 @@ void add_selection_options(CLI::App* cmd, Selection& s) {
   cmd->add_option("--preset", s.preset, "a named preset (`layoutbench suites` lists them) or a preset .json file")->capture_default_str();
   cmd->add_option("--filter", s.filter, "only benchmarks whose name matches this regex (ECMAScript, search)");
   cmd->add_option("--sizes", s.sizes, "override the preset's sizes")->delimiter(',');
-  cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")->delimiter(',');
+  cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")
+      ->delimiter(',')
+      ->check(lb::tools::one_of({"float", "double"}));
 }
 
 struct Plan {
@@ -195,6 +198,8 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
                                    } catch (const CudaError& err) {
                                      if (err.sticky()) mark_context_lost();
                                      st.SkipWithError(err.what());
+                                   } catch (const std::bad_alloc&) {
+                                     st.SkipWithError("out of host memory (std::bad_alloc) while running this benchmark");
                                    } catch (const std::exception& err) {
                                      st.SkipWithError(err.what());
                                    }
@@ -248,7 +253,7 @@ int main(int argc, char** argv) {
   lb::tools::BfsOptions bfs_opts;
   auto* bfs = app.add_subcommand("bfs", "BFS levels of a SNAP edge list from one vertex, written as CSV id,level");
   lb::tools::add_bfs_options(bfs, bfs_opts);
-  CLI11_PARSE(app, argc, argv);
+  if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
     if (*suites) return cmd_suites(suites_json);
@@ -257,6 +262,9 @@ int main(int argc, char** argv) {
     if (*interpolate) return lb::tools::interpolate(interp);
     if (*krige) return lb::tools::krige(krige_opts);
     if (*bfs) return lb::tools::bfs(bfs_opts);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "layoutbench: error: %s\n", lb::tools::out_of_memory_message().c_str());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "layoutbench: error: %s\n", e.what());
     return 2;

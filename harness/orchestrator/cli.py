@@ -99,12 +99,12 @@ def load_run_json(run_dir: Path) -> dict:
     return meta
 
 
-def resumed_selection(args, meta: dict, visible: list[dict], registry: Registry) -> Selection:
-    """The recorded selection; options given again must agree with it."""
+def resumed_selection(args, meta: dict, registry: Registry) -> Selection:
+    """The recorded selection; options given again must agree with it (--devices is checked
+    by check_resumed_devices, once the visible devices are known)."""
     recorded = Selection(**meta["args"])
     given = {"preset": args.preset and parse_preset(args.preset, registry),
              "suites": args.suites and parse_suites(args.suites),
-             "devices": args.devices and parse_devices(args.devices, visible),
              "filter": args.filter, "sizes": args.sizes, "precision": args.precision,
              "split": args.split or None}
     for key, value in given.items():
@@ -112,6 +112,17 @@ def resumed_selection(args, meta: dict, visible: list[dict], registry: Registry)
             raise UsageError(f"--{key} {value} differs from the run being resumed "
                              f"({getattr(recorded, key)}); --resume continues {args.resume} "
                              "with the selection recorded in its run.json")
+    return recorded
+
+
+def check_resumed_devices(args, meta: dict, visible: list[dict], recorded: Selection) -> None:
+    """The devices of the run being resumed are the ones visible now (and --devices, given
+    again, names them)."""
+    devices = args.devices and parse_devices(args.devices, visible)
+    if devices is not None and devices != recorded.devices:
+        raise UsageError(f"--devices {devices} differs from the run being resumed "
+                         f"({recorded.devices}); --resume continues {args.resume} "
+                         "with the selection recorded in its run.json")
     by_index = {d["index"]: d for d in visible}
     for device in meta["devices"]:
         now = by_index.get(device["index"])
@@ -122,7 +133,6 @@ def resumed_selection(args, meta: dict, visible: list[dict], registry: Registry)
             raise UsageError(f"device {device['index']} is now {now['name']} ({now.get('uuid')}) "
                              f"but {args.resume} ran on {device['name']} ({device.get('uuid')}): "
                              "resuming would mix GPUs in one result file")
-    return recorded
 
 
 def prepare(args, console: Console) -> Run:
@@ -140,21 +150,18 @@ def prepare(args, console: Console) -> Run:
         binary = str(REPO_ROOT / meta["bin"]) if os.sep in meta["bin"] else meta["bin"]
     else:
         binary = str(DEFAULT_BIN)
-    visible = list_devices(binary)
-    if not visible:
-        raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing to "
-                         "benchmark here; `make figures` works without a GPU")
+    # Everything that needs no GPU first (the preset, the suites, the plans): a mistake in
+    # them is reported as such, also on a machine without a GPU.
     registry = read_registry(binary)
     if meta:
-        selection = resumed_selection(args, meta, visible, registry)
+        selection = resumed_selection(args, meta, registry)
     else:
         preset = parse_preset(args.preset or "quick", registry)
         selection = Selection(preset=preset,
                               suites=(parse_suites(args.suites) if args.suites
                                       else preset_suites(preset, registry)),
-                              devices=parse_devices(args.devices or "all", visible),
-                              filter=args.filter, sizes=args.sizes, precision=args.precision,
-                              split=args.split)
+                              devices=[], filter=args.filter, sizes=args.sizes,
+                              precision=args.precision, split=args.split)
         if not args.suites and args.filter:
             # Every suite of the preset by default: a filter may leave some of them empty.
             kept = [s for s in selection.suites if plan_suite(binary, selection, s, allow_empty=True)]
@@ -166,6 +173,14 @@ def prepare(args, console: Console) -> Run:
     model = model_spec(selection.preset, registry)  # checked even when its suite is not run
     if model and model.suite not in selection.suites:
         model = None
+    visible = list_devices(binary)
+    if not visible:
+        raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing to "
+                         "benchmark here; `make figures` works without a GPU")
+    if meta:
+        check_resumed_devices(args, meta, visible, selection)
+    else:
+        selection.devices = parse_devices(args.devices or "all", visible)
     devices = [d for index in selection.devices for d in visible if d["index"] == index]
     if selection.split and len(devices) < 2:
         raise UsageError("--split needs two or more devices to split the benchmarks across "

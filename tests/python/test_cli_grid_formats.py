@@ -62,19 +62,31 @@ def test_npy_header_is_version_1_and_aligned(tmp_path):
     assert len(raw) == 10 + header_len + SURFACES * MESH_X * MESH_Y * 4
 
 
-def test_idw_npy_equals_its_csv(tmp_path):
+@pytest.mark.parametrize("precision, dtype", [("float", "<f4"), ("double", "<f8")])
+def test_idw_npy_equals_its_csv_in_the_precision_computed(tmp_path, precision, dtype):
     points = tmp_path / "points.csv"
     points.write_text("x,y,value\n0,0,1\n10,0,2\n0,10,3\n10,10,5\n3,7,4\n")
     for name in ("g.csv", "g.npy"):
         r = run("idw-interpolate", "--points", points, "--grid", "0:10:7,0:10:5", "--device", "cpu",
-                "--out", tmp_path / name)
+                "--precision", precision, "--out", tmp_path / name)
         assert r.returncode == 0, r.stderr
     with open(tmp_path / "g.csv", newline="") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["x", "y", "value"]
     a = np.load(tmp_path / "g.npy")
-    assert a.shape == (1, 5, 7) and a.dtype == np.dtype("<f8")
-    np.testing.assert_array_equal(a.reshape(-1), [float(r[2]) for r in rows[1:]])
+    assert a.shape == (1, 5, 7) and a.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(a.reshape(-1), np.array([float(r[2]) for r in rows[1:]], dtype=dtype))
+
+
+def test_idw_values_beyond_float_are_written_as_double_and_said(tmp_path):
+    points = tmp_path / "points.csv"
+    points.write_text("x,y,value\n0,0,1e307\n10,0,2e307\n0,10,3e307\n10,10,5e307\n")
+    r = run("idw-interpolate", "--points", points, "--grid", "0:10:3,0:10:3", "--device", "cpu",
+            "--precision", "float", "--out", tmp_path / "g.npy")
+    assert r.returncode == 0, r.stderr
+    assert "values beyond float's range (computed in float on scaled values): written as double" in r.stderr
+    a = np.load(tmp_path / "g.npy")
+    assert a.dtype == np.dtype("<f8") and np.isfinite(a).all() and a.max() > 3e38
 
 
 def geotiff_built():
@@ -130,3 +142,20 @@ def test_geotiff_bands_georeferencing_and_values(tmp_path):
     loc = subprocess.run(["gdallocationinfo", "-valonly", "-b", "1", str(tmp_path / "m.tif"), "0", "0"],
                          capture_output=True, text=True, check=True).stdout.split()
     assert float(loc[0]) == pytest.approx(a[0][MESH_Y - 1][0], rel=1e-12)
+
+
+@pytest.mark.parametrize("nx, ny, tiled", [(5, 4, False), (300, 200, False), (1100, 1030, False),
+                                           (2560, 2048, True)])
+def test_geotiff_is_sized_to_the_data(tmp_path, nx, ny, tiled):
+    """Strips where 256 x 256 tiles would pad the raster by 10 % or more (one tile a band made
+    a 5 x 4 GeoTIFF 0.5 MB): the file is its values (4 bytes each, float) and a header."""
+    if not geotiff_built():
+        pytest.skip("this build has no GDAL (install libgdal-dev and rebuild): GeoTIFF size not tested")
+    points = tmp_path / "points.csv"
+    points.write_text("x,y,value\n0,0,1\n10,0,2\n0,10,3\n10,10,5\n3,7,4\n")
+    out = tmp_path / "g.tif"
+    r = run("idw-interpolate", "--points", points, "--grid", f"0:10:{nx},0:10:{ny}", "--device", "cpu", "--out", out)
+    assert r.returncode == 0, r.stderr
+    data = nx * ny * 4
+    limit = 1.1 * data if tiled else data + 4096 + 16 * ny  # header, and a strip offset and size a row at most
+    assert data < out.stat().st_size < limit, out.stat().st_size

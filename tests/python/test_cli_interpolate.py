@@ -96,7 +96,7 @@ def test_bad_csv_gives_one_clear_error_and_no_output(tmp_path, text, message):
 
 @pytest.mark.parametrize("args,message", [
     (["--layout", "soaos", "--precision", "float"], "unknown layout 'soaos' for float"),
-    (["--precision", "half"], "unknown precision 'half'"),
+    (["--precision", "half"], "--precision: 'half' is not one of float, double"),
     (["--grid", "0:1:2"], "grid spec '0:1:2'"),
     (["--version", "cdp", "--device", "gpu"], "unknown IDW version 'cdp'"),
     (["--version", "bogus"], "unknown IDW version 'bogus'"),  # the CPU runs the naive body, but a typo is a typo
@@ -212,7 +212,7 @@ def test_a_symlinked_output_replaces_the_file_it_names(tmp_path):
 
 
 def test_a_fifo_or_a_read_only_file_is_refused_and_kept(tmp_path):
-    fifo = tmp_path / "pipe"
+    fifo = tmp_path / "pipe.csv"
     os.mkfifo(fifo)
     r = interpolate_to(tmp_path, fifo)
     assert r.returncode == 2 and "not a regular file" in r.stderr, r.stderr

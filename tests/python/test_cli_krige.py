@@ -154,7 +154,7 @@ def test_singular_system_names_the_wells(tmp_path):
     (["--wells", "WELLS", "--grid", "5:5:1,7:7:1"], "a single point has no extent"),
     (["--scale", 1, "--precision", "float"], "--precision is only for experiments 7 and 8"),
     (["--scale", 1, "--experiment", 5, "--precision", "double"], "--precision is only for experiments 7 and 8"),
-    (["--scale", 1, "--experiment", 7, "--precision", "half"], "unknown precision 'half'"),
+    (["--scale", 1, "--experiment", 7, "--precision", "half"], "--precision: 'half' is not one of float, double"),
     (["--scale", 1, "--experiment", 9], "unknown experiment 9"),
     (["--scale", 1, "--experiment", 7], "experiment 7 runs on the GPU only"),
     (["--scale", 1, "--well-count", 1], "--well-count 1: kriging needs at least 2 wells"),
@@ -324,7 +324,7 @@ def test_a_single_point_grid_runs_with_a_range(tmp_path):
 
 def test_two_outputs_naming_one_file_are_refused_before_any_work(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = run("krige", "--scale", 1, "--device", "cpu", "--out", "a", "--wells-out", "./a")
+    r = run("krige", "--scale", 1, "--device", "cpu", "--out", "a.csv", "--wells-out", "./a.csv")
     assert r.returncode == 2 and "name the same file" in r.stderr, r.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 

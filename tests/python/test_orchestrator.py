@@ -325,6 +325,24 @@ def test_no_gpu_is_one_line_and_exit_2(work):
     (["--preset", "nosuch"], "unknown preset 'nosuch'"),
     (["--preset", "BAD_PRESET_FILE"], "malformed preset"),
     (["--suites", "idw,nosuch"], "unknown suite 'nosuch'"),
+    (["--sizes", "big"], "bad --sizes"),
+])
+def test_a_preset_error_comes_before_the_missing_gpu(work, tmp_path, args, expected):
+    """What needs no GPU (the preset, the suites, the plans) is checked first: on a machine
+    without one, a mistake there is what the user is told, not "no CUDA GPU"."""
+    bad_preset = tmp_path / "broken.json"
+    bad_preset.write_text("this preset is bad\n")
+    args = [str(bad_preset) if a == "BAD_PRESET_FILE" else a for a in args]
+    result = work.run(*args, devices=0)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and expected in result.stderr, result.stderr
+    assert "no CUDA GPU" not in result.stderr and not work.root.exists()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--preset", "nosuch"], "unknown preset 'nosuch'"),
+    (["--preset", "BAD_PRESET_FILE"], "malformed preset"),
+    (["--suites", "idw,nosuch"], "unknown suite 'nosuch'"),
     (["--devices", "3"], "unknown device index 3"),
     (["--sizes", "big"], "bad --sizes"),
     (["--bogus"], "unrecognized arguments"),

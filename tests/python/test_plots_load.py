@@ -211,3 +211,48 @@ def test_malformed_documents_are_reported_with_the_file(tmp_path, doc, complaint
     with pytest.raises(ResultsError, match=complaint) as error:
         load_results([tmp_path])
     assert "idw.gpu0.json" in str(error.value)
+
+
+# --- entries that cannot be merged into one result (issue 19): refused, naming them ---------
+
+NAME = "idw/shepard/naive/soa/float/p:2/size:1024/block:256/manual_time"
+OTHER = "idw/shepard/naive/aos/float/p:2/size:1024/block:256/manual_time"
+
+
+def merge_refusal(tmp_path, entries):
+    folder = write_result(tmp_path / "run", entries)
+    with pytest.raises(ResultsError) as error:
+        load_results([folder])
+    return str(error.value)
+
+
+def test_a_benchmark_name_given_twice_is_refused(tmp_path):
+    # Two runs of one name (3 repetitions each): merged, their median would be neither's.
+    twice = [iteration(NAME, t) for t in (10, 10, 10, 30, 30, 30)]
+    message = merge_refusal(tmp_path, twice + [iteration(OTHER, 5)])
+    assert "idw.gpu0.json" in message and "idw/shepard/naive/soa/float/p:2/size:1024/block:256" in message
+    assert "6 repetitions where the run had 3" in message and "aos" not in message
+
+
+def test_a_repetition_index_or_an_aggregate_twice_is_refused_naming_each_benchmark(tmp_path):
+    runs = [dict(iteration(NAME, t), repetition_index=k) for k, t in ((0, 10), (1, 11), (0, 30))]
+    medians = [aggregate(OTHER, "median", t, unit="time") for t in (1.0, 3.0)]
+    message = merge_refusal(tmp_path, runs + medians)
+    assert "2 benchmark(s)" in message
+    assert "soa/float/p:2/size:1024/block:256 (duplicate name: a repetition index appears twice)" in message
+    assert "aos/float/p:2/size:1024/block:256 (duplicate name: aggregate 'median' appears twice)" in message
+
+
+def test_a_counter_missing_from_some_repetitions_is_refused(tmp_path):
+    runs = [iteration(NAME, 10, pct_of_limit=1), iteration(NAME, 11), iteration(NAME, 12, pct_of_limit=3)]
+    message = merge_refusal(tmp_path, runs)
+    assert "counter 'pct_of_limit' missing from 1 of its 3 repetitions" in message, message
+
+
+def test_one_benchmark_in_two_files_of_one_gpu_is_refused(tmp_path):
+    lb = {"gpu": {"name": "NVIDIA H100", "uuid": "GPU-1"}}
+    folder = write_result(tmp_path / "run", [iteration(NAME, 10)], lb)
+    write_result(folder, [iteration(NAME, 30)], lb, name="idw2.gpu0.json")
+    with pytest.raises(ResultsError, match="measured more than once on NVIDIA H100") as error:
+        load_results([folder])
+    assert "idw.gpu0.json, idw2.gpu0.json" in str(error.value) and "soa/float" in str(error.value)

@@ -6,7 +6,10 @@
 //! unique temporary file (mkstemp, ".<name>.XXXXXX" next to the resolved target, so the
 //! rename cannot cross file systems), which takes the existing file's mode, and is renamed
 //! into place on commit. A failure, an exception before commit, SIGINT or SIGTERM removes
-//! the temporary file, so no half-written file is ever left behind.
+//! the temporary file, so no half-written file is ever left behind: the signal handler blocks
+//! the other cleanup signals while it runs, so however many signals arrive (`timeout` sends
+//! two, a user presses ^C twice), the temporary file is removed before the process ends. A
+//! failed write is reported with the system's reason ("No space left on device").
 //!
 //! Refused before any work (InputError naming the option and the path): a missing folder,
 //! a folder without write permission, a directory, an existing path that is not a regular
@@ -18,6 +21,8 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +45,31 @@ std::filesystem::path resolve_output(const OutputPath& out);
 //! the same file. Cheap: run it before computing.
 void check_outputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs = {});
 
+//! The stream buffer of an AtomicFile: writes to a descriptor and keeps the errno of the first
+//! failed write (std::ofstream loses it), so the error can say why.
+class FileSink : public std::streambuf {
+ public:
+  FileSink() : buffer_(std::size_t(1) << 16) {}
+  void open(int fd);
+  //! Writes what is buffered and closes the descriptor; false (errno kept) on failure.
+  bool close();
+  bool is_open() const { return fd_ >= 0; }
+  //! errno of the first failed write or close, 0 if none failed.
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type ch) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain();
+  bool write_all(const char* p, std::size_t n);
+
+  std::vector<char> buffer_;
+  int fd_ = -1, error_ = 0;
+};
+
 class AtomicFile {
  public:
   //! Resolves and checks the path, creates the temporary file; throws InputError.
@@ -49,7 +79,7 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
   ~AtomicFile();
 
-  std::ofstream& stream() { return out_; }
+  std::ostream& stream() { return out_; }
   void write(std::string_view text) { out_.write(text.data(), static_cast<std::streamsize>(text.size())); }
   const std::string& path() const { return out_path_.path; }
   const std::filesystem::path& target() const { return target_; }
@@ -65,7 +95,8 @@ class AtomicFile {
 
   OutputPath out_path_;
   std::filesystem::path target_, tmp_;
-  std::ofstream out_;
+  FileSink sink_;
+  std::ostream out_{&sink_};
   int registry_slot_ = -1;
   bool finished_ = false, committed_ = false;
 };
@@ -75,6 +106,10 @@ class AtomicFile {
 //! every file and renames them only when all were written. (The renames themselves are
 //! separate system calls: one failing after another succeeded, which the checks make
 //! unlikely, is reported.)
+//! The error of a failed write to `out`: "<option> <path>: write failed: <strerror(error)>"
+//! (without the reason when `error` is 0).
+std::string write_failure(const OutputPath& out, int error);
+
 class AtomicFiles {
  public:
   explicit AtomicFiles(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs = {});

@@ -2,7 +2,7 @@
 //! The one writer of gridded results (`krige`, `idw-interpolate`): the output path's
 //! extension picks the format, and every format goes through AtomicFile (all or none).
 //!
-//!   .csv        (and any other extension, or none) x,y,<band names>, one grid point a line, x fastest (the grid's order).
+//!   .csv        x,y,<band names>, one grid point a line, x fastest (the grid's order).
 //!               Each number in the shortest form that reads back to the same value
 //!               (std::to_chars); rows formatted in parallel into large buffers.
 //!   .npy        NumPy format 1.0: one C-order array of shape (bands, ny, nx), dtype '<f8'
@@ -14,6 +14,9 @@
 //!               (the first row is y1), grid nodes at pixel centres: the geotransform is
 //!               (x0 - dx/2, dx, 0, y1 + dy/2, 0, -dy). No CRS (the grid spec has none).
 //!               Built without GDAL, asking for it is an InputError naming libgdal-dev.
+//!               Strips of rows (a file sized to the data), or 256 x 256 tiles where the
+//!               padding of the last tiles adds under 10 % to the file.
+//! Any other extension, or none, is an InputError listing these (never a silent CSV).
 
 #include <cstddef>
 #include <string>
@@ -26,8 +29,14 @@ namespace lb::datasets {
 
 enum class GridFormat { csv, npy, geotiff };
 
-//! The format `out` asks for by its extension (case-insensitive; CSV unless .npy, .tif or
-//! .tiff); InputError naming the option for .tif/.tiff in a build without GDAL.
+//! The lower-case extension of `out` (".csv") if it is one of `allowed`; else InputError
+//! naming the option and listing them ("--out 'm.txt': unknown extension '.txt': the
+//! extension picks the format; give .csv, .npy, .tif or .tiff").
+std::string output_extension(const OutputPath& out, const std::vector<std::string>& allowed);
+
+//! The format `out` asks for by its extension (case-insensitive: .csv, .npy, .tif or .tiff;
+//! any other is refused by output_extension); InputError naming the option for .tif/.tiff in
+//! a build without GDAL.
 GridFormat grid_format_of(const OutputPath& out);
 
 //! Whether this build writes GeoTIFF (GDAL found at build time).
