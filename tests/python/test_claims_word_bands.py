@@ -7,7 +7,7 @@ an edge, judged by the evaluator's own `rule_words`."""
 
 import pytest
 
-from plots.claims import NOT_REPRODUCED, REPRODUCED, WORDS, Estimate, Measured, rule_words
+from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, WORDS, Estimate, Measured, rule_words
 
 IN, OUT = REPRODUCED, NOT_REPRODUCED
 EPS = 0.001  # well inside the precision the bands are written to (3 significant digits)
@@ -46,10 +46,11 @@ BANDS = {
 }
 
 
-def measured(r):
-    """A noise-free measurement of r at one size."""
-    return Measured(value=r, text=f"{r}", detail="", times={}, interval=(r, r), hull=(r, r),
-                    per_size=(Estimate(r, r, r),))
+def measured(r, low=None, high=None):
+    """A measurement of r at one size, its interval [low, high] (default: noise-free)."""
+    low, high = r if low is None else low, r if high is None else high
+    return Measured(value=r, text=f"{r}", detail="", times={}, interval=(low, high), hull=(low, high),
+                    per_size=(Estimate(r, low, high),))
 
 
 @pytest.mark.parametrize("word_class, paper, extra, r, verdict",
@@ -61,3 +62,34 @@ def test_each_band_edge_of_the_word_map(word_class, paper, extra, r, verdict):
 
 def test_every_word_class_has_its_edges_pinned():
     assert set(BANDS) == set(WORDS)
+
+
+# class -> [(paper value, extra rule keys, edge)]: every edge but the direction's (1)
+EDGES = {
+    "about equal": [(None, {}, 1.04)],
+    "no notable gain": [(None, {}, 1.04)],
+    "small gain": [(None, {}, 1.5)],
+    "not very high gain": [(None, {}, 2)],
+    "obvious gain": [(None, {}, 1.5)],
+    "large gain": [(None, {}, 2)],
+    "order of magnitude": [(None, {}, 3.16), (None, {}, 31.6)],
+    "about N": [(2.0, {}, 2 / 1.1), (2.0, {}, 2.2)],
+    "more than N": [(110, {"n": 110}, 110)],
+    "less than N": [(0.3, {"n": 0.3}, 0.3)],
+    "between N and M": [((8, 14), {}, 8), ((8, 14), {}, 14)],
+}
+
+
+@pytest.mark.parametrize("word_class, paper, extra, edge", [(c, *row) for c, rows in EDGES.items() for row in rows])
+def test_an_interval_straddling_an_edge_is_inconclusive(word_class, paper, extra, edge):
+    """Only 1 % of noise either side of the edge: the noise decides, so no verdict."""
+    got = rule_words(paper, measured(edge, 0.99 * edge, 1.01 * edge), {"rule": "words", "class": word_class, **extra})
+    assert got[0] == INCONCLUSIVE, f"'{word_class}' straddling {edge}: {got[1]}"
+
+
+@pytest.mark.parametrize("word_class", ["faster", "small gain", "not very high gain"])
+def test_a_reversal_within_the_noise_keeps_the_direction(word_class):
+    """The direction edge (1) fails only beyond the noise of the mean."""
+    rule = {"rule": "words", "class": word_class}
+    assert rule_words(None, measured(0.995, 0.99, 1.01), rule)[0] == REPRODUCED
+    assert rule_words(None, measured(0.985, 0.98, 0.99), rule)[0] == NOT_REPRODUCED
