@@ -5,6 +5,7 @@ and that every paper's figures look alike (size axis, units, missing-data panels
 that did not run).
 """
 
+import contextlib
 import os
 import tempfile
 import textwrap
@@ -20,6 +21,7 @@ import matplotlib.text  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 FORMATS = ("png", "svg")
+_drawing = [True]  # False inside report_only(): figures are laid out but never drawn or written
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
 plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable SVGs
 
@@ -96,11 +98,25 @@ def _clipped_or_3d(text):
     return clipped or type(text).__name__ == "Text3D"
 
 
+@contextlib.contextmanager
+def report_only():
+    """Inside: save_figure writes no file (and draws nothing), only returns the path it
+    would write, so a report's text comes out without the cost of its figures."""
+    _drawing.append(False)
+    try:
+        yield
+    finally:
+        _drawing.pop()
+
+
 def save_figure(fig, figures_dir, stem):
     """Write `<stem>.png` and `<stem>.svg`; close the figure; return the PNG path.
 
-    Warns (TextOutsideFigure) when a text runs past the figure's edge."""
+    Warns (TextOutsideFigure) when a text runs past the figure's edge. Inside report_only()
+    only closes the figure."""
     try:
+        if not _drawing[-1]:
+            return Path(figures_dir) / f"{stem}.png"
         for title in [fig._suptitle] + [ax.title for ax in fig.axes]:
             if title is not None:
                 title.set_wrap(True)  # a long device list wraps instead of leaving the figure

@@ -170,3 +170,18 @@ TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {
 
 }  // namespace
 }  // namespace lb::harness::inner
+
+namespace {
+
+TEST(FrontierBfsCpu, TheLastVertexRelaxesItsNeighboursToo) {
+  // A path whose source is the last vertex: every level goes through it.
+  const lb::datasets::Graph path = lb::datasets::graph_from_edges(4, {{3, 2}, {2, 1}, {1, 0}}).graph;
+  for (auto layout : {lb::layout::InnerLayout::aos, lb::layout::InnerLayout::soa})
+    for (auto strategy : {lb::layout::InnerStrategy::none, lb::layout::InnerStrategy::partial}) {
+      auto search = lb::bfs::make_frontier_bfs(path, {layout, strategy, 0}, lb::bfs::Device::cpu);
+      search->run(3);
+      EXPECT_EQ(search->levels(), (std::vector<int>{3, 2, 1, 0}));
+    }
+}
+
+}  // namespace

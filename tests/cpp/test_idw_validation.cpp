@@ -250,4 +250,53 @@ TEST(IdwCpuBaseline, TheBenchmarksValidateBeforeTiming) {
   }
 }
 
+// --- the checks' edges (tools/mutate.py found them unpinned) ------------------------------
+
+//! A prediction point that neither the sample nor a probe checks, and a probe outside the sample.
+bool sampled(const idw::ValidationSet& set, std::size_t i) {
+  for (std::size_t k : set.indices)
+    if (k == i) return true;
+  return false;
+}
+
+std::size_t unchecked_point(const idw::ValidationSet& set) {
+  for (std::size_t i = 0; i < set.pred.size(); ++i) {
+    bool probed = false;
+    for (const auto& probe : set.probes) probed = probed || probe.pred_index == i;
+    if (!probed && !sampled(set, i)) return i;
+  }
+  return set.pred.size();
+}
+
+const idw::Probe* unsampled_probe(const idw::ValidationSet& set) {
+  for (const auto& probe : set.probes)
+    if (!sampled(set, probe.pred_index)) return &probe;
+  return nullptr;
+}
+
+TEST_F(ProbeCase, AProbeOffByMoreThanItsBoundFails) {
+  const auto right = float_outputs(data, set);
+  const idw::Probe* probe = unsampled_probe(set);
+  ASSERT_NE(probe, nullptr);
+  for (double share : {0.5, 0.99, 1.01, 1.5}) {
+    auto z = right;
+    z[probe->pred_index] = probe->expected + share * probe->bound;
+    const auto v = idw::check_outputs(set, z);
+    EXPECT_EQ(v.ok, share < 1) << "off by " << share << " of the bound: " << v.message;
+    if (share > 1) EXPECT_NE(v.message.find("probe " + std::to_string(probe->pred_index)), std::string::npos) << v.message;
+  }
+}
+
+TEST_F(ProbeCase, ANonFiniteOutputFailsWhereNothingElseLooks) {
+  const std::size_t i = unchecked_point(set);
+  ASSERT_LT(i, set.pred.size());
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    auto z = float_outputs(data, set);
+    z[i] = bad;
+    const auto v = idw::check_outputs(set, z);
+    EXPECT_FALSE(v.ok) << bad;
+    EXPECT_NE(v.message.find("output " + std::to_string(i) + " is not finite"), std::string::npos) << v.message;
+  }
+}
+
 }  // namespace

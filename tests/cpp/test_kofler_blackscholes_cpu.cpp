@@ -83,5 +83,28 @@ TEST(KoflerBlackScholesValidation, WorstCaseIntrinsicsPassAndWrongRunsFail) {
   EXPECT_FALSE(check_black_scholes(call, put, p).ok);
 }
 
+TEST(KoflerBlackScholesValidation, PricesOffBy600UlpsOfTheirScaleFail) {
+  // The tolerance analysis (blackscholes_reference.cpp): each N(d) is off by at most 67 u plus
+  // phi(d) <= 0.4 times d's error (below 100 u for these inputs), the rest a few u; twice the
+  // sum stays below 600 u of the price scale S + X. A run whose every price is off by that much
+  // (a CND several times worse than the kernel's polynomial) fails.
+  const std::size_t n = 20000;
+  const BlackScholesParams p;
+  std::vector<float> call(n), put(n);
+  double widest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    float s, x, t;
+    option_inputs(p.seed, i, s, x, t);
+    const auto ref = black_scholes_reference(s, x, t, p);
+    widest = std::max({widest, ref.call_tol / (s + x), ref.put_tol / (s + x)});
+    call[i] = float(ref.call + 600 * kFloatU * (s + x));
+    put[i] = float(ref.put);
+  }
+  EXPECT_LT(widest, 600 * kFloatU) << "widest tolerance " << widest / kFloatU << " u of S + X";
+  const Agreement off = check_black_scholes(call, put, p);
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.message.find(") call "), std::string::npos) << off.message;
+}
+
 }  // namespace
 }  // namespace lb::kofler

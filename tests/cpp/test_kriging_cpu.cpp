@@ -863,3 +863,20 @@ TEST(KrigingDual, HostSolveAtAThousandWellsIsTimed) {
     }
   }
 }
+
+TEST(KrigingCpuCheck, TooManyOrTooFewEstimatesFail) {
+  const auto c = datasets::kriging_base_case(1);
+  const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+  const auto ref = kriging::make_check_reference(in, kriging::reference_points(in.points(), in.wells, 1024.0 * 121));
+  const auto out = kriging::run_cpu_program(kriging::cpu_program_of(4), in);
+  ASSERT_TRUE(kriging::check_estimates(ref, out, kriging::FloatAlgorithm::elimination).ok);
+  for (std::size_t size : {out.size() + 1, out.size() - 1, std::size_t(0)}) {
+    auto wrong = out;
+    wrong.resize(size, 0.0);
+    const auto check = kriging::check_estimates(ref, wrong, kriging::FloatAlgorithm::elimination);
+    EXPECT_FALSE(check.ok) << size << " estimates";
+    EXPECT_NE(check.message.find(std::to_string(size) + " estimates, expected " + std::to_string(out.size())),
+              std::string::npos)
+        << check.message;
+  }
+}

@@ -7,11 +7,12 @@ been built."""
 
 import collections
 import csv
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.python.gpu import gpu_visible
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / "build" / "layoutbench"
@@ -26,11 +27,6 @@ LEVELS_FROM_10 = {10: 0, 20: 1, 30: 2, 40: -1, 70: -1, 80: -1}
 
 def run(*args):
     return subprocess.run([str(BIN), *map(str, args)], capture_output=True, text=True)
-
-
-def gpu_visible():
-    r = run("list-devices")
-    return r.returncode == 0 and json.loads(r.stdout)
 
 
 def graph_file(tmp_path, text=GRAPH, name="g.txt"):
@@ -90,9 +86,8 @@ def test_every_layout_gives_the_python_levels_on_the_excerpt(tmp_path, layout, s
     assert read_levels(out) == python_bfs(EXCERPT, 5000)
 
 
+@pytest.mark.usefixtures("gpu")
 def test_gpu_matches_python(tmp_path):
-    if not gpu_visible():
-        pytest.skip("no CUDA GPU visible")
     path = EXCERPT if EXCERPT.exists() else graph_file(tmp_path)
     source = 5000 if EXCERPT.exists() else 10
     for layout in ("aos", "soa"):

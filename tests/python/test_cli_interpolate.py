@@ -3,7 +3,6 @@ errors for bad input. CPU path everywhere; the GPU path (compared with the CPU o
 where a GPU is visible. Skipped when the binary has not been built."""
 
 import csv
-import json
 import os
 import resource
 import stat
@@ -11,6 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.python.gpu import gpu_visible, require_gpu
 
 BIN = Path(__file__).resolve().parents[2] / "build" / "layoutbench"
 
@@ -60,12 +61,7 @@ def test_every_layout_gives_the_same_grid_on_the_cpu(tmp_path):
         assert interpolate(tmp_path, points, "cpu", layout=layout, name=f"{layout}.csv") == base
 
 
-def gpu_visible():
-    r = run("list-devices")
-    return r.returncode == 0 and json.loads(r.stdout)
-
-
-@pytest.mark.skipif(not BIN.exists() or not gpu_visible(), reason="no CUDA GPU visible")
+@pytest.mark.usefixtures("gpu")
 @pytest.mark.parametrize("precision", ["float", "double"])
 def test_gpu_matches_cpu(tmp_path, precision):
     points = points_file(tmp_path, DATA)
@@ -153,8 +149,8 @@ STEP = 2.0 ** 20
 @pytest.mark.parametrize("precision", ["float", "double"])
 @pytest.mark.parametrize("origin,unit", [(SHIFT, STEP), (0.0, 2.0 ** 990)])
 def test_far_off_or_huge_coordinates_give_the_ordinary_answer(tmp_path, precision, origin, unit, device):
-    if device == "gpu" and not gpu_visible():
-        pytest.skip("no CUDA GPU visible: the GPU path of the computing frame is not tested here")
+    if device == "gpu":
+        require_gpu()
     # Against the ordinary input on the same device: the GPU's float reciprocal and order of
     # summation differ from the CPU's by a few ulps, which is not what this test is about.
     ordinary = interpolate(tmp_path, points_file(tmp_path, DATA), device, precision=precision, name="a.csv")

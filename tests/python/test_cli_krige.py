@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.python.gpu import gpu_visible
+
 BIN = Path(__file__).resolve().parents[2] / "build" / "layoutbench"
 
 pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
@@ -194,21 +196,9 @@ def test_failure_keeps_an_existing_output_file(tmp_path):
     assert r.returncode == 2 and out.read_text() == "previous model\n"
 
 
-def gpu_visible():
-    try:
-        return subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
-def require_gpu():
-    if not gpu_visible():
-        pytest.skip("no CUDA GPU visible (nvidia-smi -L failed): the GPU path of `layoutbench krige` is not tested here")
-
-
 @pytest.mark.parametrize("experiment", [1, 2, 3, 4, 5, 6])
+@pytest.mark.usefixtures("gpu")
 def test_gpu_matches_the_cpu_program(tmp_path, experiment):
-    require_gpu()
     cpu, gpu = tmp_path / "cpu.csv", tmp_path / "gpu.csv"
     krige("--scale", 1, "--experiment", experiment, "--device", "cpu", "--out", cpu)
     r = krige("--scale", 1, "--experiment", experiment, "--device", "gpu", "--out", gpu)
@@ -246,8 +236,8 @@ def expect_same_model(tmp_path, first, second, summary, rel):
 
 
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
+@pytest.mark.usefixtures("gpu")
 def test_gpu_experiment_7_matches_the_double_cpu_program(tmp_path, precision, rel):
-    require_gpu()
     expect_same_model(tmp_path, ["--experiment", 4, "--device", "cpu"],
                       ["--experiment", 7, "--precision", precision, "--device", "gpu"],
                       f"experiment 7, gpu, {precision}", rel)
@@ -306,8 +296,8 @@ def test_cpu_experiment_8_matches_experiment_4(tmp_path, precision, rel):
 
 
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
+@pytest.mark.usefixtures("gpu")
 def test_gpu_experiment_8_matches_its_cpu_program(tmp_path, precision, rel):
-    require_gpu()
     expect_same_model(tmp_path, ["--experiment", 8, "--precision", precision, "--device", "cpu"],
                       ["--experiment", 8, "--precision", precision, "--device", "gpu"],
                       f"experiment 8, gpu, {precision}", rel)

@@ -6,7 +6,8 @@ Reads the SASS of build/.../nbody.cu.o with cuobjdump (skipped without it, as te
 import re
 import subprocess
 
-from tests.python.test_sass import build_dir, find_tool, skip_or_fail
+from tests.python.gpu import skip_or_fail
+from tests.python.test_sass import build_dir, find_tool
 
 CHUNK = 64  # kChunk in kernels/kofler/lb/kofler/nbody.hpp
 PARTIAL_LOADS = 9  # the kLanes - 1 = 3 float3 partial sums read back, at most 3 loads each

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.python.gpu import skip_or_fail
+
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUTS = ["soa", "aos", "aoas", "builtin", "soaos", "hybrid"]
 
@@ -40,13 +42,6 @@ def build_dir() -> Path:
 def find_tool(name: str) -> str | None:
     cuda = Path("/usr/local/cuda/bin") / name
     return shutil.which(name) or (str(cuda) if cuda.exists() else None)
-
-
-def skip_or_fail(reason: str):
-    """Absent tools or build: a visible skip, or a failure where LB_REQUIRE_GPU=1."""
-    if os.environ.get("LB_REQUIRE_GPU") == "1":
-        pytest.fail(f"{reason} (LB_REQUIRE_GPU=1: this check must run here)")
-    pytest.skip(reason)
 
 
 def ldg_width(opcode: str) -> int:
