@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "lb/datasets/points.hpp"
+#include "lb/datasets/text.hpp"
 
 namespace lb::harness {
 namespace {
@@ -83,17 +84,14 @@ Preset load_preset(const std::string& name_or_path) {
   p.path = is_path ? name_or_path : preset_dir() + "/" + name_or_path + ".json";
   p.name = std::filesystem::path(p.path).stem().string();
   std::error_code ec;
-  if (std::filesystem::is_directory(p.path, ec))
-    throw PresetError(fmt::format("{}: is a directory, not a preset file (give a .json file)", p.path));
-  std::ifstream in(p.path);
-  if (!in) {
-    if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));
+  if (!is_path && !std::filesystem::exists(p.path, ec))
     throw PresetError(fmt::format("unknown preset '{}' (expected one of: {}, or a path to a .json file)",
                                   name_or_path, fmt::join(preset_names(), ", ")));
+  try {
+    p.text = datasets::text::read_bounded(p.path, datasets::text::max_input_bytes(datasets::text::kMaxPresetBytes));
+  } catch (const datasets::InputError& e) {
+    throw PresetError(e.what());
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  p.text = buf.str();
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(p.text);
