@@ -98,6 +98,8 @@ const Loader kLoaders[] = {
     {"preset", [](const std::string& p) { lb::harness::load_preset(p); }, "{\"suites\": {\"idw\": {\"sizes\": [", "1, "},
 };
 
+void PrintTo(const Loader& loader, std::ostream* out) { *out << loader.name; }
+
 class EveryLoader : public TempFilesTest, public ::testing::WithParamInterface<Loader> {
  protected:
   //! The loader's error for `path` ("" when it accepts the file).
