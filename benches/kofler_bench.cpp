@@ -48,6 +48,7 @@ std::vector<PlannedBenchmark> plan_kofler(const Preset& preset, const Overrides&
       auto part = program.plan(preset, j[std::string(program.name)], program.name, overrides);
       plan.insert(plan.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     }
+  if (plan.empty()) throw preset.no_benchmark("kofler", overrides.precisions);
   return plan;
 }
 

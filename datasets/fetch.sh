@@ -47,7 +47,15 @@ case "$name" in
   *) echo "fetch.sh: unknown dataset '$name' (known: roadNet-PA)" >&2; exit 2 ;;
 esac
 
+if [[ -e "$data_dir" && ! -d "$data_dir" ]]; then
+  echo "fetch.sh: the data folder $data_dir is not a directory" >&2
+  exit 2
+fi
 mkdir -p "$data_dir"
+if [[ -e "$data_dir/$target" && ! -f "$data_dir/$target" ]]; then
+  echo "fetch.sh: $data_dir/$target exists and is not a regular file (a directory?): remove or rename it" >&2
+  exit 2
+fi
 if [[ -f "$data_dir/$target" ]]; then
   echo "$data_dir/$target is already there (remove it to fetch again)"
   exit 0
@@ -89,5 +97,6 @@ fi
 
 gunzip --stdout "$gz" > "$txt" || { echo "fetch.sh: $origin is not a valid gzip file" >&2; exit 1; }
 chmod 644 "$txt"
-mv "$txt" "$data_dir/$target"
+# -T: never into a directory that appeared meanwhile (mv would move the file inside it).
+mv -T "$txt" "$data_dir/$target"
 echo "wrote $data_dir/$target"

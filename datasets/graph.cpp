@@ -1,14 +1,9 @@
 #include "lb/datasets/graph.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -18,17 +13,6 @@ namespace lb::datasets {
 namespace {
 
 constexpr std::uint64_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
-
-std::string read_whole_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(fmt::format("{}: is a directory, not a file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open file ({})", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read error ({})", path, std::strerror(errno)));
-  return std::move(text).str();
-}
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -114,16 +98,11 @@ EdgeListLoad graph_from_edges(std::size_t vertices, std::vector<std::pair<std::u
 }
 
 EdgeListLoad load_snap_edge_list(const std::string& path) {
-  const std::string text = read_whole_file(path);
+  text::TextLines lines(path);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> raw;
-  std::size_t line_no = 0;
-  for (std::size_t pos = 0; pos < text.size();) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line = text::trim(std::string_view(text).substr(pos, end - pos));
-    pos = end + 1;
-    ++line_no;
-    if (line.empty() || line.front() == '#') continue;
+  std::string_view line;
+  while (lines.next(line)) {
+    const std::size_t line_no = lines.line_no();
     const auto fields = fields_of(line);
     if (fields.size() != 2)
       throw InputError(

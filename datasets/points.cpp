@@ -47,7 +47,7 @@ PointSet load_points_csv(const std::string& path) {
   bool first_content = true, header = false;
   while (lines.next(line)) {
     const std::size_t line_no = lines.line_no();
-    const auto cols = split(line, ',');
+    const auto& cols = lines.fields();
     if (cols.size() != 3)
       throw InputError(fmt::format("{}:{}: expected 3 columns (x,y,value), found {}", path, line_no, cols.size()));
     double v[3];

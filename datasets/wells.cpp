@@ -15,8 +15,6 @@
 namespace lb::datasets {
 namespace {
 
-using text::split;
-
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char p, char q) {
            return std::tolower(static_cast<unsigned char>(p)) == std::tolower(static_cast<unsigned char>(q));
@@ -137,7 +135,7 @@ WellSet load_wells_csv(const std::string& path) {
   std::string_view line;
   while (lines.next(line)) {
     const std::size_t line_no = lines.line_no();
-    const auto cols = split(line, ',');
+    const auto& cols = lines.fields();
     if (columns == 0) {
       double ignored;
       const bool header = cols.size() >= 3 && equals_ignoring_case(cols[0], "x") && equals_ignoring_case(cols[1], "y");

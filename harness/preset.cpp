@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <limits>
-#include <sstream>
+#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "lb/datasets/points.hpp"
+#include "lb/datasets/text.hpp"
 
 namespace lb::harness {
 namespace {
@@ -27,6 +29,60 @@ std::size_t key_offset(const std::string& text, std::string_view name) {
     if (next != std::string::npos && text[next] == ':') return pos;
   }
   return std::string::npos;
+}
+
+//! Where the `index`-th object key (0-based, in document order) of JSON `text` starts: the
+//! index-th string followed by ':'. `text` must parse up to that key.
+std::size_t nth_key_offset(const std::string& text, std::size_t index) {
+  for (std::size_t pos = text.find('"'); pos != std::string::npos; pos = text.find('"', pos)) {
+    std::size_t end = pos + 1;
+    while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+    const std::size_t next = text.find_first_not_of(" \t\r\n", end + 1);
+    if (next != std::string::npos && text[next] == ':' && index-- == 0) return pos;
+    pos = end + 1;
+  }
+  return std::string::npos;
+}
+
+//! Parses the preset's text; a key repeated in one object (which JSON parsers silently
+//! resolve to one of the values) is an error naming both lines.
+nlohmann::json parse_preset_text(const Preset& p) {
+  struct Repeat {
+    std::string key;
+    std::size_t first, second;  // key indices in document order
+  };
+  std::optional<Repeat> repeat;
+  std::vector<std::map<std::string, std::size_t>> open_objects;
+  std::size_t keys = 0;
+  const auto track = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (event == E::object_start) open_objects.emplace_back();
+    if (event == E::object_end) open_objects.pop_back();
+    if (event == E::key) {
+      const auto [it, fresh] = open_objects.back().emplace(parsed.get<std::string>(), keys);
+      if (!fresh && !repeat) repeat = Repeat{it->first, it->second, keys};
+      ++keys;
+    }
+    return true;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(p.text, track);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, line_of_offset(p.text, e.byte), e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double ("number overflow parsing '1e999'"): at the token's line.
+    const std::string_view what = e.what();
+    const std::size_t open = what.find('\''), close = what.rfind('\'');
+    const std::size_t at = open < close ? p.text.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
+    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path,
+                                  at == std::string::npos ? 1 : line_of_offset(p.text, at), e.what()));
+  }
+  if (repeat)
+    throw PresetError(fmt::format("{}:{}: key '{}' appears twice in one object (first at line {}); give it once",
+                                  p.path, line_of_offset(p.text, nth_key_offset(p.text, repeat->second)), repeat->key,
+                                  line_of_offset(p.text, nth_key_offset(p.text, repeat->first))));
+  return j;
 }
 
 }  // namespace
@@ -52,6 +108,25 @@ PresetError Preset::error_at(std::string_view key, const std::string& problem, s
   const std::size_t pos = text.find(fmt::format("\"{}\"", key), from == std::string::npos ? 0 : from);
   const std::size_t line = pos == std::string::npos ? 1 : line_of_offset(text, pos);
   return PresetError(fmt::format("{}:{}: {}", path, line, problem));
+}
+
+PresetError Preset::no_benchmark(std::string_view suite, const std::vector<std::string>& precisions) const {
+  std::vector<std::string> programs;
+  for (const auto& [name, config] : suites.at(std::string(suite)).items()) programs.push_back(name);
+  const std::string why =
+      programs.empty() ? fmt::format("'{}' names no program", suite)
+                       : fmt::format("its programs ({}) plan none{}", fmt::join(programs, ", "),
+                                     precisions.empty() ? "" : fmt::format(" at --precision {}", fmt::join(precisions, ",")));
+  return error_at(suite, fmt::format("suite {} plans no benchmark: {}", suite, why), "suites");
+}
+
+void Preset::check_unique(const nlohmann::json& list, const char* key, std::string_view where) const {
+  for (std::size_t k = 1; k < list.size(); ++k)
+    for (std::size_t m = 0; m < k; ++m)
+      if (list[m] == list[k])
+        throw error_at(key, fmt::format("'{}' lists {} twice (elements {} and {}): give each once", key, list[k].dump(),
+                                        m + 1, k + 1),
+                       where);
 }
 
 void Preset::check_keys(const nlohmann::json& object, std::string_view where,
@@ -84,42 +159,29 @@ Preset load_preset(const std::string& name_or_path) {
   p.path = is_path ? name_or_path : preset_dir() + "/" + name_or_path + ".json";
   p.name = std::filesystem::path(p.path).stem().string();
   std::error_code ec;
-  if (std::filesystem::is_directory(p.path, ec))
-    throw PresetError(fmt::format("{}: is a directory, not a preset file (give a .json file)", p.path));
-  std::ifstream in(p.path);
-  if (!in) {
-    if (is_path) throw PresetError(fmt::format("{}: cannot open preset file", p.path));
+  if (!is_path && !std::filesystem::exists(p.path, ec))
     throw PresetError(fmt::format("unknown preset '{}' (expected one of: {}, or a path to a .json file)",
                                   name_or_path, fmt::join(preset_names(), ", ")));
-  }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  p.text = buf.str();
-  nlohmann::json j;
   try {
-    j = nlohmann::json::parse(p.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, line_of_offset(p.text, e.byte), e.what()));
-  } catch (const nlohmann::json::out_of_range& e) {
-    // A number beyond a double ("number overflow parsing '1e999'"): at the token's line.
-    const std::string_view what = e.what();
-    const std::size_t open = what.find('\''), close = what.rfind('\'');
-    const std::size_t at = open < close ? p.text.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
-    throw PresetError(fmt::format("{}:{}: malformed JSON: {}", p.path, at == std::string::npos ? 1 : line_of_offset(p.text, at),
-                                  e.what()));
+    p.text = datasets::text::read_bounded(p.path, datasets::text::max_input_bytes(datasets::text::kMaxPresetBytes));
+  } catch (const datasets::InputError& e) {
+    throw PresetError(e.what());
   }
+  const nlohmann::json j = parse_preset_text(p);
   p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
-  auto number = [&](const char* key, auto& out, double lo) {
+  if (j.contains("repetitions")) {
+    const auto& r = j["repetitions"];
+    if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > kMaxRepetitions)
+      throw p.error_at("repetitions",
+                       fmt::format("'repetitions' must be an integer from 1 to {}; got {}", kMaxRepetitions, r.dump()));
+    p.repetitions = r.get<int>();
+  }
+  auto number = [&](const char* key, double& out, double lo) {
     if (!j.contains(key)) return;
-    using T = std::remove_reference_t<decltype(out)>;
-    // An integer setting takes whole numbers its type holds (2.5 or 1e12 repetitions: no).
-    const bool fits = std::is_floating_point_v<T> ||
-                      (j[key].is_number_integer() && j[key].get<double>() <= std::numeric_limits<T>::max());
-    if (!j[key].is_number() || j[key].get<double>() < lo || !fits)
-      throw p.error_at(key, fmt::format("'{}' must be a {} >= {}", key, std::is_integral_v<T> ? "whole number" : "number", lo));
-    out = j[key].get<T>();
+    if (!j[key].is_number() || j[key].get<double>() < lo)
+      throw p.error_at(key, fmt::format("'{}' must be a number >= {}", key, lo));
+    out = j[key].get<double>();
   };
-  number("repetitions", p.repetitions, 1);
   number("min_time_s", p.min_time_s, 0);
   number("spread_flag_pct", p.spread_flag_pct, 0);
   if (!j.contains("suites") || !j["suites"].is_object() || j["suites"].empty())

@@ -14,6 +14,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/datasets/wells.hpp"
@@ -27,10 +29,13 @@ namespace fs = std::filesystem;
 
 class CsvFile : public TempFilesTest {
  protected:
-  //! The message of the InputError that loading `text` raises ("" if none).
-  std::string error_of(const std::string& text) {
+  static void load_points(const std::string& path) { load_points_csv(path); }
+  static void load_wells(const std::string& path) { load_wells_csv(path); }
+  //! The message of the InputError that loading `text` (points, or with load_wells, wells)
+  //! raises ("" if none).
+  std::string error_of(const std::string& text, void (*load)(const std::string&) = load_points) {
     try {
-      load_points_csv(write("bad.csv", text));
+      load(write("bad.csv", text));
     } catch (const InputError& e) {
       return e.what();
     }
@@ -207,6 +212,41 @@ TEST_F(CsvFile, ByteOrderMarkIsAccepted) {
   const auto w = load_wells_csv(write("bom_wells.csv", "\xEF\xBB\xBFx,y,top\n0,0,1\n5,5,2\n"));
   EXPECT_EQ(w.wells(), 2u);
   EXPECT_EQ(w.surface_names.at(0), "top");
+}
+
+TEST_F(CsvFile, QuotedHeaderFieldsMayHoldCommas) {
+  const auto p = load_points_csv(write("q.csv", "\"x, m\",\"y\",\"value\"\n1,2,3\n\"4\" , 5,6\n"));
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p.x[1], 4.0);
+  EXPECT_EQ(p.line[0], 2u);
+  const auto w = load_wells_csv(write("qw.csv", "x,\"y\",\"top, m\",\"say \"\"base\"\"\"\n0,0,1,2\n5,5,2,3\n"));
+  ASSERT_EQ(w.surfaces(), 2u);
+  EXPECT_EQ(w.surface_names[0], "top, m");
+  EXPECT_EQ(w.surface_names[1], "say \"base\"");
+}
+
+TEST_F(CsvFile, BadQuotesNameFileAndLine) {
+  for (auto load : {load_points, load_wells}) {
+    const auto open = error_of("x,y,value\n\"1,2,3\n", load);
+    EXPECT_NE(open.find("bad.csv:2: field 1 has no closing quote"), std::string::npos) << open;
+    const auto after = error_of("x,y,value\n1,\"2\"x,3\n", load);
+    EXPECT_NE(after.find("bad.csv:2: text after the closing quote of field 2: 'x,3'"), std::string::npos) << after;
+  }
+}
+
+TEST_F(CsvFile, ANonNumericRowAfterTheFirstIsAnErrorNotAHeader) {
+  // Only the first content line may be a header: a row of names later is malformed data.
+  const struct {
+    const char* text;
+    int line;
+  } cases[] = {{"x,y,value\n1,2,3\na,b,c\n", 3}, {"1,2,3\n# note\na,b,c\n", 3}, {"x,y,value\nx,y,value\n1,2,3\n", 2}};
+  for (const auto& c : cases) {
+    const auto msg = error_of(c.text);
+    EXPECT_NE(msg.find(fmt::format("bad.csv:{}: column 1 (x) is not a number", c.line)), std::string::npos)
+        << c.text << " -> " << msg;
+  }
+  const auto wells = error_of("x,y,top\n0,0,1\nx,y,top\n5,5,2\n", load_wells);
+  EXPECT_NE(wells.find("bad.csv:3: column 1 (x) is not a number: 'x'"), std::string::npos) << wells;
 }
 
 TEST_F(CsvFile, SmallerMessagesSayWhatIsWrong) {

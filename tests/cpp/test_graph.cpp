@@ -41,6 +41,16 @@ TEST_F(EdgeListFile, ReadsTabsSpacesCommentsAndCrlf) {
   EXPECT_EQ(g.targets, (std::vector<std::uint32_t>{1, 0, 2}));  // kept directed: 30 has no edge back
 }
 
+TEST_F(EdgeListFile, AcceptsAByteOrderMark) {
+  for (const char* text : {"\xEF\xBB\xBF" "1\t2\n2\t1\n", "\xEF\xBB\xBF" "# Directed graph\n1 2\n"}) {
+    const auto load = load_snap_edge_list(write("bom.txt", text));
+    EXPECT_EQ(load.graph.original_id, (std::vector<std::uint64_t>{1, 2})) << text;
+  }
+  // Only at the start of the file: elsewhere the mark is no part of an id.
+  EXPECT_NE(error_for("1 2\n\xEF\xBB\xBF" "2 1\n").find(":2: vertex id '\\xef\\xbb\\xbf2' is not an integer"),
+            std::string::npos);
+}
+
 TEST_F(EdgeListFile, RemapsSparseIdsAndKeepsTheOriginals) {
   const auto load = load_snap_edge_list(write("g.txt", "18446744073709551615 5\n5 1000000000000\n"));
   const Graph& g = load.graph;

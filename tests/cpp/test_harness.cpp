@@ -11,6 +11,8 @@
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "lb/harness/journal.hpp"
 #include "lb/harness/memory_fit.hpp"
 #include "lb/harness/preset.hpp"
@@ -21,6 +23,8 @@
 namespace lb::harness {
 std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
 std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
+std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
 }
 
 namespace {
@@ -38,10 +42,11 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return p.string();
 }
 
-std::string preset_error(const std::string& text) {
+//! The PresetError of loading `text` and planning `suite` from it ("" if none).
+std::string preset_error(const std::string& text, const Planner& suite = plan_idw, const Overrides& overrides = {}) {
   try {
     const Preset p = load_preset(write_temp("lb_preset_test.json", text));
-    plan_idw(p, {});
+    suite(p, overrides);
   } catch (const PresetError& e) {
     return e.what();
   }
@@ -305,6 +310,71 @@ TEST(Preset, SizesAreWholePositiveNumbers) {
       "{\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"],\n"
       "\"powers\": [2], \"version_overrides\": {\n\"naive\": {\"sizes\": [-1]}}}}}");
   EXPECT_NE(msg.find("lb_preset_test.json:3: 'sizes' must list positive integers"), std::string::npos) << msg;
+}
+
+TEST(Preset, RepeatedListEntriesAreRefusedAtTheirLine) {
+  // A repeat would plan the same benchmark name twice.
+  const auto idw = preset_error("{\"suites\": {\"idw\": {\n\"sizes\": [1000, 1000], \"versions\": [\"naive\"], "
+                                "\"precisions\": [\"float\"], \"powers\": [2]}}}");
+  EXPECT_NE(idw.find("lb_preset_test.json:2: 'sizes' lists 1000 twice (elements 1 and 2)"), std::string::npos) << idw;
+  const auto kofler = preset_error("{\"suites\": {\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1,\n"
+                                   "\"layouts\": [\"aos\", \"soa\", \"aos\"]}}}}",
+                                   plan_kofler);
+  EXPECT_NE(kofler.find("lb_preset_test.json:2: 'layouts' lists \"aos\" twice (elements 1 and 3)"), std::string::npos)
+      << kofler;
+  const auto inner = preset_error("{\"suites\": {\"inner\": {\"synthetic\": {\"objects\": 1024, \"layouts\": [\"aos\"],"
+                                  "\n\"inline_sizes\": [0, 32, 0], \"strategies\": [\"none\"]}}}}",
+                                  plan_inner);
+  EXPECT_NE(inner.find("lb_preset_test.json:2: 'inline_sizes' lists 0 twice (elements 1 and 3)"), std::string::npos)
+      << inner;
+}
+
+TEST(Preset, ARepeatedKeyIsRefusedNamingBothLines) {
+  const std::string idw = "\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}";
+  // JSON parsers keep one of the two values without a word: the preset refuses.
+  auto msg = preset_error("{\"repetitions\": 3,\n\"suites\": {" + idw + "},\n\"repetitions\": 5}");
+  EXPECT_NE(msg.find("lb_preset_test.json:3: key 'repetitions' appears twice in one object (first at line 1)"),
+            std::string::npos)
+      << msg;
+  // Nested, after a string holding an escaped quote and the key's name.
+  msg = preset_error("{\"description\": \"say \\\"sizes\\\": no\",\n\"suites\": {\"idw\": {\"sizes\": [1024],\n"
+                     "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2],\n\"sizes\": [2048]}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:4: key 'sizes' appears twice in one object (first at line 2)"),
+            std::string::npos)
+      << msg;
+  // The same key in different objects is no repeat.
+  EXPECT_EQ(preset_error("{\"suites\": {" + idw + "}, \"description\": \"sizes\"}"), "");
+}
+
+TEST(Preset, RepetitionsAreAWholeNumberFrom1To1000) {
+  const std::string suites = "\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], "
+                             "\"precisions\": [\"float\"], \"powers\": [2]}}";
+  for (const char* bad : {"2.5", "1e12", "1000000000000", "0", "-1", "1001", "\"3\"", "18446744073709551615"}) {
+    const auto msg = preset_error(std::string("{") + suites + ",\n\"repetitions\": " + bad + "}");
+    EXPECT_NE(msg.find("lb_preset_test.json:2: 'repetitions' must be an integer from 1 to 1000; got "), std::string::npos)
+        << bad << " -> " << msg;
+  }
+  for (int good : {1, 1000})
+    EXPECT_EQ(load_preset(write_temp("ok.json", "{" + suites + ", \"repetitions\": " + std::to_string(good) + "}"))
+                  .repetitions,
+              good);
+}
+
+TEST(Plan, AKoflerOrInnerSectionThatPlansNothingIsAnError) {
+  for (auto [suite, planner] : {std::pair{"kofler", Planner(plan_kofler)}, {"inner", Planner(plan_inner)}}) {
+    const auto msg = preset_error(fmt::format("{{\"suites\": {{\n\"{}\": {{}}}}}}", suite), planner);
+    EXPECT_NE(msg.find(fmt::format("lb_preset_test.json:2: suite {0} plans no benchmark: '{0}' names no program", suite)),
+              std::string::npos)
+        << msg;
+  }
+  // nbody is a float program: at --precision double nothing is left.
+  const auto msg = preset_error("{\"suites\": {\n\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1, "
+                                "\"layouts\": [\"aos\"]}}}}",
+                                plan_kofler, Overrides{.sizes = {}, .precisions = {"double"}});
+  EXPECT_NE(msg.find("lb_preset_test.json:2: suite kofler plans no benchmark: its programs (nbody) plan none at "
+                     "--precision double"),
+            std::string::npos)
+      << msg;
 }
 
 }  // namespace

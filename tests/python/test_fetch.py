@@ -85,6 +85,34 @@ def test_corrupt_gzip_leaves_nothing(tmp_path):
     assert list(data.iterdir()) == []
 
 
+@pytest.mark.parametrize("make", [
+    lambda target: target.mkdir(),
+    lambda target: (target.mkdir(), (target / "old.txt").write_text("x")),
+    lambda target: os.mkfifo(target),
+], ids=["empty-directory", "directory", "fifo"])
+def test_target_that_is_no_regular_file_is_refused(tmp_path, gz, make):
+    data = tmp_path / "data"
+    data.mkdir()
+    target = data / "roadNet-PA.txt"
+    make(target)
+    before = sorted(p.name for p in target.iterdir()) if target.is_dir() else None
+    r = fetch("--data-dir", data, "--from", gz, "roadNet-PA", env=matching(gz))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "roadNet-PA.txt exists and is not a regular file" in r.stderr
+    assert "wrote" not in r.stdout and "already there" not in r.stdout
+    assert (sorted(p.name for p in target.iterdir()) if target.is_dir() else None) == before
+    assert leftovers(data) == []
+
+
+def test_data_folder_that_is_a_file_is_refused(tmp_path, gz):
+    data = tmp_path / "data"
+    data.write_text("not a folder")
+    r = fetch("--data-dir", data, "--from", gz, "roadNet-PA", env=matching(gz))
+    assert r.returncode == 2
+    assert "is not a directory" in r.stderr
+    assert data.read_text() == "not a folder"
+
+
 @pytest.mark.parametrize("args,message", [
     ((), "usage"),
     (("roadNet-CA",), "unknown dataset 'roadNet-CA'"),

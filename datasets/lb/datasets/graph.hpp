@@ -44,7 +44,8 @@ struct EdgeListLoad {
 
 //! Reads a SNAP edge list: one "from to" pair of non-negative integer ids per line,
 //! separated by tabs or spaces; lines starting with '#' and blank lines are skipped; "\r\n"
-//! line ends are accepted. Ids need not be dense: they are renumbered 0..n-1 in ascending
+//! line ends and a UTF-8 byte order mark are accepted; the file is read with the input size
+//! limit (text::read_bounded). Ids need not be dense: they are renumbered 0..n-1 in ascending
 //! order (Graph::original_id keeps them). Throws InputError naming file:line for a line
 //! with one column or more than two, an id that is not an integer, negative, or beyond
 //! 2^64-1; naming the file when it is missing, a directory, has no edges, or has more than

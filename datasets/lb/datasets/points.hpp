@@ -33,9 +33,11 @@ struct PointSet {
 //! `seed` (the paper's authors' setup: [0, 1000)). Identical on every platform.
 PointSet uniform_points(std::size_t n, std::uint64_t seed, double lo = 0.0, double hi = 1000.0);
 
-//! Reads "x,y,value" lines. An optional first line of three non-numeric names is a header;
-//! blank lines and lines starting with '#' are skipped. Throws InputError naming file:line
-//! for a wrong column count, a non-numeric or non-finite value, or a file with no points.
+//! Reads "x,y,value" lines (text::CsvLines: a byte order mark, quoted fields, the input size
+//! limit). An optional first line of three non-numeric names is a header (only the first:
+//! names later are malformed data); blank lines and lines starting with '#' are skipped.
+//! Throws InputError naming file:line for a wrong column count, a non-numeric or non-finite
+//! value, or a file with no points.
 PointSet load_points_csv(const std::string& path);
 
 //! The first pair (earlier, later index) of points closer than sqrt(min_d2), in order of the

@@ -3,7 +3,8 @@
 
 #include <charconv>
 #include <cstddef>
-#include <fstream>
+#include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,20 +43,65 @@ std::string number_problem(Number status, std::string_view text);
 //! the terminal.
 std::string quote(std::string_view text, std::size_t max_chars = 40);
 
-//! The content lines of a CSV file: a UTF-8 byte order mark at the start is dropped, each
-//! line is trimmed, blank lines and lines starting with '#' are skipped. Throws InputError
-//! for a missing or unreadable file and for a directory.
-class CsvLines {
+//! Every loader of outside input (points, wells, edge lists, presets) reads its file whole
+//! through read_bounded, with a size limit, so an endless input (/dev/zero, a pipe that never
+//! closes) is refused instead of filling the memory. The limit is the environment variable
+//! LB_MAX_INPUT_BYTES where set (bytes, or with a K, M or G suffix: KiB, MiB, GiB), else the
+//! loader's default: kMaxDataBytes for data files, kMaxPresetBytes for presets.
+inline constexpr const char* kMaxInputEnv = "LB_MAX_INPUT_BYTES";
+inline constexpr std::uint64_t kMaxDataBytes = std::uint64_t{2} << 30;    //!< 2 GiB
+inline constexpr std::uint64_t kMaxPresetBytes = std::uint64_t{4} << 20;  //!< 4 MiB
+
+//! LB_MAX_INPUT_BYTES where set, else `default_limit`; throws InputError for a value that is
+//! not a positive size.
+std::uint64_t max_input_bytes(std::uint64_t default_limit);
+
+//! The whole content of the file `path`. Throws InputError naming the file for a missing,
+//! unreadable or directory path, a read error (never a short content) and for more than
+//! `limit` bytes (naming the limit and LB_MAX_INPUT_BYTES), after reading at most limit + 1
+//! bytes.
+std::string read_bounded(const std::string& path, std::uint64_t limit);
+//! The same from an open stream, `name` naming it in errors.
+std::string read_bounded(std::istream& in, const std::string& name, std::uint64_t limit);
+
+//! `text` without a UTF-8 byte order mark at its start (spreadsheets and some editors write
+//! one).
+inline std::string_view strip_bom(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  return text;
+}
+
+//! The content lines of a text file read by read_bounded (limit max_input_bytes(kMaxDataBytes)):
+//! a UTF-8 byte order mark at the start is dropped, each line is trimmed, blank lines and
+//! lines starting with '#' are skipped. Throws InputError as read_bounded does.
+class TextLines {
  public:
-  explicit CsvLines(const std::string& path);
+  explicit TextLines(const std::string& path);
   //! The next content line; false at the end of the file.
   bool next(std::string_view& line);
   std::size_t line_no() const { return line_no_; }
 
- private:
+ protected:
   std::string path_, text_;
-  std::ifstream in_;
-  std::size_t line_no_ = 0;
+
+ private:
+  std::size_t pos_ = 0, line_no_ = 0;
+};
+
+//! TextLines of a CSV file, split into fields at commas; each field is trimmed. A field in
+//! double quotes may hold commas, and "" inside it is one quote ("x, m" is one field).
+//! Throws InputError naming file:line for an unterminated quote or text after a closing one.
+class CsvLines : public TextLines {
+ public:
+  using TextLines::TextLines;
+  //! The next content line (trimmed, as in the file), its fields in fields(); false at the end.
+  bool next(std::string_view& line);
+  const std::vector<std::string_view>& fields() const { return fields_; }
+
+ private:
+  void split_fields(std::string_view line);
+  std::string unquoted_;  //!< quoted fields with "" made one quote (fields_ points into it)
+  std::vector<std::string_view> fields_;
 };
 
 //! The whole of `text` as a double ("nan" and "inf" parse: callers check finiteness).

@@ -92,8 +92,9 @@ inline KrigingCase kriging_base_case(int scale = 1) { return generate_kriging_ca
 //! The coordinates of one axis of a GridSpec, exactly as grid_points computes them.
 std::vector<double> grid_axis(double lo, double hi, std::size_t n);
 
-//! Reads "x,y,<surface 1>,...,<surface H>": a header naming the surfaces (at least one),
-//! then one well per line. Blank lines and lines starting with '#' are skipped. Throws
+//! Reads "x,y,<surface 1>,...,<surface H>" (text::CsvLines: a byte order mark, quoted
+//! fields, the input size limit): a header naming the surfaces (at least one), then one
+//! well per line. Blank lines and lines starting with '#' are skipped. Throws
 //! InputError naming file:line for a missing or malformed header, a wrong column count, a
 //! non-numeric or non-finite value, and naming the file for fewer than 2 wells or two wells
 //! at one position (which would make the kriging system singular).

@@ -22,6 +22,9 @@ class PresetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+//! The most repetitions a preset may ask for.
+inline constexpr int kMaxRepetitions = 1000;
+
 struct Preset {
   std::string name;  //!< "quick", "paper" or the file's stem
   std::string path;
@@ -42,6 +45,12 @@ struct Preset {
 
   template <class T>
   void check_integers(const nlohmann::json& list, const char* key, std::string_view where) const;
+  //! Throws unless the elements of `list` differ (a repeat would plan one benchmark twice).
+  void check_unique(const nlohmann::json& list, const char* key, std::string_view where) const;
+  //! The error of a suite whose object of programs (suites[suite]) plans no benchmark, at
+  //! the suite's line: it names no program, or its programs plan none (at the command line's
+  //! `precisions`, where given).
+  PresetError no_benchmark(std::string_view suite, const std::vector<std::string>& precisions) const;
 
   //! object[key] (found under `where`) as a non-empty list of T, or a PresetError at its line.
   template <class T>
@@ -50,6 +59,7 @@ struct Preset {
     const auto& v = object[key];
     if (!v.is_array() || v.empty()) throw error_at(key, "'" + std::string(key) + "' must be a non-empty list", where);
     if constexpr (std::is_integral_v<T>) check_integers<T>(v, key, where);
+    check_unique(v, key, where);
     try {
       return v.get<std::vector<T>>();
     } catch (const nlohmann::json::exception&) {
@@ -84,7 +94,10 @@ void Preset::check_integers(const nlohmann::json& list, const char* key, std::st
 std::string preset_dir();
 //! The named presets: the stems of preset_dir()'s *.json files, sorted.
 std::vector<std::string> preset_names();
-//! A named preset (see preset_names) or a path to a JSON file.
+//! A named preset (see preset_names) or a path to a JSON file, read with a size limit
+//! (lb::datasets::text::read_bounded: LB_MAX_INPUT_BYTES, else 4 MiB). Throws PresetError
+//! naming file:line for malformed JSON, a key repeated in one object, an unknown key, and
+//! repetitions that are not an integer in [1, kMaxRepetitions].
 Preset load_preset(const std::string& name_or_path);
 //! `path` as results record it: relative to the source tree's root when it lies inside it
 //! (committed results then name no one's checkout), any other path as given.
