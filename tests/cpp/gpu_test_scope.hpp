@@ -5,6 +5,9 @@
 //! per kernel for the quick sanitizer round: a shared-memory race does not depend on the
 //! layout the data come from, and the opt-in `make sanitize` covers every layout).
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -33,6 +36,15 @@ inline bool layout_under_test(std::string_view name) {
   for (const auto& w : wanted)
     if (w == name) return true;
   return false;
+}
+
+//! The items of `all` whose layout (`layout_of(item)`) is under test; an empty result fails
+//! the test (a filter naming none of a test's layouts would make it pass without running).
+template <class T, class LayoutOf>
+std::vector<T> layouts_under_test(std::vector<T> all, LayoutOf layout_of) {
+  std::erase_if(all, [&](const T& item) { return !layout_under_test(layout_of(item)); });
+  if (all.empty()) ADD_FAILURE() << "LB_GPU_TEST_LAYOUTS names none of this test's layouts";
+  return all;
 }
 
 }  // namespace lb::testing

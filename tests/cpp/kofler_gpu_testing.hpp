@@ -27,8 +27,7 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
   p.clusters = {{}, {}};
   out.push_back({"split", 0, partition, p});
   out.push_back({"split-ct", 0, partition, p});
-  std::erase_if(out, [](const LayoutChoice& c) { return !layout_under_test(c.layout); });
-  return out;
+  return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.layout; });
 }
 
 //! Set-up, poison, prepare, run (unless `skip_run`), validate: the harness's validated run.

@@ -66,10 +66,7 @@ void check_case(idw::Precision prec, double p, const Case& c, const std::vector<
 
 //! The precision's layouts, or those named in LB_GPU_TEST_LAYOUTS (gpu_test_scope.hpp).
 std::vector<std::string> layouts_under_test(idw::Precision prec) {
-  std::vector<std::string> layouts;
-  for (const auto& layout : idw::layout_names(prec))
-    if (lb::testing::layout_under_test(layout)) layouts.push_back(layout);
-  return layouts;
+  return lb::testing::layouts_under_test(idw::layout_names(prec), [](const std::string& l) { return l; });
 }
 
 void check_all(const std::vector<Case>& cases, const std::vector<idw::Version>& versions) {

@@ -34,8 +34,7 @@ const std::vector<LayoutChoice>& bitonic_layouts() {
 
 TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (const auto& choice : bitonic_layouts()) {
-    if (!testing::layout_under_test(choice.layout)) continue;
+  for (const auto& choice : testing::layouts_under_test(bitonic_layouts(), [](const auto& c) { return c.layout; })) {
     SCOPED_TRACE(choice.layout + " " + choice.param());
     for (std::size_t n : {std::size_t(1024), std::size_t(8192)}) {
       const Check ok = sort_once(choice, "bitonic", n, SortFault::none);

@@ -31,8 +31,7 @@ TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
       {"aos", 0, {}, {}},     {"soa", 0, {}, {}},      {"tiled", 2, {}, {}},     {"tiled", 64, {}, {}},
       {"tiled", 4096, {}, {}}, {"tiled-ct", 4, {}, {}}, {"tiled-ct", 32, {}, {}}, {"tiled-ct", 128, {}, {}}};
   for (const std::string precision : {"float", "double"})
-    for (const auto& choice : layouts) {
-      if (!testing::layout_under_test(choice.layout)) continue;
+    for (const auto& choice : testing::layouts_under_test(layouts, [](const auto& c) { return c.layout; })) {
       SCOPED_TRACE(precision + " " + choice.layout + " " + choice.param());
       const Check ok = lavamd_once(choice, 3, precision, LavaFault::none);
       EXPECT_TRUE(ok.ok) << ok.message;

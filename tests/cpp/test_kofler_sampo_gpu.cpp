@@ -65,8 +65,7 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
   for (const StepStats& s : expected()->stats) laid += s.eggs_laid, bites += s.bites;
   ASSERT_GT(laid, 0u) << "the case lays no eggs: createEggs would go unchecked";
   ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
-  for (const LayoutChoice& c : every_kind()) {
-    if (!testing::layout_under_test(c.layout)) continue;
+  for (const LayoutChoice& c : testing::layouts_under_test(every_kind(), [](const auto& k) { return k.layout; })) {
     auto v = make_sampo_variant(c, small(), expected());
     v->setup(nullptr);
     v->poison(nullptr);
