@@ -211,14 +211,16 @@ def _merge_problem(entries):
     repetition index or an aggregate twice, more repetitions than the run had) or a counter
     that some repetitions have and others lack."""
     iterations = [e for e in entries if e["run_type"] == "iteration"]
-    indices = [e.get("repetition_index") for e in iterations]
-    known = [i for i in indices if i is not None]
+    # Only well-formed names and indices are compared; others are ignored, as _fold does.
+    known = [e["repetition_index"] for e in iterations
+             if isinstance(e.get("repetition_index"), int) and not isinstance(e["repetition_index"], bool)]
     if len(known) != len(set(known)):
         return "duplicate name: a repetition index appears twice"
     declared = next((e["repetitions"] for e in iterations if _is_number(e.get("repetitions"))), None)
     if declared is not None and len(iterations) > declared:
         return f"duplicate name: {len(iterations)} repetitions where the run had {declared}"
-    aggregates = [e.get("aggregate_name") for e in entries if e["run_type"] == "aggregate"]
+    aggregates = [e["aggregate_name"] for e in entries
+                  if e["run_type"] == "aggregate" and isinstance(e.get("aggregate_name"), str)]
     if len(aggregates) != len(set(aggregates)):
         twice = next(a for a in aggregates if aggregates.count(a) > 1)
         return f"duplicate name: aggregate '{twice}' appears twice"
