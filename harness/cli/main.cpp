@@ -8,6 +8,7 @@
 //!   bfs                BFS levels of a SNAP edge list over an inner-array layout (GPU or CPU)
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
+#include <algorithm>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -48,8 +49,8 @@ struct Selection {
   std::vector<std::string> precisions;
 };
 
-//! --sizes as positive integers: "-1" or "1024.5" is an error naming the option, never a
-//! wrapped or truncated size.
+//! --sizes as distinct positive integers: "-1" or "1024.5" is an error naming the option, never
+//! a wrapped or truncated size, and so is a size given twice.
 std::vector<std::size_t> sizes_of(const std::vector<std::string>& texts) {
   std::vector<std::size_t> sizes;
   for (const auto& t : texts) {
@@ -57,6 +58,9 @@ std::vector<std::size_t> sizes_of(const std::vector<std::string>& texts) {
     if (!lb::datasets::text::parse_size(t, n) || n == 0)
       throw std::invalid_argument(
           fmt::format("--sizes: {} is not a positive integer", lb::datasets::text::quote(t)));
+    // A size given twice would plan its benchmarks twice under one name.
+    if (std::find(sizes.begin(), sizes.end(), n) != sizes.end())
+      throw std::invalid_argument(fmt::format("--sizes: {} is given twice; give each size once", n));
     sizes.push_back(n);
   }
   return sizes;

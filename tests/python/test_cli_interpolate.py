@@ -290,6 +290,7 @@ def test_a_directory_as_input_or_preset_is_named(tmp_path):
     (["--sizes", "1024.5"], "--sizes: '1024.5' is not a positive integer"),
     (["--sizes", "0"], "--sizes: '0' is not a positive integer"),
     (["--suite", "kriging", "--sizes", "200"], "--sizes: scale 200 is not in 1..100"),
+    (["--sizes", "1000,2000,1000"], "--sizes: 1000 is given twice"),  # twice planned under one name
 ])
 def test_plan_sizes_are_positive_integers_named_by_the_option(args, message):
     r = run("plan", *args)
