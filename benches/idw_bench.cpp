@@ -1,7 +1,7 @@
 //! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
 //! each validated against the double CPU reference before it is timed, plus the paper's
 //! single-core CPU baseline and an OpenMP CPU time; each a program variant
-//! (lb/harness/program.hpp) run by run_case.
+//! (lb/harness/program.hpp); the one planner (lb/harness/plan.hpp) names and runs them.
 
 #include <omp.h>
 
@@ -15,6 +15,7 @@
 #include "lb/datasets/points.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/harness/memory_fit.hpp"
+#include "lb/harness/plan.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
@@ -73,9 +74,7 @@ std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char
   return preset.list_at<T>(j, key, where);
 }
 
-Config read_config(const Preset& preset, const Overrides& overrides) {
-  if (!preset.suites.contains("idw")) throw preset.error_at("suites", "this preset has no 'idw' suite");
-  const auto& j = preset.suites["idw"];
+Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides) {
   preset.check_keys(j, "idw",
                     {"sizes", "versions", "layouts", "precisions", "powers", "block", "cpu_baselines", "version_overrides"});
   Config c;
@@ -363,33 +362,53 @@ ProgramCase cpu_case(const CpuCase& c) {
           }};
 }
 
-}  // namespace
+//! Shepard's IDW on its axes: <version>/<layout>/<precision>/p:<p>/size:<n>[/block:<b>].
+BenchmarkId shepard_id(std::string_view version, std::string_view layout, Precision prec, double p, std::size_t size) {
+  return {.version = std::string(version),
+          .layout = std::string(layout),
+          .precision = std::string(idw::to_string(prec)),
+          .params = {{"p", power_text(p)}, {"size", std::to_string(size)}}};
+}
 
-std::vector<PlannedBenchmark> plan_idw(const Preset& preset, const Overrides& overrides) {
-  const Config c = read_config(preset, overrides);
-  std::vector<PlannedBenchmark> plan;
+std::vector<PlannedCase> plan_shepard(const Preset& preset, const nlohmann::json& j, std::string_view,
+                                      const Overrides& overrides) {
+  const Config c = read_config(preset, j, overrides);
+  std::vector<PlannedCase> plan;
   for (std::size_t size : c.sizes)
     for (Precision prec : c.precisions) {
       if (c.cpu_baselines)
         for (double p : c.powers)
           for (bool parallel : {false, true}) {
-            std::string name = fmt::format("idw/shepard/{}/aos/{}/p:{}/size:{}", parallel ? "cpu-omp" : "cpu-serial",
-                                           idw::to_string(prec), power_text(p), size);
-            const ProgramCase pc = cpu_case({parallel, prec, p, size});
-            plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
+            plan.push_back({shepard_id(parallel ? "cpu-omp" : "cpu-serial", "aos", prec, p, size),
+                            cpu_case({parallel, prec, p, size})});
           }
       for (const auto& layout : idw::layout_names(prec)) {
         for (Version version : c.versions)
           for (double p : c.powers) {
             if (!c.runs(version, layout, p, size)) continue;
-            std::string name = fmt::format("idw/shepard/{}/{}/{}/p:{}/size:{}/block:{}", idw::to_string(version),
-                                           layout, idw::to_string(prec), power_text(p), size, c.block);
-            const ProgramCase pc = gpu_case({version, layout, prec, p, size, c.block});
-            plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
+            BenchmarkId id = shepard_id(idw::to_string(version), layout, prec, p, size);
+            id.params.emplace_back("block", std::to_string(c.block));
+            plan.push_back({std::move(id), gpu_case({version, layout, prec, p, size, c.block})});
           }
       }
     }
   return plan;
+}
+
+}  // namespace
+
+//! IDW's one program, Shepard's interpolation (the suite's section is its object).
+Program shepard_program() {
+  Axis versions{"version", {}}, layouts{"layout", {}};
+  for (Version v : idw::gpu_versions()) versions.values.emplace_back(idw::to_string(v));
+  versions.values.insert(versions.values.end(), {"cpu-serial", "cpu-omp"});
+  for (Precision p : {Precision::f32, Precision::f64})
+    for (const auto& l : idw::layout_names(p))
+      if (std::find(layouts.values.begin(), layouts.values.end(), l) == layouts.values.end()) layouts.values.push_back(l);
+  return {"shepard",
+          {versions, layouts, {"precision", {"float", "double"}}, {"p", {}}, {"size", {}}, {"block", {}}},
+          {"checked_probes", "max_probe_share", "sampled", "sample_points", "omp_threads"},
+          plan_shepard};
 }
 
 }  // namespace lb::harness

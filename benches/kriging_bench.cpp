@@ -25,6 +25,7 @@
 
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/memory_fit.hpp"
+#include "lb/harness/plan.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kriging/cpu.hpp"
@@ -64,9 +65,7 @@ Prec parse_prec(const Preset& preset, const std::string& s, const char* key) {
   throw preset.error_at(key, fmt::format("unknown precision '{}' (float or double)", s));
 }
 
-Config read_config(const Preset& preset, const Overrides& overrides) {
-  if (!preset.suites.contains("kriging")) throw preset.error_at("suites", "this preset has no 'kriging' suite");
-  const auto& j = preset.suites["kriging"];
+Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides) {
   preset.check_keys(j, "kriging",
                     {"scales", "experiments", "exp7_precisions", "cpu_programs", "cpu_sample_estimates", "well_sweep",
                      "model"});
@@ -366,20 +365,27 @@ const char* layout_of(int experiment) {
   return experiment >= 5 ? "aos-const" : "soa";
 }
 
-}  // namespace
+//! Ordinary kriging on its axes: <version>/<layout>/<precision>/scale:<s>/wells:<n>.
+BenchmarkId ok_id(std::string version, const char* layout, Prec p, int scale, std::size_t wells) {
+  return {.version = std::move(version),
+          .layout = layout,
+          .precision = to_string(p),
+          .params = {{"scale", std::to_string(scale)}, {"wells", std::to_string(wells)}}};
+}
 
-std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides& overrides) {
-  const Config c = read_config(preset, overrides);
+std::vector<PlannedCase> plan_ok(const Preset& preset, const nlohmann::json& j, std::string_view,
+                                 const Overrides& overrides) {
+  const Config c = read_config(preset, j, overrides);
   auto wanted = [&](Prec p) { return c.precisions.empty() || std::find(c.precisions.begin(), c.precisions.end(), p) != c.precisions.end(); };
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   std::vector<std::string> names;
   auto add_gpu = [&](int e, Prec p, int scale, std::size_t wells) {
     if (!wanted(p)) return;
-    std::string name = fmt::format("kriging/ok/gpu-exp{}/{}/{}/scale:{}/wells:{}", e, layout_of(e), to_string(p), scale, wells);
+    BenchmarkId id = ok_id(fmt::format("gpu-exp{}", e), layout_of(e), p, scale, wells);
+    const std::string name = benchmark_name(id);
     if (std::find(names.begin(), names.end(), name) != names.end()) return;
     names.push_back(name);
-    const ProgramCase pc = gpu_case({e, p, scale, wells});
-    plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
+    plan.push_back({std::move(id), gpu_case({e, p, scale, wells})});
   };
   auto gpu_precisions = [&](int e) {
     if (e >= 7) return c.exp7_precisions;
@@ -392,11 +398,9 @@ std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides
                                    std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32},
                                    std::pair{P::dual, Prec::f64}, std::pair{P::dual, Prec::f32}}) {
         if (!wanted(prec)) continue;
-        std::string name = fmt::format("kriging/ok/cpu-exp{}/{}/{}/scale:{}/wells:{}", int(program),
-                                       program == P::dual ? "dense" : "soa", to_string(prec), scale,
-                                       datasets::kKrigingBaseWells);
-        const ProgramCase pc = cpu_case({program, prec, scale, c.cpu_sample_estimates});
-        plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
+        plan.push_back({ok_id(fmt::format("cpu-exp{}", int(program)), program == P::dual ? "dense" : "soa", prec, scale,
+                              datasets::kKrigingBaseWells),
+                        cpu_case({program, prec, scale, c.cpu_sample_estimates})});
       }
     }
     for (int e : c.experiments)
@@ -407,6 +411,19 @@ std::vector<PlannedBenchmark> plan_kriging(const Preset& preset, const Overrides
       for (int e : c.sweep.experiments)
         for (Prec p : gpu_precisions(e)) add_gpu(e, p, scale, wells);
   return plan;
+}
+
+}  // namespace
+
+//! Kriging's one program, ordinary kriging (the suite's section is its object).
+Program ok_program() {
+  Axis versions{"version", {"cpu-exp1", "cpu-exp2", "cpu-exp4", "cpu-exp8"}};
+  for (int e = 1; e <= 8; ++e) versions.values.push_back(fmt::format("gpu-exp{}", e));
+  return {"ok",
+          {versions, {"layout", {"soa", "aos-const", "dense"}}, {"precision", {"float", "double"}}, {"scale", {}},
+           {"wells", {}}},
+          {"vs_exp5_max_abs", "vs_exp5_max_rel", "device_s", "host_solve_s", "sampled", "sample_points"},
+          plan_ok};
 }
 
 }  // namespace lb::harness

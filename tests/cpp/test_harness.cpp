@@ -18,11 +18,6 @@
 
 #include "planned_runs.hpp"
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
-}
-
 namespace {
 
 using namespace lb::harness;
@@ -41,7 +36,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 std::string preset_error(const std::string& text) {
   try {
     const Preset p = load_preset(write_temp("lb_preset_test.json", text));
-    plan_idw(p, {});
+    find_suite("idw").plan(p, {});
   } catch (const PresetError& e) {
     return e.what();
   }
@@ -136,7 +131,7 @@ TEST(Preset, BadNamesInsideTheSuite) {
 }
 
 TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
-  const auto plan = plan_idw(load_preset("quick"), {});
+  const auto plan = find_suite("idw").plan(load_preset("quick"), {});
   // per size: float 4 layouts + double 6, x 2 powers = 20 per version: naive, tiled and
   // cdp-improved; cdp-original only at 10K; roofline on aoas only (2 precisions x 2 powers);
   // CPU 2 x 2 x 2 = 8.
@@ -156,18 +151,18 @@ TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
 }
 
 TEST(Plan, OverridesReplaceSizesAndPrecisions) {
-  const auto plan = plan_idw(load_preset("quick"), Overrides{{1000}, {"double"}});
+  const auto plan = find_suite("idw").plan(load_preset("quick"), Overrides{{1000}, {"double"}});
   // naive, tiled, cdp-improved: 6 layouts x 2 powers each; roofline: aoas x 2; CPU: 4.
   EXPECT_EQ(plan.size(), 3 * 12u + 2u + 4u);
   for (const auto& b : plan) {
     EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
   }
-  EXPECT_THROW(plan_idw(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
+  EXPECT_THROW(find_suite("idw").plan(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
 }
 
 TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
-  const auto plan = plan_kriging(load_preset("quick"), {});
+  const auto plan = find_suite("kriging").plan(load_preset("quick"), {});
   // per scale (1, 2): 4 CPU programs + cpu-exp8 x 2 + exps 1-6 + exps 7 and 8 in two
   // precisions = 16; the sweep at scale 1 adds 100 and 1000 wells for exp 6, exp 7 x 2 and
   // exp 8 x 2 (10 wells are already planned).
@@ -185,7 +180,7 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   EXPECT_TRUE(names.count("kriging/ok/cpu-exp8/dense/double/scale:2/wells:10"));
   EXPECT_FALSE(names.count("kriging/ok/gpu-exp6/aos-const/double/scale:1/wells:10"));  // exp 6 is float
   // --sizes overrides the scales, --precision filters.
-  const auto narrow = plan_kriging(load_preset("quick"), Overrides{{4}, {"float"}});
+  const auto narrow = find_suite("kriging").plan(load_preset("quick"), Overrides{{4}, {"float"}});
   for (const auto& b : narrow) EXPECT_NE(b.name.find("/float/"), std::string::npos) << b.name;
   EXPECT_EQ(std::count_if(narrow.begin(), narrow.end(),
                           [](const auto& b) { return b.name.find("scale:4/") != std::string::npos; }),
@@ -195,7 +190,7 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
 TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
   // The planned CPU programs at scale 1 (49,500 estimates), sampled above 1000 estimates, run
   // as `layoutbench run` runs them (no GPU needed).
-  const auto plan = plan_kriging(
+  const auto plan = find_suite("kriging").plan(
       load_preset(write_temp("lb_kriging_cpu.json",
                              R"({"suites": {"kriging": {"scales": [1], "experiments": [6], "cpu_sample_estimates": 1000}}})")),
       {});
@@ -219,7 +214,7 @@ TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
 TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
   auto error = [](const std::string& text) {
     try {
-      plan_kriging(load_preset(write_temp("lb_kriging_preset.json", text)), {});
+      find_suite("kriging").plan(load_preset(write_temp("lb_kriging_preset.json", text)), {});
     } catch (const PresetError& e) {
       return std::string(e.what());
     }

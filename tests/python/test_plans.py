@@ -39,3 +39,21 @@ def test_plan_is_the_committed_list(preset, tmp_path):
     extra = [n for n in got if n not in set(expected)]
     assert not missing and not extra, f"missing {missing[:5]}, extra {extra[:5]}"
     assert got == expected  # the same benchmarks in the same run order
+
+
+@pytest.mark.parametrize("preset", ["quick", "paper"])
+def test_every_planned_name_is_made_of_its_programs_declared_axes(preset, tmp_path):
+    """One namer: <suite>/<program>/<version>/<layout>/<precision>{/<key>:<value>}, where the
+    program is one the registry lists for the suite, version, layout and precision are values
+    of its first three axes (inner's version is its strategy), and every key is one of its axes
+    (each value one it lists, where it lists them)."""
+    registry = json.loads(layoutbench("suites", "--json", data_dir=tmp_path))
+    programs = {(s["name"], p["name"]): {a["name"]: a["values"] for a in p["axes"]}
+                for s in registry["suites"] for p in s["programs"]}
+    for name in (PLANS / f"{preset}.txt").read_text().splitlines():
+        suite, program, version, layout, precision, *params = name.split("/")
+        axes = programs[(suite, program)]
+        for axis, value in (*zip(list(axes)[:3], (version, layout, precision)),
+                            *(param.split(":", 1) for param in params)):
+            assert axis in axes, f"{name}: {program} declares no axis {axis}"
+            assert not axes[axis] or value in axes[axis], f"{name}: {value} is not a {axis} of {program}"
