@@ -54,14 +54,11 @@ std::vector<PlannedCase> plan_shepard(const Preset& preset, const nlohmann::json
 
 //! IDW's one program, Shepard's interpolation (the suite's section is its object).
 Program shepard_program() {
-  Axis versions{"version", {}}, layouts{"layout", {}};
+  Axis versions{"version", {}};
   for (Version v : idw::gpu_versions()) versions.values.emplace_back(idw::to_string(v));
   versions.values.insert(versions.values.end(), {"cpu-serial", "cpu-omp"});
-  for (Precision p : {Precision::f32, Precision::f64})
-    for (const auto& l : idw::layout_names(p))
-      if (std::find(layouts.values.begin(), layouts.values.end(), l) == layouts.values.end()) layouts.values.push_back(l);
   return {"shepard",
-          {versions, layouts, {"precision", {"float", "double"}}, {"p", {}}, {"size", {}}, {"block", {}}},
+          {versions, layout_axis(), {"precision", {"float", "double"}}, {"p", {}}, {"size", {}}, {"block", {}}},
           {"checked_probes", "max_probe_share", "sampled", "sample_points", "omp_threads"},
           plan_shepard};
 }

@@ -12,6 +12,14 @@ std::vector<T> list_of(const Preset& preset, const nlohmann::json& j, const char
 
 }  // namespace
 
+Axis layout_axis() {
+  Axis layouts{"layout", {}};
+  for (Precision p : {Precision::f32, Precision::f64})
+    for (const auto& l : idw::layout_names(p))
+      if (std::find(layouts.values.begin(), layouts.values.end(), l) == layouts.values.end()) layouts.values.push_back(l);
+  return layouts;
+}
+
 Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides) {
   preset.check_keys(j, "idw",
                     {"sizes", "versions", "layouts", "precisions", "powers", "block", "cpu_baselines", "version_overrides"});
@@ -37,13 +45,9 @@ Config read_config(const Preset& preset, const nlohmann::json& j, const Override
   c.powers = list_of<double>(preset, j, "powers");
   for (double p : c.powers)
     if (!(p > 0)) throw preset.error_at("powers", "powers must be positive");
+  const Axis layouts = layout_axis();
   auto check_layouts = [&](const std::vector<std::string>& names) {
-    for (const auto& l : names) {
-      bool known = false;
-      for (Precision p : {Precision::f32, Precision::f64})
-        for (const auto& name : idw::layout_names(p)) known = known || name == l;
-      if (!known) throw preset.error_at("layouts", fmt::format("unknown layout '{}'", l));
-    }
+    for (const auto& l : names) layouts.check(preset, l, "layouts");
   };
   if (j.contains("layouts") && !(j["layouts"].is_string() && j["layouts"] == "all")) {
     c.layouts = list_of<std::string>(preset, j, "layouts");

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lb/harness/plan.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
@@ -52,6 +53,9 @@ struct Config {
            (cap == scope.max_size_by_power.end() || size <= cap->second);
   }
 };
+
+//! The program's layout axis: every layout of either precision, each once.
+Axis layout_axis();
 
 //! The suite's object `j` of the preset, with the command line's overrides.
 Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides);

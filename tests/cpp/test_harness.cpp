@@ -120,7 +120,7 @@ TEST(Preset, BadNamesInsideTheSuite) {
   EXPECT_NE(preset_error(head + "\"versions\": [\"cdp\"], \"precisions\": [\"float\"]}}}").find("unknown IDW version 'cdp'"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"layouts\": [\"aosoa\"]}}}")
-                .find("unknown layout 'aosoa'"),
+                .find("unknown layout 'aosoa' (expected one of: soa, aos, aoas, builtin, soaos, hybrid)"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"block\": 100}}}").find("multiple of 32"),
             std::string::npos);
