@@ -1,27 +1,27 @@
-//! Springer, Sun & Masuhara 2018 (inner array inlining): the suite's planner. Each program
-//! lives in benches/inner/ and plans its own benchmarks from its object in the preset.
+//! Springer, Sun & Masuhara 2018 (inner array inlining): what the suite's programs share, their
+//! ids and axes. Each program lives in benches/inner/ and plans its own benchmarks from its
+//! object in the preset.
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "inner/programs.hpp"
 
 namespace lb::harness {
 namespace inner {
 
-const std::vector<Program>& programs() {
-  static const std::vector<Program> all = {
-      {"synthetic", plan_inner_synthetic},
-      {"bfs", plan_inner_bfs},
-  };
-  return all;
+BenchmarkId inner_id(InnerStrategy s, InnerLayout l, std::size_t inline_count, std::string key, std::string value) {
+  return {.version = std::string(lb::inner::to_string(s)),
+          .layout = std::string(lb::inner::to_string(l)),
+          .precision = "int",
+          .params = {{"inline", std::to_string(inline_count)}, {std::move(key), std::move(value)}}};
 }
 
-std::string benchmark_name(std::string_view app, InnerStrategy s, InnerLayout l, std::size_t inline_count,
-                           std::string_view last) {
-  return fmt::format("inner/{}/{}/{}/int/inline:{}/{}", app, lb::inner::to_string(s), lb::inner::to_string(l),
-                     inline_count, last);
+std::vector<Axis> inner_axes(Axis last) {
+  Axis strategies{"strategy", {}}, layouts{"layout", {}};
+  for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
+    strategies.values.emplace_back(lb::inner::to_string(s));
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) layouts.values.emplace_back(lb::inner::to_string(l));
+  return {strategies, layouts, {"precision", {"int"}}, {"inline", {}}, std::move(last)};
 }
 
 std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::size_t>& inline_sizes, std::size_t max) {
@@ -33,26 +33,5 @@ std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::s
 }
 
 }  // namespace inner
-
-std::vector<PlannedBenchmark> plan_inner(const Preset& preset, const Overrides& overrides) {
-  if (!preset.suites.contains("inner")) throw preset.error_at("suites", "this preset has no 'inner' suite");
-  const auto& j = preset.suites["inner"];
-  if (!j.is_object()) throw preset.error_at("inner", "'inner' must be an object of programs");
-  const auto& all = inner::programs();
-  for (const auto& [name, config] : j.items())
-    if (std::none_of(all.begin(), all.end(), [&](const inner::Program& p) { return p.name == name; })) {
-      std::string known;
-      for (const auto& p : all) known += (known.empty() ? "" : ", ") + std::string(p.name);
-      throw preset.error_at(name, fmt::format("unknown inner-array program '{}' (expected one of: {})", name, known), "inner");
-    }
-  std::vector<PlannedBenchmark> plan;
-  for (const auto& program : all)  // run order is the suite's, not the file's
-    if (j.contains(program.name)) {
-      auto part = program.plan(preset, j[std::string(program.name)], program.name, overrides);
-      plan.insert(plan.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
-    }
-  if (plan.empty()) throw preset.no_benchmark("inner", overrides.precisions);
-  return plan;
-}
 
 }  // namespace lb::harness

@@ -1,24 +1,35 @@
 #include <stdexcept>
 
+#include "inner/programs.hpp"
+#include "kofler/programs.hpp"
 #include "lb/harness/suite.hpp"
 
 namespace lb::harness {
 
-// Each paper's planner lives with its benchmarks (benches/<paper>_bench.cpp).
-std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
+// Each program is declared with its benchmarks (benches/<paper>_bench.cpp, benches/<paper>/).
+Program shepard_program();
+Program ok_program();
 
 const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
-      {"idw", plan_idw, {}},
+      {"idw", {Section::one_program, "", {shepard_program()}}, {}},
       {"kriging",
-       plan_kriging,
-       {{"model", "model", "krige",
-         "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh"}}},
-      {"kofler", plan_kofler, {}},
-      {"inner", plan_inner, {}},
+       {Section::one_program, "", {ok_program()}},
+       {{.name = "model",
+         .preset_key = "model",
+         .command = "krige",
+         .figure = "Fig. 4",
+         .description = "Fig. 4: krige the generated case at the preset's {\"scale\", \"experiment\"} onto the model mesh",
+         .parameters = {{"scale", 1, 0}, {"experiment", 1, 8}},
+         .argv = {"krige", "--scale", "{scale}", "--experiment", "{experiment}", "--device", "gpu", "--out",
+                  "{out:model}", "--wells-out", "{out:wells}"},
+         .outputs = {"model", "wells"}}}},
+      {"kofler",
+       {Section::programs, "Kofler program",
+        {kofler::nbody_program(), kofler::black_scholes_program(), kofler::bitonic_program(), kofler::lavamd_program(),
+         kofler::sampo_program()}},
+       {}},
+      {"inner", {Section::programs, "inner-array program", {inner::synthetic_program(), inner::bfs_program()}}, {}},
   };
   return all;
 }
@@ -26,13 +37,31 @@ const std::vector<Suite>& suites() {
 nlohmann::json registry_json() {
   nlohmann::json out{{"suites", nlohmann::json::array()}, {"presets", nlohmann::json::array()}};
   for (const auto& s : suites()) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const auto& step : s.steps)
+    nlohmann::json steps = nlohmann::json::array(), programs = nlohmann::json::array();
+    for (const auto& step : s.steps) {
+      nlohmann::json parameters = nlohmann::json::array();
+      for (const auto& p : step.parameters) {
+        parameters.push_back({{"key", p.key}, {"min", p.min}});
+        if (p.max != 0) parameters.back()["max"] = p.max;
+      }
       steps.push_back({{"name", step.name},
                        {"preset_key", step.preset_key},
                        {"command", step.command},
-                       {"description", step.description}});
-    out["suites"].push_back({{"name", s.name}, {"steps", steps}});
+                       {"figure", step.figure},
+                       {"description", step.description},
+                       {"parameters", parameters},
+                       {"argv", step.argv},
+                       {"outputs", step.outputs}});
+    }
+    for (const auto& p : s.programs.programs) {
+      nlohmann::json axes = nlohmann::json::array();
+      for (const auto& a : p.axes) axes.push_back({{"name", a.name}, {"values", a.values}});
+      programs.push_back({{"name", p.name}, {"axes", axes}, {"counters", p.counters}});
+    }
+    out["suites"].push_back({{"name", s.name},
+                             {"section", s.programs.section == Section::programs ? "programs" : "one_program"},
+                             {"programs", programs},
+                             {"steps", steps}});
   }
   for (const auto& name : preset_names()) {
     const Preset p = load_preset(name);

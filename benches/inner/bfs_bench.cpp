@@ -154,10 +154,12 @@ std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_
   return std::make_unique<BfsProgram>(graph, source, v, device);
 }
 
+namespace {
+
 //!   "bfs": {"inline_sizes": [0, 1, ..., 10], "layouts": ["aos", "soa"],
 //!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0}
-std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                             const Overrides&) {
+std::vector<PlannedCase> plan_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                  const Overrides&) {
   preset.check_keys(j, where, {"inline_sizes", "layouts", "strategies", "graph", "source"});
   std::vector<std::size_t> sizes;
   for (int n : preset.list_at<int>(j, "inline_sizes", where)) {
@@ -196,17 +198,26 @@ std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohman
     source = j["source"].get<std::uint64_t>();
   }
 
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   for (InnerStrategy s : strategies)
     for (InnerLayout l : layouts)
       for (std::size_t n : inline_counts(s, sizes, s == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree)) {
         const bfs::Variant v{l, s, s == InnerStrategy::partial ? n : 0};
-        const std::string name = benchmark_name("bfs", s, l, n, "graph:" + graph);
-        ProgramCase c{Where::gpu, kMemoryNeed,
-                      [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }};
-        plan.push_back({name, [name, c](benchmark::State& st) { run_case(st, name, c); }});
+        plan.push_back({inner_id(s, l, n, "graph", graph),
+                        {Where::gpu, kMemoryNeed,
+                         [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }}});
       }
   return plan;
+}
+
+}  // namespace
+
+Program bfs_program() {
+  return {"bfs",
+          inner_axes({"graph", {"roadnet-pa", "road-like"}}),
+          {"levels", "graph_vertices", "graph_edges", "graph_components", "graph_diameter_lower_bound",
+           "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
+          plan_bfs};
 }
 
 }  // namespace lb::harness::inner

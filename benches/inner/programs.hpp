@@ -1,8 +1,8 @@
 #pragma once
 //! The inner suite's programs (Springer, Sun & Masuhara 2018). Each plans its benchmarks from
 //! its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs": {...}});
-//! benches/inner_bench.cpp lists them and calls the planners of those the preset names.
-//! Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>.
+//! benches/suites.cpp lists them and the one planner (lb/harness/plan.hpp) calls those the
+//! preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,31 +23,22 @@ namespace lb::harness::inner {
 using lb::inner::InnerLayout;
 using lb::inner::InnerStrategy;
 
-//! Plans one program's benchmarks from its preset object `j` (found under the key `where`).
-using ProgramPlanner = std::vector<PlannedBenchmark> (*)(const Preset& preset, const nlohmann::json& j,
-                                                        std::string_view where, const Overrides& overrides);
-struct Program {
-  std::string_view name;
-  ProgramPlanner plan;
-};
+//! An inner benchmark's place on its axes: <strategy>/<layout>/int/inline:<N>/<key>:<value>,
+//! e.g. objects:262144 (the planner adds inner/<app>).
+BenchmarkId inner_id(InnerStrategy s, InnerLayout l, std::size_t inline_count, std::string key, std::string value);
 
-//! Every program of the suite, in run order (defined in inner_bench.cpp).
-const std::vector<Program>& programs();
-
-//! inner/<app>/<strategy>/<layout>/int/inline:<N>/<last>, e.g. last = "objects:262144".
-std::string benchmark_name(std::string_view app, InnerStrategy s, InnerLayout l, std::size_t inline_count,
-                           std::string_view last);
+//! The axes both programs share, in name order: "strategy", "layout", "precision" (int),
+//! "inline" (counts up to the program's maximum) and `last` (objects, graph) with its values.
+std::vector<Axis> inner_axes(Axis last);
 
 //! The inline counts a strategy runs for the preset's `inline_sizes` (partial: those up to
 //! `max`; none: 0; full and object: max), in order.
 std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::size_t>& inline_sizes, std::size_t max);
 
-//! Fig. 10a (benches/inner/synthetic_bench.cu).
-std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                                   const Overrides& overrides);
+//! Fig. 10a (benches/inner/synthetic_bench.cpp).
+Program synthetic_program();
 //! Fig. 10b: defined with the BFS benchmark (benches/inner/bfs_bench.cpp).
-std::vector<PlannedBenchmark> plan_inner_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                             const Overrides& overrides);
+Program bfs_program();
 
 //! One BFS variant (benches/inner/bfs_bench.cpp) on graph "road-like" or "roadnet-pa" from
 //! the vertex with file id `source`, for the planner and the tests (the CPU runs the same

@@ -75,19 +75,17 @@ Config read_config(const Preset& preset, const nlohmann::json& j, std::string_vi
   return c;
 }
 
-}  // namespace
-
-std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                                   const Overrides& overrides) {
+std::vector<PlannedCase> plan_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                        const Overrides& overrides) {
   const Config c = read_config(preset, j, where, overrides);
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   std::set<std::string> planned;
   auto add = [&](InnerLayout l, InnerStrategy s, std::size_t inline_count, std::size_t objects) {
     const SyntheticCase sc{l, s, s == InnerStrategy::partial ? inline_count : 0, objects, c.block};
-    std::string name = benchmark_name("synthetic", s, l, inline_count, fmt::format("objects:{}", objects));
-    if (!planned.insert(name).second) return;
-    const ProgramCase pc{Where::gpu, synthetic_memory_need(sc), [sc] { return std::unique_ptr<Variant>(make_synthetic_variant(sc)); }};
-    plan.push_back({name, [pc, name](benchmark::State& st) { run_case(st, name, pc); }});
+    BenchmarkId id = inner_id(s, l, inline_count, "objects", std::to_string(objects));
+    if (!planned.insert(benchmark_name(id)).second) return;
+    plan.push_back({std::move(id), {Where::gpu, synthetic_memory_need(sc),
+                                    [sc] { return std::unique_ptr<Variant>(make_synthetic_variant(sc)); }}});
   };
   auto sweep = [&](const std::vector<std::size_t>& object_counts, const std::vector<std::size_t>& inline_sizes) {
     for (std::size_t objects : object_counts)  // outermost: the inputs are made once per count
@@ -98,6 +96,15 @@ std::vector<PlannedBenchmark> plan_inner_synthetic(const Preset& preset, const n
   sweep(c.objects, c.inline_sizes);
   sweep(c.object_counts, c.scaling_inline_sizes.empty() ? c.inline_sizes : c.scaling_inline_sizes);
   return plan;
+}
+
+}  // namespace
+
+Program synthetic_program() {
+  return {"synthetic",
+          inner_axes({"objects", {}}),
+          {"objects", "inline", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
+          plan_synthetic};
 }
 
 }  // namespace lb::harness::inner

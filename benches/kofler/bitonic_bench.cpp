@@ -140,29 +140,28 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
                                      });
 }
 
-std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                           const Overrides& overrides) {
+namespace {
+
+std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                      const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "bitonic sort");
   preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
   const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
                                    fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);
-  for (const auto& v : versions)
-    if (std::find(std::begin(kVersions), std::end(kVersions), v) == std::end(kVersions))
-      throw preset.error_at("versions", fmt::format("unknown sort version '{}' (bitonic, cub-radix, cub-merge)", v), where);
+  for (const auto& v : versions) bitonic_program().axis("version").check(preset, v, "versions", where);
 
   const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
                                           lb::kofler::kSortCompileTimeTiles.end());
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   if (!precision_wanted(overrides, kPrecision)) return plan;
   auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {
-    const std::string name = benchmark_name("bitonic", version, choice, kPrecision, n);
     const double record_bytes = double(n) * kRecordBytes;
     // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
     // downloaded output, its plain copy and the reference
-    ProgramCase pc{Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
-                   [=] { return make_sort_variant(choice, version, n, SortFault::none); }};
-    plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+    plan.push_back({kofler_id(version, choice, std::string(kPrecision), n),
+                    {Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
+                     [=] { return make_sort_variant(choice, version, n, SortFault::none); }}});
   };
   for (const std::size_t n : sizes)
     for (const auto& version : versions) {
@@ -178,6 +177,17 @@ std::vector<PlannedBenchmark> plan_bitonic(const Preset& preset, const nlohmann:
       }
     }
   return plan;
+}
+
+}  // namespace
+
+Program bitonic_program() {
+  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
+                                          lb::kofler::kSortCompileTimeTiles.end());
+  return {"bitonic",
+          kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, false, ct_tiles),
+          {"struct_bytes", "fields", "kernels", "global_passes"},
+          plan_bitonic};
 }
 
 }  // namespace lb::harness::kofler

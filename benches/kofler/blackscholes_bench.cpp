@@ -95,11 +95,13 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
   return v;
 }
 
-std::vector<PlannedBenchmark> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                                 const Overrides& overrides) {
+namespace {
+
+std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                            const Overrides& overrides) {
   preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
   if (!precision_wanted(overrides, "float")) return {};
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
     // outputs; host: the downloaded outputs.
@@ -108,14 +110,22 @@ std::vector<PlannedBenchmark> plan_black_scholes(const Preset& preset, const nlo
          layout_choices(preset, j, where, n, {"S", "X", "T", "call", "put"},
                         tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
                         {std::string(lb::kofler::InputsOutputsSplit::name)})) {
-      const std::string name = benchmark_name("blackscholes", "gpu", choice, "float", n);
-      const ProgramCase pc{Where::gpu, need, [choice, n] {
-                             return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
-                           }};
-      plan.push_back({name, [name, pc](benchmark::State& st) { run_case(st, name, pc); }});
+      plan.push_back({kofler_id("gpu", choice, "float", n), {Where::gpu, need, [choice, n] {
+                        return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
+                      }}});
     }
   }
   return plan;
+}
+
+}  // namespace
+
+Program black_scholes_program() {
+  return {"blackscholes",
+          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
+                      {std::string(lb::kofler::InputsOutputsSplit::name)}),
+          {"struct_bytes", "fields", "kernels"},
+          plan_black_scholes};
 }
 
 }  // namespace lb::harness::kofler

@@ -148,20 +148,20 @@ std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int box
   throw std::invalid_argument("lavamd: unknown precision '" + std::string(precision) + "'");
 }
 
-std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                          const Overrides& overrides) {
+namespace {
+
+std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                     const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "lavamd");
   preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles"});
   // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
   const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
                                    [](std::size_t b) { return b <= 1000; }, "at most 1000");
   const auto precisions = preset.list_at<std::string>(j, "precisions", where);
-  for (const auto& p : precisions)
-    if (std::find(std::begin(kPrecisions), std::end(kPrecisions), p) == std::end(kPrecisions))
-      throw preset.error_at("precisions", fmt::format("unknown precision '{}' (float, double)", p), where);
+  for (const auto& p : precisions) lavamd_program().axis("precision").check(preset, p, "precisions", where);
   const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
                                           lb::kofler::kLavaCompileTimeTiles.end());
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   for (const std::size_t side : sides) {
     const int boxes_1d = int(side);
     const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);
@@ -170,15 +170,23 @@ std::vector<PlannedBenchmark> plan_lavamd(const Preset& preset, const nlohmann::
       if (!precision_wanted(overrides, precision)) continue;
       for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
                                                ct_tiles, {})) {
-        const std::string name = benchmark_name("lavamd", "gpu", choice, precision, boxes);
         // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
-        ProgramCase pc{Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
-                       [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }};
-        plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+        plan.push_back({kofler_id("gpu", choice, precision, boxes),
+                        {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
+                         [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }}});
       }
     }
   }
   return plan;
+}
+
+}  // namespace
+
+Program lavamd_program() {
+  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
+                                          lb::kofler::kLavaCompileTimeTiles.end());
+  return {"lavamd", kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, false, ct_tiles),
+          {"struct_bytes", "fields", "kernels"}, plan_lavamd};
 }
 
 }  // namespace lb::harness::kofler

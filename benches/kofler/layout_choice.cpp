@@ -51,4 +51,29 @@ void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::st
                             where);
 }
 
+BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size) {
+  BenchmarkId id{.version = std::move(version), .layout = layout.layout, .precision = std::move(precision)};
+  if (const std::string param = layout.param(); !param.empty()) {
+    const auto colon = param.find(':');
+    id.params.emplace_back(param.substr(0, colon), param.substr(colon + 1));
+  }
+  id.params.emplace_back("size", std::to_string(size));
+  return id;
+}
+
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+                              const std::vector<std::size_t>& compile_time_tiles,
+                              std::vector<std::string> compile_time_partitions) {
+  Axis layouts{"layout", {"aos", "soa", "tiled", "tiled-ct"}};
+  if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
+  Axis tiles{"compile_time_tile", {}};
+  for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
+  std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
+                         tiles};
+  if (partitions)
+    axes.insert(axes.end(), {{"partition", {}}, {"compile_time_partition", std::move(compile_time_partitions)}});
+  axes.push_back({"size", {}});
+  return axes;
+}
+
 }  // namespace lb::harness::kofler

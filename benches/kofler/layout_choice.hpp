@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "lb/harness/plan.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/layout/choice.hpp"
@@ -48,5 +49,16 @@ bool precision_wanted(const Overrides& overrides, std::string_view precision);
 //! field partitions (`program` names it in the message).
 void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
                           std::string_view program);
+
+//! A Kofler benchmark's place on its axes: <version>/<layout>/<precision>[/tile:<t> |
+//! /partition:<p>]/size:<n> (the planner adds kofler/<program>).
+BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size);
+
+//! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
+//! `partitions`), "precision", the run-time "tile" and "partition" (any the preset gives) and
+//! what the program instantiates ("compile_time_tile", "compile_time_partition"), "size".
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+                              const std::vector<std::size_t>& compile_time_tiles,
+                              std::vector<std::string> compile_time_partitions = {});
 
 }  // namespace lb::harness::kofler

@@ -104,8 +104,10 @@ std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::sha
   return v;
 }
 
-std::vector<PlannedBenchmark> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                         const Overrides& overrides) {
+namespace {
+
+std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                    const Overrides& overrides) {
   preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
   if (!precision_wanted(overrides, "float")) return {};
   lb::kofler::NBodyParams params;
@@ -113,7 +115,7 @@ std::vector<PlannedBenchmark> plan_nbody(const Preset& preset, const nlohmann::j
       j["steps"].get<std::uint64_t>() > 1000)
     throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
   params.steps = j["steps"].get<int>();
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // One reference per size, made when its first benchmark runs, shared by all layouts.
     auto shared = std::make_shared<std::shared_ptr<const NBodyCase>>();
@@ -125,12 +127,21 @@ std::vector<PlannedBenchmark> plan_nbody(const Preset& preset, const nlohmann::j
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
                         {std::string(lb::kofler::PosVelSplit::name)})) {
-      const std::string name = benchmark_name("nbody", "gpu", choice, "float", n);
-      const ProgramCase pc{Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }};
-      plan.push_back({name, [name, pc](benchmark::State& st) { run_case(st, name, pc); }});
+      plan.push_back({kofler_id("gpu", choice, "float", n),
+                      {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}});
     }
   }
   return plan;
+}
+
+}  // namespace
+
+Program nbody_program() {
+  return {"nbody",
+          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
+                      {std::string(lb::kofler::PosVelSplit::name)}),
+          {"struct_bytes", "fields", "kernels", "steps"},
+          plan_nbody};
 }
 
 }  // namespace lb::harness::kofler

@@ -1,7 +1,7 @@
 #pragma once
 //! The Kofler suite's programs. Each program plans its benchmarks from its own object in the
-//! preset's "kofler" suite ({"nbody": {...}, "bitonic": {...}, ...}); benches/kofler_bench.cpp
-//! lists the programs and calls the planners of those the preset names.
+//! preset's "kofler" suite ({"nbody": {...}, "bitonic": {...}, ...}); benches/suites.cpp lists
+//! the programs and the one planner (lb/harness/plan.hpp) calls those the preset names.
 
 #include <string>
 #include <string_view>
@@ -14,29 +14,12 @@
 
 namespace lb::harness::kofler {
 
-//! Plans one program's benchmarks from its preset object `j` (found under the key `where`).
-using ProgramPlanner = std::vector<PlannedBenchmark> (*)(const Preset& preset, const nlohmann::json& j,
-                                                        std::string_view where, const Overrides& overrides);
-
-struct Program {
-  std::string_view name;
-  ProgramPlanner plan;
-};
-
-//! The programs' planners (benches/kofler/<program>_bench.cpp).
-std::vector<PlannedBenchmark> plan_nbody(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
-std::vector<PlannedBenchmark> plan_black_scholes(const Preset&, const nlohmann::json&, std::string_view,
-                                                 const Overrides&);
-
-//! kofler/<program>/<version>/<layout>/<precision>[/<tile:t | partition:p>]/size:<n>
-std::string benchmark_name(std::string_view program, std::string_view version, const LayoutChoice& layout,
-                           std::string_view precision, std::size_t size);
-
-std::vector<PlannedBenchmark> plan_bitonic(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
-std::vector<PlannedBenchmark> plan_lavamd(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
-std::vector<PlannedBenchmark> plan_sampo(const Preset&, const nlohmann::json&, std::string_view, const Overrides&);
-
-//! Every program of the suite, in run order (defined in kofler_bench.cpp).
-const std::vector<Program>& programs();
+//! The programs, each declared with its axes, counters and planner in its
+//! benches/kofler/<program>_bench.cpp, in run order (suites.cpp lists them).
+Program nbody_program();
+Program black_scholes_program();
+Program bitonic_program();
+Program lavamd_program();
+Program sampo_program();
 
 }  // namespace lb::harness::kofler

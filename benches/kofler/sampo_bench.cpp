@@ -132,8 +132,10 @@ std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const Co
   return v;
 }
 
-std::vector<PlannedBenchmark> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                         const Overrides& overrides) {
+namespace {
+
+std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                    const Overrides& overrides) {
   preset.check_keys(j, where,
                     {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
   std::vector<std::size_t> sizes = overrides.sizes;
@@ -146,20 +148,28 @@ std::vector<PlannedBenchmark> plan_sampo(const Preset& preset, const nlohmann::j
 
   const std::vector<std::string> fields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
   const std::vector<std::size_t> ct_tiles(std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles));
-  std::vector<PlannedBenchmark> plan;
+  std::vector<PlannedCase> plan;
   for (std::size_t size : sizes) {
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition})) {
-      const std::string name = benchmark_name("sampo", "gpu", choice, "mixed", size);
       // host: the snapshot's staging copy and the final population's download, one array each
       const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
-      ProgramCase pc{Where::gpu, need,
-                     [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }};
-      plan.push_back({name, [=](benchmark::State& st) { run_case(st, name, pc); }});
+      plan.push_back({kofler_id("gpu", choice, "mixed", size),
+                      {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }}});
     }
   }
   return plan;
+}
+
+}  // namespace
+
+Program sampo_program() {
+  return {"sampo",
+          kofler_axes({"gpu"}, {"mixed"}, true, {std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles)},
+                      {model::kManualPartition, model::kByKernelPartition}),
+          {"struct_bytes", "fields", "kernels", "agents_final"},
+          plan_sampo};
 }
 
 }  // namespace lb::harness::kofler

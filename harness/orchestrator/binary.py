@@ -12,7 +12,6 @@ from pathlib import Path
 
 from orchestrator.common import REPO_ROOT, UsageError
 
-MODEL_COMMAND = "krige"     # the artifact step this script runs (kriging's Fig. 4 model)
 SUITE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 STICKY_CUDA_ERROR_EXIT = 3  # layoutbench: the CUDA context broke; start again to continue
 
@@ -50,15 +49,40 @@ def list_devices(binary: str) -> list[dict]:
 @dataclass(frozen=True)
 class Registry:
     """`layoutbench suites --json`: the suites in run order, each one's artifact steps, and the
-    named presets (name -> file)."""
+    named presets (name -> file). A step: {name, preset_key, command, figure, description,
+    parameters: [{key, min[, max]}], argv: ["krige", "--scale", "{scale}", ..., "{out:model}"],
+    outputs: ["model", ...]} (benches/suites.cpp, lb/harness/suite.hpp's ArtifactStep)."""
     suites: list[str]
     steps: dict[str, list[dict]]
     presets: dict[str, Path]
 
-    def model_step(self) -> tuple[str, str] | None:
-        """(suite, preset key) of the step that runs `layoutbench krige`, if any suite has one."""
-        return next(((suite, step["preset_key"]) for suite, steps in self.steps.items()
-                     for step in steps if step["command"] == MODEL_COMMAND), None)
+    def artifact_steps(self) -> list[tuple[str, dict]]:
+        """(suite, step) of every suite's artifact steps, in run order."""
+        return [(suite, step) for suite, steps in self.steps.items() for step in steps]
+
+
+def check_step(suite: str, step: dict) -> None:
+    """Raises ValueError unless `step` is a step this script can run: its argv names only its
+    parameters and outputs."""
+    if not all(isinstance(step.get(k), str) for k in ("name", "preset_key", "command", "figure")):
+        raise ValueError(f"a step of suite {suite} lacks a name, preset_key, command or figure")
+    parameters, argv, outputs = step.get("parameters"), step.get("argv"), step.get("outputs")
+    if not (isinstance(parameters, list) and all(
+            isinstance(p, dict) and isinstance(p.get("key"), str) and isinstance(p.get("min"), int)
+            and isinstance(p.get("max", 0), int) for p in parameters)):
+        raise ValueError(f"step {step['name']} of suite {suite}: parameters must be "
+                         "[{key, min[, max]}]")
+    if not (isinstance(outputs, list) and all(isinstance(o, str) and SUITE_NAME.fullmatch(o)
+                                              for o in outputs)):
+        raise ValueError(f"step {step['name']} of suite {suite}: outputs must be names")
+    if not (isinstance(argv, list) and argv and argv[0] == step["command"]
+            and all(isinstance(a, str) for a in argv)):
+        raise ValueError(f"step {step['name']} of suite {suite}: argv must start with its command")
+    known = {f"{{{p['key']}}}" for p in parameters} | {f"{{out:{o}}}" for o in outputs}
+    unknown = [a for a in argv if a.startswith("{") and a not in known]
+    if unknown:
+        raise ValueError(f"step {step['name']} of suite {suite}: argv names {unknown[0]}, "
+                         "which is neither a parameter nor an output")
 
 
 def read_registry(binary: str) -> Registry:
@@ -71,11 +95,7 @@ def read_registry(binary: str) -> Registry:
             raise ValueError("a suite name is not a name")
         for suite, listed in steps.items():
             for step in listed:
-                if not all(isinstance(step.get(k), str) for k in ("name", "preset_key", "command")):
-                    raise ValueError(f"a step of suite {suite} lacks a name, preset_key or command")
-                if step["command"] != MODEL_COMMAND:
-                    raise ValueError(f"step {step['name']} of suite {suite} runs `layoutbench "
-                                     f"{step['command']}`, which this script cannot run")
+                check_step(suite, step)
         named = {p["name"]: Path(p["file"]) for p in presets}
         if not all(isinstance(name, str) for name in named):
             raise ValueError("a preset name is not a string")

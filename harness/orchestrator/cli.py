@@ -280,11 +280,10 @@ def execute_locked(run: Run, args) -> int:
         console.info(f"  failed on gpu{index}: {name}: {message}")
     if run.model and not run.stop.signum:
         for worker in workers:
-            out, wells = run.model.files(run.dir, worker.index)
-            made = (f"{out.name}, {wells.name}" if worker.model_made
-                    else "not made (see the warning above): Fig. 4 is not drawn")
-            console.info(f"  kriging model gpu{worker.index} (scale {run.model.scale}, "
-                         f"experiment {run.model.experiment}): {made}")
+            files = run.model.files(run.dir, worker.index)
+            made = (", ".join(p.name for p in files) if worker.model_made else
+                    f"not made (see the warning above): {run.model.step['figure']} is not drawn")
+            console.info(f"  {run.model.title} gpu{worker.index} ({run.model.summary()}): {made}")
 
     resume_hint = f"python3 {repo_path(RUN_PY)} --resume {repo_path(run.dir)}"
     if run.stop.signum:

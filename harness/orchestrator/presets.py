@@ -1,4 +1,4 @@
-"""The selection: preset, suites, devices; the model step's preset object; the run folder."""
+"""The selection: preset, suites, devices; an artifact step's preset object; the run folder."""
 from __future__ import annotations
 
 import datetime
@@ -46,15 +46,34 @@ def parse_preset(value: str, registry: Registry) -> str:
 
 
 @dataclass
-class ModelSpec:
-    """The kriging model a run makes per device for Fig. 4 (`layoutbench krige`)."""
+class ArtifactSpec:
+    """An artifact step a run makes per device (the registry's step of `suite`, e.g. kriging's
+    Fig. 4 model) with the values the preset gives its parameters."""
     suite: str
-    scale: int
-    experiment: int
+    step: dict
+    values: dict
 
-    def files(self, run_dir: Path, index: int) -> tuple[Path, Path]:
-        return (run_dir / f"{self.suite}-model.gpu{index}.csv",
-                run_dir / f"{self.suite}-wells.gpu{index}.csv")
+    @property
+    def title(self) -> str:
+        return f"{self.suite} {self.step['name']}"
+
+    def files(self, run_dir: Path, index: int) -> tuple[Path, ...]:
+        """The files the step writes on device `index`, in the step's order of outputs."""
+        return tuple(run_dir / f"{self.suite}-{o}.gpu{index}.csv" for o in self.step["outputs"])
+
+    def argv(self, binary: str, run_dir: Path, index: int) -> list[str]:
+        """`layoutbench <argv>` of the step on device `index`, its placeholders filled in."""
+        filled = {f"{{{key}}}": str(value) for key, value in self.values.items()}
+        filled.update({f"{{out:{o}}}": repo_path(path) for o, path
+                       in zip(self.step["outputs"], self.files(run_dir, index))})
+        return [binary, *(filled.get(arg, arg) for arg in self.step["argv"])]
+
+    def summary(self) -> str:
+        """The parameters as a run's summary says them: "scale 2, experiment 6"."""
+        return ", ".join(f"{key} {value}" for key, value in self.values.items())
+
+
+ModelSpec = ArtifactSpec  # the name cli.py knows it by
 
 
 def preset_file(preset: str, registry: Registry) -> Path:
@@ -63,13 +82,12 @@ def preset_file(preset: str, registry: Registry) -> Path:
     return registry.presets.get(preset) or REPO_ROOT / preset
 
 
-def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
-    """The preset's object for the registry's model step (suites.kriging.model), checked:
-    {"scale": int >= 1, "experiment": 1..8}."""
-    step = registry.model_step()
-    if step is None:
+def artifact_spec(preset: str, registry: Registry) -> ArtifactSpec | None:
+    """The first registry step whose preset object the preset's suite has (kriging's "model"),
+    checked against the step's parameters: {"scale": int >= 1, "experiment": 1..8}."""
+    steps = registry.artifact_steps()
+    if not steps:
         return None
-    suite_name, step_key = step
     path = preset_file(preset, registry)
     try:
         text = path.read_text(encoding="utf-8")
@@ -80,32 +98,50 @@ def model_spec(preset: str, registry: Registry) -> ModelSpec | None:
         line = getattr(e, "lineno", 1)
         raise UsageError(f"{path}:{line}: malformed JSON ({e})")
     suites = document.get("suites") if isinstance(document, dict) else None
-    suite = suites.get(suite_name) if isinstance(suites, dict) else None
-    if not isinstance(suite, dict) or step_key not in suite:
-        return None
+    for suite_name, step in steps:
+        suite = suites.get(suite_name) if isinstance(suites, dict) else None
+        if isinstance(suite, dict) and step["preset_key"] in suite:
+            return ArtifactSpec(suite_name, step, step_values(path, text, suite_name, step,
+                                                              suite[step["preset_key"]]))
+    return None
+
+
+model_spec = artifact_spec  # the name cli.py knows it by
+
+
+def step_values(path: Path, text: str, suite_name: str, step: dict, given) -> dict:
+    """The preset's object for `step`, checked against the step's parameters (integers from
+    min, to max where given): one UsageError at its line naming what the step expects."""
+    step_key, parameters = step["preset_key"], step["parameters"]
     line = next((i for i, raw in enumerate(text.splitlines(), 1) if f'"{step_key}"' in raw), 1)
+    letters = {p["key"]: p["key"][0].upper() for p in parameters}
+    expected = ("{" + ", ".join(f'"{k}": {v}' for k, v in letters.items()) + "}: " + ", ".join(
+        f"{letters[p['key']]} " + (f"one of {p['min']}..{p['max']}" if "max" in p
+                                   else f"an integer >= {p['min']}") for p in parameters))
 
     def bad(problem: str) -> UsageError:
-        return UsageError(f"{path}:{line}: suites.{suite_name}.{step_key}: {problem} (expected "
-                          '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..8)')
+        return UsageError(f"{path}:{line}: suites.{suite_name}.{step_key}: {problem} "
+                          f"(expected {expected})")
 
-    model = suite[step_key]
-    if not isinstance(model, dict):
-        raise bad(f"must be an object, not {json.dumps(model)}")
-    unknown = sorted(set(model) - {"scale", "experiment"})
+    if not isinstance(given, dict):
+        raise bad(f"must be an object, not {json.dumps(given)}")
+    unknown = sorted(set(given) - set(letters))
     if unknown:
         raise bad(f"unknown key '{unknown[0]}'")
-    for key in ("scale", "experiment"):
-        if key not in model:
+    for p in parameters:
+        key = p["key"]
+        if key not in given:
             raise bad(f"missing '{key}'")
-        value = model[key]
+        value = given[key]
         if not isinstance(value, int) or isinstance(value, bool):
             raise bad(f"'{key}' must be an integer, not {json.dumps(value)}")
-    if model["scale"] < 1:
-        raise bad(f"'scale' must be at least 1, not {model['scale']}")
-    if not 1 <= model["experiment"] <= 8:
-        raise bad(f"'experiment' must be 1..8, not {model['experiment']}")
-    return ModelSpec(suite=suite_name, scale=model["scale"], experiment=model["experiment"])
+    for p in parameters:
+        key, value = p["key"], given[p["key"]]
+        if "max" in p and not p["min"] <= value <= p["max"]:
+            raise bad(f"'{key}' must be {p['min']}..{p['max']}, not {value}")
+        if value < p["min"]:
+            raise bad(f"'{key}' must be at least {p['min']}, not {value}")
+    return {p["key"]: given[p["key"]] for p in parameters}
 
 
 def preset_suites(preset: str, registry: Registry) -> list[str]:

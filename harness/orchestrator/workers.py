@@ -1,5 +1,5 @@
 """One thread per device: runs its suites, restarts layoutbench after a death in a benchmark,
-makes the model step's files."""
+makes the artifact step's files."""
 from __future__ import annotations
 
 import os
@@ -90,7 +90,8 @@ class DeviceWorker(threading.Thread):
             try:
                 self.make_model()
             except Exception as e:  # OSError starting it, or a bug here: Fig. 4 only
-                console.warn(f"{self.prefix} kriging model (Fig. 4) not made: {e!r}")
+                console.warn(f"{self.prefix} {self.run_.model.title} ({self.run_.model.step['figure']}) "
+                             f"not made: {e!r}")
 
     def tally(self, journal_path: Path, plan: list[str], result: SuiteResult) -> None:
         finished = outcomes(read_journal(journal_path).records)
@@ -158,23 +159,22 @@ class DeviceWorker(threading.Thread):
         return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
 
     def make_model(self) -> None:
-        """The Fig. 4 model of this device (run.model): skipped when both files exist (a
-        resumed run); a failure is a warning naming the exit status and the output's tail."""
+        """The artifact step of this device (run.model, e.g. kriging's Fig. 4 model): skipped
+        when all its files exist (a resumed run); a failure is a warning naming the exit status
+        and the output's tail."""
         run, console = self.run_, self.run_.console
         model = run.model
-        out, wells = model.files(run.dir, self.index)
-        if out.exists() and wells.exists():
-            console.info(f"{self.prefix} kriging model: {out.name} and {wells.name} exist, kept")
+        files = model.files(run.dir, self.index)
+        what = f"{model.title} ({model.step['figure']})"
+        if all(p.exists() for p in files):
+            console.info(f"{self.prefix} {model.title}: {' and '.join(p.name for p in files)} exist, kept")
             self.model_made = True
             return
-        argv = [repo_path(run.binary), "krige", "--scale", str(model.scale),
-                "--experiment", str(model.experiment), "--device", "gpu",
-                "--out", repo_path(out), "--wells-out", repo_path(wells)]
         output: list[str] = []
-        returncode = self.supervise(argv, output.append)
+        returncode = self.supervise(model.argv(repo_path(run.binary), run.dir, self.index), output.append)
         if run.stop.event.is_set():
             return  # interrupted: --resume makes it
-        missing = [p.name for p in (out, wells) if not p.exists()]
+        missing = [p.name for p in files if not p.exists()]
         if returncode == 0 and not missing:
             self.model_made = True
             for line in output[-1:]:
@@ -183,7 +183,7 @@ class DeviceWorker(threading.Thread):
         problem = (describe_exit(returncode) if returncode != 0
                    else f"exited with 0 but did not write {' and '.join(missing)}")
         tail = [line for line in output if line.strip()][-MODEL_OUTPUT_LINES:]
-        console.warn(f"{self.prefix} kriging model (Fig. 4) not made: layoutbench krige "
+        console.warn(f"{self.prefix} {what} not made: layoutbench {model.step['command']} "
                      f"{problem}; the run goes on without it"
                      + "".join(f"\n{self.prefix}   {line}" for line in tail))
 

@@ -22,11 +22,6 @@
 #include "gpu_available.hpp"
 #include "planned_runs.hpp"
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
-}  // namespace lb::harness
-
 namespace {
 
 using namespace lb::harness;
@@ -71,7 +66,7 @@ TEST(BenchesGpu, IdwVersionsAreValidatedTimedAndCountedAgainstTheirComputeBound)
   set_up_env();
   constexpr double n = 2000;
   const auto runs = lb::testing::run_planned(
-      plan_idw(load_preset("quick"), Overrides{{2000}, {"float"}}),
+      find_suite("idw").plan(load_preset("quick"), Overrides{{2000}, {"float"}}),
       [](const std::string& name) { return !has(name, "/cpu-") && has(name, "/p:2/"); }, 3);
   ASSERT_GE(runs.size(), 4u);
   const Ceilings c = fixed_ceilings();
@@ -101,7 +96,7 @@ TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePart) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
   set_up_env();
   const auto runs = lb::testing::run_planned(
-      plan_kriging(load_preset("quick"), Overrides{{1}, {"float"}}),
+      find_suite("kriging").plan(load_preset("quick"), Overrides{{1}, {"float"}}),
       [](const std::string& name) { return has(name, "/gpu-exp") && name.ends_with("/wells:10"); }, 3);
   ASSERT_EQ(runs.size(), 3u);  // experiments 6, 7 and 8 in float at scale 1
   const Ceilings c = fixed_ceilings();

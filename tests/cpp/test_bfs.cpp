@@ -68,16 +68,12 @@ TEST(FrontierBfsCpu, TraversedEdgesAreTheReachedVerticesOutDegrees) {
 
 // --- the inner suite's BFS planner and variant ---------------------------------------------
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
-}
-
 namespace lb::harness::inner {
 namespace {
 
 std::vector<std::string> bfs_names(const Preset& preset) {
   std::vector<std::string> names;
-  for (const auto& b : plan_inner(preset, {}))
+  for (const auto& b : find_suite("inner").plan(preset, {}))
     if (b.name.starts_with("inner/bfs/")) names.push_back(b.name);
   return names;
 }
@@ -96,7 +92,7 @@ class BfsPlan : public TempFilesTest {
   std::string error_of(const std::string& bfs) {
     const std::string text = R"({"description": "t", "suites": {"inner": {"bfs": {)" + bfs + "}}}}";
     try {
-      plan_inner(load_preset(write("inner.json", text)), {});
+      find_suite("inner").plan(load_preset(write("inner.json", text)), {});
     } catch (const PresetError& e) {
       return e.what();
     }

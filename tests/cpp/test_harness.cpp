@@ -20,13 +20,6 @@
 
 #include "planned_runs.hpp"
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kriging(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
-std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
-}
-
 namespace {
 
 using namespace lb::harness;
@@ -43,10 +36,10 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 //! The PresetError of loading `text` and planning `suite` from it ("" if none).
-std::string preset_error(const std::string& text, const Planner& suite = plan_idw, const Overrides& overrides = {}) {
+std::string preset_error(const std::string& text, const std::string& suite = "idw", const Overrides& overrides = {}) {
   try {
     const Preset p = load_preset(write_temp("lb_preset_test.json", text));
-    suite(p, overrides);
+    find_suite(suite).plan(p, overrides);
   } catch (const PresetError& e) {
     return e.what();
   }
@@ -130,7 +123,7 @@ TEST(Preset, BadNamesInsideTheSuite) {
   EXPECT_NE(preset_error(head + "\"versions\": [\"cdp\"], \"precisions\": [\"float\"]}}}").find("unknown IDW version 'cdp'"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"layouts\": [\"aosoa\"]}}}")
-                .find("unknown layout 'aosoa'"),
+                .find("unknown layout 'aosoa' (expected one of: soa, aos, aoas, builtin, soaos, hybrid)"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"block\": 100}}}").find("multiple of 32"),
             std::string::npos);
@@ -141,7 +134,7 @@ TEST(Preset, BadNamesInsideTheSuite) {
 }
 
 TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
-  const auto plan = plan_idw(load_preset("quick"), {});
+  const auto plan = find_suite("idw").plan(load_preset("quick"), {});
   // per size: float 4 layouts + double 6, x 2 powers = 20 per version: naive, tiled and
   // cdp-improved; cdp-original only at 10K; roofline on aoas only (2 precisions x 2 powers);
   // CPU 2 x 2 x 2 = 8.
@@ -161,18 +154,18 @@ TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
 }
 
 TEST(Plan, OverridesReplaceSizesAndPrecisions) {
-  const auto plan = plan_idw(load_preset("quick"), Overrides{{1000}, {"double"}});
+  const auto plan = find_suite("idw").plan(load_preset("quick"), Overrides{{1000}, {"double"}});
   // naive, tiled, cdp-improved: 6 layouts x 2 powers each; roofline: aoas x 2; CPU: 4.
   EXPECT_EQ(plan.size(), 3 * 12u + 2u + 4u);
   for (const auto& b : plan) {
     EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
   }
-  EXPECT_THROW(plan_idw(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
+  EXPECT_THROW(find_suite("idw").plan(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
 }
 
 TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
-  const auto plan = plan_kriging(load_preset("quick"), {});
+  const auto plan = find_suite("kriging").plan(load_preset("quick"), {});
   // per scale (1, 2): 4 CPU programs + cpu-exp8 x 2 + exps 1-6 + exps 7 and 8 in two
   // precisions = 16; the sweep at scale 1 adds 100 and 1000 wells for exp 6, exp 7 x 2 and
   // exp 8 x 2 (10 wells are already planned).
@@ -190,7 +183,7 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   EXPECT_TRUE(names.count("kriging/ok/cpu-exp8/dense/double/scale:2/wells:10"));
   EXPECT_FALSE(names.count("kriging/ok/gpu-exp6/aos-const/double/scale:1/wells:10"));  // exp 6 is float
   // --sizes overrides the scales, --precision filters.
-  const auto narrow = plan_kriging(load_preset("quick"), Overrides{{4}, {"float"}});
+  const auto narrow = find_suite("kriging").plan(load_preset("quick"), Overrides{{4}, {"float"}});
   for (const auto& b : narrow) EXPECT_NE(b.name.find("/float/"), std::string::npos) << b.name;
   EXPECT_EQ(std::count_if(narrow.begin(), narrow.end(),
                           [](const auto& b) { return b.name.find("scale:4/") != std::string::npos; }),
@@ -200,7 +193,7 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
 TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
   // The planned CPU programs at scale 1 (49,500 estimates), sampled above 1000 estimates, run
   // as `layoutbench run` runs them (no GPU needed).
-  const auto plan = plan_kriging(
+  const auto plan = find_suite("kriging").plan(
       load_preset(write_temp("lb_kriging_cpu.json",
                              R"({"suites": {"kriging": {"scales": [1], "experiments": [6], "cpu_sample_estimates": 1000}}})")),
       {});
@@ -224,7 +217,7 @@ TEST(ProgramKriging, CpuProgramsAreValidatedSampledAndCountedAsPlanned) {
 TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
   auto error = [](const std::string& text) {
     try {
-      plan_kriging(load_preset(write_temp("lb_kriging_preset.json", text)), {});
+      find_suite("kriging").plan(load_preset(write_temp("lb_kriging_preset.json", text)), {});
     } catch (const PresetError& e) {
       return std::string(e.what());
     }
@@ -319,12 +312,12 @@ TEST(Preset, RepeatedListEntriesAreRefusedAtTheirLine) {
   EXPECT_NE(idw.find("lb_preset_test.json:2: 'sizes' lists 1000 twice (elements 1 and 2)"), std::string::npos) << idw;
   const auto kofler = preset_error("{\"suites\": {\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1,\n"
                                    "\"layouts\": [\"aos\", \"soa\", \"aos\"]}}}}",
-                                   plan_kofler);
+                                   "kofler");
   EXPECT_NE(kofler.find("lb_preset_test.json:2: 'layouts' lists \"aos\" twice (elements 1 and 3)"), std::string::npos)
       << kofler;
   const auto inner = preset_error("{\"suites\": {\"inner\": {\"synthetic\": {\"objects\": 1024, \"layouts\": [\"aos\"],"
                                   "\n\"inline_sizes\": [0, 32, 0], \"strategies\": [\"none\"]}}}}",
-                                  plan_inner);
+                                  "inner");
   EXPECT_NE(inner.find("lb_preset_test.json:2: 'inline_sizes' lists 0 twice (elements 1 and 3)"), std::string::npos)
       << inner;
 }
@@ -361,8 +354,8 @@ TEST(Preset, RepetitionsAreAWholeNumberFrom1To1000) {
 }
 
 TEST(Plan, AKoflerOrInnerSectionThatPlansNothingIsAnError) {
-  for (auto [suite, planner] : {std::pair{"kofler", Planner(plan_kofler)}, {"inner", Planner(plan_inner)}}) {
-    const auto msg = preset_error(fmt::format("{{\"suites\": {{\n\"{}\": {{}}}}}}", suite), planner);
+  for (const std::string suite : {"kofler", "inner"}) {
+    const auto msg = preset_error(fmt::format("{{\"suites\": {{\n\"{}\": {{}}}}}}", suite), suite);
     EXPECT_NE(msg.find(fmt::format("lb_preset_test.json:2: suite {0} plans no benchmark: '{0}' names no program", suite)),
               std::string::npos)
         << msg;
@@ -370,7 +363,7 @@ TEST(Plan, AKoflerOrInnerSectionThatPlansNothingIsAnError) {
   // nbody is a float program: at --precision double nothing is left.
   const auto msg = preset_error("{\"suites\": {\n\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1, "
                                 "\"layouts\": [\"aos\"]}}}}",
-                                plan_kofler, Overrides{.sizes = {}, .precisions = {"double"}});
+                                "kofler", Overrides{.sizes = {}, .precisions = {"double"}});
   EXPECT_NE(msg.find("lb_preset_test.json:2: suite kofler plans no benchmark: its programs (nbody) plan none at "
                      "--precision double"),
             std::string::npos)

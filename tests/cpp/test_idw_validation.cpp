@@ -22,10 +22,6 @@
 
 #include "idw_cases.hpp"
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_idw(const Preset&, const Overrides&);
-}
-
 namespace {
 
 using namespace lb;
@@ -224,7 +220,7 @@ class Capture : public benchmark::BenchmarkReporter {
 TEST(IdwCpuBaseline, TheBenchmarksValidateBeforeTiming) {
   // The planned cpu-serial and cpu-omp entries at a small size, run as `layoutbench run` runs
   // them: each reports the points it checked against the reference.
-  const auto plan = harness::plan_idw(harness::load_preset("quick"), harness::Overrides{{300}, {"float"}});
+  const auto plan = harness::find_suite("idw").plan(harness::load_preset("quick"), harness::Overrides{{300}, {"float"}});
   int registered = 0;
   for (const auto& b : plan)
     if (b.name.find("/cpu-") != std::string::npos && b.name.find("/p:2/") != std::string::npos) {

@@ -70,7 +70,6 @@ TEST(InnerStrategies, NamesRoundTripAndUnknownNamesListTheKnown) {
 }  // namespace
 
 namespace lb::harness {
-std::vector<PlannedBenchmark> plan_inner(const Preset&, const Overrides&);
 namespace {
 
 std::vector<std::string> names_of(const std::vector<PlannedBenchmark>& plan) {
@@ -80,7 +79,7 @@ std::vector<std::string> names_of(const std::vector<PlannedBenchmark>& plan) {
 }
 
 TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
-  auto names = names_of(plan_inner(load_preset("quick"), {}));
+  auto names = names_of(find_suite("inner").plan(load_preset("quick"), {}));
   std::erase_if(names, [](const std::string& n) { return !n.starts_with("inner/synthetic/"); });
   const std::set<std::string> unique(names.begin(), names.end());
   EXPECT_EQ(unique.size(), names.size());
@@ -93,7 +92,7 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
                            "inner/synthetic/partial/aos/int/inline:32/objects:16384"})
     EXPECT_TRUE(unique.count(want)) << want;
   EXPECT_FALSE(unique.count("inner/synthetic/partial/aos/int/inline:64/objects:16384"));
-  auto overridden = names_of(plan_inner(load_preset("quick"), Overrides{{1000}, {}}));
+  auto overridden = names_of(find_suite("inner").plan(load_preset("quick"), Overrides{{1000}, {}}));
   std::erase_if(overridden, [](const std::string& n) { return !n.starts_with("inner/synthetic/"); });
   EXPECT_EQ(overridden.size(), 2u * 6);
   EXPECT_TRUE(std::all_of(overridden.begin(), overridden.end(),
@@ -113,7 +112,7 @@ class InnerPlanErrors : public TempFilesTest {
   std::string error_of(const std::string& synthetic) {
     const std::string text = R"({"description": "t", "suites": {"inner": {)" + synthetic + "}}}";
     try {
-      plan_inner(load_preset(write("inner.json", text)), {});
+      find_suite("inner").plan(load_preset(write("inner.json", text)), {});
     } catch (const PresetError& e) {
       return e.what();
     }

@@ -111,11 +111,10 @@ TEST(KoflerNBodyValidation, TheKernelsFloatArithmeticPassesAndWrongRunsFail) {
 }  // namespace lb::kofler
 
 namespace lb::harness {
-std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
 namespace {
 
 TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
-  const auto plan = plan_kofler(load_preset("quick"), {});
+  const auto plan = find_suite("kofler").plan(load_preset("quick"), {});
   auto count = [&](const std::string& prefix) {
     return std::count_if(plan.begin(), plan.end(), [&](const auto& b) { return b.name.rfind(prefix, 0) == 0; });
   };
@@ -129,7 +128,7 @@ TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
   EXPECT_TRUE(has("kofler/nbody/gpu/split-ct/float/partition:pos|vel/size:32768"));
   EXPECT_TRUE(has("kofler/blackscholes/gpu/tiled/float/tile:4096/size:8388608"));
   // Both are float programs: --precision double plans neither (other programs may run).
-  for (const auto& b : plan_kofler(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"double"}}))
+  for (const auto& b : find_suite("kofler").plan(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"double"}}))
     EXPECT_FALSE(b.name.starts_with("kofler/nbody/") || b.name.starts_with("kofler/blackscholes/")) << b.name;
 }
 

@@ -13,10 +13,6 @@
 #include "lb/harness/suite.hpp"
 #include "sampo_reference.hpp"
 
-namespace lb::harness {
-std::vector<PlannedBenchmark> plan_kofler(const Preset&, const Overrides&);
-}
-
 namespace lb::kofler::sampo {
 namespace {
 
@@ -120,7 +116,7 @@ namespace {
 TEST(SampoPlan, QuickPlansEveryLayoutKindAndBadValuesNameTheirKey) {
   const Preset quick = load_preset("quick");
   std::vector<std::string> names;
-  for (const auto& b : plan_kofler(quick, {}))
+  for (const auto& b : find_suite("kofler").plan(quick, {}))
     if (b.name.starts_with("kofler/sampo/")) names.push_back(b.name);
   for (const char* want :
        {"kofler/sampo/gpu/aos/mixed/size:32000", "kofler/sampo/gpu/soa/mixed/size:32000",
@@ -132,7 +128,7 @@ TEST(SampoPlan, QuickPlansEveryLayoutKindAndBadValuesNameTheirKey) {
   Preset bad = quick;
   bad.suites["kofler"]["sampo"]["steps"] = 0;
   try {
-    plan_kofler(bad, {});
+    find_suite("kofler").plan(bad, {});
     ADD_FAILURE() << "steps 0 was accepted";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("steps"), std::string::npos) << e.what();

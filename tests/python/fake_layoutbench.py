@@ -25,8 +25,9 @@ Names are `<suite>/shepard/naive/<layout>/<precision>/p:2/size:<n>/manual_time` 
 precision (default float,double), layout and size (quick: 1024; paper: 1024,4096; any other
 preset: 2048). A preset is a name of the preset folder (LB_PRESET_DIR, else harness/presets, as
 the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
-prints the registry as the real binary does: the suites with their artifact steps (STEPS,
-a copy of benches/suites.cpp's, compared with it by test_suite_registry.py) and the presets.
+prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
+them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
+has no programs and no steps) and the presets.
 `krige --scale S --experiment E --device gpu --out F [--wells-out W]` writes a 2 x 2 model
 with two surfaces to F (and two wells to W), as the real one's CSV.
 """
@@ -41,9 +42,7 @@ import time
 PRESET_SIZES = {"quick": ["1024"], "paper": ["1024", "4096"]}
 PRESET_DIR = os.environ.get("LB_PRESET_DIR") or os.path.normpath(os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "presets"))
-STEPS = {"kriging": [{"name": "model", "preset_key": "model", "command": "krige",
-                      "description": "Fig. 4: krige the generated case at the preset's "
-                                     '{"scale", "experiment"} onto the model mesh'}]}
+REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "registry.json")
 
 
 def fail(message, code=2):
@@ -192,7 +191,9 @@ def run(options):
 
 
 def registry():
-    suites = [{"name": name, "steps": STEPS.get(name, [])}
+    with open(REGISTRY) as f:
+        known = {s["name"]: s for s in json.load(f)["suites"]}
+    suites = [known.get(name, {"name": name, "section": "programs", "programs": [], "steps": []})
               for name in os.environ.get("FAKE_LB_SUITES", "idw").split(",")]
     presets = []
     for name in sorted(e[:-len(".json")] for e in os.listdir(PRESET_DIR) if e.endswith(".json")):

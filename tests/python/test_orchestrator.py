@@ -638,14 +638,46 @@ def test_unknown_preset_names_the_presets_of_the_registry(work):
     assert "unknown preset 'nosuch': use paper, quick or the path of a preset file" in result.stderr
 
 
-def test_a_registry_step_run_py_cannot_run_is_one_message_exit_2(work, tmp_path):
-    registry = {"suites": [{"name": "idw", "steps": [{"name": "movie", "preset_key": "movie",
-                                                      "command": "film"}]}],
+def registry_with_steps(work, tmp_path, steps):
+    """The fake binary's registry with `steps` as suite idw's artifact steps."""
+    registry = {"suites": [{"name": "idw", "section": "one_program", "programs": [],
+                            "steps": steps}],
                 "presets": [{"name": "quick", "file": str(work.preset_dir / "quick.json")}]}
     (tmp_path / "registry.json").write_text(json.dumps(registry))
     work.bin.write_text(f'#!/bin/sh\n[ "$1" = suites ] && exec cat "{tmp_path}/registry.json"\n'
                         f'exec "{sys.executable}" -S "{FAKE}" "$@"\n')
+
+
+FRAME_STEP = {"name": "frame", "preset_key": "frame", "command": "krige", "figure": "Fig. 9",
+              "description": "a suite's own artifact", "outputs": ["frame"],
+              "parameters": [{"key": "scale", "min": 1}, {"key": "experiment", "min": 1, "max": 8}],
+              "argv": ["krige", "--scale", "{scale}", "--experiment", "{experiment}", "--device",
+                       "gpu", "--out", "{out:frame}"]}
+
+
+def test_a_registry_step_naming_an_unknown_placeholder_is_one_message_exit_2(work, tmp_path):
+    registry_with_steps(work, tmp_path, [dict(FRAME_STEP, argv=["krige", "--seed", "{seed}"])])
     result = work.run()
     assert result.returncode == 2 and not work.root.exists()
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "step movie of suite idw runs `layoutbench film`, which this script cannot run" in result.stderr
+    assert ("step frame of suite idw: argv names {seed}, which is neither a parameter nor an "
+            "output") in result.stderr
+
+
+def test_a_suite_with_a_step_of_its_own_needs_no_python_change(work, tmp_path):
+    """The step comes from the registry alone: its preset object checked against its
+    parameters, its argv filled in, its files named after the suite and its outputs."""
+    registry_with_steps(work, tmp_path, [FRAME_STEP])
+    preset = tmp_path / "frame.json"
+    preset.write_text('{"suites": {"idw": {"sizes": [1],\n "frame": {"scale": 3, "experiment": 9}}}}\n')
+    result = work.run("--preset", str(preset))
+    assert result.returncode == 2 and not work.root.exists()
+    assert (f"{preset.resolve()}:2: suites.idw.frame: 'experiment' must be 1..8, not 9 (expected "
+            '{"scale": S, "experiment": E}: S an integer >= 1, E one of 1..8)') in result.stderr
+    preset.write_text('{"suites": {"idw": {"sizes": [1],\n "frame": {"scale": 3, "experiment": 2}}}}\n')
+    result = work.run("--preset", str(preset))
+    assert result.returncode == 0, result.stderr
+    frame = work.the_run_dir().resolve() / "idw-frame.gpu0.csv"
+    assert frame.read_text().startswith("x,y,surface0,surface1\n")
+    assert krige_calls(work)[0]["argv"][1:] == ["--scale", "3", "--experiment", "2", "--device",
+                                                 "gpu", "--out", str(frame)]

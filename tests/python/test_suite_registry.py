@@ -1,7 +1,9 @@
 """The registries agree: the binary's suites (`layoutbench suites --json`, from
 benches/suites.cpp) are the papers plots/ draws and the suites the shipped presets configure;
 its presets are harness/presets/*.json; and the fake binary the orchestrator tests run against
-prints the same registry. Skipped when the binary has not been built."""
+prints the same registry (from tests/python/fixtures/registry.json: regenerate it with
+`build/layoutbench suites --json` less its presets when a program's axes or a step change).
+Skipped when the binary has not been built."""
 import json
 import os
 import subprocess

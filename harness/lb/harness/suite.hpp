@@ -13,6 +13,7 @@
 
 #include "lb/harness/ceilings.hpp"
 #include "lb/harness/device_context.hpp"
+#include "lb/harness/plan.hpp"
 #include "lb/harness/preset.hpp"
 
 namespace lb::harness {
@@ -28,22 +29,36 @@ struct PlannedBenchmark {
   std::function<void(benchmark::State&)> run;
 };
 
-using Planner = std::function<std::vector<PlannedBenchmark>(const Preset&, const Overrides&)>;
+//! An integer the preset's step object gives, from `min` (to `max`, where not 0).
+struct StepParameter {
+  std::string key;
+  long long min = 0, max = 0;
+};
 
 //! An artifact a suite makes after its benchmarks, besides their results: when the suite's
-//! object in the preset has `preset_key`, harness/run.py runs `layoutbench <command>` on each
-//! device (e.g. kriging's Fig. 4 model).
+//! object in the preset has `preset_key` (an object of `parameters`, checked), harness/run.py
+//! runs `layoutbench <argv>` on each device k, argv with "{<key>}" replaced by that parameter's
+//! value and "{out:<output>}" by the file <run folder>/<suite>-<output>.gpu<k>.csv it writes
+//! (e.g. kriging's Fig. 4 model). A suite with a step of its own needs no Python change.
 struct ArtifactStep {
   std::string name;
   std::string preset_key;
-  std::string command;
+  std::string command;  //!< argv[0]
+  std::string figure;   //!< what the artifact is for, in messages ("Fig. 4")
   std::string description;
+  std::vector<StepParameter> parameters;
+  std::vector<std::string> argv;
+  std::vector<std::string> outputs;  //!< in the order argv names them
 };
 
 struct Suite {
   std::string name;
-  Planner plan;
+  SuitePrograms programs;
   std::vector<ArtifactStep> steps;
+  //! The preset's benchmarks of this suite (plan_suite).
+  std::vector<PlannedBenchmark> plan(const Preset& preset, const Overrides& overrides) const {
+    return plan_suite(name, programs, preset, overrides);
+  }
 };
 
 //! Every suite the binary knows, in run order.
@@ -51,7 +66,8 @@ const std::vector<Suite>& suites();
 const Suite& find_suite(const std::string& name);  // throws std::invalid_argument
 
 //! The registry harness/run.py and the tests read (`layoutbench suites --json`): the suites in
-//! run order with their artifact steps, and the named presets with their descriptions.
+//! run order with their programs (axes with their values, counters) and artifact steps, and
+//! the named presets with their descriptions.
 nlohmann::json registry_json();
 
 class GpuTimer;

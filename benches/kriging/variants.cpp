@@ -1,0 +1,259 @@
+#include "kriging/variants.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "lb/datasets/wells.hpp"
+#include "lb/harness/memory_fit.hpp"
+#include "lb/kriging/device.hpp"
+#include "lb/kriging/reference.hpp"
+
+namespace lb::harness::kriging_bench {
+namespace {
+
+// --- inputs and references, cached ---------------------------------------------------------
+
+const datasets::KrigingCase& kriging_case(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, datasets::KrigingCase> cache;
+  const auto key = std::make_pair(scale, wells);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, datasets::generate_kriging_case({.scale = scale, .wells = wells})).first;
+  return it->second;
+}
+
+template <class T>
+const kriging::KrigingInput<T>& input(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, kriging::KrigingInput<T>> cache;
+  const auto key = std::make_pair(scale, wells);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
+    const auto& c = kriging_case(scale, wells);
+    it = cache.emplace(key, kriging::make_input<T>(c.wells, c.grid, kriging::Variogram::for_domain(c.width, c.height)))
+             .first;
+  }
+  return it->second;
+}
+
+template <class T>
+const kriging::CheckReference& reference(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, kriging::CheckReference> cache;
+  const auto key = std::make_pair(scale, wells);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 2) cache.erase(cache.begin());
+    const auto& in = input<T>(scale, wells);
+    it = cache.emplace(key, kriging::make_check_reference(in, kriging::reference_points(in.points(), in.wells))).first;
+  }
+  return it->second;
+}
+
+template <class T, class U>
+std::pair<double, double> max_difference(const std::vector<T>& a, const std::vector<U>& b) {
+  double worst = 0, scale = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    worst = std::max(worst, std::abs(double(a[k]) - double(b[k])));
+    scale = std::max(scale, std::abs(double(b[k])));
+  }
+  return {worst, scale > 0 ? worst / scale : worst};
+}
+
+Check check_of(const kriging::EstimateCheck& c) {
+  return {c.ok, c.message, c.unvalidated,
+          {{"max_abs_err", c.max_abs}, {"max_rel_err", c.max_rel}, {"tolerance", c.tolerance},
+           {"checked", double(c.checked)}, {"kappa", c.kappa}}};
+}
+
+//! The host (and device) bytes of one run, estimated from the mesh before anything is made.
+MemoryNeed memory_need(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
+  const auto mesh = datasets::kriging_mesh({.scale = scale, .wells = wells});
+  const auto b = kriging::run_bytes(experiment, mesh.nx, mesh.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes,
+                                    on_device);
+  return {.host_bytes = b.host, .device_bytes = b.device};
+}
+
+//! One CUDA experiment. It times itself: its timed region holds host work and transfers
+//! (lb/kriging/device.hpp); its declared Work (writing the estimates once; experiment 8's
+//! FMAs) is spent in the device part, whose mean over the timed runs is `device_s`.
+template <class T>
+class GpuExperiment final : public Variant {
+ public:
+  explicit GpuExperiment(const GpuCase& c) : c_(c) {}
+  void setup(cudaStream_t) override {
+    in_ = &input<T>(c_.scale, c_.wells);
+    try {
+      experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_);
+    } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
+      throw std::runtime_error(fmt::format("does not run: {}", e.what()));
+    }
+  }
+  //! The next run poisons its outputs first (inside the experiment: exps 1-2 write per surface).
+  void poison(cudaStream_t) override { poison_next_ = true; }
+  void run(cudaStream_t stream) override { run_timed(stream); }  // not called: it times itself
+  bool times_itself() const override { return true; }
+  double run_timed(cudaStream_t stream) override {
+    if (poison_next_) {  // the validation run: kept for validate, not part of the device time
+      poison_next_ = false;
+      checked_run_ = experiment_->run(stream, kriging::Poison::yes);
+      return checked_run_.seconds;
+    }
+    const auto r = experiment_->run(stream);
+    if (std::isfinite(r.device_seconds)) device_total_ += r.device_seconds, ++device_runs_;
+    if (std::isfinite(r.host_solve_seconds)) host_solve_total_ += r.host_solve_seconds, ++host_solves_;
+    return r.seconds;
+  }
+  Check validate(cudaStream_t stream) override {
+    const kriging::DeviceRun<T> run = std::move(checked_run_);
+    checked_run_ = {};
+    Check out = check_of(estimates_check(run));
+    if (out.ok && c_.experiment == 6) {
+      // The paper's accuracy report: exp 6 (float, fast math) against exp 5 (double) on the
+      // original input, over every estimate, where exp 5 can run.
+      const auto& in_d = input<double>(c_.scale, c_.wells);
+      try {
+        kriging::check_device_experiment(5, in_d.wells, in_d.surfaces, sizeof(double));
+        const auto r5 = kriging::run_device_experiment(5, in_d, stream);
+        std::tie(out.counters["vs_exp5_max_abs"], out.counters["vs_exp5_max_rel"]) =
+            max_difference(run.estimates, r5.estimates);
+      } catch (const datasets::InputError&) {
+      }
+    }
+    return out;
+  }
+  //! Writing every estimate once; experiment 8 also does, per (point, well), one exp and one
+  //! FMA (the covariance; the exp counted as one FMA-slot instruction, a lower bound) and per
+  //! (point, well, surface) one FMA.
+  Work work() const override {
+    const double estimates = double(in_->points()) * double(in_->surfaces);
+    Work w{.unit = "estimates", .units = estimates, .bytes_written = estimates * sizeof(T)};
+    if (c_.experiment == 8) {
+      const double fmas = double(in_->points()) * double(in_->wells) * (2.0 + double(in_->surfaces));
+      (sizeof(T) == 4 ? w.fp32_fma : w.fp64_fma) = fmas;
+    }
+    return w;
+  }
+  double work_seconds(double) override {
+    device_s_ = device_runs_ > 0 ? device_total_ / double(device_runs_) : std::numeric_limits<double>::quiet_NaN();
+    host_solve_s_ = host_solves_ > 0 ? host_solve_total_ / double(host_solves_) : std::numeric_limits<double>::quiet_NaN();
+    device_total_ = host_solve_total_ = 0;
+    device_runs_ = host_solves_ = 0;
+    return device_s_;
+  }
+  double footprint_bytes() const override { return memory_need(c_.experiment, c_.scale, c_.wells, sizeof(T), true).device_bytes; }
+  void add_counters(benchmark::State& state, double) const override {
+    if (std::isfinite(device_s_)) state.counters["device_s"] = device_s_;
+    if (std::isfinite(host_solve_s_)) state.counters["host_solve_s"] = host_solve_s_;
+  }
+
+ private:
+  kriging::EstimateCheck estimates_check(const kriging::DeviceRun<T>& run) const {
+    const kriging::CheckReference& ref = reference<T>(c_.scale, c_.wells);
+    if (run.unwritten > 0) {  // checked first: a skipped point would otherwise read as NaN
+      const std::size_t points = ref.in.points();
+      kriging::EstimateCheck out;
+      out.message = fmt::format("validation: {} of {} estimates never written (first: surface {}, grid point {})",
+                                run.unwritten, run.estimates.size(), run.first_unwritten / points,
+                                run.first_unwritten % points);
+      return out;
+    }
+    return kriging::check_estimates(ref, run.estimates, kriging::float_algorithm_of(c_.experiment));
+  }
+  GpuCase c_;
+  const kriging::KrigingInput<T>* in_ = nullptr;
+  std::unique_ptr<kriging::DeviceExperiment<T>> experiment_;
+  bool poison_next_ = false;
+  kriging::DeviceRun<T> checked_run_;
+  double device_total_ = 0;  //!< over the current timed loop's runs
+  std::size_t device_runs_ = 0;
+  double host_solve_total_ = 0;  //!< experiment 8's host solve, over the current timed loop's runs
+  std::size_t host_solves_ = 0;
+  double host_solve_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's mean
+  double device_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's mean
+};
+
+}  // namespace
+
+ProgramCase gpu_case(const GpuCase& c) {
+  const std::size_t value_bytes = c.prec == Prec::f32 ? sizeof(float) : sizeof(double);
+  return {Where::gpu, memory_need(c.experiment, c.scale, c.wells, value_bytes, true), [c]() -> std::unique_ptr<Variant> {
+            if (c.prec == Prec::f32) return std::make_unique<GpuExperiment<float>>(c);
+            return std::make_unique<GpuExperiment<double>>(c);
+          }};
+}
+
+namespace {
+
+//! Every k-th mesh row: each grid point costs the same, so a sample's time scales by P / P'.
+template <class T>
+kriging::KrigingInput<T> sampled_rows(const kriging::KrigingInput<T>& in, std::size_t every) {
+  kriging::KrigingInput<T> s = in;
+  s.grid_y.clear();
+  for (std::size_t i = 0; i < in.grid_y.size(); i += every) s.grid_y.push_back(in.grid_y[i]);
+  return s;
+}
+
+//! Points of a CPU program's output checked against the reference (an even spread).
+constexpr double kCpuCheckedPoints = 4096;
+
+//! One CPU program on the base case's wells; above `sample_estimates` estimates it runs on
+//! every k-th mesh row and its time is scaled (sampled_fraction).
+template <class T>
+class CpuProgram final : public Variant {
+ public:
+  explicit CpuProgram(const CpuCase& c) : c_(c) {}
+  void setup(cudaStream_t) override {
+    in_ = &input<T>(c_.scale, datasets::kKrigingBaseWells);
+    const double estimates = double(in_->points()) * double(in_->surfaces);
+    const std::size_t every =
+        estimates > c_.sample_estimates ? std::size_t(std::ceil(estimates / c_.sample_estimates)) : 1;
+    sample_ = every > 1 ? sampled_rows(*in_, every) : *in_;
+  }
+  //! Each run returns a new output vector: nothing of an earlier run can be left in it.
+  void poison(cudaStream_t) override {}
+  void prepare(cudaStream_t) override { out_ = {}; }  // frees the last output outside the timed region
+  void run(cudaStream_t) override { out_ = kriging::run_cpu_program(c_.program, sample_); }
+  Check validate(cudaStream_t) override {  // at spread points of the sample
+    const double m = double(sample_.wells + 1);
+    return check_of(kriging::check_estimates(
+        kriging::make_check_reference(sample_, kriging::reference_points(sample_.points(), sample_.wells,
+                                                                         kCpuCheckedPoints * m * m)),
+        out_, kriging::float_algorithm_of(static_cast<int>(c_.program))));
+  }
+  Work work() const override {
+    return {.unit = "estimates", .units = double(in_->points()) * double(in_->surfaces)};
+  }
+  double footprint_bytes() const override {
+    return memory_need(static_cast<int>(c_.program), c_.scale, datasets::kKrigingBaseWells, sizeof(T), false).host_bytes;
+  }
+  double sampled_fraction() const override { return double(sample_.points()) / double(in_->points()); }
+  void add_counters(benchmark::State& state, double) const override {
+    state.counters["sampled"] = sample_.points() < in_->points() ? 1 : 0;
+    state.counters["sample_points"] = double(sample_.points());
+  }
+
+ private:
+  CpuCase c_;
+  const kriging::KrigingInput<T>* in_ = nullptr;
+  kriging::KrigingInput<T> sample_;
+  std::vector<T> out_;
+};
+
+}  // namespace
+
+ProgramCase cpu_case(const CpuCase& c) {
+  const int program = static_cast<int>(c.program);
+  const std::size_t value_bytes = c.prec == Prec::f32 ? sizeof(float) : sizeof(double);
+  return {Where::cpu, memory_need(program, c.scale, datasets::kKrigingBaseWells, value_bytes, false),
+          [c]() -> std::unique_ptr<Variant> {
+            if (c.prec == Prec::f32) return std::make_unique<CpuProgram<float>>(c);
+            return std::make_unique<CpuProgram<double>>(c);
+          }};
+}
+
+}  // namespace lb::harness::kriging_bench
