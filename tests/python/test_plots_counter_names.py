@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from plots import compare, idw, kriging
+from plots import compare, idw
+from plots.kriging import data as kriging_data
 from plots.__main__ import main
 from plots.claims import evaluate_claim
 from plots.load import Benchmark, load_results
@@ -81,10 +82,10 @@ def test_kriging_results_under_the_new_names_render_the_same_report_and_bound_fi
     changed, (old_report, new_report), (old, new) = rendered_pair(folder, tmp_path)
     assert changed["x_memory_bound"] > 0 and changed["checked_points"] > 0
     assert new_report == old_report
-    old_values = {b.name: kriging.x_memory_bound(b) for b in old.benchmarks
-                  if kriging.x_memory_bound(b) is not None}
-    new_values = {b.name: kriging.x_memory_bound(b) for b in new.benchmarks
-                  if kriging.x_memory_bound(b) is not None}
+    old_values = {b.name: kriging_data.x_memory_bound(b) for b in old.benchmarks
+                  if kriging_data.x_memory_bound(b) is not None}
+    new_values = {b.name: kriging_data.x_memory_bound(b) for b in new.benchmarks
+                  if kriging_data.x_memory_bound(b) is not None}
     assert new_values
     # the ratio of two counters written to 6 significant digits, as Google Benchmark does
     assert new_values == pytest.approx(old_values, rel=2e-5)
