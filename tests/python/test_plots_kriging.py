@@ -22,7 +22,7 @@ from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written
+from tests.python.report_checks import assert_figures_written, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kriging_fig2", "kriging_fig3", "kriging_fig4", "kriging_exp7", "kriging_wells")
@@ -58,13 +58,9 @@ def fixture(generator, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def report(fixture, tmp_path_factory):
+def report(tmp_path_factory):
     """One CLI run on a copy of the fixture, without --out: output lands in that folder."""
-    folder = tmp_path_factory.mktemp("report") / "run"
-    shutil.copytree(fixture, folder)
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main([str(folder)]) == 0
-    return folder
+    return rendered_once("kriging_quick", tmp_path_factory)[0]
 
 
 @pytest.fixture(scope="module")
