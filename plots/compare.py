@@ -18,9 +18,9 @@ from pathlib import Path
 
 from plots import stats
 from plots.claims import Scope, evaluate_claims, load_claims
-from plots.figures import (Section, format_seconds, markdown_table, panel_grid, save_figure,
-                           write_atomically)
+from plots.figures import Section, panel_grid, save_figure, write_atomically
 from plots.cli import run
+from plots.text import format_seconds, markdown_table
 from plots.load import load_results
 from plots.papers import PAPERS
 

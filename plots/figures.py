@@ -20,6 +20,8 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first
 import matplotlib.text  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
+from plots.text import does_not_run, size_label  # noqa: E402
+
 FORMATS = ("png", "svg")
 _drawing = [True]  # False inside report_only(): figures are laid out but never drawn or written
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
@@ -61,7 +63,7 @@ class TextOutsideFigure(UserWarning):
 
 def texts_outside(fig, tolerance_px=1.0):
     """The drawn, non-empty texts of `fig` whose extent leaves the figure: [(text, bbox)]."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # lays every text out; rendering pixels would only cost
     renderer = fig.canvas.get_renderer()
     unchecked = _unchecked_tick_labels(fig)
     edge = fig.bbox
@@ -121,6 +123,9 @@ def save_figure(fig, figures_dir, stem):
             if title is not None:
                 title.set_wrap(True)  # a long device list wraps instead of leaving the figure
         fig.tight_layout()
+        # Laid out once: without an engine left on the figure, savefig does not lay it out
+        # (one whole draw) again for each format.
+        fig.set_layout_engine(None)
         for text, box in texts_outside(fig):
             warnings.warn(f"{stem}: text {text!r} runs outside the figure ({box.x0:.0f}, "
                           f"{box.y0:.0f})-({box.x1:.0f}, {box.y1:.0f}) px, figure "
@@ -152,6 +157,13 @@ def devices_text(devices):
     return "; ".join(f"{d.label} (preset {d.preset})" for d in devices)
 
 
+def figure_section(fig, figures_dir, stem, title, heading, body, devices=None, below=""):
+    """Title the figure (its GPUs on the line under `title` when `devices` are given, then
+    `below`), save it as `stem` and return it as a report Section."""
+    fig.suptitle(title + ("" if devices is None else f"\n{devices_text(devices)}") + below)
+    return Section(heading, body, (save_figure(fig, figures_dir, stem),))
+
+
 def mark_not_measured(ax, reason):
     """Turn an empty panel into an explicit "not measured" note instead of a blank plot."""
     ax.text(0.5, 0.5, f"not measured\n({reason})", ha="center", va="center",
@@ -177,11 +189,6 @@ def mark_does_not_run(ax, x, reason, color="0.25", slot=0):
                 va="center", fontsize=6.5, color=color)
 
 
-def does_not_run(reason):
-    """The error of a point that did not run, said once: "does not run: <reason>"."""
-    return reason if reason.startswith("does not run") else f"does not run: {reason}"
-
-
 def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_label=None):
     """Log-scale problem-size axis with ticks at the measured sizes (K = 1024 unless
     `tick_label` formats them otherwise)."""
@@ -190,30 +197,3 @@ def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_l
     ax.set_xticklabels([(tick_label or size_label)(s) for s in sizes], rotation=0)
     ax.minorticks_off()
     ax.set_xlabel(label)
-
-
-def size_label(size):
-    return f"{size // 1024}K" if size % 1024 == 0 and size >= 1024 else str(size)
-
-
-def count_label(count):
-    """A count in thousands or millions (K = 1000): 49500 -> 49.5K, 4950000 -> 4.95M."""
-    if count >= 1e6:
-        return f"{count / 1e6:.3g}M"
-    return f"{count / 1e3:.3g}K" if count >= 1e3 else f"{count:g}"
-
-
-def markdown_table(header, rows):
-    """A Markdown table; cells are escaped so a `|` in a message cannot break a row."""
-    def cells(values):
-        return "| " + " | ".join(str(v).replace("|", "\\|").replace("\n", " ")
-                                 for v in values) + " |"
-
-    return "\n".join([cells(header), "|" + "---|" * len(header), *map(cells, rows)])
-
-
-def format_seconds(seconds):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"

@@ -6,9 +6,10 @@ version is beyond the paper (a kernel written for today's throughput, layout Aoa
 is drawn as one black dashed reference line, never as a paper series.
 """
 
-from plots.figures import (Section, devices_text, format_seconds, mark_not_measured,
-                           panel_grid, panel_title, save_figure, size_axis, size_label)
+from plots.figures import (figure_section, mark_not_measured, panel_grid, panel_title,
+                           size_axis)
 from plots.select import by_size, matches, timed_by_size
+from plots.text import format_seconds, size_label, time_cell, times_text
 
 PAPER = "Mei & Tian 2016"
 INTRO = (
@@ -36,6 +37,7 @@ ROOFLINE_STYLE = {"color": "black", "linestyle": "--", "marker": "D", "markersiz
 ROOFLINE_PANEL = "tiled"  # Fig. 7/8: the paper's fastest version, the one to compare with
 ROOFLINE_TARGET = 1.25  # time within 1.25× of the compute limit (float, p = 2, 1000K)
 LIMIT_VERSIONS = ("naive", "tiled", "cdp-original", "cdp-improved")
+NOT_MEASURED = "not measured"  # a table cell without a time
 
 
 def render(devices, figures_dir):
@@ -109,8 +111,6 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
             ax.set_ylabel("speedup over single-thread CPU (×)")
     where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
              if roofline else "")
-    fig.suptitle(f"{PAPER}, {figure}: {precision} speedup over the CPU per layout, "
-                 f"p = {LAYOUT_FIGURE_P}\n{devices_text(devices)}{where}")
     stem = figure.lower().replace(". ", "").replace(" ", "")
     body = _baseline_note()
     if roofline:
@@ -118,8 +118,10 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
                  "(beyond the paper: a kernel written for today's throughput, run on layout "
                  "AoaS only), drawn once as a reference rather than in every panel so the "
                  "slower versions keep a readable scale.")
-    return Section(f"{figure} — {precision} precision, speedup per layout", body,
-                   (save_figure(fig, figures_dir, f"idw_{stem}"),))
+    return figure_section(fig, figures_dir, f"idw_{stem}",
+                          f"{PAPER}, {figure}: {precision} speedup over the CPU per layout, "
+                          f"p = {LAYOUT_FIGURE_P}", f"{figure} — {precision} precision, speedup "
+                          "per layout", body, devices, below=where)
 
 
 def cdp_section(devices, figures_dir):
@@ -158,17 +160,16 @@ def cdp_section(devices, figures_dir):
             ax.set_yscale("log")
             ax.set_ylabel("time (s)")
             ax.legend(fontsize=7)
-    fig.suptitle(f"{PAPER}, Fig. 2: original vs improved CDP "
-                 f"(solid dots = improved, dashed hollow squares = original)\n"
-                 f"{devices_text(devices)}")
     body = ""
     if original_sizes:
         body = ("cdp-original launches a child grid of m/256 blocks per prediction point, so "
                 "runs keep it to small sizes; its curves cover the sizes it was run at "
                 f"({', '.join(size_label(s) for s in sorted(original_sizes))}), and the "
                 "claims comparing it are measured at those sizes only.")
-    return Section("Fig. 2 — original vs improved CDP", body,
-                   (save_figure(fig, figures_dir, "idw_fig2"),))
+    return figure_section(fig, figures_dir, "idw_fig2",
+                          f"{PAPER}, Fig. 2: original vs improved CDP (solid dots = improved, "
+                          "dashed hollow squares = original)", "Fig. 2 — original vs improved "
+                          "CDP", body, devices)
 
 
 def builtin_rows(device):
@@ -192,19 +193,19 @@ def builtin_section(devices, figures_dir):
     for device, (ax,) in zip(devices, axes):
         rows = builtin_rows(device)
         for version, precision, size, aoas, builtin in rows:
-            ratio = f"{builtin / aoas:.3f}" if aoas and builtin else "not measured"
+            ratio = f"{builtin / aoas:.3f}" if aoas and builtin else NOT_MEASURED
+            aoas_cell, builtin_cell = (time_cell(t, NOT_MEASURED) for t in (aoas, builtin))
             lines.append(f"| {device.label} | {version} | {precision} | {size_label(size)} | "
-                         f"{_time_cell(aoas)} | {_time_cell(builtin)} | {ratio} |")
+                         f"{aoas_cell} | {builtin_cell} | {ratio} |")
         ax.set_title(panel_title("builtin / AoaS time", device, devices))
         _plot_ratio_bars(ax, [r for r in rows if r[3] and r[4]])
     if len(lines) == 2:
         lines.append("| — | — | — | — | not measured | not measured | not measured |")
-    fig.suptitle(f"{PAPER}: builtin float4/double4 vs AoaS, p = {LAYOUT_FIGURE_P} "
-                 f"(paper: no remarkable gain)\n{devices_text(devices)}")
     body = ("Time ratio builtin / AoaS per version, precision and size (below 1: builtin "
             "faster).\n\n" + "\n".join(lines))
-    return Section("Builtin vs AoaS", body,
-                   (save_figure(fig, figures_dir, "idw_builtin_vs_aoas"),))
+    return figure_section(fig, figures_dir, "idw_builtin_vs_aoas",
+                          f"{PAPER}: builtin float4/double4 vs AoaS, p = {LAYOUT_FIGURE_P} "
+                          "(paper: no remarkable gain)", "Builtin vs AoaS", body, devices)
 
 
 def limit_curves(device, version, layouts=LIMIT_LAYOUTS, precision="float", p=2):
@@ -263,8 +264,6 @@ def limit_section(devices, figures_dir):
             ax.set_ylim(bottom=0)
     where = (f"\nblack dashed: {ROOFLINE_LABEL} in every panel; dotted: its target, "
              f"time within {ROOFLINE_TARGET:g}× of the limit" if roofline else "")
-    fig.suptitle(f"{PAPER}: time vs the measured compute bound (100 % = at the limit)\n"
-                 f"{devices_text(devices)}{where}")
     body = ("`pct_of_bound` = 100 · bound_s / time (`pct_of_limit`, `limit_s` in results "
             "written before issue 11), where bound_s is the benchmark's compute "
             "bound from the ceilings measured at process start (float: 6 FP32 operations at "
@@ -278,8 +277,9 @@ def limit_section(devices, figures_dir):
     table = _roofline_table(devices)
     if table:
         body += "\n\n" + table
-    return Section("% of device compute limit", body,
-                   (save_figure(fig, figures_dir, "idw_pct_of_limit"),))
+    return figure_section(fig, figures_dir, "idw_pct_of_limit",
+                          f"{PAPER}: time vs the measured compute bound (100 % = at the limit)",
+                          "% of device compute limit", body, devices, below=where)
 
 
 def _roofline_table(devices):
@@ -288,7 +288,7 @@ def _roofline_table(devices):
         for precision, p, size, time_s, limit_s in roofline_limit_rows(device):
             lines.append(f"| {device.label} | {precision} | {p} | {size_label(size)} | "
                          f"{format_seconds(time_s)} | {format_seconds(limit_s)} | "
-                         f"{_ratio_text(time_s / limit_s)} | {100 * limit_s / time_s:.1f} % |")
+                         f"{times_text(time_s / limit_s)} | {100 * limit_s / time_s:.1f} % |")
     if not lines:
         return ""
     return ("Roofline version (AoaS) against its compute limit; target: float, p = 2, at 1000K "
@@ -344,15 +344,6 @@ def _note_missing(ax, reason):
     ax.text(0.5, 0.5, f"not measured ({reason})", ha="center", va="center",
             transform=ax.transAxes, fontsize=9, color="0.35")
 
-
-
-def _ratio_text(value):
-    digits = 0 if value >= 100 else 1 if value >= 10 else 2
-    return f"{value:.{digits}f}×"
-
-
-def _time_cell(seconds):
-    return format_seconds(seconds) if seconds else "not measured"
 
 
 def _baseline_note():

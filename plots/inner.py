@@ -8,9 +8,10 @@ N = 0, full inlining and array-as-object points at N = Max. One row of panels pe
 panel without data says "not measured"; an errored point is an × saying why.
 """
 
-from plots.figures import (Section, count_label, format_seconds, mark_does_not_run,
-                           mark_not_measured, markdown_table, panel_grid, save_figure)
+from plots.figures import (figure_section, mark_does_not_run, mark_not_measured, panel_grid,
+                           panel_title)
 from plots.select import matches
+from plots.text import count_label, markdown_table, time_cell
 
 PAPER = "Springer, Sun & Masuhara 2018"
 INTRO = (
@@ -103,7 +104,7 @@ def fig10_section(devices, figures_dir, app, figure):
         key, value = fig10_point(device, app)
         where = f"{key} {_value_label(value)}" if value is not None else ""
         for ax, layout in zip(axes[row], LAYOUTS):
-            ax.set_title(_panel_title(f"{LAYOUT_NAMES[layout]}, {where}", device, devices))
+            ax.set_title(panel_title(f"{LAYOUT_NAMES[layout]}, {where}", device, devices))
             curves = inline_curves(device, app, layout, key, value) if value is not None else {}
             if not _draw_inline_panel(ax, curves):
                 mark_not_measured(ax, f"no {app} {LAYOUT_NAMES[layout]} benchmarks")
@@ -111,15 +112,15 @@ def fig10_section(devices, figures_dir, app, figure):
             points.append(f"{device.label}: {where}")
     what = "synthetic benchmark (add the value to every element)" if app == "synthetic" \
         else "frontier BFS"
-    fig.suptitle(f"{PAPER}, {figure}: {what}, time per strategy and inlining size\n"
-                 f"{_devices_text(devices)}")
     body = (f"Drawn at {'; '.join(points) or 'no point (not measured)'}. Partial inlining is a "
             "curve over N; no inlining sits at N = 0, full inlining and array as object at "
             "N = Max. Lower is faster.")
     if app == "synthetic":
         body += "\n\n" + synthetic_table(devices)
     stem = "inner_fig10a" if app == "synthetic" else "inner_fig10b"
-    return Section(f"{figure} — {what}", body, (save_figure(fig, figures_dir, stem),))
+    return figure_section(fig, figures_dir, stem,
+                          f"{PAPER}, {figure}: {what}, time per strategy and inlining size",
+                          f"{figure} — {what}", body, devices)
 
 
 def synthetic_table(devices):
@@ -135,7 +136,7 @@ def synthetic_table(devices):
                     pct = b.counters.get("pct_copy_bandwidth")
                     footprint = b.counters.get("footprint_bytes")
                     rows.append((device.label, LAYOUT_NAMES[layout], strategy, n,
-                                 b.error or _time_text(b.time_s),
+                                 b.error or time_cell(b.time_s),
                                  f"{pct:.0f} %" if isinstance(pct, (int, float)) else "—",
                                  _bytes_text(footprint)))
     if not rows:
@@ -149,8 +150,8 @@ def scaling_section(devices, figures_dir):
     fig, axes = panel_grid(len(devices), 2)
     for row, device in enumerate(devices):
         for ax, layout in zip(axes[row], LAYOUTS):
-            ax.set_title(_panel_title(f"{LAYOUT_NAMES[layout]}, per object count", device,
-                                      devices))
+            ax.set_title(panel_title(f"{LAYOUT_NAMES[layout]}, per object count", device,
+                                     devices))
             series = {}
             for b in _select(device, app="synthetic", layout=layout):
                 elements = b.counters.get("elements")
@@ -173,12 +174,12 @@ def scaling_section(devices, figures_dir):
             ax.set_xlabel("objects")
             ax.set_ylabel("time per element (ps)")
             ax.legend(fontsize=6)
-    fig.suptitle(f"{PAPER}: synthetic benchmark over the object count\n{_devices_text(devices)}")
     body = ("Time per array element over the object counts run (the paper's figure is at "
             "262,144 objects): small counts leave the GPU partly idle, large ones leave the "
             "caches.")
-    return Section("Synthetic benchmark — scaling with the object count", body,
-                   (save_figure(fig, figures_dir, "inner_scaling"),))
+    return figure_section(fig, figures_dir, "inner_scaling",
+                          f"{PAPER}: synthetic benchmark over the object count",
+                          "Synthetic benchmark — scaling with the object count", body, devices)
 
 
 def footprint_rows(devices):
@@ -229,29 +230,17 @@ def footprint_section(devices, figures_dir):
             ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=70, fontsize=6)
             ax.set_ylabel("MiB")
             ax.legend(fontsize=6)
-    fig.suptitle(f"{PAPER}: memory footprint per strategy (inline part, arena, waste)")
     body = ("The footprint is the layout's, from the mapping (`footprint_inline_bytes`, "
             "`footprint_arena_bytes`, `footprint_wasted_bytes` counters): the same on every "
             "GPU. Wasted bytes (hatched, drawn over the inline part) are alignment padding "
             "and inline slots past an array's length.")
-    return Section("Memory footprint per strategy", body,
-                   (save_figure(fig, figures_dir, "inner_footprint"),))
-
-
-def _panel_title(title, device, devices):
-    return title if len(devices) == 1 else f"{device.label}: {title}"
-
-
-def _devices_text(devices):
-    return ", ".join(d.label for d in devices) or "no devices"
+    return figure_section(fig, figures_dir, "inner_footprint",
+                          f"{PAPER}: memory footprint per strategy (inline part, arena, waste)",
+                          "Memory footprint per strategy", body)
 
 
 def _value_label(value):
     return count_label(value) if isinstance(value, (int, float)) else str(value)
-
-
-def _time_text(seconds):
-    return format_seconds(seconds) if seconds is not None else "—"
 
 
 def _bytes_text(value):

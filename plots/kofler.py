@@ -14,9 +14,9 @@ import math
 import numpy as np
 
 from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
-from plots.figures import (Section, count_label, devices_text, format_seconds,
-                           mark_does_not_run, mark_not_measured, markdown_table, panel_grid,
-                           panel_title, save_figure)
+from plots.figures import (Section, figure_section, mark_does_not_run, mark_not_measured,
+                           panel_grid, panel_title)
+from plots.text import count_label, format_seconds, markdown_table
 
 PAPER = "Kofler, Cosenza & Fahringer 2015"
 INTRO = (
@@ -237,9 +237,9 @@ def tile_sweep_section(devices, figures_dir):
             "size; dots: run-time tile (`tiled`), hollow squares: compile-time tile "
             "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×). Above 1 is faster "
             "than AoS.")
-    return _figure_section(fig, devices, figures_dir, "kofler_tile_sweep",
-                           ": tile sweep, speedup over AoS vs tile size t (records per tile)",
-                           "Tile sweep per program", body)
+    return figure_section(fig, figures_dir, "kofler_tile_sweep",
+                          f"{PAPER}: tile sweep, speedup over AoS vs tile size t (records per "
+                          "tile)", "Tile sweep per program", body, devices)
 
 
 def _plot_sweep(ax, curves):
@@ -316,9 +316,9 @@ def fig1_section(devices, figures_dir):
             "slow, as the paper); the cell text is that ratio, the row's fastest time is under "
             "its size. × = the benchmark errored (listed under Errored and flagged "
             "benchmarks); blank = not run at that size.")
-    return _figure_section(fig, devices, figures_dir, "kofler_fig1",
-                           ", Fig. 1 (top map): SAMPO run time over the tile size",
-                           "Fig. 1 — SAMPO's one-cluster optimisation space", body)
+    return figure_section(fig, figures_dir, "kofler_fig1",
+                          f"{PAPER}, Fig. 1 (top map): SAMPO run time over the tile size",
+                          "Fig. 1 — SAMPO's one-cluster optimisation space", body, devices)
 
 
 def _draw_heat_map(fig, ax, columns, rows):
@@ -364,9 +364,9 @@ def fig5_section(devices, figures_dir):
             "is named inside its bar. The paper's KDLG and decision-tree bars need the method "
             "(a later issue); split is the field partitions the preset gives (SAMPO's "
             "`manual` is the original's three structs).")
-    return _figure_section(fig, devices, figures_dir, "kofler_fig5",
-                           ", Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
-                           "(best partition)", "Fig. 5 — speedup over AoS", body)
+    return figure_section(fig, figures_dir, "kofler_fig5",
+                          f"{PAPER}, Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
+                          "(best partition)", "Fig. 5 — speedup over AoS", body, devices)
 
 
 def _plot_bars(ax, rows):
@@ -532,12 +532,6 @@ def _goal_line(device, app, size, chosen):
 
 
 # --- small helpers -------------------------------------------------------------------------
-
-def _figure_section(fig, devices, figures_dir, stem, title, heading, body):
-    """Title the figure "<paper><title>" over its GPUs, save it, wrap it in a Section."""
-    fig.suptitle(f"{PAPER}{title}\n{devices_text(devices)}")
-    return Section(heading, body, (save_figure(fig, figures_dir, stem),))
-
 
 def _pct(value):
     return "—" if value is None else f"{value:.1f} %"

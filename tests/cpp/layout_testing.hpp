@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <vector_types.h>
 
@@ -38,31 +41,61 @@ void for_each_tag(F&& f) {
   for_each_field<Rec>([&](auto i) { f(typename Rec::template field<decltype(i)::value>::tag{}, decltype(i)::value); });
 }
 
+//! A mapping as data: where every (record, field) lies, its fields' sizes and alignments, its
+//! blobs. Checks written over it are compiled once, not once per mapping type and record (the
+//! layout tests were the slowest units of the build: docs/tests.md); only table_of is a template.
+struct MappingTable {
+  std::size_t records = 0;
+  std::vector<std::size_t> field_size, field_align;
+  std::vector<Location> where;  // record-major: where[i * fields + f]
+  std::vector<std::size_t> blob_bytes, blob_alignment;
+  std::size_t fields() const { return field_size.size(); }
+};
+
 template <class M>
-std::size_t blob_bytes_or_zero(const M& m, std::size_t b) {
-  return b < M::blob_count ? m.blob_bytes(b) : 0;
+MappingTable table_of(const M& m) {
+  using Rec = typename M::record;
+  MappingTable t;
+  t.records = m.size();
+  for_each_field<Rec>([&](auto f) {
+    using T = typename Rec::template field_type<decltype(f)::value>;
+    t.field_size.push_back(sizeof(T));
+    t.field_align.push_back(alignof(T));
+  });
+  for (std::size_t i = 0; i < m.size(); ++i)
+    for_each_tag<Rec>([&]<class Tag>(Tag, std::size_t) { t.where.push_back(m.template locate<Tag>(i)); });
+  for (std::size_t b = 0; b < M::blob_count; ++b) {
+    t.blob_bytes.push_back(m.blob_bytes(b));
+    t.blob_alignment.push_back(m.blob_alignment(b));
+  }
+  return t;
 }
 
 //! Expects two mappings of one record to put every byte in the same place: the same
 //! location for every (record, field), the same bytes and alignment for every blob (a blob
 //! one of them lacks must be empty in the other).
+inline void expect_same_bytes(const MappingTable& m1, const MappingTable& m2) {
+  ASSERT_EQ(m1.records, m2.records);
+  ASSERT_EQ(m1.field_size, m2.field_size);
+  for (std::size_t j = 0; j < m1.where.size(); ++j) {
+    const Location l1 = m1.where[j], l2 = m2.where[j];
+    ASSERT_EQ(l1.blob, l2.blob) << "record " << j / m1.fields() << " field " << j % m1.fields();
+    ASSERT_EQ(l1.offset, l2.offset) << "record " << j / m1.fields() << " field " << j % m1.fields();
+  }
+  const auto bytes_or_zero = [](const MappingTable& m, std::size_t b) { return b < m.blob_bytes.size() ? m.blob_bytes[b] : 0; };
+  const std::size_t blobs = std::max(m1.blob_bytes.size(), m2.blob_bytes.size());
+  for (std::size_t b = 0; b < blobs; ++b) {
+    EXPECT_EQ(bytes_or_zero(m1, b), bytes_or_zero(m2, b)) << "blob " << b;
+    if (b < m1.blob_bytes.size() && b < m2.blob_bytes.size() && m1.blob_bytes[b] > 0) {
+      EXPECT_EQ(m1.blob_alignment[b], m2.blob_alignment[b]) << "blob " << b;
+    }
+  }
+}
+
 template <class M1, class M2>
 void expect_same_bytes(const M1& m1, const M2& m2) {
   static_assert(std::is_same_v<typename M1::record, typename M2::record>);
-  ASSERT_EQ(m1.size(), m2.size());
-  for (std::size_t i = 0; i < m1.size(); ++i)
-    for_each_tag<typename M1::record>([&]<class Tag>(Tag, std::size_t f) {
-      const Location l1 = m1.template locate<Tag>(i), l2 = m2.template locate<Tag>(i);
-      ASSERT_EQ(l1.blob, l2.blob) << "record " << i << " field " << f;
-      ASSERT_EQ(l1.offset, l2.offset) << "record " << i << " field " << f;
-    });
-  const std::size_t blobs = M1::blob_count > M2::blob_count ? M1::blob_count : M2::blob_count;
-  for (std::size_t b = 0; b < blobs; ++b) {
-    EXPECT_EQ(blob_bytes_or_zero(m1, b), blob_bytes_or_zero(m2, b)) << "blob " << b;
-    if (b < M1::blob_count && b < M2::blob_count && m1.blob_bytes(b) > 0) {
-      EXPECT_EQ(m1.blob_alignment(b), m2.blob_alignment(b)) << "blob " << b;
-    }
-  }
+  expect_same_bytes(table_of(m1), table_of(m2));
 }
 
 //! The tags of fields From, From + 1, ... of Rec as one cluster of `Family`.

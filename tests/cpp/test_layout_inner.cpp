@@ -12,6 +12,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layout_testing.hpp"
@@ -132,27 +133,60 @@ void for_each_owned(const M& m, const std::byte* const* blobs, std::size_t i, F&
   });
 }
 
+// The checks below take what a storage owns and reads back as data (Owned ranges, Readings),
+// so their assertions are compiled once, not once per record, layout, strategy and storage
+// type (docs/tests.md): only the tabulating is a template.
+
+struct Owned {
+  Location loc;
+  std::size_t bytes, align;
+  std::string what;
+};
+
+//! A storage's blobs and footprint, and every byte range its records own.
+struct OwnedTable {
+  std::vector<std::size_t> blob_bytes, blob_alignment;
+  std::size_t footprint_bytes, footprint_total, footprint_wasted;
+  std::vector<Owned> owned;
+};
+
+template <class M>
+OwnedTable owned_table(const HostStorage<M>& s) {
+  const M& m = s.mapping();
+  OwnedTable t{{}, {}, footprint_bytes(m), m.footprint().total(), m.footprint().wasted_bytes, {}};
+  for (std::size_t b = 0; b < M::blob_count; ++b) {
+    t.blob_bytes.push_back(m.blob_bytes(b));
+    t.blob_alignment.push_back(m.blob_alignment(b));
+  }
+  for (std::size_t i = 0; i < m.size(); ++i)
+    for_each_owned(m, s.view().blobs, i, [&](const Location& loc, std::size_t bytes, std::size_t align, std::string what) {
+      t.owned.push_back({loc, bytes, align, std::move(what)});
+    });
+  return t;
+}
+
+void expect_owned_once_inside_aligned_blobs(const OwnedTable& t) {
+  std::vector<std::vector<bool>> owned(t.blob_bytes.size());
+  for (std::size_t b = 0; b < owned.size(); ++b) owned[b].assign(t.blob_bytes[b], false);
+  std::size_t owned_bytes = 0;
+  for (const auto& [loc, bytes, align, what] : t.owned) {
+    ASSERT_LT(loc.blob, t.blob_bytes.size()) << what;
+    ASSERT_LE(loc.offset + bytes, t.blob_bytes[loc.blob]) << what;
+    EXPECT_EQ(loc.offset % align, 0u) << what;
+    EXPECT_EQ(t.blob_alignment[loc.blob] % align, 0u) << what;
+    for (std::size_t k = 0; k < bytes; ++k) {
+      ASSERT_FALSE(owned[loc.blob][loc.offset + k]) << what << " overlaps";
+      owned[loc.blob][loc.offset + k] = true;
+    }
+    owned_bytes += bytes;
+  }
+  EXPECT_EQ(t.footprint_bytes, t.footprint_total);
+  EXPECT_EQ(t.footprint_wasted, t.footprint_total - owned_bytes);
+}
+
 template <class M>
 void expect_owned_once_inside_aligned_blobs(const HostStorage<M>& s) {
-  const M& m = s.mapping();
-  const auto view = s.view();
-  std::vector<std::vector<bool>> owned(M::blob_count);
-  for (std::size_t b = 0; b < M::blob_count; ++b) owned[b].assign(m.blob_bytes(b), false);
-  std::size_t owned_bytes = 0;
-  for (std::size_t i = 0; i < m.size(); ++i)
-    for_each_owned(m, view.blobs, i, [&](const Location& loc, std::size_t bytes, std::size_t align, const std::string& what) {
-      ASSERT_LT(loc.blob, M::blob_count) << what;
-      ASSERT_LE(loc.offset + bytes, m.blob_bytes(loc.blob)) << what;
-      EXPECT_EQ(loc.offset % align, 0u) << what;
-      EXPECT_EQ(m.blob_alignment(loc.blob) % align, 0u) << what;
-      for (std::size_t k = 0; k < bytes; ++k) {
-        ASSERT_FALSE(owned[loc.blob][loc.offset + k]) << what << " overlaps";
-        owned[loc.blob][loc.offset + k] = true;
-      }
-      owned_bytes += bytes;
-    });
-  EXPECT_EQ(footprint_bytes(m), m.footprint().total());
-  EXPECT_EQ(m.footprint().wasted_bytes, m.footprint().total() - owned_bytes);
+  expect_owned_once_inside_aligned_blobs(owned_table(s));
 }
 
 template <class T>
@@ -160,31 +194,52 @@ T pattern(std::size_t i, std::size_t f, std::size_t k) {
   return static_cast<T>((i * 131 + f * 17 + k * 7) % 101 + 1);
 }
 
+//! A value read back (a scalar, an element, or an array's length) and what it should be.
+struct Reading {
+  double got, expected;
+  std::size_t record, field, k;
+  bool length;
+};
+
+void expect_readings(const std::vector<Reading>& readings) {
+  for (const Reading& r : readings) {
+    if (r.length)
+      ASSERT_EQ(r.got, r.expected) << "length, record " << r.record << " field " << r.field;
+    else
+      ASSERT_EQ(r.got, r.expected) << "record " << r.record << " field " << r.field << " k " << r.k;
+  }
+}
+
 //! Writes a pattern through get<Tag>(i) and get<Tag>(i, k) in one order, reads it in another.
 template <class M>
 void expect_round_trip(const HostStorage<M>& s, const ArrayLengths& lengths) {
   using Rec = typename M::record;
   const auto view = s.view();
-  auto visit = [&](std::size_t i, auto&& scalar, auto&& element) {
+  std::vector<Reading> readings;
+  const auto visit = [&](std::size_t i, bool write) {
     for_each_tag<Rec>([&]<class Tag>(Tag, std::size_t f) {
       using T = typename Rec::template field_type<Rec::template index_of<Tag>>;
       if constexpr (detail::is_inner_array<T>::value) {
+        using E = typename T::element;
         const std::size_t a = detail::arrays_before<Rec, Rec::template index_of<Tag>>();
-        ASSERT_EQ(view.template length<Tag>(i), lengths[a][i]) << "record " << i << " field " << f;
-        for (std::size_t k = 0; k < lengths[a][i]; ++k) element(Tag{}, f, k, typename T::element{});
+        const std::size_t n = std::min<std::size_t>(view.template length<Tag>(i), lengths[a][i]);
+        if (!write) readings.push_back({double(view.template length<Tag>(i)), double(lengths[a][i]), i, f, 0, true});
+        for (std::size_t k = 0; k < n; ++k) {
+          if (write)
+            view.template get<Tag>(i, k) = pattern<E>(i, f, k);
+          else
+            readings.push_back({double(view.template get<Tag>(i, k)), double(pattern<E>(i, f, k)), i, f, k, false});
+        }
+      } else if (write) {
+        view.template get<Tag>(i) = pattern<T>(i, f, 0);
       } else {
-        scalar(Tag{}, f, T{});
+        readings.push_back({double(view.template get<Tag>(i)), double(pattern<T>(i, f, 0)), i, f, 0, false});
       }
     });
   };
-  for (std::size_t i = s.size(); i-- > 0;)
-    visit(i, [&]<class Tag, class T>(Tag, std::size_t f, T) { view.template get<Tag>(i) = pattern<T>(i, f, 0); },
-          [&]<class Tag, class T>(Tag, std::size_t f, std::size_t k, T) { view.template get<Tag>(i, k) = pattern<T>(i, f, k); });
-  for (std::size_t i = 0; i < s.size(); ++i)
-    visit(i, [&]<class Tag, class T>(Tag, std::size_t f, T) { ASSERT_EQ(view.template get<Tag>(i), pattern<T>(i, f, 0)); },
-          [&]<class Tag, class T>(Tag, std::size_t f, std::size_t k, T) {
-            ASSERT_EQ(view.template get<Tag>(i, k), pattern<T>(i, f, k)) << "record " << i << " field " << f << " k " << k;
-          });
+  for (std::size_t i = s.size(); i-- > 0;) visit(i, true);
+  for (std::size_t i = 0; i < s.size(); ++i) visit(i, false);
+  expect_readings(readings);
 }
 
 //! Lengths of every array of Rec for n records: random up to Max, or past it (ragged).

@@ -157,25 +157,42 @@ TEST(LayoutRuntimeTiles, PowerOfTwoTilesGiveTheSameBytesAndRefuseOtherSizes) {
 
 // Run-time partitions: the same bytes as the compile-time Split of the same clusters, region
 // r of the partition's one blob holding what the Split's blob r holds.
+//! A partition's regions (bytes, alignment, offset in its one blob) as data.
+struct Regions {
+  std::vector<std::size_t> bytes, alignment, offset;
+  std::size_t region_alignment;
+};
+
+void expect_regions_are_split_blobs(const MappingTable& partition, const Regions& regions, const MappingTable& split) {
+  ASSERT_EQ(partition.records, split.records);
+  std::size_t used = 0;
+  for (std::size_t bytes : split.blob_bytes) used += bytes > 0 ? 1 : 0;
+  ASSERT_EQ(regions.bytes.size(), used);
+  for (std::size_t r = 0; r < regions.bytes.size(); ++r) {
+    EXPECT_EQ(regions.bytes[r], split.blob_bytes[r]) << "region " << r;
+    EXPECT_EQ(regions.alignment[r], split.blob_alignment[r]) << "region " << r;
+    EXPECT_EQ(regions.offset[r] % regions.region_alignment, 0u) << "region " << r;
+    if (r > 0) {
+      EXPECT_GE(regions.offset[r], regions.offset[r - 1] + regions.bytes[r - 1]);
+    }
+  }
+  for (std::size_t j = 0; j < split.where.size(); ++j) {
+    const Location p = partition.where[j], s = split.where[j];
+    ASSERT_EQ(p.blob, 0u);
+    ASSERT_EQ(p.offset, regions.offset[s.blob] + s.offset) << "record " << j / split.fields() << " field " << j % split.fields();
+  }
+}
+
 template <class P, class S>
 void expect_regions_are_split_blobs(const P& partition, const S& split) {
   static_assert(std::is_same_v<typename P::record, typename S::record>);
-  ASSERT_EQ(partition.size(), split.size());
-  std::size_t used = 0;
-  for (std::size_t b = 0; b < S::blob_count; ++b) used += split.blob_bytes(b) > 0 ? 1 : 0;
-  ASSERT_EQ(partition.region_count(), used);
+  Regions regions{{}, {}, {}, P::kRegionAlignment};
   for (std::size_t r = 0; r < partition.region_count(); ++r) {
-    EXPECT_EQ(partition.region_bytes(r), split.blob_bytes(r)) << "region " << r;
-    EXPECT_EQ(partition.region_alignment(r), split.blob_alignment(r)) << "region " << r;
-    EXPECT_EQ(partition.region_offset(r) % P::kRegionAlignment, 0u) << "region " << r;
-    if (r > 0) EXPECT_GE(partition.region_offset(r), partition.region_offset(r - 1) + partition.region_bytes(r - 1));
+    regions.bytes.push_back(partition.region_bytes(r));
+    regions.alignment.push_back(partition.region_alignment(r));
+    regions.offset.push_back(partition.region_offset(r));
   }
-  for (std::size_t i = 0; i < split.size(); ++i)
-    for_each_tag<typename S::record>([&]<class Tag>(Tag, std::size_t f) {
-      const Location p = partition.template locate<Tag>(i), s = split.template locate<Tag>(i);
-      ASSERT_EQ(p.blob, 0u);
-      ASSERT_EQ(p.offset, partition.region_offset(s.blob) + s.offset) << "record " << i << " field " << f;
-    });
+  expect_regions_are_split_blobs(table_of(partition), regions, table_of(split));
 }
 
 template <class MakeSplit>

@@ -4,7 +4,6 @@ render the same report and figure data as results written before, under the old 
 committed IDW fixture and the kriging fixture generator write the old names)."""
 
 import contextlib
-import importlib.util
 import io
 import json
 import shutil
@@ -12,15 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from plots import compare, idw, kriging
+from plots import compare, idw
 from plots.__main__ import main
 from plots.claims import evaluate_claim
+from plots.kriging import data as kriging_data
 from plots.load import Benchmark, load_results
 
+from tests.python.report_checks import rendered_once
 from tests.python.test_plots_claims import bench as claims_bench, idw_claim
 from tests.python.test_plots_claims import name as claims_name, scope as claims_scope
 
-FIXTURES = Path(__file__).parent / "fixtures"
 RENAMED = {"limit_s": "bound_s", "pct_of_limit": "pct_of_bound",
            "pct_fma_ceiling": "pct_compute_bound", "checked_points": "checked",
            "output_bytes": "bytes_written"}
@@ -46,24 +46,28 @@ def with_new_names(folder, out):
     return changed
 
 
-def report_of(folder, out):
+def report_text(folder):
+    """REPORT.md of a rendered folder, the folder's path replaced."""
+    return (folder / "REPORT.md").read_text().replace(str(folder), "<results folder>")
+
+
+def rendered_pair(name, tmp_path, tmp_path_factory):
+    """(changes, reports, devices) of a fixture under the old names (its report drawn once per
+    session, report_checks.rendered_once) and under the new ones (drawn here, the same way)."""
+    old, _ = rendered_once(name, tmp_path_factory)
+    new = tmp_path / "new" / "run"
+    changed = with_new_names(old, new)
+    for path in [*(new / "figures").glob("*"), new / "REPORT.md"]:
+        path.unlink()
     with contextlib.redirect_stdout(io.StringIO()):
-        assert main(["--out", str(out), str(folder)]) == 0
-    return (out / "REPORT.md").read_text().replace(str(folder), "<results folder>")
-
-
-def rendered_pair(folder, tmp_path):
-    """(report, device) under the old names and under the new ones."""
-    old, new = tmp_path / "old" / "run", tmp_path / "new" / "run"
-    shutil.copytree(folder, old)
-    changed = with_new_names(folder, new)
-    reports = [report_of(f, tmp_path / f.parent.name / "out") for f in (old, new)]
+        assert main([str(new)]) == 0
+    reports = [report_text(f) for f in (old, new)]
     devices = [load_results([f]).devices[0] for f in (old, new)]
     return changed, reports, devices
 
 
-def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure(tmp_path):
-    changed, (old_report, new_report), (old, new) = rendered_pair(FIXTURES / "idw_quick", tmp_path)
+def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure(tmp_path, tmp_path_factory):
+    changed, (old_report, new_report), (old, new) = rendered_pair("idw_quick", tmp_path, tmp_path_factory)
     assert changed["limit_s"] > 0 and changed["pct_of_limit"] > 0  # the test renamed something
     assert "| GPU | precision | p | size | time | limit_s | time / limit | % of limit |" in new_report
     assert new_report == old_report
@@ -72,19 +76,14 @@ def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure
     assert idw.roofline_limit_rows(new) == idw.roofline_limit_rows(old)
 
 
-def test_kriging_results_under_the_new_names_render_the_same_report_and_bound_figure(tmp_path):
-    spec = importlib.util.spec_from_file_location("make_kriging_fixture",
-                                                  FIXTURES / "make_kriging_fixture.py")
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    folder = generator.write_fixture(tmp_path / "fixture" / "kriging_quick")
-    changed, (old_report, new_report), (old, new) = rendered_pair(folder, tmp_path)
+def test_kriging_results_under_the_new_names_render_the_same_report_and_bound_figure(tmp_path, tmp_path_factory):
+    changed, (old_report, new_report), (old, new) = rendered_pair("kriging_quick", tmp_path, tmp_path_factory)
     assert changed["x_memory_bound"] > 0 and changed["checked_points"] > 0
     assert new_report == old_report
-    old_values = {b.name: kriging.x_memory_bound(b) for b in old.benchmarks
-                  if kriging.x_memory_bound(b) is not None}
-    new_values = {b.name: kriging.x_memory_bound(b) for b in new.benchmarks
-                  if kriging.x_memory_bound(b) is not None}
+    old_values = {b.name: kriging_data.x_memory_bound(b) for b in old.benchmarks
+                  if kriging_data.x_memory_bound(b) is not None}
+    new_values = {b.name: kriging_data.x_memory_bound(b) for b in new.benchmarks
+                  if kriging_data.x_memory_bound(b) is not None}
     assert new_values
     # the ratio of two counters written to 6 significant digits, as Google Benchmark does
     assert new_values == pytest.approx(old_values, rel=2e-5)

@@ -14,15 +14,15 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pytest
 
-from plots import kriging
 from plots.__main__ import main
 from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, ClaimsError, Scope,
                           evaluate_claim, evaluate_claims, load_claims)
+from plots.kriging import accuracy, beyond, curves, data, model_figure, model_files
 from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written
+from tests.python.report_checks import assert_figures_written, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kriging_fig2", "kriging_fig3", "kriging_fig4", "kriging_exp7", "kriging_wells")
@@ -58,13 +58,9 @@ def fixture(generator, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def report(fixture, tmp_path_factory):
+def report(tmp_path_factory):
     """One CLI run on a copy of the fixture, without --out: output lands in that folder."""
-    folder = tmp_path_factory.mktemp("report") / "run"
-    shutil.copytree(fixture, folder)
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main([str(folder)]) == 0
-    return folder
+    return rendered_once("kriging_quick", tmp_path_factory)[0]
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +151,7 @@ def test_claims_file_holds_every_claim_of_the_spec_with_its_reading():
 
 
 def test_accuracy_table_has_every_experiment_and_exp6_against_exp5(report, device):
-    rows = {r[0]: r for r in kriging.accuracy_rows(device)}
+    rows = {r[0]: r for r in accuracy.accuracy_rows(device)}
     assert list(rows) == [f"exp. {e}" for e in range(1, 7)] + [
         "exp. 7 float", "exp. 7 double", "exp. 8 float", "exp. 8 double"]
     name, precision, max_abs, max_rel, tolerance, scale, kappa = rows["exp. 6"]
@@ -171,13 +167,13 @@ def test_accuracy_table_has_every_experiment_and_exp6_against_exp5(report, devic
 # --- the experiment -> CPU program mapping -------------------------------------------------
 
 def test_experiments_3_5_6_use_programs_2_4_and_4_float():
-    assert kriging.CPU_PROGRAMS[3] == {"version": "cpu-exp2", "layout": "soa",
+    assert data.CPU_PROGRAMS[3] == {"version": "cpu-exp2", "layout": "soa",
                                        "precision": "double"}
-    assert kriging.CPU_PROGRAMS[5] == kriging.CPU_PROGRAMS[4] == {
+    assert data.CPU_PROGRAMS[5] == data.CPU_PROGRAMS[4] == {
         "version": "cpu-exp4", "layout": "soa", "precision": "double"}
-    assert kriging.CPU_PROGRAMS[6] == {"version": "cpu-exp4", "layout": "soa",
+    assert data.CPU_PROGRAMS[6] == {"version": "cpu-exp4", "layout": "soa",
                                        "precision": "float"}
-    assert {name: exps for name, (_, exps) in kriging.programs().items()} == {
+    assert {name: exps for name, (_, exps) in data.programs().items()} == {
         "program 1": [1], "program 2": [2, 3], "program 4": [4, 5], "program 4 float": [6]}
 
 
@@ -188,14 +184,14 @@ def test_speedups_divide_by_the_mapped_cpu_program(device):
                                  (6, "gpu-exp6/aos-const/float", "cpu-exp4/soa/float")):
         expected = (times[f"kriging/ok/{cpu}/scale:4/wells:10"]
                     / times[f"kriging/ok/{gpu}/scale:4/wells:10"])
-        assert kriging.speedups(device, experiment)[4] == pytest.approx(expected)
-    assert max(kriging.speedups(device, 6).items(), key=lambda kv: kv[1])[0] == 4
+        assert data.speedups(device, experiment)[4] == pytest.approx(expected)
+    assert max(data.speedups(device, 6).items(), key=lambda kv: kv[1])[0] == 4
 
 
 def test_speedup_claims_use_the_mapped_baseline():
     for claim in load_claims(PAPERS["kriging"].claims_file):
         if claim["measure"]["kind"] == "speedup_curve":
-            assert claim["measure"]["baseline"] == kriging.CPU_PROGRAMS[6], claim["id"]
+            assert claim["measure"]["baseline"] == data.CPU_PROGRAMS[6], claim["id"]
 
 
 def test_captions_say_which_cpu_program_each_experiment_uses(report):
@@ -219,25 +215,25 @@ def test_errored_sweep_points_are_drawn_and_tabled_as_not_running(report, device
     for scale in (1, 10):
         assert f"| exp. 6 | {scale} | 1000 | {CONSTANT_ERROR} |" in text
         assert f"| exp. 7 float | {scale} | 1000 | " in text
-    sweep = kriging.by_wells(device, kriging.EXPERIMENTS[6], 10)
+    sweep = data.by_wells(device, data.EXPERIMENTS[6], 10)
     assert sorted(sweep) == [10, 100, 1000] and sweep[1000].error == CONSTANT_ERROR
-    curve = kriging.curve("exp. 6", sweep, lambda b: b.time_s, "C5")
+    curve = curves.curve("exp. 6", sweep, lambda b: b.time_s, "C5")
     assert curve.values[1000] == CONSTANT_ERROR and curve.values[100] > curve.values[10]
-    assert kriging.sweep_scales([device]) == [1, 10]
+    assert data.sweep_scales([device]) == [1, 10]
 
 
 def test_a_curve_with_errors_marks_them_and_still_names_the_series():
     fig, ax = plt.subplots()
     try:
-        ran = kriging.Curve("ran", {1: 1e-3, 2: 2e-3, 10: "out of memory at scale 10"}, "C0")
-        failed = kriging.Curve("failed", {10: "does not run: no kernel image"}, "C1")
-        assert kriging._draw(ax, [ran, failed], "grid", "time (s)")
+        ran = curves.Curve("ran", {1: 1e-3, 2: 2e-3, 10: "out of memory at scale 10"}, "C0")
+        failed = curves.Curve("failed", {10: "does not run: no kernel image"}, "C1")
+        assert curves.draw(ax, [ran, failed], "grid", "time (s)")
         texts = [t.get_text().replace("\n", " ") for t in ax.texts]
         assert any(t.startswith("does not run: out of memory") for t in texts)
         assert any(t.startswith("does not run: no kernel image") for t in texts)
         assert not any("does not run: does not run" in t for t in texts)
         assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ran", "failed"]
-        assert ax.get_xlim()[1] >= kriging.grid_count(10)
+        assert ax.get_xlim()[1] >= data.grid_count(10)
     finally:
         plt.close(fig)
 
@@ -250,8 +246,8 @@ def test_a_run_without_benchmarks_of_a_figure_says_not_measured(tmp_path, fixtur
                          and "wells:10/" in e["name"]]
     path.write_text(json.dumps(doc))
     (device,) = load_results([folder]).devices
-    wells = kriging.wells_section([device], tmp_path / "figures")
-    exp7 = kriging.exp7_section([device], tmp_path / "figures")
+    wells = beyond.wells_section([device], tmp_path / "figures")
+    exp7 = beyond.exp7_section([device], tmp_path / "figures")
     assert "Well-count sweep: not measured." in wells.body
     assert "Experiments 7 and 8: not measured." in exp7.body
     assert "not measured" in (tmp_path / "figures" / "kriging_wells.svg").read_text()
@@ -269,25 +265,25 @@ def test_experiment_8_joins_the_beyond_the_paper_tables(tmp_path, fixture):
                           for e in doc["benchmarks"] if "/gpu-exp7/" in e["name"]]
     path.write_text(json.dumps(doc))
     (device,) = load_results([folder]).devices
-    beyond = kriging.exp7_section([device], tmp_path / "figures")
-    wells = kriging.wells_section([device], tmp_path / "figures")
+    exp7 = beyond.exp7_section([device], tmp_path / "figures")
+    wells = beyond.wells_section([device], tmp_path / "figures")
     for precision in ("float", "double"):
-        assert f"| exp. 8 {precision} | 10 |" in beyond.body, beyond.body
+        assert f"| exp. 8 {precision} | 10 |" in exp7.body, exp7.body
         assert f"| exp. 8 {precision} | 1 | 1000 | " in wells.body, wells.body
-        assert dict((r[0], r) for r in kriging.accuracy_rows(device))[f"exp. 8 {precision}"][2] is not None
+        assert dict((r[0], r) for r in accuracy.accuracy_rows(device))[f"exp. 8 {precision}"][2] is not None
 
 
 # --- Fig. 4: the model files -----------------------------------------------------------------
 
 def test_model_is_read_as_a_mesh_with_x_fastest(fixture):
-    model = kriging.read_model(fixture / "kriging-model.gpu0.csv")
+    model = model_files.read_model(fixture / "kriging-model.gpu0.csv")
     assert model.depth.shape == (11, 90, 50)
     assert model.surfaces[0] == "surface0" and model.surfaces[-1] == "surface10"
     assert (model.x[0], model.x[1], model.y[-1]) == (50, 150, 8950)
     assert (model.depth[1:] > model.depth[:-1]).all()  # positive down, never crossing
-    wells = kriging.read_wells(fixture / "kriging-wells.gpu0.csv", model.surfaces)
+    wells = model_files.read_wells(fixture / "kriging-wells.gpu0.csv", model.surfaces)
     assert wells.depth.shape == (11, 10)
-    assert "none cross" in kriging.model_text(model, wells)
+    assert "none cross" in model_figure.model_text(model, wells)
 
 
 @pytest.mark.parametrize("missing", ["kriging-model.gpu0.csv", "kriging-wells.gpu0.csv"])
@@ -295,7 +291,7 @@ def test_a_missing_model_file_gives_a_not_drawn_note(tmp_path, fixture, missing)
     folder = copy_fixture(fixture, tmp_path)
     (folder / missing).unlink()
     (device,) = load_results([folder]).devices
-    section = kriging.fig4_section([device], tmp_path / "figures")
+    section = model_figure.fig4_section([device], tmp_path / "figures")
     assert section.figures == ()
     assert section.body.startswith(f"Fig. 4 not drawn: {missing} not in `{folder}`")
     assert not (tmp_path / "figures" / "kriging_fig4.png").exists()
@@ -339,7 +335,7 @@ def test_a_malformed_model_file_is_one_clear_error_naming_it(tmp_path, capsys, f
     assert complaint in err
     assert not out.exists(), "nothing is written when an input is malformed"
     with pytest.raises(ResultsError, match=path.name):
-        kriging.check_inputs(load_results([folder]).devices)
+        model_files.check_inputs(load_results([folder]).devices)
 
 
 # --- several papers, several GPUs, the generator -------------------------------------------

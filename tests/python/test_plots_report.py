@@ -1,8 +1,6 @@
 """python3 -m plots: figures, REPORT.md and the CLI's behaviour on bad input."""
 
-import contextlib
 import importlib.util
-import io
 import json
 import shutil
 import subprocess
@@ -18,7 +16,7 @@ from plots.figures import write_atomically
 from plots.load import load_results
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written
+from tests.python.report_checks import assert_figures_written, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
@@ -29,12 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """One CLI run on a copy of the fixture, without --out: output lands in that folder."""
-    folder = tmp_path_factory.mktemp("report") / "run"
-    shutil.copytree(FIXTURE, folder)
-    stdout = io.StringIO()
-    with contextlib.redirect_stdout(stdout):
-        assert main([str(folder)]) == 0
-    return folder, stdout.getvalue()
+    return rendered_once("idw_quick", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,39 @@
+"""Published claims as data (plots/claims/<paper>.json), checked by one generic evaluator.
+
+A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
+  id           unique slug
+  text         the claim in short
+  quote, line  the paper's sentence verbatim and its line in the paper's text (or
+               "beyond_paper": true for a project target)
+  paper_value  number, [lo, hi], list of numbers, or text
+  measure      {"kind": one of MEASURES, "select": selector, ...} (see each measure below)
+  rule         {"rule": "words", "class": a class of claims/words.json, ...} for the papers'
+               words, or a shape or plain bound rule of RULES
+  note         optional context kept with the verdict (e.g. the paper's GPU)
+Every measured value carries an interval from the repetitions' extremes; a verdict is
+`inconclusive` when that interval straddles the band's edge (claims/README.md).
+Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
+for kriging; "size" below) is the axis every measurement runs along; a measure's own
+`"sweep"` replaces it for that claim (the inner paper's BFS claims run along `graph`).
+A measurement runs over the sizes at which every one of its variants was run (a version too
+costly for large sizes, such as cdp-original, limits a comparison to the sizes it has; the
+note names the sizes used and the ones skipped). A variant absent at every size, no size
+common to all variants, or an errored or ambiguous benchmark at a measured size makes the
+verdict "not measured", naming it; so does a curve too short for its shape rule.
+
+One concern a module: verdicts (what an evaluation says), estimates (values with their
+intervals), measures (the measurement kinds), rules (the verdict rules and the word
+classes), evaluate (reading claims files and judging each claim).
+"""
+
+from plots.claims.estimates import Estimate, ratio_estimate
+from plots.claims.evaluate import evaluate_claim, evaluate_claims, format_paper_value, load_claims
+from plots.claims.measures import MEASURES
+from plots.claims.rules import RULES, WORDS, WORDS_FILE, judge_band
+from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED,
+                                   VERDICTS, ClaimsError, Measured, NotMeasured, Scope, Verdict)
+
+__all__ = ["Estimate", "ratio_estimate", "evaluate_claim", "evaluate_claims",
+           "format_paper_value", "load_claims", "MEASURES", "RULES", "WORDS", "WORDS_FILE",
+           "judge_band", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "REPRODUCED",
+           "VERDICTS", "ClaimsError", "Measured", "NotMeasured", "Scope", "Verdict"]

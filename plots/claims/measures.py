@@ -1,0 +1,385 @@
+"""The measurement kinds (MEASURES): ratios, speedups, ranges, spreads, limits, curves and
+counters over the sizes every variant of a claim was run at."""
+
+import statistics
+from dataclasses import dataclass
+
+from plots.claims.estimates import (Estimate, aggregate, geomean, hull_of, ratio_estimate,
+                                      time_bounds)
+from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
+from plots.select import by_size, describe, expand, matches
+from plots.text import format_seconds, times_text
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The sizes a measurement used, and those skipped because a variant was not run there."""
+
+    sizes: list
+    skipped: dict  # size -> selectors of the variants not run at that size
+    sweep: str = "size"
+
+    @property
+    def labelled(self):
+        """The text below after the sweep's plural: "sizes 10240–51200 (2)"."""
+        return f"{_plural(self.sweep)} {self.text}"
+
+    @property
+    def text(self):
+        used = _sizes_text(self.sizes)
+        if not self.skipped:
+            return used
+        absent = _describe_all([sel for sels in self.skipped.values() for sel in sels])
+        shown = ", ".join(absent[:NOTE_PROBLEMS])
+        more = f", +{len(absent) - NOTE_PROBLEMS} more" if len(absent) > NOTE_PROBLEMS else ""
+        skipped = ", ".join(map(str, self.skipped))
+        only = (f"the only {self.sweep}" if len(self.sizes) == 1 else f"only the {_plural(self.sweep)}")
+        return (f"{used}, {only} where every variant was run "
+                f"(skipped {skipped}: not run for {shown}{more})")
+
+
+def _collect_benchmarks(scope, selectors):
+    """({key: {size: Benchmark}}, Coverage): every selector timed at every common size."""
+    chosen, problems = {}, []
+    for key, selector in selectors:
+        points, ambiguous = by_size(scope.benchmarks, selector, scope.prefer, scope.sweep)
+        problems += ambiguous
+        if not points and not ambiguous:
+            problems.append(f"absent: {describe(selector)} (every {scope.sweep})")
+        chosen[key] = (selector, points)
+    if problems:
+        raise NotMeasured(problems)
+    every = sorted(set().union(*(points for _, points in chosen.values())))
+    sizes = [s for s in every if all(s in points for _, points in chosen.values())]
+    if not sizes:
+        runs = dict.fromkeys(f"{describe(sel)} at {_sizes_text(sorted(points))}"
+                             for sel, points in chosen.values())
+        raise NotMeasured([f"no {scope.sweep} at which every variant was run: "
+                           + "; ".join(runs)])
+    skipped = {s: [sel for sel, points in chosen.values() if s not in points]
+               for s in every if s not in sizes}
+    for selector, points in chosen.values():
+        for size in sizes:
+            if points[size].error:
+                problems.append(f"errored: {points[size].name} ({points[size].error})")
+    if problems:
+        raise NotMeasured(problems)
+    return ({key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()},
+            Coverage(sizes, skipped, scope.sweep))
+
+
+def _per_size_ratios(scope, select, faster, slower):
+    """Estimate of time(slower) / time(faster) for every variant of `select` at every size."""
+    pairs = [(label, {**v, **faster}, {**v, **slower})
+             for label, v in expand(select, scope.sweep)]
+    chosen, coverage = _collect_benchmarks(
+        scope, [((role, label), sel) for label, a, b in pairs
+                for role, sel in (("faster", a), ("slower", b))])
+    ratios = [ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
+              for label, _, _ in pairs for s in coverage.sizes]
+    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
+
+
+def _baseline(spec, scope):
+    baseline = spec.get("baseline", scope.baseline)
+    if not baseline:
+        raise ClaimsError(f"measure '{spec['kind']}' needs a 'baseline' selector: this paper "
+                          "has no default CPU baseline")
+    return baseline
+
+
+def _mean_measure(ratios, over, mean, how):
+    total = aggregate(ratios, mean)
+    return Measured(total.value, times_text(total.value), f"{how} over {over}", {},
+                    interval=(total.low, total.high), hull=hull_of(ratios))
+
+
+def _range_measure(ratios, over):
+    value = [min(r.value for r in ratios), max(r.value for r in ratios)]
+    return Measured(value, _range_text(value), f"range over {over}", {},
+                    interval=hull_of(ratios), hull=hull_of(ratios), per_size=tuple(ratios))
+
+
+def measure_ratio(spec, scope):
+    """Geometric mean over sizes of time(slower)/time(faster): "faster is k× faster"."""
+    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"])
+    return _mean_measure(ratios, over, geomean, "geomean")
+
+
+def measure_ratio_range(spec, scope):
+    """Smallest and largest per-size time(slower)/time(faster)."""
+    return _range_measure(*_per_size_ratios(scope, spec["select"], spec["faster"],
+                                            spec["slower"]))
+
+
+def measure_speedup(spec, scope):
+    """Arithmetic mean over sizes of baseline time / GPU time (the paper's average speedup)."""
+    ratios, over = _per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope))
+    return _mean_measure(ratios, over, statistics.fmean, "mean")
+
+
+def measure_speedup_range(spec, scope):
+    """Smallest and largest per-size speedup over the baseline across the selection."""
+    return _range_measure(*_per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope)))
+
+
+def measure_gain_over_gain(spec, scope):
+    """One ratio measure over another: "the gain is smaller in double than in single"."""
+    larger, smaller = (measure_ratio(spec[k], scope) for k in ("larger", "smaller"))
+    value = larger.value / smaller.value
+
+    def divide(a, b):
+        return a[0] / b[1], a[1] / b[0]
+
+    return Measured(value, times_text(value),
+                    f"{larger.text} / {smaller.text}; larger: {larger.detail}; "
+                    f"smaller: {smaller.detail}", {},
+                    interval=divide(larger.interval, smaller.interval),
+                    hull=divide(larger.hull, smaller.hull))
+
+
+def _spread_estimate(times):
+    """Slowest / fastest of several (time, fastest, slowest) triples: the interval's low end
+    is the part of the gap the noise cannot explain away (never below 1)."""
+    value = max(t[0] for t in times) / min(t[0] for t in times)
+    low = max(1.0, max(t[1] for t in times) / min(t[2] for t in times))
+    return Estimate(value, low, max(t[2] for t in times) / min(t[1] for t in times))
+
+
+def _time_triple(benchmark):
+    return (benchmark.time_s, *time_bounds(benchmark))
+
+
+def measure_about_equal(spec, scope):
+    """Slowest / fastest of the variants' geometric-mean times."""
+    variants = [label for label, _ in expand(spec["select"], scope.sweep)]
+    chosen, coverage = _collect_benchmarks(scope, expand(spec["select"], scope.sweep))
+    per_size = [_spread_estimate([_time_triple(chosen[v][s]) for v in variants])
+                for s in coverage.sizes]
+    means = {v: tuple(map(geomean, zip(*map(_time_triple, chosen[v].values()))))
+             for v in variants}
+    total = _spread_estimate(list(means.values()))
+    times = {v: m[0] for v, m in means.items()}
+    fastest, slowest = min(times, key=times.get), max(times, key=times.get)
+    detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
+    return Measured(total.value, f"{total.value:.3f}× max/min", detail, times,
+                    interval=(total.low, total.high), hull=hull_of(per_size))
+
+
+def measure_each(spec, scope):
+    """Several measurements checked together (e.g. one reading of an ambiguous sentence)."""
+    results, problems = [], []
+    for part in spec["parts"]:
+        try:
+            results.append(MEASURES[part["kind"]][0](part, scope))
+        except NotMeasured as missing:
+            problems += missing.problems
+    if problems:
+        raise NotMeasured(problems)
+    details = "; ".join(dict.fromkeys(m.detail for m in results))
+    return Measured([m.value for m in results], ", ".join(m.text for m in results), details, {},
+                    parts=tuple(results))
+
+
+def measure_limit_ratio(spec, scope):
+    """time / the benchmark's own `bound_s` counter (`limit_s` in results written before
+    issue 11; 1 = at the device's compute bound).
+
+    Taken at `at_size` when given (not measured when that size was not run), else at the
+    largest size of the selection.
+    """
+    select = spec["select"]
+    points, ambiguous = by_size(scope.benchmarks, select, scope.prefer, scope.sweep)
+    if ambiguous:
+        raise NotMeasured(ambiguous)
+    if not points:
+        raise NotMeasured([f"absent: {describe(select)} (every {scope.sweep})"])
+    target = spec.get("at_size")
+    if target is not None and target not in points:
+        raise NotMeasured([f"{scope.sweep} {target} not run for {describe(select)} "
+                           f"(run at {_sizes_text(sorted(points))})"])
+    size = max(points) if target is None else target
+    benchmark = points[size]
+    if benchmark.error:
+        raise NotMeasured([f"errored: {benchmark.name} ({benchmark.error})"])
+    limit = benchmark.counter("bound_s")
+    if not isinstance(limit, (int, float)) or limit <= 0:
+        raise NotMeasured([f"no limit_s counter (bound_s): {benchmark.name}"])
+    value = benchmark.time_s / limit
+    where = f"{scope.sweep} {size}" + ("" if target else ", the largest run")
+    detail = (f"time {format_seconds(benchmark.time_s)} vs limit_s {format_seconds(limit)} "
+              f"({100 / value:.1f} % of the limit) at {where}")
+    return Measured(value, f"{value:.2f}× the limit", detail, {})
+
+
+def measure_speedup_curve(spec, scope):
+    """Baseline time / time of one variant at every size, in size order: a curve whose
+    shape the curve rules judge (rises, peaks, levels off)."""
+    select = _one_variant(spec, scope)
+    chosen, coverage = _collect_benchmarks(
+        scope, [("variant", select), ("baseline", {**select, **_baseline(spec, scope)})])
+    points = tuple(coverage.sizes)
+    estimates = tuple(ratio_estimate(chosen["baseline"][p], chosen["variant"][p])
+                      for p in points)
+    values = [e.value for e in estimates]
+    peak = values.index(max(values))
+    marks = sorted({0, peak, len(values) - 1})
+    text = " → ".join(f"{times_text(values[k])} at {scope.sweep} {points[k]}"
+                      + (" (peak)" if k == peak and len(values) > 1 else "") for k in marks)
+    every = ", ".join(f"{p}: {times_text(v)}" for p, v in zip(points, values))
+    detail = f"speedup per {scope.sweep} ({every}); {coverage.labelled}"
+    return Measured(values, text, detail, {}, points, scope.sweep, per_size=estimates)
+
+
+def measure_counter(spec, scope):
+    """The largest value (or the smallest, with "reduce": "min") of one benchmark counter
+    over the sizes the variant ran at, e.g. an accuracy counter. Counters named in `also`
+    are reduced the same way and reported alongside."""
+    reduce, pick = _reducer(spec)
+    chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
+    benchmarks = chosen["variant"]
+    counter, also = spec["counter"], spec.get("also", ())
+    values = {}
+    for name in (counter, *also):
+        missing = [b.name for b in benchmarks.values() if not _is_number(b.counters.get(name))]
+        if missing:
+            raise NotMeasured([f"no {name} counter: {n}" for n in missing])
+        values[name] = {p: b.counters[name] for p, b in benchmarks.items()}
+    at = pick(values[counter], key=values[counter].get)
+    value = values[counter][at]
+    alongside = "".join(f"; {reduce} {n} {pick(values[n].values()):.3g}" for n in also)
+    detail = (f"{reduce} over {coverage.labelled}, at {scope.sweep} {at} "
+              f"({benchmarks[at].name}){alongside}")
+    return Measured(value, f"{counter} {value:.2g}", detail, {})
+
+
+_REDUCERS = {"max": max, "min": min}
+
+
+def _reducer(spec):
+    reduce = spec.get("reduce", "max")
+    if reduce not in _REDUCERS:
+        raise ClaimsError(f"measure '{spec['kind']}': 'reduce' must be one of "
+                          f"{', '.join(_REDUCERS)}")
+    return reduce, _REDUCERS[reduce]
+
+
+def measure_ratio_every(spec, scope):
+    """time(slower) / time(faster) at every value of the parameter `every` (each tile of a
+    tile sweep, say) that the side(s) carrying it were run with, reduced per size by
+    `reduce`: "min" reads "slower at every tile" on the closest tile, "max" reads the best
+    tile's gain. A side without the parameter is one benchmark per size; where both sides
+    carry it they are paired at the same value. The value and its interval are the same
+    reduction over sizes; each size keeps its own estimate (for range and band rules).
+    """
+    reduce, pick = _reducer(spec)
+    every = spec["every"]
+    sides = {role: {**spec["select"], **spec[role]} for role in ("faster", "slower")}
+    values = {role: {b.params[every] for b in scope.benchmarks
+                     if every in b.params and matches(b, selector)}
+              for role, selector in sides.items()}
+    varying = [role for role in sides if values[role]]
+    if not varying:
+        raise NotMeasured([f"absent: {describe(sides['slower'])} or "
+                           f"{describe(sides['faster'])} with any {every}"])
+    shared = sorted(set.intersection(*(values[r] for r in varying)), key=lambda v: (
+        isinstance(v, str), v))
+    points, problems = {}, []
+    for value in shared or [None]:
+        for role, selector in sides.items():
+            chosen, ambiguous = by_size(scope.benchmarks, {**selector, every: value}
+                                        if role in varying else selector, scope.prefer,
+                                        scope.sweep)
+            problems += ambiguous
+            points[role, value] = chosen
+    if not shared:
+        problems.append(f"no {every} common to "
+                        + " and ".join(describe(sides[r]) for r in varying))
+    if problems:
+        raise NotMeasured(problems)
+    per_size, where = [], []
+    for size in sorted({s for chosen in points.values() for s in chosen}):
+        pairs = {v: (points["slower", v].get(size), points["faster", v].get(size))
+                 for v in shared}
+        pairs = {v: pair for v, pair in pairs.items() if None not in pair}
+        if not pairs:
+            continue
+        errored = [b for pair in pairs.values() for b in pair if b.error]
+        if errored:
+            raise NotMeasured([f"errored: {b.name} ({b.error})" for b in errored])
+        estimates = {v: ratio_estimate(*pair) for v, pair in pairs.items()}
+        best = pick(estimates, key=lambda v: estimates[v].value)
+        per_size.append(Estimate(estimates[best].value, pick(e.low for e in estimates.values()),
+                                 pick(e.high for e in estimates.values())))
+        where.append((size, best, len(pairs)))
+    if not per_size:
+        raise NotMeasured([f"no {scope.sweep} at which {describe(sides['faster'])} and "
+                           f"{describe(sides['slower'])} were both run"])
+    at = pick(range(len(per_size)), key=lambda k: per_size[k].value)
+    total = per_size[at]
+    size, value, _ = where[at]
+    listed = ", ".join(f"{s}: {times_text(e.value)} at {every} {v} of {n}"
+                       for (s, v, n), e in zip(where, per_size))
+    text = f"{times_text(total.value)} ({every} {value}, {scope.sweep} {size})"
+    spread = [min(e.value for e in per_size), max(e.value for e in per_size)]
+    if times_text(spread[0]) != times_text(spread[1]):
+        text = f"{_range_text(spread)} over {scope.sweep}s; {reduce} {text}"
+    return Measured(total.value, text, f"{reduce} over {every} per {scope.sweep} ({listed})", {},
+                    interval=(total.low, total.high), hull=hull_of(per_size),
+                    per_size=tuple(per_size))
+
+
+def _one_variant(spec, scope):
+    variants = expand(spec["select"], scope.sweep)
+    if len(variants) != 1:
+        raise ClaimsError(f"measure '{spec['kind']}' needs a selection of one variant, not "
+                          f"{describe(spec['select'])}")
+    return variants[0][1]
+
+
+MEASURES = {  # kind -> (function, keys its spec needs)
+    "ratio": (measure_ratio, ("select", "faster", "slower")),
+    "ratio_range": (measure_ratio_range, ("select", "faster", "slower")),
+    "speedup": (measure_speedup, ("select",)),
+    "speedup_range": (measure_speedup_range, ("select",)),
+    "gain_over_gain": (measure_gain_over_gain, ("larger", "smaller")),
+    "about_equal": (measure_about_equal, ("select",)),
+    "each": (measure_each, ("parts",)),
+    "limit_ratio": (measure_limit_ratio, ("select",)),
+    "speedup_curve": (measure_speedup_curve, ("select",)),
+    "counter": (measure_counter, ("select", "counter")),
+    "ratio_every": (measure_ratio_every, ("select", "faster", "slower", "every")),
+}
+
+
+# --- the measurements' words ------------------------------------------------------------
+
+def _range_text(value):
+    return f"{times_text(value[0])[:-1]}–{times_text(value[1])}"
+
+
+def _describe_all(selectors):
+    """Distinct selector descriptions; selectors differing in one key only are merged
+    (`cdp-original/{soa,aos,aoas}/float/p:2`)."""
+    unique = list({describe(s): s for s in selectors}.values())
+    keys = {tuple(s) for s in unique}
+    if len(unique) > 1 and len(keys) == 1:
+        varying = [k for k in unique[0] if len({repr(s[k]) for s in unique}) > 1]
+        if len(varying) == 1 and not any(isinstance(s[varying[0]], list) for s in unique):
+            return [describe({**unique[0], varying[0]: [s[varying[0]] for s in unique]})]
+    return [describe(s) for s in unique]
+
+
+def _sizes_text(sizes):
+    return f"{sizes[0]}–{sizes[-1]} ({len(sizes)})" if len(sizes) > 1 else str(sizes[0])
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _plural(sweep):
+    """"sizes", "scales"; a sweep already plural ("objects") stays as it is."""
+    return sweep if sweep.endswith("s") else f"{sweep}s"
+
+

@@ -1,0 +1,192 @@
+"""The verdict rules (RULES): a measured interval against the band of the paper's words
+(claims/words.json) or a shape rule; each returns (verdict or reproduced?, note[, interval
+text])."""
+
+import json
+from pathlib import Path
+
+from plots.claims.estimates import aggregate, geomean, hull_of
+from plots.claims.verdicts import (INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, ClaimsError,
+                                   NotMeasured)
+
+WORDS_FILE = Path(__file__).parent / "words.json"
+
+
+def rule_words(paper, measured, rule):
+    """The band of the claim's word class (words.json) against the measured interval."""
+    if measured.parts:
+        papers = _as_list(paper) if rule["class"] in ("about N",) else [paper] * len(
+            measured.parts)
+        if len(papers) != len(measured.parts):
+            raise ValueError(f"{len(papers)} paper value(s) for {len(measured.parts)} "
+                             "measurement(s)")
+        judged = [_judge_words(p, part, rule) for p, part in zip(papers, measured.parts)]
+        verdicts = [j[0] for j in judged]
+        worst = next((v for v in (NOT_REPRODUCED, INCONCLUSIVE) if v in verdicts), REPRODUCED)
+        return (worst, "; ".join(dict.fromkeys(j[1] for j in judged)),
+                ", ".join(j[2] for j in judged))
+    return _judge_words(paper, measured, rule)
+
+
+def _judge_words(paper, measured, rule):
+    name = rule["class"]
+    word = WORDS[name]
+    value, interval, hull, what = _scalar(measured, rule)
+    if name == "between N and M":
+        return _judge_range(paper, measured)
+    if name == "about N":
+        low, high = paper / (1 + word["tolerance"]), paper * (1 + word["tolerance"])
+        low = 1.0 if paper > 1 > low else low
+        hull = interval  # the paper's number is an average: only the noise of ours counts
+        band = f"'about {paper:g}' ±{word['tolerance']:.0%}"
+    elif name in ("more than N", "less than N"):
+        low, high = (rule["n"], None) if name == "more than N" else (None, rule["n"])
+        hull = interval
+        band = f"'{name.replace('N', format(rule['n'], 'g'))}'"
+    else:
+        low, high = word["low"], word["high"]
+        band = f"'{name}'"
+    verdict, why = judge_band(interval, hull, low, high)
+    edges = " – ".join("…" if e is None else f"{e:.3g}" for e in (low, high))
+    judged = interval if (low == 1 and high is None) else hull  # a direction alone: the mean's
+    note = (f"{band}: band {edges}; measured {what}{value:.3g}, "
+            f"interval {_interval_text(judged)}")
+    if judged != interval:
+        note += f" (noise of the mean alone {_interval_text(interval)})"
+    return verdict, f"{note}{why}", _interval_text(judged)
+
+
+def judge_band(interval, hull, low, high):
+    """(verdict, reason) of a band [low, high] against the measured uncertainty.
+
+    A low edge of 1 is the paper's direction: only a reversal beyond the noise of the mean
+    (`interval`) fails it. Other edges are judged on `hull` (noise, plus the spread across
+    sizes where the claim spans them): entirely outside fails, straddling is inconclusive.
+    """
+    unsure = []
+    if low == 1:
+        if interval[1] < 1:
+            return NOT_REPRODUCED, "; reversed beyond the measured noise"
+    elif low is not None:
+        if hull[1] < low:
+            return NOT_REPRODUCED, ""
+        if hull[0] < low:
+            unsure.append(f"{low:.3g}")
+    if high is not None:
+        if hull[0] > high:
+            return NOT_REPRODUCED, ""
+        if hull[1] > high:
+            unsure.append(f"{high:.3g}")
+    if unsure:
+        return INCONCLUSIVE, f"; the interval straddles {' and '.join(unsure)}"
+    return REPRODUCED, ""
+
+
+def _judge_range(paper, measured):
+    """Every per-size value inside the paper's [low, high]: inconclusive where only the
+    noise decides."""
+    low, high = paper
+    sizes = measured.per_size
+    if any(e.high < low or e.low > high for e in sizes):
+        verdict = NOT_REPRODUCED
+    elif all(low <= e.low and e.high <= high for e in sizes):
+        verdict = REPRODUCED
+    else:
+        verdict = INCONCLUSIVE
+    hull = hull_of(sizes)
+    return verdict, f"needs every value in {low:g}–{high:g}; interval {_interval_text(hull)}", \
+        _interval_text(hull)
+
+
+def _scalar(measured, rule):
+    """(value, interval, hull, what) of a measurement; a curve reduces by the rule's `of`:
+    its `peak`, or its `level` (geometric mean of the last `points` points)."""
+    if not measured.points:
+        if isinstance(measured.value, list):
+            return measured.value[0], measured.interval, measured.hull, ""
+        return measured.value, measured.interval, measured.hull, ""
+    estimates = measured.per_size
+    if rule.get("of") == "peak":
+        values, points, sweep = _curve(measured, rule, 1)
+        value = max(values)
+        interval = (max(e.low for e in estimates), max(e.high for e in estimates))
+        what = f"peak at {sweep} {points[values.index(value)]} "
+    elif rule.get("of") == "level":
+        count = rule["points"]
+        values, points, sweep = _curve(measured, rule, count + 1)
+        level = aggregate(estimates[-count:], geomean)
+        value, interval = level.value, (level.low, level.high)
+        what = f"level (geomean at {sweep}s {', '.join(map(str, points[-count:]))}) "
+    else:
+        raise ValueError(f"rule '{rule['rule']}' on a curve needs 'of': peak or level")
+    return value, interval, interval, what
+
+
+def rule_at_most(paper, measured, rule):
+    return measured.value <= rule["limit"], f"limit {rule['limit']:g}"
+
+
+def rule_rises(paper, measured, rule):
+    """A curve's peak comes after its first point and is at least `factor` × that point."""
+    values, points, sweep = _curve(measured, rule, 2)
+    peak = values.index(max(values))
+    gain = values[peak] / values[0]
+    return peak > 0 and gain >= rule["factor"], (
+        f"peak at {sweep} {points[peak]} is {gain:.2f}× the value at {sweep} {points[0]} "
+        f"(needs ≥ {rule['factor']:g}×, after the first {sweep})")
+
+
+def rule_peak_then_level(paper, measured, rule):
+    """The peak lies before the last `points` points, which are all at least `drop` below it
+    and within `flat` of each other: the curve peaks, then levels off."""
+    count = rule["points"]
+    values, points, sweep = _curve(measured, rule, count + 1)
+    peak = values.index(max(values))
+    tail = values[-count:]
+    fall, spread = values[peak] / max(tail), max(tail) / min(tail)
+    ok = peak < len(values) - count and fall >= 1 + rule["drop"] and spread <= 1 + rule["flat"]
+    last = ", ".join(map(str, points[-count:]))
+    return ok, (f"peak {values[peak]:.3g} at {sweep} {points[peak]}; last {count} {sweep}s "
+                f"({last}): peak / highest of them {fall:.2f} (needs ≥ {1 + rule['drop']:g}, "
+                f"peak before them), highest / lowest {spread:.2f} "
+                f"(needs ≤ {1 + rule['flat']:g})")
+
+
+def _curve(measured, rule, need):
+    """(values, points, sweep) of a curve measurement with at least `need` points."""
+    if not measured.points:
+        raise ValueError(f"rule '{rule['rule']}' needs a curve measure (speedup_curve)")
+    if len(measured.points) < need:
+        raise NotMeasured([f"{len(measured.points)} {measured.sweep}(s) measured; rule "
+                           f"'{rule['rule']}' needs at least {need}"])
+    return measured.value, measured.points, measured.sweep
+
+
+RULES = {
+    "words": (rule_words, ("class",)),
+    "at_most": (rule_at_most, ("limit",)),
+    "rises": (rule_rises, ("factor",)),
+    "peak_then_level": (rule_peak_then_level, ("points", "drop", "flat")),
+}
+
+
+def _load_words(path):
+    try:
+        classes = json.loads(path.read_text(encoding="utf-8"))["classes"]
+    except (OSError, ValueError, KeyError) as error:
+        raise ClaimsError(f"{path}: cannot read the word classes: {error}") from None
+    return classes
+
+
+WORDS = _load_words(WORDS_FILE)
+
+
+def _interval_text(interval):
+    return f"{interval[0]:.3g}–{interval[1]:.3g}"
+
+
+
+def _as_list(value):
+    return value if isinstance(value, list) else [value]
+
+

@@ -1,0 +1,48 @@
+"""The report's words for numbers, one way everywhere: times, ratios, counts, sizes, table
+cells, Markdown tables. Plain text (no matplotlib), so the claims use it as well as every
+paper's figure module."""
+
+
+def format_seconds(seconds):
+    """3 significant digits in s, ms, µs or ns: 0.00123 -> "1.23 ms"."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def time_cell(seconds, missing="—"):
+    """A table cell of a time, `missing` where there is none."""
+    return missing if seconds is None else format_seconds(seconds)
+
+
+def times_text(value):
+    """A ratio as "k×": two decimals below 10, one below 100, none above."""
+    digits = 0 if value >= 100 else 1 if value >= 10 else 2
+    return f"{value:.{digits}f}×"
+
+
+def does_not_run(reason):
+    """The error of a point that did not run, said once: "does not run: <reason>"."""
+    return reason if reason.startswith("does not run") else f"does not run: {reason}"
+
+
+def size_label(size):
+    """A problem size in K = 1024 where it divides: 2048 -> "2K"."""
+    return f"{size // 1024}K" if size % 1024 == 0 and size >= 1024 else str(size)
+
+
+def count_label(count):
+    """A count in thousands or millions (K = 1000): 49500 -> 49.5K, 4950000 -> 4.95M."""
+    if count >= 1e6:
+        return f"{count / 1e6:.3g}M"
+    return f"{count / 1e3:.3g}K" if count >= 1e3 else f"{count:g}"
+
+
+def markdown_table(header, rows):
+    """A Markdown table; cells are escaped so a `|` in a message cannot break a row."""
+    def cells(values):
+        return "| " + " | ".join(str(v).replace("|", "\\|").replace("\n", " ")
+                                 for v in values) + " |"
+
+    return "\n".join([cells(header), "|" + "---|" * len(header), *map(cells, rows)])
