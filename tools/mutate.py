@@ -140,9 +140,12 @@ def main(argv=None):
         return 2
 
     files = sorted({m["file"] for m in mutations})
-    originals = {f: (ROOT / f).read_bytes() for f in files}
-    stale = []
+    missing = [f for f in files if not (ROOT / f).is_file()]
+    originals = {f: (ROOT / f).read_bytes() for f in files if f not in missing}
+    stale = [f"{m['id']}: {m['file']} does not exist (moved or renamed?)" for m in mutations if m["file"] in missing]
     for m in mutations:  # every mutation must apply before any runs
+        if m["file"] in missing:
+            continue
         try:
             mutate_text(originals[m["file"]].decode("utf-8"), m)
             test_commands(m, build_dir, args.python)

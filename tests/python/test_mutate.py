@@ -46,3 +46,12 @@ def test_a_stale_mutation_is_reported(m, complaint):
 def test_an_anchor_picks_the_first_matching_line_after_it():
     m = {"id": "t", "file": "f", "after": "b", "line": "if (x < 1) y;", "from": "<", "to": ">"}
     assert mutate.mutate_text(TEXT, m) == ("a\n  if (x < 1) y;\nb\n  if (x > 1) y;\n", 4)
+
+
+def test_a_mutation_of_a_file_that_moved_is_stale_not_a_crash(monkeypatch, capsys):
+    # plots/claims.py became a package: the pass said FileNotFoundError with a traceback.
+    moved = {"id": "moved", "file": "plots/no_such_module.py", "line": "x = 1", "from": "1", "to": "2",
+             "tests": [{"pytest": ["tests/python/test_mutate.py"]}]}
+    monkeypatch.setattr(mutate, "load", lambda: [moved])
+    assert mutate.main(["--list"]) == 2
+    assert "moved: plots/no_such_module.py does not exist" in capsys.readouterr().err
