@@ -29,11 +29,11 @@ classes), evaluate (reading claims files and judging each claim).
 from plots.claims.estimates import Estimate, ratio_estimate
 from plots.claims.evaluate import evaluate_claim, evaluate_claims, format_paper_value, load_claims
 from plots.claims.measures import MEASURES
-from plots.claims.rules import RULES, WORDS, WORDS_FILE, judge_band
+from plots.claims.rules import RULES, WORDS, WORDS_FILE, judge_band, rule_words
 from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED,
                                    VERDICTS, ClaimsError, Measured, NotMeasured, Scope, Verdict)
 
 __all__ = ["Estimate", "ratio_estimate", "evaluate_claim", "evaluate_claims",
            "format_paper_value", "load_claims", "MEASURES", "RULES", "WORDS", "WORDS_FILE",
-           "judge_band", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "REPRODUCED",
+           "judge_band", "rule_words", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "REPRODUCED",
            "VERDICTS", "ClaimsError", "Measured", "NotMeasured", "Scope", "Verdict"]
