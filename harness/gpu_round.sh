@@ -4,6 +4,8 @@
 #   check    `make test` as a user runs it, build included (GPU tests, compute-sanitizer's quick
 #            scope, SASS check, CLI and PyKrige GPU tests): run before landing GPU code
 #   sanitize `make sanitize`: every small case under memcheck, racecheck and initcheck
+#   mutate   tools/mutate.py: the single-line mutations of tools/mutations.json, each against
+#            its tests (CPU code; fast on the GPU machine's cores), after `make build`
 #   quick    `make reproduce` (the quick preset, figures and report)
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
@@ -46,6 +48,10 @@ case "$phase" in
       | awk '{print $(NF-1), $0}' | sort -rn | head -12 | cut -d' ' -f2-
     grep -h "^compute-sanitizer --tool" "$OUT/ctest-last.log" 2>/dev/null
     [ "$status" -eq 0 ]
+    ;;
+  mutate)
+    make build JOBS="$jobs" 2>&1 | tail -1
+    stamp "mutation pass"; python3 tools/mutate.py --jobs "$jobs" 2>&1 | tee "$OUT/mutate.log" | tail -15
     ;;
   sanitize)
     # Full coverage: every small case of every GPU test under every tool (opt-in, slow).
@@ -145,5 +151,5 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[[0-9]+/"
     done
     ;;
-  *) echo "unknown phase $phase (check | sanitize | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
+  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
 esac
