@@ -7,6 +7,8 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
                "beyond_paper": true for a project target)
   paper_value  number, [lo, hi], list of numbers, or text
   measure      {"kind": one of MEASURES, "select": selector, ...} (see each measure below)
+               ("each_variant": true judges every variant of the selection alone: a
+               claim over several parts takes its worst part, claims/README.md)
   rule         {"rule": "words", "class": a class of claims/words.json, ...} for the papers'
                words, or a shape or plain bound rule of RULES
   note         optional context kept with the verdict (e.g. the paper's GPU)

@@ -4,7 +4,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from plots.claims.measures import MEASURES
+from plots.claims.measures import MEASURES, measure
 from plots.claims.rules import RULES, WORDS, WORDS_FILE
 from plots.claims.verdicts import (NOT_MEASURED, NOT_REPRODUCED, NOTE_PROBLEMS, REPRODUCED,
                                    ClaimsError, NotMeasured, Verdict)
@@ -55,6 +55,9 @@ def _check_measure(where, measure):
     missing = [k for k in MEASURES[measure["kind"]][1] if k not in measure]
     if missing:
         raise ClaimsError(f"{where}: measure '{measure['kind']}' needs {', '.join(missing)}")
+    if measure.get("each_variant") and not any(isinstance(v, list) for v in
+                                               measure.get("select", {}).values()):
+        raise ClaimsError(f"{where}: 'each_variant' needs a 'select' listing several variants")
     for part in measure.get("parts", ()):
         _check_measure(where, part)
 
@@ -81,7 +84,7 @@ def evaluate_claim(claim, scope):
     if "sweep" in claim["measure"]:  # a claim on benchmarks swept along another parameter
         scope = replace(scope, sweep=claim["measure"]["sweep"])
     try:
-        measured = MEASURES[claim["measure"]["kind"]][0](claim["measure"], scope)
+        measured = measure(claim["measure"], scope)
     except NotMeasured as missing:
         return not_measured(missing)
     try:

@@ -2,7 +2,7 @@
 counters over the sizes every variant of a claim was run at."""
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from plots.claims.estimates import (Estimate, aggregate, geomean, hull_of, ratio_estimate,
                                       time_bounds)
@@ -166,19 +166,48 @@ def measure_about_equal(spec, scope):
                     interval=(total.low, total.high), hull=hull_of(per_size))
 
 
+def measure(spec, scope):
+    """One measure spec on one scope. With `"each_variant": true` the kind is measured on
+    every variant of its selection alone and the claim is judged part by part ("for every
+    strategy"): a pooled mean would let good variants hide a reversed one."""
+    kind = MEASURES[spec["kind"]][0]
+    if not spec.get("each_variant"):
+        return replace(kind(spec, scope), label=_part_label(spec))
+    axes = [k for k, v in spec["select"].items() if isinstance(v, list) and k != scope.sweep]
+    specs = [{**spec, "each_variant": False, "select": selector,
+              "label": " ".join(filter(None, (spec.get("label"),
+                                              describe({k: selector[k] for k in axes}))))}
+             for _, selector in expand(spec["select"], scope.sweep)]
+    return measure_each({"parts": specs}, scope)
+
+
 def measure_each(spec, scope):
-    """Several measurements checked together (e.g. one reading of an ambiguous sentence)."""
+    """Several measurements judged part by part (the worst part decides); a part that has
+    parts of its own (each_variant) adds them."""
     results, problems = [], []
     for part in spec["parts"]:
         try:
-            results.append(MEASURES[part["kind"]][0](part, scope))
+            measured = measure(part, scope)
         except NotMeasured as missing:
             problems += missing.problems
+            continue
+        results += measured.parts or [measured]
     if problems:
         raise NotMeasured(problems)
     details = "; ".join(dict.fromkeys(m.detail for m in results))
-    return Measured([m.value for m in results], ", ".join(m.text for m in results), details, {},
+    return Measured([m.value for m in results], ", ".join(f"{m.label} {m.text}".strip()
+                                                         for m in results), details, {},
                     parts=tuple(results))
+
+
+def _part_label(spec):
+    """How a part is named in a verdict's note: its own `label`, else time(slower) /
+    time(faster) as selectors (`aos / soa`), else its selection."""
+    if "label" in spec:
+        return spec["label"]
+    if "slower" in spec and "faster" in spec:
+        return f"{describe(spec['slower'])} / {describe(spec['faster'])}"
+    return describe(spec.get("select", {}))
 
 
 def measure_limit_ratio(spec, scope):

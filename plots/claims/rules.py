@@ -15,16 +15,18 @@ WORDS_FILE = Path(__file__).parent / "words.json"
 def rule_words(paper, measured, rule):
     """The band of the claim's word class (words.json) against the measured interval."""
     if measured.parts:
-        papers = _as_list(paper) if rule["class"] in ("about N",) else [paper] * len(
-            measured.parts)
-        if len(papers) != len(measured.parts):
-            raise ValueError(f"{len(papers)} paper value(s) for {len(measured.parts)} "
-                             "measurement(s)")
-        judged = [_judge_words(p, part, rule) for p, part in zip(papers, measured.parts)]
+        parts = measured.parts
+        papers = paper if isinstance(paper, list) and rule["class"] == "about N" else (
+            [paper] * len(parts))
+        if len(papers) != len(parts):
+            raise ValueError(f"{len(papers)} paper value(s) for {len(parts)} measurement(s)")
+        judged = [_judge_words(p, part, rule) for p, part in zip(papers, parts)]
         verdicts = [j[0] for j in judged]
         worst = next((v for v in (NOT_REPRODUCED, INCONCLUSIVE) if v in verdicts), REPRODUCED)
-        return (worst, "; ".join(dict.fromkeys(j[1] for j in judged)),
-                ", ".join(j[2] for j in judged))
+        notes = [f"{part.label}: {note} → {verdict}" if part.label else f"{note} → {verdict}"
+                 for part, (verdict, note, _) in zip(parts, judged)]
+        return (worst, f"judged part by part, the worst decides ({_tally(verdicts)}); "
+                + "; ".join(notes), ", ".join(j[2] for j in judged))
     return _judge_words(paper, measured, rule)
 
 
@@ -186,7 +188,9 @@ def _interval_text(interval):
 
 
 
-def _as_list(value):
-    return value if isinstance(value, list) else [value]
+def _tally(verdicts):
+    """"5 reproduced, 1 not reproduced" in the verdicts' order of severity."""
+    order = (NOT_REPRODUCED, INCONCLUSIVE, REPRODUCED)
+    return ", ".join(f"{verdicts.count(v)} {v}" for v in order if v in verdicts)
 
 

@@ -34,7 +34,8 @@ class Measured:
     interval: tuple = None  # (low, high) of the value from the repetitions' extremes
     hull: tuple = None  # (low, high) over every size's interval: noise and size spread
     per_size: tuple = ()  # Estimate per size (range and curve kinds)
-    parts: tuple = ()  # the Measured of each part ("each")
+    parts: tuple = ()  # the Measured of each part ("each", "each_variant")
+    label: str = ""  # how the part is named in a verdict's note
 
 
 @dataclass(frozen=True)
