@@ -1,5 +1,6 @@
 //! layoutbench: the benchmark binary. Subcommands:
 //!   list-devices       visible GPUs as JSON
+//!   gpu-decision       whether GPU tests run, skip or fail here (the Python tests ask)
 //!   suites             the suites in run order, their artifact steps and the named presets
 //!   plan               the benchmark names a preset runs (no GPU needed)
 //!   run                run them on the first visible GPU, journaling each result
@@ -24,6 +25,7 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/datasets/points.hpp"
 #include "lb/datasets/text.hpp"
+#include "lb/harness/gpu_presence.hpp"
 #include "lb/harness/ceilings.hpp"
 #include "lb/harness/device_context.hpp"
 #include "lb/harness/gpu_timer.hpp"
@@ -112,6 +114,14 @@ int cmd_list_devices() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : list_devices()) out.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}});
   std::printf("%s\n", out.dump().c_str());
+  return 0;
+}
+
+//! The GPU tests' rule (lb/harness/gpu_presence.hpp) for the Python GPU tests: run, skip or
+//! fail, and why, as JSON.
+int cmd_gpu_decision() {
+  const auto d = lb::harness::gpu_decision();
+  std::printf("%s\n", nlohmann::json{{"action", lb::harness::to_string(d.action)}, {"reason", d.reason}}.dump().c_str());
   return 0;
 }
 
@@ -239,6 +249,8 @@ int main(int argc, char** argv) {
   Selection sel;
   std::string journal, skip;
   auto* list = app.add_subcommand("list-devices", "print the visible GPUs as JSON");
+  auto* gpu_check = app.add_subcommand(
+      "gpu-decision", "whether GPU tests run, skip or fail here, and why, as JSON (LB_REQUIRE_GPU=1: a GPU is expected)");
   bool suites_json = false;
   auto* suites = app.add_subcommand("suites", "list the suites, their artifact steps and the named presets");
   suites->add_flag("--json", suites_json, "print them as JSON (what harness/run.py reads)");
@@ -260,6 +272,7 @@ int main(int argc, char** argv) {
   if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
+    if (*gpu_check) return cmd_gpu_decision();
     if (*suites) return cmd_suites(suites_json);
     if (*plan) return cmd_plan(sel);
     if (*run) return cmd_run(sel, journal, skip);

@@ -1,21 +1,15 @@
-"""Whether the Python GPU tests run, skip or fail: the rules of tests/cpp/gpu_available.hpp.
+"""Whether the Python GPU tests run, skip or fail: the binary's answer.
 
-They skip (visibly) only where no GPU is present: the binary sees no CUDA GPU
-(`layoutbench list-devices` lists none) and the machine shows no sign of NVIDIA hardware (no
-/dev/nvidia<N>, no /dev/dxg, no nvidia-smi on PATH). They fail where a GPU should be there
-but is not usable: hardware present that the binary cannot use, `list-devices` itself failing
-(a broken runtime or driver), or no GPU while LB_REQUIRE_GPU=1 says one is expected (the GPU
-machine's round script sets it). Every Python GPU test asks here (the `gpu` fixture of
-conftest.py, or `require_gpu()`), so one rule decides for all of them.
-
-One difference from the C++ rule: the binary's `list-devices` does not say which CUDA error
-hid the devices, so a broken runtime on a machine with no NVIDIA device node and no
-nvidia-smi skips here; the C++ GPU tests of the same `make test` fail on it."""
+`layoutbench gpu-decision` applies the one rule the C++ GPU tests apply too
+(harness/lb/harness/gpu_presence.hpp): skip (visibly) only where no GPU is present; fail where
+NVIDIA hardware is present but unusable, where the CUDA runtime or driver is broken, or where
+LB_REQUIRE_GPU=1 says a GPU is expected (the GPU machine's round script sets it). A binary that
+cannot answer fails too. Every Python GPU test asks here (the `gpu` fixture of conftest.py, or
+`require_gpu()`)."""
 
 import functools
 import json
 import os
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,61 +29,35 @@ class Decision:
     reason: str = ""  # why it skips or fails ("" when the tests run)
 
 
-def decide(devices, binary_error, hardware_sign, required):
-    """The decision from what the binary said (`devices` it lists; `binary_error` "" or why
-    `list-devices` failed), the first sign of NVIDIA hardware ("" = none) and whether
-    LB_REQUIRE_GPU=1 is set."""
-    if binary_error:
-        return Decision(FAIL, f"`layoutbench list-devices` failed ({binary_error}): "
-                              "the CUDA runtime or driver is broken on this machine")
-    if devices:
-        return Decision(RUN)
-    said = "layoutbench list-devices sees no CUDA GPU"
-    if hardware_sign:
-        return Decision(FAIL, f"{said} but this machine has an NVIDIA GPU ({hardware_sign}): "
-                              "the driver or the device is not usable")
-    if required:
-        return Decision(FAIL, f"{said} and {REQUIRE_VARIABLE}=1 expects a GPU here")
-    return Decision(SKIP, f"no CUDA GPU visible ({said})")
-
-
-def nvidia_hardware_sign(dev=Path("/dev"), path=None):
-    """The first sign of NVIDIA hardware on this machine, or "" when there is none."""
-    try:
-        names = sorted(entry.name for entry in dev.iterdir())
-    except OSError:
-        names = []
-    for name in names:
-        if (name.startswith("nvidia") and name[6:].isdigit()) or name == "dxg":
-            return str(dev / name)
-    smi = shutil.which("nvidia-smi", path=path if path is not None else os.environ.get("PATH", ""))
-    return smi or ""
-
-
 def required():
     return os.environ.get(REQUIRE_VARIABLE) == "1"
 
 
 def ask_binary(binary):
-    """(devices, error): the GPUs `binary list-devices` lists, or why it could not say."""
+    """The Decision `binary gpu-decision` gives (LB_REQUIRE_GPU passes through the
+    environment), or FAIL naming why the binary could not say."""
+    def cannot(why):
+        return Decision(FAIL, f"`layoutbench gpu-decision` failed ({why}): cannot tell whether a GPU is usable")
     try:
-        r = subprocess.run([str(binary), "list-devices"], capture_output=True, text=True, timeout=120)
+        r = subprocess.run([str(binary), "gpu-decision"], capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return [], str(error)
+        return cannot(error)
     if r.returncode != 0:
-        return [], f"exit code {r.returncode}: {r.stderr.strip()}"
+        return cannot(f"exit code {r.returncode}: {r.stderr.strip()}")
     try:
-        devices = json.loads(r.stdout)
+        answer = json.loads(r.stdout)
     except ValueError:
-        return [], f"not JSON: {r.stdout.strip()!r}"
-    return (devices, "") if isinstance(devices, list) else ([], f"not a list: {r.stdout.strip()!r}")
+        return cannot(f"not JSON: {r.stdout.strip()!r}")
+    if not isinstance(answer, dict) or answer.get("action") not in (RUN, SKIP, FAIL) \
+            or not isinstance(answer.get("reason"), str):
+        return cannot(f"not an action and a reason: {r.stdout.strip()!r}")
+    return Decision(answer["action"], answer["reason"])
 
 
 @functools.lru_cache(maxsize=None)
 def gpu_decision(binary=BIN):
     """The decision for this process, asked once per binary."""
-    devices, error = ask_binary(binary)
-    return decide(devices, error, nvidia_hardware_sign(), required())
+    return ask_binary(binary)
 
 
 def gpu_visible(binary=BIN):

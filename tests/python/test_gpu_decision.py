@@ -1,51 +1,15 @@
-"""When the Python GPU tests run, skip and fail (tests/python/gpu.py): the rules of
-tests/cpp/gpu_available.hpp. Only a machine with no GPU at all skips."""
+"""The Python GPU tests obey the binary's decision (tests/python/gpu.py asks `layoutbench
+gpu-decision`, the rule the C++ GPU tests apply: harness/lb/harness/gpu_presence.hpp, its
+table tested in tests/cpp/test_gpu_available.cpp); a binary that cannot answer fails them."""
 
-import os
+import json
 import stat
+import subprocess
 
 import pytest
 
 from tests.python import gpu
-from tests.python.gpu import FAIL, RUN, SKIP, decide
-
-ONE = [{"index": 0, "name": "NVIDIA H100", "uuid": "GPU-0"}]
-
-
-@pytest.mark.parametrize("devices, error, sign, required, action, says", [
-    (ONE, "", "/dev/nvidia0", False, RUN, ""),
-    (ONE, "", "", True, RUN, ""),
-    ([], "", "", False, SKIP, "no CUDA GPU visible"),
-    ([], "", "/dev/nvidia0", False, FAIL, "/dev/nvidia0"),
-    ([], "", "/dev/dxg", False, FAIL, "/dev/dxg"),
-    ([], "", "/usr/bin/nvidia-smi", True, FAIL, "/usr/bin/nvidia-smi"),
-    ([], "", "", True, FAIL, "LB_REQUIRE_GPU=1"),
-    ([], "exit code 1: cudaErrorUnknown", "", False, FAIL, "cudaErrorUnknown"),
-    (ONE, "exit code 1: cudaErrorUnknown", "/dev/nvidia0", False, FAIL, "broken"),
-])
-def test_decision_table(devices, error, sign, required, action, says):
-    d = decide(devices, error, sign, required)
-    assert d.action == action
-    assert says in d.reason
-
-
-def test_hardware_signs(tmp_path):
-    dev, bin_dir = tmp_path / "dev", tmp_path / "bin"
-    dev.mkdir()
-    bin_dir.mkdir()
-    for name in ["nvidiactl", "nvidia-uvm", "nvidia-modeset", "null", "nvidia"]:
-        (dev / name).touch()
-    assert gpu.nvidia_hardware_sign(dev, path=str(bin_dir)) == ""
-    (dev / "nvidia3").touch()
-    assert gpu.nvidia_hardware_sign(dev, path=str(bin_dir)) == str(dev / "nvidia3")
-    (dev / "nvidia3").unlink()
-    (dev / "dxg").touch()
-    assert gpu.nvidia_hardware_sign(dev, path=str(bin_dir)) == str(dev / "dxg")
-    (dev / "dxg").unlink()
-    smi = bin_dir / "nvidia-smi"
-    smi.write_text("#!/bin/sh\n")
-    smi.chmod(smi.stat().st_mode | stat.S_IXUSR)
-    assert gpu.nvidia_hardware_sign(dev, path=str(bin_dir)) == str(smi)
+from tests.python.gpu import BIN, FAIL, RUN, SKIP
 
 
 def fake_binary(tmp_path, body):
@@ -55,36 +19,60 @@ def fake_binary(tmp_path, body):
     return path
 
 
-@pytest.mark.parametrize("body, devices, error", [
-    ("echo '[]'", [], ""),
-    ("echo '[{\"index\": 0}]'", [{"index": 0}], ""),
-    ("echo 'layoutbench: error: cudaErrorUnknown' >&2; exit 1", [], "exit code 1: layoutbench: error: cudaErrorUnknown"),
-    ("echo 'no json'", [], "not JSON: 'no json'"),
-    ("echo '{}'", [], "not a list: '{}'"),
+def answering(tmp_path, action, reason=""):
+    return fake_binary(tmp_path, "echo '%s'" % json.dumps({"action": action, "reason": reason}))
+
+
+@pytest.mark.parametrize("body, action, says", [
+    ("""echo '{"action": "run", "reason": ""}'""", RUN, ""),
+    ("""echo '{"action": "skip", "reason": "no CUDA GPU visible"}'""", SKIP, "no CUDA GPU visible"),
+    ("""echo '{"action": "fail", "reason": "LB_REQUIRE_GPU=1 expects a GPU"}'""", FAIL, "LB_REQUIRE_GPU=1"),
+    ("echo 'layoutbench: error: cudaErrorUnknown' >&2; exit 1", FAIL, "cudaErrorUnknown"),
+    ("echo 'no json'", FAIL, "not JSON"),
+    ("""echo '{"action": "maybe", "reason": ""}'""", FAIL, "not an action and a reason"),
+    ("echo '[]'", FAIL, "not an action and a reason"),
 ])
-def test_the_binary_is_asked(tmp_path, body, devices, error):
-    assert gpu.ask_binary(fake_binary(tmp_path, body)) == (devices, error)
-    assert gpu.ask_binary(tmp_path / "absent")[1]
+def test_the_binary_decides(tmp_path, body, action, says):
+    d = gpu.ask_binary(fake_binary(tmp_path, body))
+    assert d.action == action
+    assert says in d.reason
+
+
+def test_a_missing_binary_fails():
+    assert gpu.ask_binary("/nonexistent/layoutbench").action == FAIL
+
+
+@pytest.mark.parametrize("action, outcome", [(SKIP, pytest.skip.Exception), (FAIL, pytest.fail.Exception)])
+def test_skip_and_fail_reach_the_test(tmp_path, action, outcome):
+    binary = answering(tmp_path, action, "because")
+    with pytest.raises(outcome, match="because"):
+        gpu.require_gpu(binary)
+    assert not gpu.gpu_visible(binary)
+
+
+def test_a_visible_gpu_runs(tmp_path):
+    binary = answering(tmp_path, RUN)
+    gpu.require_gpu(binary)  # returns: no skip, no failure
+    assert gpu.gpu_visible(binary)
 
 
 @pytest.mark.parametrize("require, outcome", [("1", pytest.fail.Exception), ("0", pytest.skip.Exception),
                                               (None, pytest.skip.Exception)])
-def test_no_gpu_skips_unless_required(tmp_path, monkeypatch, require, outcome):
+def test_a_check_without_its_tools_skips_unless_required(monkeypatch, require, outcome):
     if require is None:
         monkeypatch.delenv("LB_REQUIRE_GPU", raising=False)
     else:
         monkeypatch.setenv("LB_REQUIRE_GPU", require)
-    monkeypatch.setattr(gpu, "nvidia_hardware_sign", lambda: "")
-    binary = fake_binary(tmp_path, "echo '[]'")
-    with pytest.raises(outcome):
-        gpu.require_gpu(binary)
     with pytest.raises(outcome):
         gpu.skip_or_fail("needs cuobjdump")
-    assert not gpu.gpu_visible(binary)
 
 
-def test_a_visible_gpu_runs(tmp_path, monkeypatch):
-    monkeypatch.setenv("LB_REQUIRE_GPU", "1")
-    binary = fake_binary(tmp_path, "echo '[{\"index\": 0}]'")
-    gpu.require_gpu(binary)  # returns: no skip, no failure
-    assert gpu.gpu_visible(binary)
+@pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
+def test_the_real_binary_never_skips_where_a_gpu_is_required():
+    """LB_REQUIRE_GPU=1 reaches the binary's rule: run where a GPU is usable, fail elsewhere."""
+    r = subprocess.run([str(BIN), "gpu-decision"], capture_output=True, text=True, timeout=120,
+                       env={"LB_REQUIRE_GPU": "1", "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0, r.stderr
+    answer = json.loads(r.stdout)
+    assert answer["action"] in (RUN, FAIL), answer
+    assert (answer["action"] == RUN) == (answer["reason"] == ""), answer
