@@ -16,6 +16,11 @@
 #            paper preset's scale-10 cases
 #   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
 #   verify   after a kernel change: all GPU tests, sanitizers, the CLI's GPU tests, roofline
+#   ab       before/after timing on one warm machine: AB_OLD=<folder> holds the old versions of
+#            some source files (same relative paths); runs the paper preset's benchmarks
+#            matching FILTER (SUITE) with the tree's code, then with the old files swapped in,
+#            then the tree's again (drift shows as new-1 vs new-2), and prints each name's
+#            median time per build. The tree's files are restored afterwards.
 # Never run `make source-commit` here: the GPU machine may hold a stale .git; the carried
 # .source-commit written on the development machine is what names the source.
 set -uo pipefail
@@ -151,5 +156,32 @@ JSON
       build/layoutbench run --suite idw --preset /tmp/roofline-$block.json --journal /tmp/roofline-$block.jsonl 2>&1 | grep -E "^\[[0-9]+/"
     done
     ;;
-  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify)"; exit 2 ;;
+  ab)
+    : "${AB_OLD:?AB_OLD=<folder of old files>}" "${FILTER:?FILTER=<regex>}"
+    suite=${SUITE:-kofler}
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null && cmake --build build -j "$jobs" --target layoutbench | tail -1
+    files=$(cd "$AB_OLD" && find . -type f | sed 's|^\./||')
+    mkdir -p /tmp/ab-new && for f in $files; do mkdir -p "/tmp/ab-new/$(dirname "$f")"; cp "$f" "/tmp/ab-new/$f"; done
+    swap() { for f in $files; do cp "$1/$f" "$f"; done; cmake --build build -j "$jobs" --target layoutbench | tail -1; }
+    timed() {
+      stamp "ab: $1"; rm -f "$OUT/ab-$1.jsonl"
+      build/layoutbench run --suite "$suite" --preset paper --filter "$FILTER" --journal "$OUT/ab-$1.jsonl" 2>&1 | tail -2
+    }
+    timed new-1; swap "$AB_OLD"; timed old; swap /tmp/ab-new; timed new-2
+    python3 - "$OUT" <<'PY'
+import json, sys, statistics, pathlib
+out = pathlib.Path(sys.argv[1]); runs = {}
+for tag in ("new-1", "old", "new-2"):
+    for line in (out / f"ab-{tag}.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        if d.get("type") == "run" and d["run"].get("run_type") == "iteration":
+            runs.setdefault(d["name"], {}).setdefault(tag, []).append(d["run"]["real_time"])
+runs = {n: {tag: statistics.median(ts) for tag, ts in t.items()} for n, t in runs.items()}
+print(f"{'benchmark':64} {'new-1':>10} {'old':>10} {'new-2':>10} {'old/new':>8}")
+for name, t in runs.items():
+    new = min(t.get("new-1", float("inf")), t.get("new-2", float("inf")))
+    print(f"{name:64} {t.get('new-1', 0):10.1f} {t.get('old', 0):10.1f} {t.get('new-2', 0):10.1f} {t.get('old', 0) / new:8.3f}")
+PY
+    ;;
+  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify | ab)"; exit 2 ;;
 esac
