@@ -28,6 +28,15 @@ DESIGNED = {
     "bitonic-tiling-gain": REPRODUCED,
     "bitonic-tiling-comparable-to-soa": INCONCLUSIVE,
     "sampo-soa-much-faster-than-aos": NOT_REPRODUCED,
+    # issue 21's claims read data the fixture lacks (LavaMD float, SAMPO tiles above 16384)
+    # or reach its errored SAMPO tile: they are judged on hand-built results in
+    # test_claims_kofler.py
+    "sampo-one-cluster-tiles-above-12k-beat-soa": NOT_MEASURED,
+    "sampo-fig1-run-time-span": NOT_MEASURED,
+    "soa-much-faster-every-program": NOT_MEASURED,
+    "soa-not-the-best-in-some-cases": NOT_MEASURED,
+    "tiled-usually-equal-or-better-than-soa": NOT_MEASURED,
+    "sampo-tiling-good-on-nvidia": NOT_MEASURED,
 }
 
 
@@ -179,7 +188,11 @@ def test_claims_give_the_designed_verdicts(report):
     _, text = report
     for claim_id, verdict in DESIGNED.items():
         assert f"| {verdict} |" in claim_row(text, claim_id), claim_id
-    assert "3 reproduced, 1 not reproduced, 1 inconclusive, 0 not measured." in text
+    assert "3 reproduced, 1 not reproduced, 1 inconclusive, 6 not measured." in text
+    assert "errored: kofler/sampo/gpu/tiled/float/tile:4096/size:32000" in claim_row(
+        text, "sampo-fig1-run-time-span")
+    assert "absent: lavamd/gpu/soa/float (every size)" in claim_row(
+        text, "soa-much-faster-every-program")
     every = claim_row(text, "nbody-tiled-slower-than-aos-every-tile")
     assert "at tile 512 of 6" in every and "“It clearly shows that the tiled version" in every
     assert "straddles 1.04" in claim_row(text, "bitonic-tiling-comparable-to-soa")
@@ -195,10 +208,10 @@ def test_a_claim_without_its_data_is_not_measured_and_names_what_is_missing(fixt
 def test_claims_file_quotes_the_three_programs_of_the_issue():
     claims = {c["id"]: c for c in load_claims(PAPERS["kofler"].claims_file)}
     assert set(claims) == set(DESIGNED)
-    assert {c["line"] for c in claims.values()} == {186, 191, 193}
+    assert {c["line"] for c in claims.values()} == {31, 35, 186, 191, 193, 197}
     assert claims["bitonic-tiling-gain"]["paper_value"] == [1.38, 1.5]
     for c in claims.values():
-        assert set(c["rule"]) == {"rule", "class"}, c["id"]  # words only, no own threshold
+        assert set(c["rule"]) - {"parts"} == {"rule", "class"}, c["id"]  # words, no threshold
 
 
 # --- sections without data, other papers ---------------------------------------------------
@@ -211,7 +224,7 @@ def test_a_run_of_one_program_leaves_out_the_other_sections_with_a_note(fixture,
     assert "- Sort vs CUB: no bitonic sort measured beside cub-radix or cub-merge." in text
     assert "### Fig. 1" not in text and "### Table 2" in text
     assert_figures_written(folder, ("kofler_tile_sweep", "kofler_fig5"))
-    assert "2 reproduced, 0 not reproduced, 0 inconclusive, 3 not measured." in text
+    assert "2 reproduced, 0 not reproduced, 0 inconclusive, 9 not measured." in text
 
 
 def test_a_folder_without_kofler_results_reports_the_other_papers(tmp_path):
