@@ -3,7 +3,8 @@
 The expected edges are typed here from the papers' words as plots/claims/README.md documents
 them ("small gain: 1 <= r <= 1.5", ...), not read from words.json: moving an edge in the map
 moves a verdict below and fails. Each row is a noise-free ratio just inside or just outside
-an edge, judged by the evaluator's own `rule_words`."""
+an edge, judged by the evaluator's own `rule_words`. The quantifiers (every, some, usually:
+how the parts of a claim over several parts combine) are pinned the same way, below."""
 
 from dataclasses import replace
 
