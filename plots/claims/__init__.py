@@ -10,7 +10,9 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
                ("each_variant": true judges every variant of the selection alone: a
                claim over several parts takes its worst part, claims/README.md)
   rule         {"rule": "words", "class": a class of claims/words.json, ...} for the papers'
-               words, or a shape or plain bound rule of RULES
+               words, or a shape or plain bound rule of RULES; "parts": a quantifier of
+               words.json ("every", the default; "some"; "usually") says how the parts of a
+               claim over several parts combine
   note         optional context kept with the verdict (e.g. the paper's GPU)
 Every measured value carries an interval from the repetitions' extremes; a verdict is
 `inconclusive` when that interval straddles the band's edge (claims/README.md).
@@ -31,11 +33,11 @@ classes), evaluate (reading claims files and judging each claim).
 from plots.claims.estimates import Estimate, ratio_estimate
 from plots.claims.evaluate import evaluate_claim, evaluate_claims, format_paper_value, load_claims
 from plots.claims.measures import MEASURES
-from plots.claims.rules import RULES, WORDS, WORDS_FILE, judge_band, rule_words
+from plots.claims.rules import QUANTIFIERS, RULES, WORDS, WORDS_FILE, judge_band, rule_words
 from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED,
                                    VERDICTS, ClaimsError, Measured, NotMeasured, Scope, Verdict)
 
 __all__ = ["Estimate", "ratio_estimate", "evaluate_claim", "evaluate_claims",
-           "format_paper_value", "load_claims", "MEASURES", "RULES", "WORDS", "WORDS_FILE",
+           "format_paper_value", "load_claims", "MEASURES", "QUANTIFIERS", "RULES", "WORDS", "WORDS_FILE",
            "judge_band", "rule_words", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "REPRODUCED",
            "VERDICTS", "ClaimsError", "Measured", "NotMeasured", "Scope", "Verdict"]

@@ -5,7 +5,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from plots.claims.measures import MEASURES, measure
-from plots.claims.rules import RULES, WORDS, WORDS_FILE
+from plots.claims.rules import QUANTIFIERS, RULES, WORDS, WORDS_FILE
 from plots.claims.verdicts import (NOT_MEASURED, NOT_REPRODUCED, NOTE_PROBLEMS, REPRODUCED,
                                    ClaimsError, NotMeasured, Verdict)
 
@@ -46,6 +46,9 @@ def load_claims(path):
         if rule["rule"] == "words" and rule["class"] not in WORDS:
             raise ClaimsError(f"{where}: word class {rule['class']!r} is not in {WORDS_FILE.name} "
                               f"({', '.join(WORDS)})")
+        if rule.get("parts", "every") not in QUANTIFIERS:
+            raise ClaimsError(f"{where}: quantifier {rule['parts']!r} ('parts') is not in "
+                              f"{WORDS_FILE.name} ({', '.join(QUANTIFIERS)})")
     return claims
 
 

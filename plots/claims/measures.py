@@ -166,6 +166,61 @@ def measure_about_equal(spec, scope):
                     interval=(total.low, total.high), hull=hull_of(per_size))
 
 
+def measure_span(spec, scope):
+    """Slowest / fastest of every benchmark the selection accepts at each size, whatever
+    their other parameters (AoS, SoA and every tile: an optimisation space), each size a
+    part: the span of one run, its interval from the repetitions' extremes."""
+    select = spec["select"]
+    groups = {}
+    for benchmark in scope.benchmarks:
+        size = benchmark.params.get(scope.sweep)
+        if isinstance(size, (int, float, str)) and matches(benchmark, select):
+            groups.setdefault(size, []).append(benchmark)
+    problems = [f"errored: {b.name} ({b.error})" for group in groups.values() for b in group
+                if b.error]
+    problems += [f"{scope.sweep} {size}: only {group[0].name} of {describe(select)}"
+                 for size, group in groups.items() if len(group) < 2]
+    if not groups:
+        problems.append(f"absent: {describe(select)} (every {scope.sweep})")
+    if problems:
+        raise NotMeasured(problems)
+    parts = []
+    for size in sorted(groups, key=lambda v: (isinstance(v, str), v)):
+        group = sorted(groups[size], key=lambda b: b.time_s)
+        span = _spread_estimate([_time_triple(b) for b in group])
+        parts.append(Measured(span.value, f"{span.value:.2f}× slowest/fastest",
+                              f"{scope.sweep} {size}: slowest {group[-1].name}, fastest "
+                              f"{group[0].name} of {len(group)}", {},
+                              interval=(span.low, span.high), hull=(span.low, span.high),
+                              label=f"{scope.sweep} {size}"))
+    return _parts_measured(parts)
+
+
+def measure_counter_ratio(spec, scope):
+    """counter(`of`) / counter(`to`): one counter of two variants at each point of the
+    sweep, each point a part; 1 − that ratio with `"complement": true`. Counters are exact
+    (no repetitions' interval). BFS: 1 − arena bytes(N = 3) / arena bytes(N = 0) is the
+    share of the inner arrays' elements inlined at N = 3."""
+    counter = spec["counter"]
+    chosen, coverage = _collect_benchmarks(
+        scope, [(role, {**spec["select"], **spec[role]}) for role in ("of", "to")])
+    parts = []
+    for size in coverage.sizes:
+        pair = [chosen[role][size] for role in ("of", "to")]
+        missing = [b.name for b in pair if not _is_number(b.counters.get(counter))]
+        if missing or pair[1].counters[counter] == 0:
+            raise NotMeasured([f"no {counter} counter: {n}" for n in missing]
+                              or [f"{counter} is 0: {pair[1].name}"])
+        of, to = (b.counters[counter] for b in pair)
+        value = 1 - of / to if spec.get("complement") else of / to
+        how = "1 − " if spec.get("complement") else ""
+        parts.append(Measured(value, f"{value:.3f}", f"{how}{counter} {of:.6g} / {to:.6g} "
+                              f"({describe(spec['of'])} / {describe(spec['to'])})", {},
+                              interval=(value, value), hull=(value, value),
+                              label=f"{scope.sweep} {size}"))
+    return _parts_measured(parts)
+
+
 def measure(spec, scope):
     """One measure spec on one scope. With `"each_variant": true` the kind is measured on
     every variant of its selection alone and the claim is judged part by part ("for every
@@ -194,10 +249,15 @@ def measure_each(spec, scope):
         results += measured.parts or [measured]
     if problems:
         raise NotMeasured(problems)
-    details = "; ".join(dict.fromkeys(m.detail for m in results))
-    return Measured([m.value for m in results], ", ".join(f"{m.label} {m.text}".strip()
-                                                         for m in results), details, {},
-                    parts=tuple(results))
+    return _parts_measured(results)
+
+
+def _parts_measured(parts):
+    """One measurement made of parts, each judged on its own (rules.rule_words)."""
+    details = "; ".join(dict.fromkeys(m.detail for m in parts))
+    return Measured([m.value for m in parts], ", ".join(f"{m.label} {m.text}".strip()
+                                                       for m in parts), details, {},
+                    parts=tuple(parts))
 
 
 def _part_label(spec):
@@ -378,6 +438,8 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "speedup_curve": (measure_speedup_curve, ("select",)),
     "counter": (measure_counter, ("select", "counter")),
     "ratio_every": (measure_ratio_every, ("select", "faster", "slower", "every")),
+    "span": (measure_span, ("select",)),
+    "counter_ratio": (measure_counter_ratio, ("select", "counter", "of", "to")),
 }
 
 

@@ -22,12 +22,42 @@ def rule_words(paper, measured, rule):
             raise ValueError(f"{len(papers)} paper value(s) for {len(parts)} measurement(s)")
         judged = [_judge_words(p, part, rule) for p, part in zip(papers, parts)]
         verdicts = [j[0] for j in judged]
-        worst = next((v for v in (NOT_REPRODUCED, INCONCLUSIVE) if v in verdicts), REPRODUCED)
-        notes = [f"{part.label}: {note} → {verdict}" if part.label else f"{note} → {verdict}"
-                 for part, (verdict, note, _) in zip(parts, judged)]
-        return (worst, f"judged part by part, the worst decides ({_tally(verdicts)}); "
+        quantifier = rule.get("parts", "every")
+        verdict, how = QUANTIFY[quantifier](verdicts)
+        notes = [f"{part.label}: {note} → {v}" if part.label else f"{note} → {v}"
+                 for part, (v, note, _) in zip(parts, judged)]
+        return (verdict, f"judged part by part, {how} ({_tally(verdicts)}); "
                 + "; ".join(notes), ", ".join(j[2] for j in judged))
     return _judge_words(paper, measured, rule)
+
+
+def _every(verdicts):
+    """'all', 'every', 'both': the worst part decides."""
+    return next((v for v in (NOT_REPRODUCED, INCONCLUSIVE) if v in verdicts),
+                REPRODUCED), "the worst decides"
+
+
+def _some(verdicts):
+    """'some', 'in some cases': the best part decides."""
+    return next((v for v in (REPRODUCED, INCONCLUSIVE) if v in verdicts),
+                NOT_REPRODUCED), "the best decides ('some')"
+
+
+def _usually(verdicts):
+    """'usually', 'most': more than half of the parts reproduced; inconclusive where only
+    the inconclusive parts could make more than half."""
+    half = len(verdicts) / 2
+    reproduced = verdicts.count(REPRODUCED)
+    if reproduced > half:
+        verdict = REPRODUCED
+    elif reproduced + verdicts.count(INCONCLUSIVE) > half:
+        verdict = INCONCLUSIVE
+    else:
+        verdict = NOT_REPRODUCED
+    return verdict, "more than half must reproduce ('usually')"
+
+
+QUANTIFY = {"every": _every, "some": _some, "usually": _usually}  # words.json "quantifiers"
 
 
 def _judge_words(paper, measured, rule):
@@ -173,14 +203,19 @@ RULES = {
 
 
 def _load_words(path):
+    """(word classes, quantifiers) of words.json; each quantifier needs its rule above."""
     try:
-        classes = json.loads(path.read_text(encoding="utf-8"))["classes"]
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        classes, quantifiers = doc["classes"], doc["quantifiers"]
     except (OSError, ValueError, KeyError) as error:
         raise ClaimsError(f"{path}: cannot read the word classes: {error}") from None
-    return classes
+    if set(quantifiers) != set(QUANTIFY):
+        raise ClaimsError(f"{path}: quantifiers {sorted(quantifiers)} but the rules know "
+                          f"{sorted(QUANTIFY)}")
+    return classes, quantifiers
 
 
-WORDS = _load_words(WORDS_FILE)
+WORDS, QUANTIFIERS = _load_words(WORDS_FILE)
 
 
 def _interval_text(interval):

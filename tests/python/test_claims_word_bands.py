@@ -3,11 +3,15 @@
 The expected edges are typed here from the papers' words as plots/claims/README.md documents
 them ("small gain: 1 <= r <= 1.5", ...), not read from words.json: moving an edge in the map
 moves a verdict below and fails. Each row is a noise-free ratio just inside or just outside
-an edge, judged by the evaluator's own `rule_words`."""
+an edge, judged by the evaluator's own `rule_words`. The quantifiers (every, some, usually:
+how the parts of a claim over several parts combine) are pinned the same way, below."""
+
+from dataclasses import replace
 
 import pytest
 
-from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, WORDS, Estimate, Measured, rule_words
+from plots.claims import (INCONCLUSIVE, NOT_REPRODUCED, QUANTIFIERS, REPRODUCED, WORDS, Estimate,
+                          Measured, rule_words)
 
 IN, OUT = REPRODUCED, NOT_REPRODUCED
 EPS = 0.001  # well inside the precision the bands are written to (3 significant digits)
@@ -93,3 +97,49 @@ def test_a_reversal_within_the_noise_keeps_the_direction(word_class):
     rule = {"rule": "words", "class": word_class}
     assert rule_words(None, measured(0.995, 0.99, 1.01), rule)[0] == REPRODUCED
     assert rule_words(None, measured(0.985, 0.98, 0.99), rule)[0] == NOT_REPRODUCED
+
+
+# --- quantifiers: how the parts' verdicts combine (words.json "quantifiers") ----------------
+
+R, N, U = REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE
+# quantifier -> [(parts' verdicts, claim verdict)]; the rules from claims/README.md
+QUANTIFIED = {
+    # the worst part decides
+    "every": [((R, R, R), R), ((R, R, U), U), ((R, U, N), N)],
+    # the best part decides
+    "some": [((N, N, R), R), ((N, N, U), U), ((N, N, N), N), ((R, U, N), R)],
+    # more than half reproduced; inconclusive where the inconclusive parts could make it
+    "usually": [((R, R, R, N), R), ((R, R, N, N), N), ((R, R, U, N), U), ((R, R, U, N, N), U),
+                ((R, R, N, N, N), N), ((R, R, R, N, N), R), ((R, U, N, N), N)],
+}
+def parts_of(verdicts):
+    """A measurement of parts with these verdicts under 'obvious gain' (edge 1.5)."""
+    ratio = {R: measured(2.0), N: measured(1.2), U: measured(1.5, 1.45, 1.55)}
+    parts = tuple(replace(ratio[v], label=f"part {k}") for k, v in enumerate(verdicts))
+    return Measured(value=[p.value for p in parts], text="", detail="", times={}, parts=parts)
+
+
+@pytest.mark.parametrize("quantifier, verdicts, verdict",
+                         [(q, *row) for q, rows in QUANTIFIED.items() for row in rows])
+def test_each_quantifier_combines_the_parts_as_documented(quantifier, verdicts, verdict):
+    rule = {"rule": "words", "class": "obvious gain", "parts": quantifier}
+    got = rule_words(None, parts_of(verdicts), rule)
+    assert got[0] == verdict, f"'{quantifier}' over {verdicts}: {got[1]}"
+
+
+def test_every_is_the_default_quantifier_and_every_quantifier_is_pinned():
+    assert set(QUANTIFIED) == set(QUANTIFIERS)
+    mixed = parts_of((R, R, N))
+    assert rule_words(None, mixed, {"rule": "words", "class": "obvious gain"})[0] == N
+    assert all(QUANTIFIERS[q]["words"] and QUANTIFIERS[q]["why"] for q in QUANTIFIERS)
+
+
+# words the issue 21 claims added to existing classes: each in the class whose band it reads
+ADDED_WORDS = {"outperforms": "faster", "equal or better": "no notable gain",
+               "negligible": "no notable gain", "good results": "obvious gain",
+               "vary from A to B": "about N"}
+
+
+@pytest.mark.parametrize("word, word_class", ADDED_WORDS.items())
+def test_each_added_word_is_in_one_class(word, word_class):
+    assert [c for c in WORDS if word in WORDS[c]["words"]] == [word_class]

@@ -152,7 +152,7 @@ def test_word_bands_come_from_the_one_mapping():
     for paper in PAPERS:
         for c in load_claims(PAPERS[paper].claims_file):
             assert set(c["rule"]) <= {"rule", "class", "n", "of", "points", "limit", "factor",
-                                      "drop", "flat"}, c["id"]
+                                      "drop", "flat", "parts"}, c["id"]
             assert "tolerance" not in c["rule"] and "low" not in c["rule"], c["id"]
 
 

@@ -28,6 +28,15 @@ DESIGNED = {
     "bitonic-tiling-gain": REPRODUCED,
     "bitonic-tiling-comparable-to-soa": INCONCLUSIVE,
     "sampo-soa-much-faster-than-aos": NOT_REPRODUCED,
+    # issue 21's claims read data the fixture lacks (LavaMD float, SAMPO tiles above 16384)
+    # or reach its errored SAMPO tile: they are judged on hand-built results in
+    # test_claims_kofler.py
+    "sampo-one-cluster-tiles-above-12k-beat-soa": NOT_MEASURED,
+    "sampo-fig1-run-time-span": NOT_MEASURED,
+    "soa-much-faster-every-program": NOT_MEASURED,
+    "soa-not-the-best-in-some-cases": NOT_MEASURED,
+    "tiled-usually-equal-or-better-than-soa": NOT_MEASURED,
+    "sampo-tiling-good-on-nvidia": NOT_MEASURED,
 }
 
 
@@ -122,24 +131,29 @@ def test_the_heat_map_marks_the_errored_tile_and_leaves_unrun_tiles_blank(report
 
 def test_table2_reads_the_counters_and_the_speedups_of_soa_and_the_best_tile(report):
     folder, text = report
+    header = text.split("### Table 2", 1)[1].split("\n| ", 1)[1].split("\n", 1)[0]
+    assert ("loop bound approx. | AoS time | × AoS: SoA | × AoS: best tile | "
+            "× AoS: best partition |") in header
+    assert "not the paper's \"speedup over AoS\", the speedup of the layout its method" in text
     rows = {r[1]: r for r in rows_after(text, "Table 2")}
     assert list(rows) == ["N-body", "Bitonic sort", "SAMPO", "BlackScholes", "LavaMD"]
     nbody = rows["N-body"]
-    assert nbody[2:7] == ["float", "65.5K", "32", "2", "1"]
+    assert nbody[2:8] == ["float", "65.5K", "32", "2", "1", "n"]
     aos = median_seconds(folder, "kofler/nbody/gpu/aos/float/size:65536")
     soa = median_seconds(folder, "kofler/nbody/gpu/soa/float/size:65536")
     tiles = {t: median_seconds(folder, f"kofler/nbody/gpu/tiled/float/tile:{t}/size:65536")
              for t in (2, 8, 32, 128, 512, 4096)}
     best = min(tiles, key=tiles.get)
     assert best == 512
-    assert nbody[8].startswith(f"{aos / soa:.2f}× [")
+    assert nbody[9].startswith(f"{aos / soa:.2f}× [")
     assert aos / soa == pytest.approx(1.25, rel=0.03)  # the fixture's design
-    assert nbody[9].startswith(f"{aos / tiles[best]:.2f}× [") and nbody[9].endswith("(t = 512)")
-    assert nbody[10].endswith("(pos-vel)")
-    assert rows["SAMPO"][3] == "128K" and rows["SAMPO"][9].endswith("(t = 16384)")
-    assert rows["SAMPO"][10].endswith("(hot-cold)")
+    assert nbody[10].startswith(f"{aos / tiles[best]:.2f}× [") and nbody[10].endswith("(t = 512)")
+    assert nbody[11].endswith("(pos-vel)")
+    assert rows["SAMPO"][3] == "128K" and rows["SAMPO"][10].endswith("(t = 16384)")
+    assert rows["SAMPO"][11].endswith("(hot-cold)")
     assert rows["LavaMD"][6] == "not reported"  # the fixture's LavaMD reports no kernels
-    assert rows["LavaMD"][9] == rows["LavaMD"][10] == "not measured"
+    assert rows["LavaMD"][10] == rows["LavaMD"][11] == "not measured"
+    assert [rows[p][7] for p in rows] == ["n", "none", "n, u", "none", "c"]
 
 
 def test_run_time_against_compile_time_table_judges_the_five_percent_goal(report):
@@ -179,7 +193,11 @@ def test_claims_give_the_designed_verdicts(report):
     _, text = report
     for claim_id, verdict in DESIGNED.items():
         assert f"| {verdict} |" in claim_row(text, claim_id), claim_id
-    assert "3 reproduced, 1 not reproduced, 1 inconclusive, 0 not measured." in text
+    assert "3 reproduced, 1 not reproduced, 1 inconclusive, 6 not measured." in text
+    assert "errored: kofler/sampo/gpu/tiled/float/tile:4096/size:32000" in claim_row(
+        text, "sampo-fig1-run-time-span")
+    assert "absent: lavamd/gpu/soa/float (every size)" in claim_row(
+        text, "soa-much-faster-every-program")
     every = claim_row(text, "nbody-tiled-slower-than-aos-every-tile")
     assert "at tile 512 of 6" in every and "“It clearly shows that the tiled version" in every
     assert "straddles 1.04" in claim_row(text, "bitonic-tiling-comparable-to-soa")
@@ -195,10 +213,10 @@ def test_a_claim_without_its_data_is_not_measured_and_names_what_is_missing(fixt
 def test_claims_file_quotes_the_three_programs_of_the_issue():
     claims = {c["id"]: c for c in load_claims(PAPERS["kofler"].claims_file)}
     assert set(claims) == set(DESIGNED)
-    assert {c["line"] for c in claims.values()} == {186, 191, 193}
+    assert {c["line"] for c in claims.values()} == {31, 35, 186, 191, 193, 197}
     assert claims["bitonic-tiling-gain"]["paper_value"] == [1.38, 1.5]
     for c in claims.values():
-        assert set(c["rule"]) == {"rule", "class"}, c["id"]  # words only, no own threshold
+        assert set(c["rule"]) - {"parts"} == {"rule", "class"}, c["id"]  # words, no threshold
 
 
 # --- sections without data, other papers ---------------------------------------------------
@@ -211,7 +229,7 @@ def test_a_run_of_one_program_leaves_out_the_other_sections_with_a_note(fixture,
     assert "- Sort vs CUB: no bitonic sort measured beside cub-radix or cub-merge." in text
     assert "### Fig. 1" not in text and "### Table 2" in text
     assert_figures_written(folder, ("kofler_tile_sweep", "kofler_fig5"))
-    assert "2 reproduced, 0 not reproduced, 0 inconclusive, 3 not measured." in text
+    assert "2 reproduced, 0 not reproduced, 0 inconclusive, 9 not measured." in text
 
 
 def test_a_folder_without_kofler_results_reports_the_other_papers(tmp_path):

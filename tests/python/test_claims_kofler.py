@@ -1,0 +1,231 @@
+"""The Kofler claims of issue 21 section 3 (l.31, l.35, l.193, l.197) on hand-built results:
+each gives its designed verdict, and one reversed part gives "not reproduced" (for "some",
+reversing the one part that holds; for "usually", the part that tips the majority)."""
+
+from dataclasses import replace
+
+import pytest
+
+from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope,
+                          evaluate_claim, load_claims)
+from plots.papers import PAPERS
+
+from tests.python.test_claims_parts import bench
+
+# program -> (version, precisions, sizes)
+PROGRAMS = {"nbody": ("gpu", ("float",), (65536,)), "bitonic": ("bitonic", ("u32",), (1 << 20,)),
+            "sampo": ("gpu", ("mixed",), (32000, 128000)),
+            "blackscholes": ("gpu", ("float",), (1 << 24,)),
+            "lavamd": ("gpu", ("float", "double"), (1000,))}
+SPLIT = {"nbody": "pos|vel", "sampo": "manual", "blackscholes": "inputs|outputs"}
+TILES = (2, 16, 256, 16384, 32768, 65536)
+
+
+def claim(claim_id):
+    return next(c for c in load_claims(PAPERS["kofler"].claims_file) if c["id"] == claim_id)
+
+
+def kofler_scope(times):
+    """Every program at every size: `times(app, precision, size, layout, knob)` in seconds
+    (None: not run); tiles above the size are not run."""
+    rows = []
+    for app, (version, precisions, sizes) in PROGRAMS.items():
+        for precision in precisions:
+            for size in sizes:
+                variants = [("aos", None), ("soa", None)]
+                variants += [("tiled", t) for t in TILES if t < size]
+                variants += [("split", SPLIT[app])] if app in SPLIT else []
+                for layout, knob in variants:
+                    time_s = times(app, precision, size, layout, knob)
+                    if time_s is None:
+                        continue
+                    key = {"tiled": "tile", "split": "partition"}.get(layout)
+                    tail = f"/{key}:{knob}" if key else ""
+                    rows.append(bench(f"kofler/{app}/{version}/{layout}/{precision}{tail}"
+                                      f"/size:{size}", time_s))
+    return Scope(tuple(rows), {}, {})
+
+
+def verdict(claim_id, times):
+    return evaluate_claim(claim(claim_id), kofler_scope(times))
+
+
+def layouts(aos=2.5, soa=1.0, tiled=1.2, split=1.3, special=None):
+    """A time model: each layout's time, `special[(app, layout, knob)]` (or with the
+    precision: `(app, precision, layout, knob)`) overriding one variant's."""
+    special = special or {}
+    base = {"aos": aos, "soa": soa, "tiled": tiled, "split": split}
+
+    def times(app, precision, size, layout, knob):
+        for key in ((app, precision, layout, knob), (app, layout, knob), (app, layout)):
+            if key in special:
+                return special[key]
+        return base[layout]
+    return times
+
+
+def test_every_new_claim_quotes_its_line_and_reads_its_words_through_the_map():
+    lines = {c["id"]: c["line"] for c in load_claims(PAPERS["kofler"].claims_file)}
+    assert {k: lines[k] for k in ("sampo-one-cluster-tiles-above-12k-beat-soa",
+                                  "sampo-fig1-run-time-span", "soa-much-faster-every-program",
+                                  "soa-not-the-best-in-some-cases",
+                                  "tiled-usually-equal-or-better-than-soa",
+                                  "sampo-tiling-good-on-nvidia")} == {
+        "sampo-one-cluster-tiles-above-12k-beat-soa": 35, "sampo-fig1-run-time-span": 31,
+        "soa-much-faster-every-program": 197, "soa-not-the-best-in-some-cases": 197,
+        "tiled-usually-equal-or-better-than-soa": 197, "sampo-tiling-good-on-nvidia": 193}
+    assert claim("soa-not-the-best-in-some-cases")["rule"]["parts"] == "some"
+    assert claim("tiled-usually-equal-or-better-than-soa")["rule"]["parts"] == "usually"
+
+
+# --- l.35: every tile above 12K beats SoA (SAMPO, one cluster) ------------------------------
+
+TILES_12K = "sampo-one-cluster-tiles-above-12k-beat-soa"
+ABOVE_12K = (16384, 32768, 65536)
+
+
+def test_every_tile_above_12k_faster_than_soa_reproduces():
+    result = verdict(TILES_12K, layouts(tiled=0.95))
+    assert result.verdict == REPRODUCED
+    assert "3 reproduced" in result.note and "tile 32768 1.05×" in result.measured
+
+
+@pytest.mark.parametrize("tile", ABOVE_12K)
+def test_one_tile_above_12k_slower_than_soa_fails_the_claim(tile):
+    result = verdict(TILES_12K, layouts(tiled=0.95, special={("sampo", "tiled", tile): 1.05}))
+    assert result.verdict == NOT_REPRODUCED
+    assert "1 not reproduced, 2 reproduced" in result.note
+    assert f"tile {tile} 0.95×" in result.measured
+
+
+def test_tiles_below_12k_are_not_parts_of_the_claim():
+    slow_small = {("sampo", "tiled", t): 3.0 for t in TILES if t < 12288}
+    assert verdict(TILES_12K, layouts(tiled=0.95, special=slow_small)).verdict == REPRODUCED
+
+
+# --- l.31: Fig. 1's span, 65-104 s (1.6x) ----------------------------------------------------
+
+SPAN = "sampo-fig1-run-time-span"
+
+
+def span_model(aos_at_small=1.6):
+    """SAMPO AoS 1.6x SoA (the paper's span) with the tiles between them."""
+    def times(app, precision, size, layout, knob):
+        if layout == "aos":
+            return aos_at_small if size == 32000 else 1.6
+        return {"soa": 1.0, "tiled": 1.3, "split": 0.5}[layout]  # split: not one cluster
+    return times
+
+
+def test_a_span_of_1_6_at_every_size_reproduces():
+    result = verdict(SPAN, span_model())
+    assert result.verdict == REPRODUCED
+    assert result.measured == ("size 32000 1.60× slowest/fastest, "
+                               "size 128000 1.60× slowest/fastest")
+    assert "'about 1.6' ±10%: band 1.45 – 1.76" in result.note
+
+
+def test_a_span_off_by_far_at_one_size_fails_the_claim():
+    result = verdict(SPAN, span_model(aos_at_small=2.5))
+    assert result.verdict == NOT_REPRODUCED
+    assert "size 32000 2.50×" in result.measured and "1 not reproduced, 1 reproduced" in result.note
+
+
+def test_an_errored_point_of_the_space_is_not_measured():
+    scope = kofler_scope(span_model())
+    broken = tuple(b if b.name != "kofler/sampo/gpu/tiled/mixed/tile:256/size:32000" else
+                   replace(b, error="validation failed", time_s=None) for b in scope.benchmarks)
+    result = evaluate_claim(claim(SPAN), Scope(broken, {}, {}))
+    assert result.verdict == NOT_MEASURED and "errored: kofler/sampo/gpu/tiled" in result.note
+
+
+# --- l.197: SoA much faster on every program -------------------------------------------------
+
+EVERY_PROGRAM = "soa-much-faster-every-program"
+PARTS = [("nbody", "float", "N-body"), ("bitonic", "u32", "bitonic"), ("sampo", "mixed", "SAMPO"),
+         ("blackscholes", "float", "BlackScholes"), ("lavamd", "float", "LavaMD float"),
+         ("lavamd", "double", "LavaMD double")]
+
+
+def test_soa_much_faster_on_every_program_reproduces():
+    result = verdict(EVERY_PROGRAM, layouts(aos=2.5))
+    assert result.verdict == REPRODUCED and "6 reproduced" in result.note
+
+
+@pytest.mark.parametrize("app, precision, label", PARTS)
+def test_one_program_without_a_large_soa_gain_fails_the_claim(app, precision, label):
+    result = verdict(EVERY_PROGRAM, layouts(aos=2.5, special={(app, precision, "aos", None): 1.2}))
+    assert result.verdict == NOT_REPRODUCED
+    assert "1 not reproduced, 5 reproduced" in result.note
+    assert f"{label} 1.20×" in result.measured
+
+
+# --- l.197: SoA fails to achieve the maximum in some cases ("some") --------------------------
+
+SOME = "soa-not-the-best-in-some-cases"
+
+
+def test_soa_beaten_by_one_tile_of_one_program_reproduces():
+    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled", 256): 0.8}))
+    assert result.verdict == REPRODUCED
+    assert "the best decides ('some') (8 not reproduced, 1 reproduced)" in result.note
+
+
+def test_soa_beaten_by_one_partition_reproduces():
+    assert verdict(SOME, layouts(tiled=1.2, special={("sampo", "split", "manual"): 0.8})).verdict \
+        == REPRODUCED
+
+
+def test_soa_the_fastest_everywhere_fails_the_claim():
+    """The one part that held, reversed: no case left where SoA misses the maximum."""
+    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled", 256): 1.2}))
+    assert result.verdict == NOT_REPRODUCED
+    assert "(9 not reproduced)" in result.note
+
+
+# --- l.197: tiled-AoS usually equal or better than SoA ("usually") ---------------------------
+
+USUALLY = "tiled-usually-equal-or-better-than-soa"
+
+
+def slower_tiles(count):
+    """The best tile of the first `count` parts 1.2x SoA (beyond 'no notable gain'), the
+    others' best tile equal to SoA."""
+    return {(app, precision, "tiled", t): 1.2 for app, precision, _ in PARTS[:count]
+            for t in TILES}
+
+
+def test_the_best_tile_as_fast_as_soa_in_most_programs_reproduces():
+    result = verdict(USUALLY, layouts(tiled=1.0, special=slower_tiles(2)))
+    assert result.verdict == REPRODUCED
+    assert "more than half must reproduce ('usually') (2 not reproduced, 4 reproduced)" \
+        in result.note
+
+
+def test_half_of_the_programs_is_not_usually():
+    """One more part reversed: 3 of 6 is a tie, not a majority."""
+    result = verdict(USUALLY, layouts(tiled=1.0, special=slower_tiles(3)))
+    assert result.verdict == NOT_REPRODUCED
+    assert "(3 not reproduced, 3 reproduced)" in result.note
+
+
+def test_inconclusive_parts_that_could_make_the_majority_leave_it_open():
+    """3 of 6 reproduced, 1 straddling the edge: with it, a majority; without, a tie."""
+    straddling = {("blackscholes", "float", "tiled", t): 1.04 for t in TILES}  # 1.03-1.05
+    result = verdict(USUALLY, layouts(tiled=1.0, special=slower_tiles(2) | straddling))
+    assert result.verdict == INCONCLUSIVE
+
+
+# --- l.193: tiling shows good results on NVIDIA (SAMPO) --------------------------------------
+
+GOOD = "sampo-tiling-good-on-nvidia"
+
+
+def test_a_clear_tiling_gain_over_aos_reproduces():
+    assert verdict(GOOD, layouts(aos=2.0, tiled=1.0)).verdict == REPRODUCED
+
+
+def test_a_tiling_gain_below_the_obvious_band_fails_the_claim():
+    result = verdict(GOOD, layouts(aos=2.0, tiled=1.6))
+    assert result.verdict == NOT_REPRODUCED
+    assert "'obvious gain': band 1.5 – …" in result.note
