@@ -166,7 +166,7 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
         tasks = ([Task.from_json(t) for t in meta["tasks"]] if meta else
                  slurm_tasks(options.partitions, options.tasks, options.gpus_per_task))
         slots = len(tasks[0].slots) * options.tasks
-        where = "the GPUs of a partition (--tasks N, --gpus-per-task N)"
+        where, listing = "GPUs per partition", "(--tasks N, --gpus-per-task N)"
     else:
         visible = list_devices(binary)
         if not visible:
@@ -179,10 +179,10 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
             selection.devices = parse_devices(args.devices or "all", visible)
         devices = [d for index in selection.devices for d in visible if d["index"] == index]
         tasks, slots, where = local_tasks(selection.devices), len(devices), "devices"
+        listing = f"(selected: {', '.join(str(d['index']) for d in devices)})"
     if selection.split and slots < 2:
         raise UsageError(f"--split needs two or more {where} to split the benchmarks across "
-                         + ("" if args.slurm else
-                            f"(selected: {', '.join(str(d['index']) for d in devices)})"))
+                         + listing)
 
     created = False
     if meta:

@@ -32,6 +32,7 @@ def run_task(run: Run, task: Task) -> tuple[int, list[DeviceWorker]]:
     returns the exit status (0 done, 1 incomplete, 128+N interrupted) and the workers. The
     local run is one such task; so is each Slurm array task."""
     console = run.console
+    run.shards.folder(task).mkdir(exist_ok=True)
     workers = [DeviceWorker(task, slot, run) for slot in task.slots]
     for worker in workers:
         worker.start()

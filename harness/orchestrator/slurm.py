@@ -87,7 +87,9 @@ def parse_options(args, recorded: dict | None) -> SlurmOptions:
              "--gpus-per-task": (args.gpus_per_task, options.gpus_per_task)}
     for flag, (value, was) in fixed.items():
         if value is not None and value != was:
-            raise UsageError(f"{flag} {value} differs from the run being resumed ({was}); its "
+            said = ",".join(p or "(default)" for p in value) if isinstance(value, list) else value
+            was = ",".join(p or "(default)" for p in was) if isinstance(was, list) else was
+            raise UsageError(f"{flag} {said} differs from the run being resumed ({was}); its "
                              "tasks are fixed; --time, --constraint, --account and --qos may change")
     for key, value in changeable.items():
         if value is not None:
@@ -262,7 +264,8 @@ class SlurmExecutor(Executor):
                          f"{array_ranges(array['tasks'])}"
                          + (f", partition {array['partition']}" if array["partition"] else "")
                          + f"): {array['script']}")
-        console.info(f"submitted collect job {collect_job} (afterany): figures and REPORT.md; "
+        console.info(f"submitted collect job {collect_job}{' (afterany)' if submitted else ''}: "
+                     "figures and REPORT.md; "
                      f"logs in {repo_path(slurm_dir(run))}/")
         console.info(f"watch: squeue -j {','.join([*submitted, collect_job])}")
         console.info(f"run folder: {repo_path(run.dir)}")
@@ -441,8 +444,9 @@ def collect(run: Run, figures: bool = True) -> int:
         text = report.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
     else:
         reason = ("no task has a result yet" if not result_folders(run)
+                  else "no figures: --no-figures" if not figures
                   else "the figures were not drawn (see the collect job's log)")
-        text = f"{REPORT_HEADER}\n\n{reason.capitalize()}.\n\n"
+        text = f"{REPORT_HEADER}\n\n{reason[0].upper() + reason[1:]}.\n\n"
     write_text_atomic(report, text + tasks_section(run, rows))
     console.info(f"wrote {repo_path(report)}")
     if not all(row.complete for row in rows):
