@@ -314,7 +314,7 @@ def test_two_partitions_collect_scancel_and_resume(slurm, tmp_path):
     assert row[7] == f"`{log}`" and log.is_file() and "CANCELLED" in log.read_text()
 
     before = (run_dir / "cpu" / "idw.gpu0.journal.jsonl").read_bytes()
-    resumed = work.run("--resume", str(run_dir), FAKE_LB_DELAY="0")
+    resumed = work.run("--resume", str(run_dir), "--no-figures", FAKE_LB_DELAY="0")  # figures: once
     assert resumed.returncode == 0, resumed.stderr
     second = submissions(run_dir)[-1]
     assert second["tasks"] == [1] and [a["partition"] for a in second["arrays"]] == ["cpu2"]
