@@ -2,7 +2,9 @@
 # Variables: PRESET (a preset of harness/presets/: quick, paper, paper-full, compare; or a
 # file.json), RESUME (a run folder to finish), RESULTS (the results folders for `make
 # figures`, quoted when several: RESULTS="a b"), FILTER (regex),
-# DEVICES (all|0,1), BUILD (build dir), A and B (two results folders for `make compare`, OUT
+# DEVICES (all|0,1), SLURM=1 (`make reproduce` submits to a Slurm cluster: docs/cluster.md) with
+# PARTITION (a,b: one GPU model each) and SLURM_ARGS (e.g. '--time 2:00:00 --account x'),
+# BUILD (build dir), A and B (two results folders for `make compare`, OUT
 # its output folder), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
 
 SHELL := /bin/bash
@@ -82,7 +84,8 @@ fuzz: deps configure
 
 reproduce: build
 	$(PYTHON) harness/run.py --bin $(BUILD)/layoutbench \
-	  $(if $(RESUME),--resume $(RESUME),--preset $(PRESET) --devices $(DEVICES) $(if $(FILTER),--filter '$(FILTER)'))
+	  $(if $(RESUME),--resume $(RESUME),--preset $(PRESET) $(if $(SLURM),,--devices $(DEVICES)) $(if $(FILTER),--filter '$(FILTER)')) \
+	  $(if $(SLURM),--slurm $(if $(PARTITION),--partition $(PARTITION)) $(SLURM_ARGS))
 
 figures: python-deps
 	$(PYTHON) -m plots $(RESULTS)

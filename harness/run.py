@@ -18,9 +18,16 @@ Paths inside the repository are named relative to its root in everything the run
 (run.json, run.log, the children's command lines, the report), so committed results name no
 one's checkout; children run from that root. Paths outside it are named absolute.
 
+With --slurm the same runs on a Slurm cluster (docs/cluster.md): the tasks (orchestrator/shards.py)
+become sbatch job arrays, each array task runs this script's workers for its GPUs
+(--slurm-task), and a job after them (--slurm-collect) assembles, draws and writes REPORT.md;
+where a task runs is the executor's business (orchestrator/executors.py, orchestrator/slurm.py),
+the journals, resume and figures are shared.
+
 Exit status: 0 every planned benchmark is done (failed benchmarks are results, not errors);
 1 the run is incomplete; 2 bad input or no GPU (nothing is created); 3 the figures failed
-(results kept); 128+N interrupted by signal N (resume with --resume).
+(results kept); 128+N interrupted by signal N (resume with --resume). With --slurm: 0 submitted
+(or printed, --dry-run), 2 bad input or sbatch refused (nothing is left submitted or created).
 """
 import sys
 from pathlib import Path

@@ -2,50 +2,28 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
-import subprocess
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
-from orchestrator.binary import Registry, describe_exit, list_devices, read_registry
-from orchestrator.common import (EXIT_FIGURES, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE, REPO_ROOT,
-                                 RUN_PY, UsageError, repo_path)
-from orchestrator.console import Console, format_duration, now_iso
+from orchestrator.binary import Registry, list_devices, read_registry
+from orchestrator.common import EXIT_USAGE, REPO_ROOT, UsageError, repo_path
+from orchestrator.console import Console, now_iso
+from orchestrator.executors import Executor, LocalExecutor
 from orchestrator.journal import write_json_atomic
 from orchestrator.locks import RunLock
-from orchestrator.presets import (ModelSpec, Selection, create_run_dir, model_spec, parse_devices,
+from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices,
                                   parse_preset, parse_suites, plan_suite, preset_suites)
-from orchestrator.workers import POLL_S, DeviceWorker, StopRequest
+from orchestrator.runs import Run, load_run_json
+from orchestrator.shards import Shards, Task, local_tasks, slurm_tasks
+from orchestrator import slurm
 
 DEFAULT_BIN = REPO_ROOT / "build" / "layoutbench"
 DEFAULT_RESULTS_ROOT = REPO_ROOT / "results" / "runs"
-
-
-@dataclass
-class Run:
-    dir: Path
-    binary: str
-    selection: Selection
-    devices: list[dict]
-    plans: dict[str, list[str]]
-    console: Console
-    model: ModelSpec | None = None  # the Fig. 4 kriging model each device makes at the end
-    stop: StopRequest = field(default_factory=StopRequest)
-    lock: RunLock | None = None
-    started: float = field(default_factory=time.monotonic)
-
-    def share(self, plan: list[str], device_index: int) -> list[str]:
-        """The part of a suite's plan one device runs: all of it, or with --split every n-th
-        benchmark from the device's position, so sizes interleave and the devices finish
-        together; the plan and the device list come from run.json, so a resume splits alike."""
-        if not self.selection.split:
-            return plan
-        position = [d["index"] for d in self.devices].index(device_index)
-        return plan[position::len(self.devices)]
+SLURM_ONLY = ("partition", "tasks", "gpus_per_task", "constraint", "time", "account", "qos",
+              "dry_run")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -79,25 +57,45 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="split each suite's benchmarks across the devices (identical GPUs "
                              "of one host) instead of running all of them on every device")
     parser.add_argument("--no-figures", action="store_true", help="skip python3 -m plots")
-    return parser.parse_args(argv)
+    cluster = parser.add_argument_group(
+        "Slurm", "run on a Slurm cluster instead of this host's GPUs (docs/cluster.md): a job "
+                 "array per partition, one task per GPU or shard, and a job after them "
+                 "(afterany) that draws the figures and writes REPORT.md")
+    cluster.add_argument("--slurm", action="store_true",
+                         help="submit the run as sbatch job arrays (a Slurm run resumes on Slurm)")
+    cluster.add_argument("--partition", action="append", metavar="P",
+                         help="partition(s), comma-separated or repeated; one GPU model each: "
+                              "the run compares them (default: the cluster's default)")
+    cluster.add_argument("--tasks", type=int, metavar="N",
+                         help="array tasks per partition (default 1); with --split they share "
+                              "each suite's benchmarks, else each runs all of them")
+    cluster.add_argument("--gpus-per-task", type=int, metavar="N",
+                         help="GPUs each task requests (--gres=gpu:N; default 1; 0 requests none)")
+    cluster.add_argument("--constraint", metavar="C", help="sbatch --constraint")
+    cluster.add_argument("--time", metavar="T", help="sbatch --time (each task's limit)")
+    cluster.add_argument("--account", metavar="A", help="sbatch --account")
+    cluster.add_argument("--qos", metavar="Q", help="sbatch --qos")
+    cluster.add_argument("--dry-run", action="store_true",
+                         help="print the sbatch scripts and commands; create and submit nothing")
+    cluster.add_argument("--slurm-task", metavar="DIR", type=Path,
+                         help="(the job scripts' command) run array task $SLURM_ARRAY_TASK_ID "
+                              "of the Slurm run in DIR, given as the last argument")
+    cluster.add_argument("--slurm-collect", metavar="DIR", type=Path,
+                         help="(the collect job's command) assemble, draw and report the Slurm "
+                              "run in DIR")
+    cluster.add_argument("task_id", nargs="?", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if (args.task_id is None) != (args.slurm_task is None):
+        raise UsageError("--slurm-task DIR takes the array task id after it (see --help)")
+    if not args.slurm and not args.resume:
+        given = [f"--{key.replace('_', '-')}" for key in SLURM_ONLY if getattr(args, key)]
+        if given:
+            raise UsageError(f"{given[0]} needs --slurm")
+    return args
 
 
 def binary_path(value: str) -> str:
     return os.path.abspath(value) if os.sep in value else value
-
-def load_run_json(run_dir: Path) -> dict:
-    path = run_dir / "run.json"
-    if not path.is_file():
-        raise UsageError(f"{run_dir} is not a run folder (no run.json)")
-    try:
-        meta = json.loads(path.read_text())
-        Selection(**meta["args"])
-        if not isinstance(meta["bin"], str) or not isinstance(meta["devices"], list):
-            raise ValueError('"bin" or "devices" missing')
-    except (ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{path}: malformed run.json ({e!r})")
-    return meta
-
 
 def resumed_selection(args, meta: dict, registry: Registry) -> Selection:
     """The recorded selection; options given again must agree with it (--devices is checked
@@ -135,23 +133,103 @@ def check_resumed_devices(args, meta: dict, visible: list[dict], recorded: Selec
                              "resuming would mix GPUs in one result file")
 
 
-def prepare(args, console: Console) -> Run:
+def prepare(args, console: Console) -> tuple[Run, Executor]:
     """Validates everything before creating anything."""
     meta = None
     if args.resume:
         meta = load_run_json(args.resume)
+        on_slurm = meta.get("executor") == "slurm"
+        if args.slurm and not on_slurm:
+            raise UsageError(f"{args.resume} ran on this host's GPUs, not on Slurm: resume it "
+                             "without --slurm")
+        if not on_slurm:
+            given = [f"--{key.replace('_', '-')}" for key in SLURM_ONLY if getattr(args, key)]
+            if given:
+                raise UsageError(f"{given[0]} needs --slurm, and {args.resume} ran on this host")
+        args.slurm = on_slurm
         writers = RunLock.live_writers(args.resume)
         if writers:
             raise UsageError(f"{args.resume} is still being written by {', '.join(writers)}; "
                              "stop it or let it finish first")
+    if args.slurm and args.devices:
+        raise UsageError("--devices picks GPUs of this host; on Slurm, --tasks and "
+                         "--gpus-per-task say how many GPUs the run takes")
+    binary, registry, selection, plans, model = selection_and_plans(args, meta)
+    if args.slurm:
+        options = slurm.parse_options(args, meta and meta["slurm"]["options"])
+        if meta:
+            active = slurm.active_jobs(meta)
+            if active:
+                raise UsageError(f"{args.resume} still has jobs queued or running "
+                                 f"({', '.join(active)}): wait for them, or scancel them first")
+        devices: list[dict] = []
+        tasks = ([Task.from_json(t) for t in meta["tasks"]] if meta else
+                 slurm_tasks(options.partitions, options.tasks, options.gpus_per_task))
+        slots = len(tasks[0].slots) * options.tasks
+        where, listing = "GPUs per partition", "(--tasks N, --gpus-per-task N)"
+    else:
+        visible = list_devices(binary)
+        if not visible:
+            raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing "
+                             "to benchmark here; `make figures` works without a GPU; "
+                             "harness/run.py --slurm submits to a cluster")
+        if meta:
+            check_resumed_devices(args, meta, visible, selection)
+        else:
+            selection.devices = parse_devices(args.devices or "all", visible)
+        devices = [d for index in selection.devices for d in visible if d["index"] == index]
+        tasks, slots, where = local_tasks(selection.devices), len(devices), "devices"
+        listing = f"(selected: {', '.join(str(d['index']) for d in devices)})"
+    if selection.split and slots < 2:
+        raise UsageError(f"--split needs two or more {where} to split the benchmarks across "
+                         + listing)
+
+    created = False
+    if meta:
+        run_dir = args.resume
+        for suite, plan in plans.items():
+            if meta.get("plan", {}).get(suite) not in (None, len(plan)):
+                console.warn(f"suite {suite} now plans {len(plan)} benchmarks, "
+                             f"{meta['plan'][suite]} when the run started")
+        meta.setdefault("resumed", []).append({"at": now_iso(), "command": sys.argv})
+        meta["bin"], meta["plan"] = repo_path(binary), {s: len(p) for s, p in plans.items()}
+    else:
+        label = (devices[0]["name"] if devices else
+                 "slurm-" + "-".join(p or "default" for p in options.partitions))
+        run_dir = create_run_dir(args.results_root or DEFAULT_RESULTS_ROOT, label,
+                                 selection.preset, create=not args.dry_run)
+        created = not args.dry_run
+        meta = {"format": 1, "started": now_iso(), "command": sys.argv,
+                "args": selection.as_json(), "bin": repo_path(binary),
+                "devices": [{k: d.get(k) for k in ("index", "name", "uuid")} for d in devices],
+                "plan": {s: len(p) for s, p in plans.items()}, "resumed": []}
+        if args.slurm:
+            meta.update(executor="slurm", tasks=[t.as_json() for t in tasks],
+                        slurm={"options": {}, "submissions": []})
+    run = Run(run_dir.resolve(), binary, selection, devices, plans, console,
+              Shards(run_dir.resolve(), tasks, selection.split), model, meta=meta)
+    if args.slurm:
+        meta["slurm"]["options"] = asdict(options)
+        executor: Executor = slurm.SlurmExecutor(options, args.dry_run, created,
+                                                 figures=not args.no_figures)
+        if args.dry_run:
+            return run, executor
+    else:
+        executor = LocalExecutor()
+    console.attach(run_dir / "run.log")
+    write_json_atomic(run_dir / "run.json", meta)
+    return run, executor
+
+
+def selection_and_plans(args, meta: dict | None):
+    """The binary, its registry, the selection (new or recorded), each suite's plan and the
+    artifact step: everything that needs no GPU, so a mistake is reported as such anywhere."""
     if args.bin:
         binary = binary_path(args.bin)
     elif meta:  # recorded relative to the repository root when inside it
         binary = str(REPO_ROOT / meta["bin"]) if os.sep in meta["bin"] else meta["bin"]
     else:
         binary = str(DEFAULT_BIN)
-    # Everything that needs no GPU first (the preset, the suites, the plans): a mistake in
-    # them is reported as such, also on a machine without a GPU.
     registry = read_registry(binary)
     if meta:
         selection = resumed_selection(args, meta, registry)
@@ -173,136 +251,20 @@ def prepare(args, console: Console) -> Run:
     model = model_spec(selection.preset, registry)  # checked even when its suite is not run
     if model and model.suite not in selection.suites:
         model = None
-    visible = list_devices(binary)
-    if not visible:
-        raise UsageError("no CUDA GPU visible (layoutbench list-devices found none): nothing to "
-                         "benchmark here; `make figures` works without a GPU")
-    if meta:
-        check_resumed_devices(args, meta, visible, selection)
-    else:
-        selection.devices = parse_devices(args.devices or "all", visible)
-    devices = [d for index in selection.devices for d in visible if d["index"] == index]
-    if selection.split and len(devices) < 2:
-        raise UsageError("--split needs two or more devices to split the benchmarks across "
-                         f"(selected: {', '.join(str(d['index']) for d in devices)})")
-
-    if meta:
-        run_dir = args.resume
-        console.attach(run_dir / "run.log")
-        for suite, plan in plans.items():
-            if meta.get("plan", {}).get(suite) not in (None, len(plan)):
-                console.warn(f"suite {suite} now plans {len(plan)} benchmarks, "
-                             f"{meta['plan'][suite]} when the run started")
-        meta.setdefault("resumed", []).append({"at": now_iso(), "command": sys.argv})
-        meta["bin"], meta["plan"] = repo_path(binary), {s: len(p) for s, p in plans.items()}
-    else:
-        run_dir = create_run_dir(args.results_root or DEFAULT_RESULTS_ROOT,
-                                 devices[0]["name"], selection.preset)
-        console.attach(run_dir / "run.log")
-        meta = {"format": 1, "started": now_iso(), "command": sys.argv,
-                "args": selection.as_json(), "bin": repo_path(binary),
-                "devices": [{k: d.get(k) for k in ("index", "name", "uuid")} for d in devices],
-                "plan": {s: len(p) for s, p in plans.items()}, "resumed": []}
-    write_json_atomic(run_dir / "run.json", meta)
-    return Run(run_dir.resolve(), binary, selection, devices, plans, console, model)
+    return binary, registry, selection, plans, model
 
 
-def make_figures(run: Run) -> bool:
-    console = run.console
-    console.info(f"figures: python3 -m plots {repo_path(run.dir)}")
-    try:
-        proc = subprocess.Popen([sys.executable, "-m", "plots", repo_path(run.dir)], cwd=REPO_ROOT,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT)
-    except OSError as e:
-        console.error(f"figures failed: {e}; the results are kept")
-        return False
-    for raw in proc.stdout:
-        console.info("[plots] " + raw.decode(errors="replace").rstrip("\r\n"))
-    returncode = proc.wait()
-    if returncode != 0:
-        console.error(f"figures failed (python3 -m plots {describe_exit(returncode)}); the "
-                      f"results are kept in {repo_path(run.dir)}; run `make figures` once plots/ "
-                      "is fixed")
-        return False
-    return True
-
-
-def execute(run: Run, args) -> int:
-    console = run.console
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, run.stop.handle)
-    run.lock = RunLock(run.dir)
-    run.lock.acquire()
-    try:
-        return execute_locked(run, args)
-    finally:
-        run.lock.release()
-        console.close()
-
-
-def execute_locked(run: Run, args) -> int:
-    console, selection = run.console, run.selection
-    console.info(f"{'resuming' if args.resume else 'run'} {repo_path(run.dir)} ({now_iso()})")
-    console.info(f"preset {selection.preset}; suites: " + ", ".join(
-        f"{suite} ({len(plan)} benchmarks)" for suite, plan in run.plans.items())
-        + (f"; filter {selection.filter}" if selection.filter else "")
-        + (f"; split across {len(run.devices)} devices" if selection.split else ""))
-    for device in run.devices:
-        console.info(f"[gpu {device['index']}] {device['name']} ({device.get('uuid', '?')})")
-
-    workers = [DeviceWorker(device, run) for device in run.devices]
-    for worker in workers:
-        worker.start()
-    announced = False
-    while any(worker.is_alive() for worker in workers):
-        for worker in workers:
-            worker.join(timeout=POLL_S)
-        if run.stop.signum and not announced:
-            announced = True
-            console.info(f"interrupted ({signal.Signals(run.stop.signum).name}): stopping "
-                         "layoutbench; nothing is recorded as failed")
-
-    planned = sum(len(run.share(plan, worker.index))
-                  for plan in run.plans.values() for worker in workers)
-    done = 0
-    failures: list[tuple[int, str, str]] = []
-    console.info(f"summary ({format_duration(time.monotonic() - run.started)}):")
-    for worker in workers:
-        for suite, result in worker.results.items():
-            done += result.done
-            failures += [(worker.index, name, message) for name, message in result.failed]
-            where = f" -> {result.json_path.name}" if result.json_path else ""
-            failed = f", {len(result.failed)} failed" if result.failed else ""
-            console.info(f"  {suite} gpu{worker.index}: {result.done}/{result.planned} "
-                         f"done{failed}{where}")
-    for index, name, message in failures:
-        console.info(f"  failed on gpu{index}: {name}: {message}")
-    if run.model and not run.stop.signum:
-        for worker in workers:
-            files = run.model.files(run.dir, worker.index)
-            made = (", ".join(p.name for p in files) if worker.model_made else
-                    f"not made (see the warning above): {run.model.step['figure']} is not drawn")
-            console.info(f"  {run.model.title} gpu{worker.index} ({run.model.summary()}): {made}")
-
-    resume_hint = f"python3 {repo_path(RUN_PY)} --resume {repo_path(run.dir)}"
-    if run.stop.signum:
-        console.info(f"interrupted: {done}/{planned} benchmarks done; resume with: {resume_hint}")
-        code = 128 + run.stop.signum
-    elif done < planned or any(r.error for w in workers for r in w.results.values()):
-        console.error(f"incomplete: {done}/{planned} benchmarks done; after fixing the cause, "
-                      f"resume with: {resume_hint}")
-        code = EXIT_INCOMPLETE
-    else:
-        console.info(f"all {planned} benchmarks done, {len(failures)} failed"
-                     + (" (recorded with error_occurred in the JSON)" if failures else ""))
-        code = EXIT_OK
-        if not args.no_figures and not make_figures(run):
-            code = EXIT_FIGURES
-        if run.stop.signum:
-            code = 128 + run.stop.signum
-    console.info(f"run folder: {repo_path(run.dir)}")
-    return code
+def recorded_run(run_dir: Path, console: Console) -> Run:
+    """A Slurm run as its array tasks and its collect job see it: everything from run.json."""
+    meta = load_run_json(run_dir)
+    if meta.get("executor") != "slurm":
+        raise UsageError(f"{run_dir} is not a Slurm run (run.json has no Slurm tasks)")
+    args = argparse.Namespace(bin=None, preset=None, suites=None, filter=None, sizes=None,
+                              precision=None, split=False, resume=run_dir)
+    binary, _, selection, plans, model = selection_and_plans(args, meta)
+    tasks = [Task.from_json(t) for t in meta["tasks"]]
+    return Run(run_dir.resolve(), binary, selection, [], plans, console,
+               Shards(run_dir.resolve(), tasks, selection.split), model, meta=meta)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,10 +273,19 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     try:
         args = parse_args(argv)
-        run = prepare(args, console)
+        if args.slurm_task:
+            return slurm.run_array_task(recorded_run(args.slurm_task, console), args.task_id)
+        if args.slurm_collect:
+            run = recorded_run(args.slurm_collect, console)
+            console.attach(run.dir / "run.log")
+            try:
+                return slurm.collect(run, figures=not args.no_figures)
+            finally:
+                console.close()
+        run, executor = prepare(args, console)
     except UsageError as e:
         print(f"harness/run.py: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 128 + signal.SIGINT
-    return execute(run, args)
+    return executor.execute(run, args)

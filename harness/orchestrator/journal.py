@@ -17,15 +17,18 @@ class JournalError(Exception):
 
 
 
-def write_json_atomic(path: Path, document) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
     """Readers see the old file or the new one, never half of one."""
     temporary = path.with_name(f".{path.name}.tmp")
     with open(temporary, "w", encoding="utf-8") as f:
-        json.dump(document, f, indent=2)
-        f.write("\n")
+        f.write(text)
         f.flush()
         os.fsync(f.fileno())
     os.replace(temporary, path)
+
+
+def write_json_atomic(path: Path, document) -> None:
+    write_text_atomic(path, json.dumps(document, indent=2) + "\n")
 
 
 

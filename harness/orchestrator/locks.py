@@ -40,8 +40,8 @@ class RunLock:
     it, so a --resume started meanwhile (or after a SIGKILL that left children behind) refuses
     rather than mixing two writers in one journal."""
 
-    def __init__(self, run_dir: Path) -> None:
-        self.path = run_dir / ".lock"
+    def __init__(self, run_dir: Path, name: str = ".lock") -> None:
+        self.path = run_dir / name  # a Slurm array task: .lock.task<T>, its own
         self._mutex = threading.Lock()
         self._state = {"pid": os.getpid(),
                        "argv": process_cmdline(os.getpid()) or [sys.executable, *sys.argv],

@@ -196,14 +196,20 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "gpu"
 
 
-def create_run_dir(root: Path, device_name: str, preset: str) -> Path:
+def create_run_dir(root: Path, device_name: str, preset: str, create: bool = True) -> Path:
+    """<root>/<date>_<device>_<preset>[_n], made; without create, the name it would have."""
     label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem)  # a named preset's stem is its name
     base = f"{datetime.date.today().isoformat()}_{slug(device_name)}_{label}"
-    root.mkdir(parents=True, exist_ok=True)
+    if create:
+        root.mkdir(parents=True, exist_ok=True)
     attempt = 1
     while True:
         path = root / (base if attempt == 1 else f"{base}_{attempt}")
         try:
+            if not create:
+                if path.exists():
+                    raise FileExistsError(path)
+                return path
             path.mkdir()
             return path
         except FileExistsError:

@@ -15,30 +15,18 @@ from typing import TYPE_CHECKING
 from orchestrator.binary import cuda_visible_devices, describe_exit
 from orchestrator.common import REPO_ROOT, repo_path
 from orchestrator.journal import (RECORDED_BY, Journal, JournalError, JournalTail,
-                                  append_records, assemble, error_message, failure_records,
-                                  outcomes, read_journal, repair_journal, unfinished_starts)
+                                  append_records, assemble, failure_records, outcomes,
+                                  repair_journal, unfinished_starts)
 from orchestrator.progress import Progress
+from orchestrator.runs import tally
+from orchestrator.shards import Slot, Task
 
 if TYPE_CHECKING:
-    from orchestrator.cli import Run
+    from orchestrator.runs import Run
 
 MODEL_OUTPUT_LINES = 5      # lines of a failed `layoutbench krige`'s output quoted in the warning
 POLL_S = 0.2                # how often a worker looks at its child and its journal
 TERM_GRACE_S = 10.0         # SIGTERM, then SIGKILL after this long
-
-
-class StopRequest:
-    """Set by the signal handlers; workers stop their children and record nothing."""
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self.signum: int | None = None
-        self.count = 0
-
-    def handle(self, signum, _frame) -> None:
-        self.count += 1
-        self.signum = self.signum or signum
-        self.event.set()
 
 
 @dataclass
@@ -51,13 +39,15 @@ class SuiteResult:
 
 
 class DeviceWorker(threading.Thread):
-    """Runs every suite on one device, restarting layoutbench after a death in a benchmark."""
+    """Runs every suite on one slot (one device of its task), restarting layoutbench after a
+    death in a benchmark."""
 
-    def __init__(self, device: dict, run: "Run") -> None:
-        super().__init__(name=f"gpu{device['index']}", daemon=True)
-        self.index = device["index"]
+    def __init__(self, task: Task, slot: Slot, run: "Run") -> None:
+        super().__init__(name=f"gpu{slot.index}", daemon=True)
+        self.task, self.slot, self.index = task, slot, slot.index
+        self.folder = run.shards.folder(task)
         self.run_ = run
-        self.prefix = f"[gpu {self.index}]"
+        self.prefix = f"[{task.folder + ' ' if task.folder else ''}gpu {self.index}]"
         self.results: dict[str, SuiteResult] = {}
         self.model_made = False
 
@@ -66,9 +56,9 @@ class DeviceWorker(threading.Thread):
         for suite, whole_plan in self.run_.plans.items():
             if self.run_.stop.event.is_set():
                 break
-            plan = self.run_.share(whole_plan, self.index)
+            plan = self.run_.shards.share(whole_plan, self.task, self.slot)
             result = self.results[suite] = SuiteResult(planned=len(plan))
-            journal_path = self.run_.dir / f"{suite}.gpu{self.index}.journal.jsonl"
+            journal_path = self.run_.shards.journal(self.task, self.slot, suite)
             try:
                 self.run_suite(suite, plan, journal_path, result)
             except (JournalError, OSError) as e:
@@ -79,7 +69,8 @@ class DeviceWorker(threading.Thread):
                 console.error(f"{self.prefix} {suite}: {result.error}")
             if journal_path.exists():
                 try:
-                    self.tally(journal_path, plan, result)
+                    counted = tally(self.run_, self.task, self.slot, suite)
+                    result.done, result.failed = counted.done, counted.failed
                     result.json_path = journal_path.with_name(f"{suite}.gpu{self.index}.json")
                     assemble(journal_path, result.json_path, plan, console)
                 except (JournalError, OSError) as e:
@@ -93,16 +84,10 @@ class DeviceWorker(threading.Thread):
                 console.warn(f"{self.prefix} {self.run_.model.title} ({self.run_.model.step['figure']}) "
                              f"not made: {e!r}")
 
-    def tally(self, journal_path: Path, plan: list[str], result: SuiteResult) -> None:
-        finished = outcomes(read_journal(journal_path).records)
-        result.done = sum(name in finished for name in plan)
-        result.failed = [(name, error_message(finished[name])) for name in plan
-                         if name in finished and not finished[name].ok]
-
     def run_suite(self, suite: str, plan: list[str], journal_path: Path,
                   result: SuiteResult) -> None:
         run, console = self.run_, self.run_.console
-        skip_path = run.dir / f".skip.{suite}.gpu{self.index}"
+        skip_path = self.folder / f".skip.{suite}.gpu{self.index}"
         progress = Progress(self, suite, plan)
         max_attempts = len(plan) + 2
         attempts, restart_reason = 0, None
@@ -164,14 +149,14 @@ class DeviceWorker(threading.Thread):
         and the output's tail."""
         run, console = self.run_, self.run_.console
         model = run.model
-        files = model.files(run.dir, self.index)
+        files = model.files(self.folder, self.index)
         what = f"{model.title} ({model.step['figure']})"
         if all(p.exists() for p in files):
             console.info(f"{self.prefix} {model.title}: {' and '.join(p.name for p in files)} exist, kept")
             self.model_made = True
             return
         output: list[str] = []
-        returncode = self.supervise(model.argv(repo_path(run.binary), run.dir, self.index), output.append)
+        returncode = self.supervise(model.argv(repo_path(run.binary), self.folder, self.index), output.append)
         if run.stop.event.is_set():
             return  # interrupted: --resume makes it
         missing = [p.name for p in files if not p.exists()]
@@ -192,7 +177,7 @@ class DeviceWorker(threading.Thread):
         output line to on_line and calling on_poll every POLL_S; stops it when the run is
         stopped (SIGTERM, then SIGKILL). Returns its exit status."""
         run, console = self.run_, self.run_.console
-        visible = cuda_visible_devices(self.index)
+        visible = cuda_visible_devices(self.slot.device)
         console.info(f"{self.prefix} $ CUDA_VISIBLE_DEVICES={visible} {shlex.join(argv)}")
         # A new session: a Ctrl-C in the terminal reaches only the orchestrator, which then
         # stops the child itself (and records nothing as failed).
