@@ -45,12 +45,19 @@ def write_report(results, out_dir):
     comparison_text, comparison_files = _comparison_part(results, comparisons, out_dir)
     parts.append(comparison_text)
     written += comparison_files
-    parts += [_flags(results), _unsupported(results)]
+    parts += [_flags(results), _unsupported(results), _cluster_tasks(out_dir)]
 
     report = out_dir / "REPORT.md"
     text = "\n\n".join(p for p in parts if p) + "\n"
     write_atomically(report, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
     return written + [report]
+
+
+def _cluster_tasks(out_dir):
+    """The Slurm tasks' section the collect job keeps beside the results (`slurm/tasks.md`,
+    harness/orchestrator/slurm.py), so a later `make figures` keeps it in the report."""
+    tasks = out_dir / "slurm" / "tasks.md"
+    return tasks.read_text(encoding="utf-8").strip() if tasks.is_file() else ""
 
 
 def _comparisons(results):

@@ -439,15 +439,17 @@ def collect(run: Run, figures: bool = True) -> int:
                      f"{row.done}/{row.planned} benchmarks done, job {row.job or '—'}, "
                      f"node {row.node or '—'}, log {row.log or '—'}")
     report = run.dir / "REPORT.md"
+    # The section lives beside the results, where plots' report picks it up (plots/report.py),
+    # so redrawing the figures later keeps it.
+    section = tasks_section(run, rows)
+    write_text_atomic(run.dir / "slurm" / "tasks.md", section)
     drawn = bool(result_folders(run)) and figures and make_figures(run)
-    if drawn and report.exists():
-        text = report.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
-    else:
+    if not (drawn and report.exists()):
         reason = ("no task has a result yet" if not result_folders(run)
                   else "no figures: --no-figures" if not figures
                   else "the figures were not drawn (see the collect job's log)")
-        text = f"{REPORT_HEADER}\n\n{reason[0].upper() + reason[1:]}.\n\n"
-    write_text_atomic(report, text + tasks_section(run, rows))
+        write_text_atomic(report, f"{REPORT_HEADER}\n\n{reason[0].upper() + reason[1:]}.\n\n"
+                          + section)
     console.info(f"wrote {repo_path(report)}")
     if not all(row.complete for row in rows):
         return EXIT_INCOMPLETE

@@ -313,6 +313,12 @@ def test_two_partitions_collect_scancel_and_resume(slurm, tmp_path):
     log = run_dir / "slurm" / f"{array}_1.log"
     assert row[7] == f"`{log}`" and log.is_file() and "CANCELLED" in log.read_text()
 
+    redrawn = subprocess.run([sys.executable, "-m", "plots", "--report-only", "--out", str(run_dir),
+                              str(run_dir / "cpu"), str(run_dir / "cpu2")],
+                             cwd=REPO, capture_output=True, text=True)
+    assert redrawn.returncode == 0, redrawn.stdout + redrawn.stderr
+    assert slurm_section(report) == section  # `make figures` later keeps the tasks' section
+
     before = (run_dir / "cpu" / "idw.gpu0.journal.jsonl").read_bytes()
     resumed = work.run("--resume", str(run_dir), "--no-figures", FAKE_LB_DELAY="0")  # figures: once
     assert resumed.returncode == 0, resumed.stderr
