@@ -1,6 +1,7 @@
 #include "lb/datasets/graph.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
 #include <random>
@@ -239,64 +240,202 @@ std::string describe(const GraphStats& s) {
 
 // --- road-like generator ----------------------------------------------------------------
 //
-// A random graph of roadNet-PA's degree has a diameter of about 20; roads have hundreds of
-// BFS levels, and the level count is what drives BFS time. So: vertices on a near-square
-// grid (row-major, the last row partial), and
-//   - highways: every `highway_spacing`-th vertex of every `highway_spacing`-th row is an
-//     interchange, linked to the next interchange right and down (this sets the diameter:
-//     about (width + height) / spacing levels); every interchange in an even row and even
-//     column of the interchange lattice also gets a diagonal link (a junction of degree up
-//     to 4 + 4 + 1 = 9, and no interchange gets two);
-//   - local streets: grid edges (right, down) in a seeded random order; first those that
-//     join two components (a random spanning forest, so the graph is connected), then more
-//     until the edge count is reached. The street edges left out make the dead ends and
-//     detours of a real network.
+// Vertices on a near-square grid (row-major, the last row partial); a road may join two
+// vertices at most sqrt(reach_squared) grid steps apart (at the default 10: the 36 offsets
+// (dx, dy) with dx^2 + dy^2 <= 10). Short local roads give hundreds of BFS levels, as on a
+// real road network (a random graph of roadNet-PA's degree has a diameter of about 20); the
+// reach sets how many. Each vertex is given a target degree, drawn without replacement from
+// roadNet-PA's degree counts (kRoadNetPaDegrees) scaled to the vertex count, and roads are
+// chosen within the targets:
+//   1. a spanning tree: each vertex's offsets in a seeded random order of its own, tried
+//      round by round (round j: every vertex, row by row, its j-th offset), a road kept when
+//      it joins two components, both ends are below their targets and the joined component
+//      keeps a free slot (so no dead end closes a component off);
+//   2. should components remain: roads joining them past a target (not reached at the
+//      sizes tested);
+//   3. more roads up to the count, the vertices with the most missing first, each trying its
+//      whole neighbourhood for a neighbour below its target;
+//   4. what is still missing: roads with one end below its target, then any (a few thousand
+//      of 1.5 M at full size: the histogram is within 1 percentage point of the target).
+// No degree exceeds 9 (roadNet-PA's maximum, and the BFS layouts' kMaxDegree).
+namespace {
+
+//! Vertices of each degree (index = degree) of roadNet-PA as the generator targets it at
+//! full size: 1,088,092 vertices (SNAP) whose degrees sum to 3,083,796 (SNAP's directed edge
+//! count: 1,541,898 roads listed both ways). Derived by datasets/roadnet_pa_degrees.py (run
+//! on the head: `python3 datasets/roadnet_pa_degrees.py ../shared/datasets/roadNet-PA.head.txt`)
+//! from:
+//!  - the shipped head of SNAP's file (shared/datasets/roadNet-PA.head.txt): it lists each
+//!    vertex's neighbours on consecutive lines, so the 5,496 vertices whose lists it holds
+//!    entirely (all but the last) have their exact degrees: 825 of degree 1, 351 of 2,
+//!    2,640 of 3, 1,627 of 4, 46 of 5, 6 of 6, 1 of 7 (mean 2.953). Caveat: the head is the
+//!    start of the file, a crawl-ordered neighbourhood of vertex 0, not a uniform sample, and
+//!    its mean degree is above the whole graph's 2.834;
+//!  - the degree-9 and degree-8 vertices: the Network Repository report of roadNet-PA (as
+//!    rendered by the ensmallen graph library, 2021) names the five highest-degree vertices:
+//!    four of degree 9 and one of 8 (its median and mode degree, 3, agree with the head's);
+//!  - the head's distribution tilted to SNAP's mean (q_d proportional to p_d exp(lambda d),
+//!    lambda = -0.1135: the distribution closest to the head's in relative entropy with that
+//!    mean) for the other 1,088,087 vertices, rounded by largest remainder, one degree-3
+//!    vertex moved to 4 for the exact sum.
+//! Fractions: 18.61 % of degree 1, 7.07 % of 2, 47.46 % of 3, 26.11 % of 4, 0.75 % of 5 or
+//! more; partial inlining with N = 3 holds 90.2 % of the neighbour elements (the paper, l.137:
+//! "more than 80%"; the head itself: 89.3 %).
+constexpr std::array<std::size_t, 10> kRoadNetPaDegrees = {0, 202'520, 76'915, 516'418, 284'105, 7'170, 835, 124, 1, 4};
+constexpr std::size_t kRoadNetPaVertices = 1'088'092;
+constexpr std::uint32_t kMaxRoadDegree = kRoadNetPaDegrees.size() - 1;
+
+//! The target vertex count per degree for n vertices and `roads` roads: roadNet-PA's counts
+//! scaled to n (largest remainder), then degree-3 vertices moved to 4 (or 2) until the
+//! degrees sum to 2 * roads. Throws InputError when that cannot reach the sum.
+std::array<std::size_t, 10> degree_targets(std::size_t n, std::size_t roads) {
+  std::array<std::size_t, 10> count{}, remainder{};
+  std::size_t assigned = 0, sum = 0;
+  for (std::size_t d = 0; d < count.size(); ++d) {
+    count[d] = kRoadNetPaDegrees[d] * n / kRoadNetPaVertices;
+    remainder[d] = kRoadNetPaDegrees[d] * n % kRoadNetPaVertices;
+    assigned += count[d];
+  }
+  for (; assigned < n; ++assigned) {
+    const auto most = std::max_element(remainder.begin(), remainder.end());
+    ++count[static_cast<std::size_t>(most - remainder.begin())];
+    *most = 0;
+  }
+  for (std::size_t d = 0; d < count.size(); ++d) sum += d * count[d];
+  // Even bounds: every road adds 2 to the sum.
+  const std::size_t low = (std::max(sum - count[3], 2 * (n - 1)) + 1) / 2 * 2, high = (sum + count[3]) / 2 * 2;
+  if (2 * roads < low || 2 * roads > high)
+    throw InputError(fmt::format("road-like graph: {} vertices take {} to {} directed edges (roadNet-PA's degree "
+                                 "distribution, degree-3 vertices moved to 2 or 4; at least a spanning tree); got {}",
+                                 n, low, high, 2 * roads));
+  const std::size_t moved = 2 * roads > sum ? 2 * roads - sum : sum - 2 * roads;
+  count[3] -= moved;
+  count[2 * roads > sum ? 4 : 2] += moved;
+  return count;
+}
+
+}  // namespace
+
 Graph generate_road_like(const RoadLikeSpec& spec) {
-  const std::size_t n = spec.vertices, s = spec.highway_spacing;
+  const std::size_t n = spec.vertices;
   if (n < 4) throw InputError(fmt::format("road-like graph: {} vertices; needs at least 4", n));
   if (spec.directed_edges % 2 != 0)
     throw InputError(fmt::format("road-like graph: {} directed edges; roads are listed both ways, so it must be even",
                                  spec.directed_edges));
-  if (s < 2) throw InputError("road-like graph: the highway spacing must be at least 2");
+  if (spec.reach_squared < 5 || spec.reach_squared > 18)
+    throw InputError(fmt::format("road-like graph: reach_squared {}; must be 5 to 18", spec.reach_squared));
   if (n > kMaxIndex) throw InputError(fmt::format("road-like graph: {} vertices; at most {}", n, kMaxIndex));
+  const std::size_t roads = spec.directed_edges / 2;
+  const std::array<std::size_t, 10> count = degree_targets(n, roads);
   std::size_t width = 1;
   while (width * width < n) ++width;
-  const std::size_t roads = spec.directed_edges / 2;
+  const std::size_t height = (n + width - 1) / width;
+  std::mt19937_64 rng(spec.seed);
+
+  std::vector<std::uint8_t> want;  // target degree per vertex
+  want.reserve(n);
+  for (std::size_t d = 0; d < count.size(); ++d) want.insert(want.end(), count[d], static_cast<std::uint8_t>(d));
+  shuffle(want, rng);
+
+  // The offsets to the later half of the neighbourhood (dy > 0, or dy == 0 and dx > 0): the
+  // road from v at offset j is v's (taken[v] bit j), so each road is considered once.
+  struct Offset {
+    int dx, dy;
+  };
+  std::vector<Offset> offsets;
+  constexpr int kMaxReach = 4;  // floor(sqrt(18))
+  for (int dy = 0; dy <= kMaxReach; ++dy)
+    for (int dx = -kMaxReach; dx <= kMaxReach; ++dx)
+      if ((dy > 0 || dx > 0) && dx * dx + dy * dy <= static_cast<int>(spec.reach_squared)) offsets.push_back({dx, dy});
+  const std::size_t k = offsets.size();  // at most 30 (reach_squared 18): the bits of taken
+  // Each vertex tries its offsets in one of 256 seeded random orders.
+  constexpr std::size_t kOrders = 256;
+  std::vector<std::uint8_t> order(kOrders * k);
+  for (std::size_t o = 0; o < kOrders; ++o) {
+    std::vector<std::uint8_t> p(k);
+    for (std::size_t j = 0; j < k; ++j) p[j] = static_cast<std::uint8_t>(j);
+    shuffle(p, rng);
+    std::copy(p.begin(), p.end(), order.begin() + static_cast<std::ptrdiff_t>(o * k));
+  }
+  std::vector<std::uint8_t> order_of(n);
+  for (auto& o : order_of) o = static_cast<std::uint8_t>(rng() % kOrders);
+  //! The vertex at offset j from (x, y) (sign -1: the mirrored offset), or n where there is none.
+  auto at = [&](std::size_t x, std::size_t y, std::size_t j, int sign) -> std::size_t {
+    const std::ptrdiff_t nx = static_cast<std::ptrdiff_t>(x) + sign * offsets[j].dx,
+                         ny = static_cast<std::ptrdiff_t>(y) + sign * offsets[j].dy;
+    if (nx < 0 || nx >= static_cast<std::ptrdiff_t>(width) || ny < 0 || ny >= static_cast<std::ptrdiff_t>(height))
+      return n;
+    return std::min(n, static_cast<std::size_t>(ny) * width + static_cast<std::size_t>(nx));
+  };
 
   using Edge = std::pair<std::uint32_t, std::uint32_t>;
-  std::vector<Edge> chosen, streets;
-  auto id = [&](std::size_t x, std::size_t y) { return static_cast<std::uint32_t>(y * width + x); };
-  for (std::size_t v = 0; v < n; ++v) {
-    const std::size_t x = v % width, y = v / width;
-    if (x + 1 < width && v + 1 < n) streets.emplace_back(id(x, y), id(x + 1, y));
-    if (v + width < n) streets.emplace_back(id(x, y), id(x, y + 1));
-    if (x % s != 0 || y % s != 0) continue;
-    if (x + s < width && id(x + s, y) < n) chosen.emplace_back(id(x, y), id(x + s, y));
-    if (id(x, y + s) < n) chosen.emplace_back(id(x, y), id(x, y + s));
-    if ((x / s) % 2 == 0 && (y / s) % 2 == 0 && x + s < width && id(x + s, y + s) < n)
-      chosen.emplace_back(id(x, y), id(x + s, y + s));
-  }
-
-  std::vector<std::uint32_t> parent(n);
+  std::vector<Edge> chosen;
+  chosen.reserve(roads);
+  std::vector<std::uint32_t> taken(n, 0), parent(n), free_slots(want.begin(), want.end());
+  std::vector<std::uint8_t> deg(n, 0);
   for (std::size_t v = 0; v < n; ++v) parent[v] = static_cast<std::uint32_t>(v);
   auto find = [&](std::uint32_t v) {
     while (parent[v] != v) v = parent[v] = parent[parent[v]];
     return v;
   };
-  auto join = [&](const Edge& e) {
-    const std::uint32_t a = find(e.first), b = find(e.second);
-    if (a != b) parent[a] = b;
-    return a != b;
+  std::size_t components = n;
+  auto add = [&](std::size_t owner, std::size_t j, std::size_t w) {
+    taken[owner] |= 1u << j;
+    ++deg[owner];
+    ++deg[w];
+    chosen.emplace_back(static_cast<std::uint32_t>(owner), static_cast<std::uint32_t>(w));
   };
-  for (const Edge& e : chosen) join(e);
-  std::mt19937_64 rng(spec.seed);
-  shuffle(streets, rng);
-  std::vector<Edge> spare;
-  for (const Edge& e : streets) (join(e) ? chosen : spare).push_back(e);
-  if (chosen.size() > roads || chosen.size() + spare.size() < roads)
-    throw InputError(fmt::format("road-like graph: {} vertices need between {} and {} directed edges (got {})", n,
-                                 2 * chosen.size(), 2 * (chosen.size() + spare.size()), spec.directed_edges));
-  chosen.insert(chosen.end(), spare.begin(), spare.begin() + static_cast<std::ptrdiff_t>(roads - chosen.size()));
+  // Round j: every vertex, row by row, tries its j-th offset; `keep(a, b)` decides.
+  auto sweep = [&](auto&& done, auto&& keep) {
+    for (std::size_t round = 0; round < k && !done(); ++round)
+      for (std::size_t v = 0, x = 0, y = 0; v < n; ++v, x = x + 1 == width ? 0 : x + 1, y += x == 0) {
+        const std::size_t j = order[order_of[v] * k + round], w = at(x, y, j, 1);
+        if (w < n && !(taken[v] >> j & 1) && keep(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(w)))
+          add(v, j, w);
+      }
+  };
+  auto joined = [&] { return components == 1; };
+  auto full = [&] { return chosen.size() == roads; };
+  auto join = [&](std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t ra = find(a), rb = find(b);
+    if (ra == rb) return false;
+    parent[ra] = rb;
+    free_slots[rb] += free_slots[ra] - 2;
+    --components;
+    return true;
+  };
+  // 1. The spanning tree within the targets, never closing a component off.
+  sweep(joined, [&](std::uint32_t a, std::uint32_t b) {
+    if (joined() || deg[a] >= want[a] || deg[b] >= want[b]) return false;
+    const std::uint32_t ra = find(a), rb = find(b);
+    if (ra == rb || (free_slots[ra] + free_slots[rb] == 2 && components > 2)) return false;
+    return join(a, b);
+  });
+  // 2. Components still apart: joined past a target.
+  sweep(joined, [&](std::uint32_t a, std::uint32_t b) {
+    return !joined() && chosen.size() < roads && deg[a] < kMaxRoadDegree && deg[b] < kMaxRoadDegree && join(a, b);
+  });
+  // 3. More roads within the targets, the vertices with the most missing first.
+  std::array<std::vector<std::uint32_t>, 10> missing;
+  for (std::size_t v = 0; v < n; ++v)
+    if (deg[v] < want[v]) missing[want[v] - deg[v]].push_back(static_cast<std::uint32_t>(v));
+  for (std::size_t m = missing.size() - 1; m >= 1 && !full(); --m)
+    for (const std::uint32_t v : missing[m])
+      for (std::size_t i = 0; i < 2 * k && deg[v] < want[v] && !full(); ++i) {
+        const std::size_t j = order[order_of[v] * k + i % k], w = at(v % width, v / width, j, i < k ? 1 : -1);
+        const std::size_t owner = i < k ? v : w;  // the mirrored offset's road is w's
+        if (w < n && !(taken[owner] >> j & 1) && deg[w] < want[w]) add(owner, j, owner == v ? w : v);
+      }
+  // 4. The rest: one end below its target, then any (never past degree 9).
+  for (const bool one_below : {true, false})
+    sweep(full, [&](std::uint32_t a, std::uint32_t b) {
+      return !full() && deg[a] < kMaxRoadDegree && deg[b] < kMaxRoadDegree &&
+             (!one_below || deg[a] < want[a] || deg[b] < want[b]);
+    });
+  if (!joined() || !full())
+    throw InputError(fmt::format("road-like graph: {} vertices: placed {} of {} roads in {} components (reach_squared "
+                                 "{}); try more vertices or a larger reach",
+                                 n, chosen.size(), roads, components, spec.reach_squared));
 
   std::vector<Edge> both;
   both.reserve(2 * roads);
@@ -307,8 +446,8 @@ Graph generate_road_like(const RoadLikeSpec& spec) {
   Graph g = graph_from_edges(n, std::move(both)).graph;
   g.original_id.resize(n);
   for (std::size_t v = 0; v < n; ++v) g.original_id[v] = v;
-  g.source = fmt::format("road-like graph: {} vertices, {} directed edges, highway spacing {}, seed {}", n,
-                         spec.directed_edges, s, spec.seed);
+  g.source = fmt::format("road-like graph: {} vertices, {} directed edges, reach^2 {}, seed {}", n,
+                         spec.directed_edges, spec.reach_squared, spec.seed);
   return g;
 }
 
