@@ -1,6 +1,6 @@
 #pragma once
 // BFS cases shared by the CPU and GPU tests: every layout variant against the queue BFS on a
-// road-like graph (about 55 levels: several batches of GPU launches), a graph with one-way
+// road-like graph (50–60 levels: several batches of GPU launches), a graph with one-way
 // edges and unreachable vertices, and (a test of its own, SKIPPED when the shared datasets are
 // absent) the shared roadNet-PA excerpt.
 

@@ -32,7 +32,7 @@ TEST(FrontierBfsGpu, PoisonShowsUntilARun) {
 
 TEST(FrontierBfsGpu, LargeRoadLikeGraphInEveryStrategy) {
   REQUIRE_GPU();
-  // roadNet-PA's size and ~787 levels: more batches of launches than any small case.
+  // roadNet-PA's size and ~784 levels: more batches of launches than any small case.
   const lb::datasets::Graph g = lb::datasets::generate_road_like();
   const std::vector<int> expected = lb::datasets::bfs_levels(g, 0);
   using lb::layout::InnerLayout, lb::layout::InnerStrategy;
