@@ -27,7 +27,9 @@ from plots.claims.estimates import time_bounds  # noqa: E402
 from plots.text import TIME_UNITS, does_not_run, size_label, time_unit  # noqa: E402
 
 FORMATS = ("png", "svg")
+SAVED_DPI = 120  # the PNG's; text sizes are in points, the same at any dpi
 _drawing = [True]  # False inside report_only(): figures are laid out but never drawn or written
+_inspectors = []  # inspecting(): callbacks given each figure save_figure writes
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
 plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable SVGs
 SMALL = readable.MIN_FONT_PT  # legends, cell texts, dense tick labels: the smallest allowed
@@ -128,6 +130,17 @@ def report_only():
         _drawing.pop()
 
 
+@contextlib.contextmanager
+def inspecting(inspect):
+    """Inside: save_figure hands each figure it writes, as saved, and its readability
+    problems [(check, message)] to inspect(stem, fig, problems) (the tests read them)."""
+    _inspectors.append(inspect)
+    try:
+        yield
+    finally:
+        _inspectors.remove(inspect)
+
+
 def save_figure(fig, figures_dir, stem):
     """Write `<stem>.png` and `<stem>.svg`; close the figure; return the PNG path.
 
@@ -149,13 +162,16 @@ def save_figure(fig, figures_dir, stem):
                           f"{box.y0:.0f})-({box.x1:.0f}, {box.y1:.0f}) px, figure "
                           f"{fig.bbox.width:.0f} × {fig.bbox.height:.0f} px",
                           TextOutsideFigure, stacklevel=2)
-        for check, problem in readable.problems(fig):  # texts_outside drew the figure
+        unreadable = readable.problems(fig)  # texts_outside drew the figure
+        for check, problem in unreadable:
             warnings.warn(UnreadableFigure(f"{stem}: {check}: {problem}"), stacklevel=2)
         for fmt in FORMATS:
             metadata = {"Date": None} if fmt == "svg" else None
             write_atomically(Path(figures_dir) / f"{stem}.{fmt}",
-                             lambda temp: fig.savefig(temp, format=fmt, dpi=120,
+                             lambda temp: fig.savefig(temp, format=fmt, dpi=SAVED_DPI,
                                                       metadata=metadata))
+        for inspect in _inspectors:
+            inspect(stem, fig, unreadable)
     finally:
         plt.close(fig)
     return Path(figures_dir) / f"{stem}.png"

@@ -246,7 +246,7 @@ def tile_sweep_section(devices, figures_dir):
             "size; dots: run-time tile (`tiled`), hollow squares: compile-time tile "
             "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×); whiskers: the "
             "interval from the repetitions' extremes. Above 1 is faster than AoS; the axis "
-            f"always spans 1 ± {RATIO_MIN_SPAN:.0%} at least, so a difference of a percent "
+            f"always spans 1 ± {RATIO_MIN_SPAN * 100:g} % at least, so a difference of a percent "
             "looks like one.")
     return figure_section(fig, figures_dir, "kofler_tile_sweep",
                           f"{PAPER}: tile sweep, speedup over AoS vs tile size t (records per "
