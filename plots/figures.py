@@ -1,8 +1,11 @@
 """Shared figure plumbing: atomic PNG+SVG files, "not measured" panels, size axes, sections.
 
 Paper modules draw; this module makes sure a figure is either fully written or not at all,
-and that every paper's figures look alike (size axis, units, missing-data panels, points
-that did not run).
+that every paper's figures look alike (size axis, units, missing-data panels, points that
+did not run) and that they read: time axes in one unit (linear below a decade, plain log
+labels above), ratio axes of at least 1 ± RATIO_MIN_SPAN, whiskers from the repetitions,
+tick labels kept apart, text of at least SMALL points; save_figure warns (UnreadableFigure)
+where a figure still breaks one of plots/readable.py's checks.
 """
 
 import contextlib
