@@ -18,7 +18,7 @@ from pathlib import Path
 
 from plots import stats
 from plots.claims import Scope, evaluate_claims, load_claims
-from plots.figures import Section, panel_grid, save_figure, write_atomically
+from plots.figures import Section, panel_grid, plain_log_axis, save_figure, write_atomically
 from plots.cli import run
 from plots.text import format_seconds, markdown_table
 from plots.load import load_results
@@ -476,7 +476,7 @@ def ratio_figure(comparison, figures_dir, stem):
     ax.set_ylim(len(versions) - 0.5, -0.5)
     ax.set_xlabel("GPU time ratio B/A (< 1: B faster)")
     ax.set_title(f"GPU time, B = {comparison.label_b} over A = {comparison.label_a}", fontsize=9)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(loc="best")
     return save_figure(fig, figures_dir, stem)
 
 
@@ -496,7 +496,9 @@ def ceiling_figure(comparison, figures_dir, stem):
         ax.plot([low, high], [low, high], color="0.4", linewidth=0.8, label="equal fraction")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.legend(fontsize=7, loc="upper left")
+        plain_log_axis(ax.xaxis)
+        plain_log_axis(ax.yaxis)
+        ax.legend(loc="upper left")
     ax.set_xlabel(f"% of ceiling on A ({comparison.label_a})", fontsize=9)
     ax.set_ylabel(f"% of ceiling on B ({comparison.label_b})", fontsize=9)
     ax.set_title("Fraction of each GPU's own ceiling", fontsize=10)

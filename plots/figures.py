@@ -1,11 +1,15 @@
 """Shared figure plumbing: atomic PNG+SVG files, "not measured" panels, size axes, sections.
 
 Paper modules draw; this module makes sure a figure is either fully written or not at all,
-and that every paper's figures look alike (size axis, units, missing-data panels, points
-that did not run).
+that every paper's figures look alike (size axis, units, missing-data panels, points that
+did not run) and that they read: time axes in one unit (linear below a decade, plain log
+labels above), ratio axes of at least 1 ± RATIO_MIN_SPAN, whiskers from the repetitions,
+tick labels kept apart, text of at least SMALL points; save_figure warns (UnreadableFigure)
+where a figure still breaks one of plots/readable.py's checks.
 """
 
 import contextlib
+import math
 import os
 import tempfile
 import textwrap
@@ -18,14 +22,29 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 import matplotlib.text  # noqa: E402
-from matplotlib.transforms import blended_transform_factory  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory  # noqa: E402
 
-from plots.text import does_not_run, size_label  # noqa: E402
+from plots import readable  # noqa: E402
+from plots.claims.estimates import time_bounds  # noqa: E402
+from plots.text import TIME_UNITS, does_not_run, size_label, time_unit  # noqa: E402
 
 FORMATS = ("png", "svg")
+SAVED_DPI = 120  # the PNG's; text sizes are in points, the same at any dpi
 _drawing = [True]  # False inside report_only(): figures are laid out but never drawn or written
+_inspectors = []  # inspecting(): callbacks given each figure save_figure writes
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
 plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable SVGs
+SMALL = readable.MIN_FONT_PT  # legends, cell texts, dense tick labels: the smallest allowed
+plt.rcParams["legend.fontsize"] = SMALL
+plt.rcParams["legend.title_fontsize"] = SMALL
+# A ratio axis always shows 1 ± RATIO_MIN_SPAN at least (and a time axis its middle ± as
+# much): autoscaled to the data, a 1 % difference would fill the panel and read as a large one.
+RATIO_MIN_SPAN = 0.05
+# A time axis is linear while its data spans less than this factor (about a decade): one
+# unit (µs, ms) and plain numbers read better than a log axis's 4.4×10⁻¹.
+LINEAR_TIME_RANGE = 10.0
+AXIS_TIME_UNITS = TIME_UNITS + (("ps", 1e-12),)  # a time per element can be picoseconds
 
 
 @dataclass(frozen=True)
@@ -57,6 +76,9 @@ def write_atomically(path, write):
     return path
 
 
+UnreadableFigure = readable.UnreadableFigure
+
+
 class TextOutsideFigure(UserWarning):
     """A figure's text runs past its edge (tests turn this warning into an error)."""
 
@@ -85,11 +107,11 @@ def _unchecked_tick_labels(fig):
     the projection at draw time; their 2-D extent is not where they are drawn)."""
     unchecked = set()
     for ax in fig.axes:
+        undrawn = {id(label) for labels in readable.undrawn_tick_labels(ax) for label in labels}
         for axis in ax._axis_map.values():
-            drawn = axis._update_ticks()  # the ticks Axis.draw() draws
             for tick in axis.get_major_ticks() + axis.get_minor_ticks():
                 for label in (tick.label1, tick.label2):
-                    if ax.name == "3d" or tick not in drawn or not label.get_visible():
+                    if ax.name == "3d" or id(label) in undrawn or not label.get_visible():
                         unchecked.add(id(label))
     return unchecked
 
@@ -111,11 +133,23 @@ def report_only():
         _drawing.pop()
 
 
+@contextlib.contextmanager
+def inspecting(inspect):
+    """Inside: save_figure hands each figure it writes, as saved, and its readability
+    problems [(check, message)] to inspect(stem, fig, problems) (the tests read them)."""
+    _inspectors.append(inspect)
+    try:
+        yield
+    finally:
+        _inspectors.remove(inspect)
+
+
 def save_figure(fig, figures_dir, stem):
     """Write `<stem>.png` and `<stem>.svg`; close the figure; return the PNG path.
 
-    Warns (TextOutsideFigure) when a text runs past the figure's edge. Inside report_only()
-    only closes the figure."""
+    Warns (TextOutsideFigure) when a text runs past the figure's edge and (UnreadableFigure)
+    for each readability problem (plots/readable.py). Inside report_only() only closes the
+    figure."""
     try:
         if not _drawing[-1]:
             return Path(figures_dir) / f"{stem}.png"
@@ -131,11 +165,16 @@ def save_figure(fig, figures_dir, stem):
                           f"{box.y0:.0f})-({box.x1:.0f}, {box.y1:.0f}) px, figure "
                           f"{fig.bbox.width:.0f} × {fig.bbox.height:.0f} px",
                           TextOutsideFigure, stacklevel=2)
+        unreadable = readable.problems(fig)  # texts_outside drew the figure
+        for check, problem in unreadable:
+            warnings.warn(UnreadableFigure(f"{stem}: {check}: {problem}"), stacklevel=2)
         for fmt in FORMATS:
             metadata = {"Date": None} if fmt == "svg" else None
             write_atomically(Path(figures_dir) / f"{stem}.{fmt}",
-                             lambda temp: fig.savefig(temp, format=fmt, dpi=120,
+                             lambda temp: fig.savefig(temp, format=fmt, dpi=SAVED_DPI,
                                                       metadata=metadata))
+        for inspect in _inspectors:
+            inspect(stem, fig, unreadable)
     finally:
         plt.close(fig)
     return Path(figures_dir) / f"{stem}.png"
@@ -186,14 +225,157 @@ def mark_does_not_run(ax, x, reason, color="0.25", slot=0):
     text = textwrap.fill(textwrap.shorten(does_not_run(reason), 90, placeholder=" …"), 32)
     ax.annotate(text, xy=(x, y), xycoords=floor, xytext=(7 if left_half else -7, 0),
                 textcoords="offset points", ha="left" if left_half else "right",
-                va="center", fontsize=6.5, color=color)
+                va="center", fontsize=SMALL, color=color)
 
 
 def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_label=None):
     """Log-scale problem-size axis with ticks at the measured sizes (K = 1024 unless
     `tick_label` formats them otherwise)."""
     ax.set_xscale("log")
-    ax.set_xticks(sizes)
-    ax.set_xticklabels([(tick_label or size_label)(s) for s in sizes], rotation=0)
     ax.minorticks_off()
+    thinned_tick_labels(ax, sizes, tick_label or size_label)
     ax.set_xlabel(label)
+
+
+def legend(ax, inside=5, below_in=0.75):
+    """The axes' legend: inside where it has `inside` entries or fewer, else in two columns
+    under the panel, `below_in` inches below its frame (clear of two-line tick labels and
+    the axis label), where it covers no curve."""
+    _, labels = ax.get_legend_handles_labels()
+    if len(labels) <= inside:
+        return ax.legend()
+    anchor = ax.transAxes + ScaledTranslation(0, -below_in, ax.figure.dpi_scale_trans)
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=anchor,
+                     ncols=2)
+
+
+def time_errorbar(ax, xs, benchmarks, scale=1.0, value=None, bounds=time_bounds, **style):
+    """Times of `benchmarks` at `xs` (in units of `scale` seconds) with whiskers from the
+    fastest to the slowest repetition: a median alone hides a spread of 20 %.
+
+    `value(b)` and `bounds(b)` -> (low, high) give another quantity in seconds (a counter,
+    a time per element) when the benchmark's own time is not the one drawn."""
+    seconds = [value(b) if value else b.time_s for b in benchmarks]
+    ranges = [bounds(b) for b in benchmarks]
+    below = [max(0.0, v - low) / scale for v, (low, _) in zip(seconds, ranges)]
+    above = [max(0.0, high - v) / scale for v, (_, high) in zip(seconds, ranges)]
+    return ax.errorbar(list(xs), [v / scale for v in seconds], yerr=[below, above],
+                       **{"capsize": 3, "elinewidth": 1.0, **style})
+
+
+def span_at_least(low, high, middle, fraction):
+    """(low, high) widened to middle·(1 ± fraction) where narrower."""
+    return min(low, middle * (1 - fraction)), max(high, middle * (1 + fraction))
+
+
+def padded(low, high, margin=0.06):
+    pad = (high - low) * margin
+    return low - pad, high + pad
+
+
+def ratio_axis(ax, values, reference=1.0, axis="y"):
+    """Limits of a linear ratio axis: the data (interval ends included), the reference and
+    reference · (1 ± RATIO_MIN_SPAN), with a margin, so a difference of a percent or two
+    reads as small as it is."""
+    values = [v for v in values if v is not None and math.isfinite(v)] or [reference]
+    low, high = span_at_least(min(values + [reference]), max(values + [reference]),
+                              reference, RATIO_MIN_SPAN)
+    (ax.set_ylim if axis == "y" else ax.set_xlim)(*padded(low, high))
+
+
+def time_axis(ax, seconds, label="time"):
+    """(name, seconds per unit) for drawing `seconds` (every value and interval end that the
+    axis shows) on a y axis labelled "<label> (<unit>)": the unit of the largest; linear
+    while the values span less than LINEAR_TIME_RANGE (middle ± RATIO_MIN_SPAN at least),
+    else log with plain numbers. Call it before drawing, draw in the unit it returns."""
+    seconds = [s for s in seconds if s is not None and s > 0 and math.isfinite(s)] or [1.0]
+    unit, scale = time_unit(max(seconds), AXIS_TIME_UNITS)
+    low, high = min(seconds) / scale, max(seconds) / scale
+    ax.set_ylabel(f"{label} ({unit})")
+    if high / low < LINEAR_TIME_RANGE:
+        plain_linear_axis(ax.yaxis)
+        ax.set_ylim(*padded(*span_at_least(low, high, (low + high) / 2, RATIO_MIN_SPAN)))
+    else:
+        ax.set_yscale("log")
+        plain_log_axis(ax.yaxis)
+        ax.set_ylim(low / 1.15, high * 1.15)
+    return unit, scale
+
+
+def plain_linear_axis(axis):
+    """Plain tick labels: no offset (+4.6e3) or scientific factor above the axis."""
+    formatter = matplotlib.ticker.ScalarFormatter(useOffset=False)
+    formatter.set_scientific(False)
+    axis.set_major_formatter(formatter)
+
+
+def plain_log_axis(axis):
+    """A log axis labelled with plain numbers (0.2, 0.5, 1, 2, 5, 10) instead of 2×10⁻¹,
+    minor ticks unlabelled; as many ticks a decade as its length has room for."""
+    axis.set_major_locator(RoomyLogLocator())
+    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: log_tick(v)))
+    axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+class RoomyLogLocator(matplotlib.ticker.LogLocator):
+    """Ticks at 1-2-5, 1-3 or 1 of each decade: the most the axis's drawn length (inches a
+    decade) has room for, decided at draw time."""
+
+    ROOM_IN = {"x": (1.6, 0.9), "y": (0.9, 0.5)}  # inches a decade for 1-2-5, for 1-3
+
+    def __init__(self):
+        super().__init__(base=10, subs=(1.0,))
+
+    def tick_values(self, vmin, vmax):
+        if self.axis is not None and vmin > 0 and vmax > 0:
+            ax = self.axis.axes
+            horizontal = self.axis is ax.xaxis
+            length = (ax.bbox.width if horizontal else ax.bbox.height) / ax.figure.dpi
+            per_decade = length / max(abs(math.log10(vmax / vmin)), 0.3)
+            three, two = self.ROOM_IN["x" if horizontal else "y"]
+            self.set_params(subs=(1.0, 2.0, 5.0) if per_decade >= three else
+                            (1.0, 3.0) if per_decade >= two else (1.0,))
+        return super().tick_values(vmin, vmax)
+
+
+def log_tick(value):
+    """A log axis's tick: plain from 0.001 to 99999 (0.02, 500), else 10⁻⁶ or 2×10⁻⁶."""
+    if value <= 0 or 1e-3 <= value < 1e5:
+        return f"{value:g}"
+    exponent = math.floor(math.log10(value) + 1e-9)
+    mantissa = value / 10**exponent
+    power = f"10^{{{exponent}}}"
+    return f"${power}$" if abs(mantissa - 1) < 1e-6 else f"${mantissa:g}\\times{power}$"
+
+
+def thinned_tick_labels(ax, values, label=str, axis="x"):
+    """Ticks at every value (on a log or linear axis, as set), labels only where they keep
+    clear of each other on the axes' width: the largest value always labelled, then
+    leftwards every label that keeps a gap to the last one kept."""
+    values = sorted(values)
+    scale = (ax.get_xscale() if axis == "x" else ax.get_yscale())
+    where = [math.log(v) if scale == "log" and v > 0 else v for v in values]
+    span = (max(where) - min(where)) or 1.0
+    size = ax.get_position().width * ax.figure.get_figwidth() if axis == "x" else \
+        ax.get_position().height * ax.figure.get_figheight()
+    inches = [0.9 * size * (w - min(where)) / span for w in where]  # 5 % margin each side
+    texts = [label(v) for v in values]
+    kept, last = [], None
+    for k in reversed(range(len(values))):
+        half = _label_inches(texts[k], axis) / 2
+        if last is None or inches[last] - _label_inches(texts[last], axis) / 2 - \
+                (inches[k] + half) >= LABEL_GAP_IN:
+            kept.append(k)
+            last = k
+    shown = [texts[k] if k in kept else "" for k in range(len(values))]
+    (ax.set_xticks if axis == "x" else ax.set_yticks)(values, shown)
+
+
+LABEL_GAP_IN = 0.08  # between two tick labels of one axis
+_CHAR_IN = 0.6 * 10 / 72  # a 10 pt character's width, wide estimate
+
+
+def _label_inches(text, axis):
+    """A tick label's extent along its axis (its longest line across; its lines up)."""
+    lines = text.split("\n")
+    return max(map(len, lines)) * _CHAR_IN if axis == "x" else len(lines) * 10 / 72 * 1.2

@@ -6,8 +6,9 @@ version is beyond the paper (a kernel written for today's throughput, layout Aoa
 is drawn as one black dashed reference line, never as a paper series.
 """
 
+from plots.claims.estimates import time_bounds
 from plots.figures import (figure_section, mark_not_measured, panel_grid, panel_title,
-                           size_axis)
+                           ratio_axis, size_axis, time_axis, time_errorbar)
 from plots.select import by_size, matches, timed_by_size
 from plots.text import format_seconds, size_label, time_cell, times_text
 
@@ -136,30 +137,28 @@ def cdp_section(devices, figures_dir):
     for row, device in enumerate(devices):
         for ax, p in zip(axes[row], (2, 3)):
             ax.set_title(panel_title(f"CDP, float, p = {p}", device, devices))
-            drawn = []
-            for version in CDP_VERSIONS:
-                for layout in FLOAT_LAYOUTS:
-                    times = timed_by_size(device.benchmarks, {"version": version, "layout": layout,
-                                          "precision": "float", "p": p}, PREFER)
-                    if not times:
-                        continue
-                    sizes = sorted(times)
-                    improved = version == "cdp-improved"
-                    ax.plot(sizes, [times[s] for s in sizes], color=LAYOUT_COLORS[layout],
-                            marker="o" if improved else "s",
-                            fillstyle="full" if improved else "none", markersize=6 if
-                            improved else 8, linestyle="-" if improved else "--",
-                            label=f"{version} {LAYOUT_NAMES[layout]}")
-                    drawn += sizes
-                    if not improved:
-                        original_sizes.update(sizes)
-            if not drawn:
+            curves = {(version, layout): _timed_by_size(device, {
+                          "version": version, "layout": layout, "precision": "float", "p": p})
+                      for version in CDP_VERSIONS for layout in FLOAT_LAYOUTS}
+            curves = {key: points for key, points in curves.items() if points}
+            if not curves:
                 mark_not_measured(ax, "no cdp-original / cdp-improved benchmarks")
                 continue
-            size_axis(ax, sorted(set(drawn)))
-            ax.set_yscale("log")
-            ax.set_ylabel("time (s)")
-            ax.legend(fontsize=7)
+            _, scale = time_axis(ax, [t for points in curves.values()
+                                      for b in points.values() for t in time_bounds(b)])
+            for (version, layout), points in curves.items():
+                sizes = sorted(points)
+                improved = version == "cdp-improved"
+                time_errorbar(ax, sizes, [points[s] for s in sizes], scale,
+                              color=LAYOUT_COLORS[layout], marker="o" if improved else "s",
+                              fillstyle="full" if improved else "none",
+                              markersize=6 if improved else 8,
+                              linestyle="-" if improved else "--",
+                              label=f"{version} {LAYOUT_NAMES[layout]}")
+                if not improved:
+                    original_sizes.update(sizes)
+            size_axis(ax, sorted({s for points in curves.values() for s in points}))
+            ax.legend()
     body = ""
     if original_sizes:
         body = ("cdp-original launches a child grid of m/256 blocks per prediction point, so "
@@ -259,7 +258,7 @@ def limit_section(devices, figures_dir):
             if extra:
                 ax.axhline(100 / ROOFLINE_TARGET, color="0.4", linestyle=":", linewidth=1.2,
                            label=f"roofline target ({ROOFLINE_TARGET:g}× limit)")
-                ax.legend(fontsize=7)
+                ax.legend()
             ax.set_ylabel("% of device compute limit")
             ax.set_ylim(bottom=0)
     where = (f"\nblack dashed: {ROOFLINE_LABEL} in every panel; dotted: its target, "
@@ -307,7 +306,7 @@ def _plot_layouts(ax, curves, roofline=None):
         ax.plot(*roofline, label=ROOFLINE_LABEL, **ROOFLINE_STYLE)
         lines.append(roofline)
     size_axis(ax, sorted({s for sizes, _ in lines for s in sizes}))
-    ax.legend(fontsize=8)
+    ax.legend()
 
 
 def _plot_ratio_bars(ax, rows):
@@ -324,14 +323,21 @@ def _plot_ratio_bars(ax, rows):
                 if (version, precision) == group and s == size:
                     xs.append(g + (k - (len(sizes) - 1) / 2) * width)
                     ys.append(builtin / aoas)
-        ax.bar(xs, ys, width=width, label=size_label(size))
+        # bars grow from 1 (no difference) up or down: the axis does not start at 0
+        ax.bar(xs, [y - 1.0 for y in ys], bottom=1.0, width=width, label=size_label(size))
     ax.axhline(1.0, color="0.3", linewidth=0.8)
-    ratios = [builtin / aoas for _, _, _, aoas, builtin in rows]
-    ax.set_ylim(min(0.9, min(ratios) - 0.02), max(1.1, max(ratios) + 0.02))  # zoom on ±10 %
+    ratio_axis(ax, [builtin / aoas for _, _, _, aoas, builtin in rows])
+    ax.set_xlim(-0.6, len(groups) - 0.4)  # bars clear of the frame
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([f"{v}\n{p}" for v, p in groups])
     ax.set_ylabel("builtin / AoaS time")
-    ax.legend(title="size", fontsize=7)
+    ax.legend(title="size")
+
+
+def _timed_by_size(device, selector):
+    """{size: Benchmark} of the timed benchmarks of one selector (block 256 preferred)."""
+    chosen, _ = by_size(device.benchmarks, selector, PREFER)
+    return {size: b for size, b in chosen.items() if b.time_s is not None and not b.error}
 
 
 def _has(devices, **selector):

@@ -8,8 +8,9 @@ N = 0, full inlining and array-as-object points at N = Max. One row of panels pe
 panel without data says "not measured"; an errored point is an × saying why.
 """
 
+from plots.claims.estimates import time_bounds
 from plots.figures import (figure_section, mark_does_not_run, mark_not_measured, panel_grid,
-                           panel_title)
+                           panel_title, plt, size_axis, time_axis, time_errorbar)
 from plots.select import matches
 from plots.text import count_label, markdown_table, time_cell
 
@@ -30,6 +31,12 @@ STYLE = {"none": {"marker": "s", "color": "C3"}, "partial": {"marker": "o", "col
 LABELS = {"none": "no inlining", "partial": "partial (N)", "full": "full (Max)",
           "object": "array as object"}
 LAYOUT_NAMES = {"aos": "AoS", "soa": "SoA"}
+# Fig. 10: single points drawn this many steps beside their N (a step is POINT_OFFSET of the
+# largest N), so that no inlining (N = 0, beside partial 0) and full, array as object and
+# partial at N = Max do not hide one another.
+OFFSETS = {"none": -1.0, "partial": 0.0, "full": 1.0, "object": 2.0}
+POINT_OFFSET = 0.02
+PARTIAL_MARKERS = ("o", "v", "P", "X", "h", "*", "<", ">")
 
 
 def render(devices, figures_dir):
@@ -74,47 +81,67 @@ def inline_curves(device, app, layout, key, value):
     return curves
 
 
-def _draw_inline_panel(ax, curves):
-    drawn = False
-    errors = []
-    for strategy, points in curves.items():
-        timed = [(n, b.time_s) for n, b in points if b.time_s is not None and not b.error]
-        errors += [(n, b.error) for n, b in points if b.error]
-        if not timed:
-            continue
-        xs, ys = zip(*timed)
-        ax.plot(xs, [y * 1e3 for y in ys], label=LABELS[strategy], linestyle="-" if len(xs) > 1
-                else "none", markersize=7, **STYLE[strategy])
-        drawn = True
-    if drawn:
-        ax.set_yscale("log")
+def _draw_inline_panel(ax, layouts):
+    """Both layouts' strategies on one axis ({layout: inline_curves}): the paper's one
+    axis per benchmark. True when something (a time or an error) was drawn."""
+    runs = [(layout, strategy, points) for layout, curves in layouts.items()
+            for strategy, points in curves.items()]
+    timed = [[(n, b) for n, b in points if _timed(b)] for _, _, points in runs]
+    errors = [(n, f"{LAYOUT_NAMES[layout]}, {LABELS[strategy]}: {b.error}")
+              for layout, strategy, points in runs for n, b in points if b.error]
+    if any(timed):
+        _, scale = time_axis(ax, [t for points in timed for _, b in points
+                                  for t in (b.time_s, *time_bounds(b))])
+        step = POINT_OFFSET * max((n for points in timed for n, _ in points), default=1)
+        for (layout, strategy, _), points in zip(runs, timed):
+            if points:
+                time_errorbar(ax, [n + OFFSETS[strategy] * step for n, _ in points],
+                              [b for _, b in points], scale,
+                              label=f"{LAYOUT_NAMES[layout]}, {LABELS[strategy]}",
+                              **_style(layout, strategy, len(points) > 1))
         ax.set_xlabel("inlining size N (elements in the record)")
-        ax.set_ylabel("time (ms)")
-        ax.legend(fontsize=7)
+        ax.legend(ncols=2)
     for slot, (n, error) in enumerate(errors[:3]):
         mark_does_not_run(ax, n, error, slot=slot)
-    return drawn or bool(errors)
+    return any(timed) or bool(errors)
+
+
+def _timed(benchmark):
+    return benchmark.time_s is not None and not benchmark.error
+
+
+def _style(layout, strategy, joined):
+    """A strategy's colour and marker; AoS hollow and dashed, SoA filled and solid. The
+    single points (no inlining, full, object) sit on top of the partial curve, which they
+    would otherwise hide or be hidden by."""
+    style = {**STYLE[strategy], "markersize": 6 if strategy == "partial" else 8,
+             "zorder": 2 if strategy == "partial" else 3}
+    if layout == "aos":
+        style.update(markerfacecolor="white", markeredgewidth=1.6)
+    return {**style, "linestyle": ("--" if layout == "aos" else "-") if joined else "none"}
 
 
 def fig10_section(devices, figures_dir, app, figure):
-    """Time per strategy and inlining size, AoS and SoA panels, one row per device."""
-    fig, axes = panel_grid(len(devices), 2)
+    """Time per strategy and inlining size, AoS and SoA on one axis, one row per device."""
+    fig, axes = panel_grid(len(devices), 1, width=8.0, height=4.8)
     points = []
-    for row, device in enumerate(devices):
+    for (ax,), device in zip(axes, devices):
         key, value = fig10_point(device, app)
         where = f"{key} {_value_label(value)}" if value is not None else ""
-        for ax, layout in zip(axes[row], LAYOUTS):
-            ax.set_title(panel_title(f"{LAYOUT_NAMES[layout]}, {where}", device, devices))
-            curves = inline_curves(device, app, layout, key, value) if value is not None else {}
-            if not _draw_inline_panel(ax, curves):
-                mark_not_measured(ax, f"no {app} {LAYOUT_NAMES[layout]} benchmarks")
+        ax.set_title(panel_title(f"AoS and SoA, {where}", device, devices))
+        layouts = {layout: inline_curves(device, app, layout, key, value) for layout in LAYOUTS
+                   if value is not None}
+        if not _draw_inline_panel(ax, layouts):
+            mark_not_measured(ax, f"no {app} benchmarks")
         if value is not None:
             points.append(f"{device.label}: {where}")
     what = "synthetic benchmark (add the value to every element)" if app == "synthetic" \
         else "frontier BFS"
     body = (f"Drawn at {'; '.join(points) or 'no point (not measured)'}. Partial inlining is a "
             "curve over N; no inlining sits at N = 0, full inlining and array as object at "
-            "N = Max. Lower is faster.")
+            "N = Max (drawn just beside those N so that no marker hides another). AoS hollow "
+            "and dashed, SoA filled and solid, on one axis as in the paper; whiskers: the "
+            "fastest to the slowest repetition. Lower is faster.")
     if app == "synthetic":
         body += "\n\n" + synthetic_table(devices)
     stem = "inner_fig10a" if app == "synthetic" else "inner_fig10b"
@@ -146,40 +173,75 @@ def synthetic_table(devices):
 
 
 def scaling_section(devices, figures_dir):
-    """Time per element over the object counts, per layout x strategy (partial: each N run)."""
-    fig, axes = panel_grid(len(devices), 2)
+    """Time per element over the object counts, per layout x strategy (partial: each N run);
+    AoS and SoA panels share their time axis."""
+    fig, axes = panel_grid(len(devices), 2, width=5.6, height=4.4)
     for row, device in enumerate(devices):
+        per_layout = {layout: scaling_series(device, layout) for layout in LAYOUTS}
+        seconds = [t / b.counters["elements"] for series in per_layout.values()
+                   for points in series.values() for _, b in points
+                   for t in (b.time_s, *time_bounds(b))]
         for ax, layout in zip(axes[row], LAYOUTS):
             ax.set_title(panel_title(f"{LAYOUT_NAMES[layout]}, per object count", device,
                                      devices))
-            series = {}
-            for b in _select(device, app="synthetic", layout=layout):
-                elements = b.counters.get("elements")
-                if b.error or b.time_s is None or not elements:
-                    continue
-                label = (b.version, b.params.get("inline"))
-                series.setdefault(label, []).append((b.params["objects"], b.time_s / elements))
-            if not any(len(points) > 1 for points in series.values()):
+            series = per_layout[layout]
+            if not series:
                 mark_not_measured(ax, "fewer than two object counts")
                 continue
-            for (strategy, n), points in sorted(series.items(), key=lambda s: (
-                    STRATEGIES.index(s[0][0]), s[0][1])):
-                if len(points) < 2:
-                    continue
-                xs, ys = zip(*sorted(points))
+            _, scale = time_axis(ax, seconds, "time per element")
+            partial = [n for strategy, n in series if strategy == "partial"]
+            for k, ((strategy, n), points) in enumerate(series.items()):
                 label = LABELS[strategy].replace("(N)", f"N = {n}")
-                ax.plot(xs, [y * 1e12 for y in ys], label=label, linestyle="-", **STYLE[strategy])
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("objects")
-            ax.set_ylabel("time per element (ps)")
-            ax.legend(fontsize=6)
+                style = (_partial_style(partial.index(n), len(partial))
+                         if strategy == "partial" else STYLE[strategy])
+                # each curve's markers a little smaller and above the ones before: a point
+                # on top of another leaves the one below visible as a ring
+                time_errorbar(ax, [objects for objects, _ in points], [b for _, b in points],
+                              scale, value=_per_element(lambda b: b.time_s),
+                              bounds=_per_element(time_bounds), label=label, linestyle="-",
+                              markersize=max(4.0, 10.0 - 1.0 * k), zorder=2 + 0.1 * k,
+                              **style)
+            size_axis(ax, sorted({o for points in series.values() for o, _ in points}),
+                      "objects", count_label)
+            ax.legend()
     body = ("Time per array element over the object counts run (the paper's figure is at "
             "262,144 objects): small counts leave the GPU partly idle, large ones leave the "
-            "caches.")
+            "caches. AoS and SoA share their time axis; whiskers: the fastest to the slowest "
+            "repetition.")
     return figure_section(fig, figures_dir, "inner_scaling",
                           f"{PAPER}: synthetic benchmark over the object count",
                           "Synthetic benchmark — scaling with the object count", body, devices)
+
+
+def scaling_series(device, layout):
+    """{(strategy, N): [(objects, Benchmark)]} of the synthetic runs of one layout at two or
+    more object counts, in STRATEGIES then N order."""
+    series = {}
+    for b in _select(device, app="synthetic", layout=layout):
+        if _timed(b) and b.counters.get("elements"):
+            series.setdefault((b.version, b.params.get("inline")), []).append(
+                (b.params["objects"], b))
+    return {key: sorted(points, key=lambda p: p[0]) for key, points in
+            sorted(series.items(), key=lambda s: (STRATEGIES.index(s[0][0]), s[0][1]))
+            if len(points) > 1}
+
+
+def _per_element(of):
+    """A benchmark's quantity (a time, or its (fastest, slowest)) per array element."""
+    def per_element(b):
+        value = of(b)
+        elements = b.counters["elements"]
+        return tuple(v / elements for v in value) if isinstance(value, tuple) else \
+            value / elements
+    return per_element
+
+
+def _partial_style(k, count):
+    """The k-th of `count` partial-inlining curves: its own marker and shade of the
+    partial colour, so N = 0, 32, 64 are told apart."""
+    shade = 0.45 + 0.5 * k / max(count - 1, 1)
+    return {"color": plt.get_cmap("Blues")(shade), "marker": PARTIAL_MARKERS[k % len(
+        PARTIAL_MARKERS)]}
 
 
 def footprint_rows(devices):
@@ -227,9 +289,12 @@ def footprint_section(devices, figures_dir):
             ax.bar(xs, wasted, color="none", edgecolor="black", hatch="//",
                    label="wasted (padding, unused slots)")
             ax.set_xticks(list(xs))
-            ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=70, fontsize=6)
+            ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=90)
             ax.set_ylabel("MiB")
-            ax.legend(fontsize=6)
+            ax.margins(x=0.03)
+            # room above the tallest bar for the legend: it never covers a bar
+            ax.set_ylim(0, 1.35 * max(max(i + a, w) for i, a, w in zip(inline, arena, wasted)))
+            ax.legend(loc="upper left", ncols=2)
     body = ("The footprint is the layout's, from the mapping (`footprint_inline_bytes`, "
             "`footprint_arena_bytes`, `footprint_wasted_bytes` counters): the same on every "
             "GPU. Wasted bytes (hatched, drawn over the inline part) are alignment padding "

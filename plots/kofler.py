@@ -14,9 +14,10 @@ import math
 import numpy as np
 
 from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
-from plots.figures import (Section, figure_section, mark_does_not_run, mark_not_measured,
-                           panel_grid, panel_title)
-from plots.text import count_label, format_seconds, markdown_table
+from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_does_not_run,
+                           legend, mark_not_measured, panel_grid, panel_title, ratio_axis,
+                           thinned_tick_labels)
+from plots.text import count_label, format_seconds, markdown_table, size_label
 
 PAPER = "Kofler, Cosenza & Fahringer 2015"
 INTRO = (
@@ -52,6 +53,7 @@ TABLE2_COUNTERS = ("struct_bytes", "fields", "kernels")
 BAR_LAYOUTS = ("soa", "tiled", "split")
 BAR_COLORS = {"soa": "C0", "tiled": "C1", "split": "C2"}
 BAR_LABELS = {"soa": "SoA", "tiled": "tiled (best tile)", "split": "split (best partition)"}
+SWEEP_COLUMNS = 3  # tile-sweep panels to a row: six programs side by side would be 30 in wide
 
 
 def render(devices, figures_dir):
@@ -223,8 +225,9 @@ def _speedup_cell(aos, chosen):
 # --- tile sweep ----------------------------------------------------------------------------
 
 def sweep_curves(sizes):
-    """{size: (aos time, soa time or None, {tile: time}, {tile: time} compile-time,
-    [(tile, error)])} of the sizes with a timed AoS and some tiled benchmark."""
+    """{size: (AoS, SoA or None, {tile: run-time tiled}, {tile: compile-time tiled},
+    [(tile, error)])} (Benchmarks, timed ones only) of the sizes with a timed AoS and some
+    tiled benchmark."""
     curves = {}
     for size, variants in sorted(sizes.items()):
         aos = variants.get(("aos", None))
@@ -233,23 +236,29 @@ def sweep_curves(sizes):
         if not timed(aos) or not (tiles or fixed):
             continue
         soa = variants.get(("soa", None))
-        curves[size] = (aos.time_s, soa.time_s if timed(soa) else None,
-                        {k: b.time_s for k, b in tiles.items() if timed(b)},
-                        {k: b.time_s for k, b in fixed.items() if timed(b)},
+        curves[size] = (aos, soa if timed(soa) else None,
+                        {k: b for k, b in tiles.items() if timed(b)},
+                        {k: b for k, b in fixed.items() if timed(b)},
                         [(k, b.error) for k, b in {**tiles, **fixed}.items() if b.error])
     return curves
 
 
 def tile_sweep_section(devices, figures_dir):
-    """Speedup over AoS against the tile size, one panel per program, one line per size."""
+    """Speedup over AoS against the tile size, one panel per program (SWEEP_COLUMNS to a
+    row), one line per size."""
     panels = list(dict.fromkeys(key for d in devices for key, sizes in cases(d).items()
                                 if sweep_curves(sizes)))
     if not panels:
         return "Tile sweep: no tiled benchmark with an AoS time at its size."
-    fig, axes = panel_grid(len(devices), len(panels), width=5.0)
+    columns = min(SWEEP_COLUMNS, len(panels))
+    rows = -(-len(panels) // columns)
+    fig, axes = panel_grid(len(devices) * rows, columns, width=5.4, height=4.6)
     for row, device in enumerate(devices):
         own = cases(device)
-        for ax, key in zip(axes[row], panels):
+        device_axes = [ax for line in axes[row * rows:(row + 1) * rows] for ax in line]
+        for ax in device_axes[len(panels):]:
+            ax.set_visible(False)
+        for ax, key in zip(device_axes, panels):
             app, _, precision = key
             ax.set_title(panel_title(f"{PROGRAMS[app]} ({precision})", device, devices))
             curves = sweep_curves(own.get(key, {}))
@@ -259,41 +268,57 @@ def tile_sweep_section(devices, figures_dir):
             _plot_sweep(ax, curves)
     body = ("Speedup over AoS = time(AoS) / time(tiled, t) at the same size, one colour per "
             "size; dots: run-time tile (`tiled`), hollow squares: compile-time tile "
-            "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×). Above 1 is faster "
-            "than AoS.")
+            "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×); whiskers: the "
+            "interval from the repetitions' extremes. Above 1 is faster than AoS; the axis "
+            f"always spans 1 ± {RATIO_MIN_SPAN * 100:g} % at least, so a difference of a percent "
+            "looks like one.")
     return figure_section(fig, figures_dir, "kofler_tile_sweep",
                           f"{PAPER}: tile sweep, speedup over AoS vs tile size t (records per "
                           "tile)", "Tile sweep per program", body, devices)
 
 
 def _plot_sweep(ax, curves):
-    tiles = set()
+    tiles, ratios = set(), []
     for k, (size, (aos, soa, run_time, fixed, errors)) in enumerate(curves.items()):
         color = f"C{k}"
-        if run_time:
-            xs = sorted(run_time)
-            ax.plot(xs, [aos / run_time[t] for t in xs], marker="o", color=color,
-                    label=f"size {count_label(size)}")
-        if fixed:
-            xs = sorted(fixed)
-            ax.plot(xs, [aos / fixed[t] for t in xs], marker="s", fillstyle="none",
-                    linestyle="none", markersize=9, color=color,
-                    label=None if run_time else f"size {count_label(size)} (compile-time)")
+        for variants, style in ((run_time, {"marker": "o", "label": f"size {count_label(size)}"}),
+                                (fixed, {"marker": "s", "fillstyle": "none", "markersize": 9,
+                                         "linestyle": "none", "label": None if run_time else
+                                         f"size {count_label(size)} (compile-time)"})):
+            if variants:
+                xs = sorted(variants)
+                estimates = [speedup(aos, variants[t]) for t in xs]
+                _ratio_errorbar(ax, xs, estimates, color=color, **style)
+                ratios += [v for e in estimates for v in (e.low, e.high)]
         if soa:
-            ax.axhline(aos / soa, color=color, linestyle="--", linewidth=1.1,
+            ax.axhline(aos.time_s / soa.time_s, color=color, linestyle="--", linewidth=1.1,
                        label=f"SoA, size {count_label(size)}")
+            ratios.append(aos.time_s / soa.time_s)
         tiles.update(run_time, fixed, (t for t, _ in errors))
     ax.axhline(1.0, color="black", linewidth=1.0, label="AoS")
+    ratio_axis(ax, ratios)
     ax.set_xscale("log", base=2)
-    ax.set_xticks(sorted(tiles))
-    ax.set_xticklabels([str(t) for t in sorted(tiles)], fontsize=7)
     ax.minorticks_off()
-    ax.set_xlabel("tile size t (records per tile, log2)")
+    thinned_tick_labels(ax, sorted(tiles), _tile_label)
+    ax.set_xlabel("tile size t (records per tile, log2; K = 1024, M = 1024 K)")
     ax.set_ylabel("speedup over AoS (×)")
     for slot, (size, (_, _, _, _, errors)) in enumerate(curves.items()):
         for t, error in errors:
             mark_does_not_run(ax, t, f"size {count_label(size)}: {error}", slot=slot)
-    ax.legend(fontsize=7)
+    legend(ax, inside=0, below_in=0.55)
+
+
+def _tile_label(tile):
+    """A power-of-two tile in K or M of 1024: 4194304 -> "4M", 2048 -> "2K"."""
+    return f"{tile >> 20}M" if tile >= 2**20 and tile % 2**20 == 0 else size_label(tile)
+
+
+def _ratio_errorbar(ax, xs, estimates, **style):
+    """Ratios (Estimates) at xs, whiskers from their intervals."""
+    values = [e.value for e in estimates]
+    return ax.errorbar(xs, values, yerr=[[v - e.low for v, e in zip(values, estimates)],
+                                         [e.high - v for v, e in zip(values, estimates)]],
+                       capsize=3, elinewidth=1.0, **style)
 
 
 # --- Fig. 1 --------------------------------------------------------------------------------
@@ -322,7 +347,7 @@ def fig1_section(devices, figures_dir):
     width = max((len(cols) for _, ms in maps for _, (cols, _) in ms), default=0)
     if not width:
         return "Fig. 1: no SAMPO tiled benchmarks."
-    fig, axes = panel_grid(len(devices), 1, width=max(6.5, 0.75 * width + 2.5), height=3.2)
+    fig, axes = panel_grid(len(devices), 1, width=max(6.5, 0.6 * width + 2.5), height=3.2)
     for (device, device_maps), (ax,) in zip(maps, axes):
         if not device_maps:
             ax.set_title(panel_title("SAMPO, one cluster", device, devices))
@@ -356,14 +381,18 @@ def _draw_heat_map(fig, ax, columns, rows):
     for r, s in enumerate(sizes):
         for c, cell in enumerate(rows[s]):
             text = "×" if cell == "error" else "" if cell is None else f"{values[r, c]:.2f}"
-            ax.text(c, r, text, ha="center", va="center", fontsize=7)
+            red, green, blue, _ = image.to_rgba(values[r, c]) if cell not in (None, "error") \
+                else (1, 1, 1, 1)
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # white on dark cells
+            ax.text(c, r, text, ha="center", va="center", fontsize=SMALL,
+                    color="white" if dark else "black")
     ax.set_xticks(range(len(columns)))
     ax.set_xticklabels([{"aos": "AoS", "soa": "SoA"}.get(l, str(k)) for l, k in columns],
-                       fontsize=7)
+                       fontsize=SMALL)
     ax.set_yticks(range(len(sizes)))
     ax.set_yticklabels([f"{count_label(s)}\nfastest\n{format_seconds(fastest[s])}"
                         if fastest[s] == fastest[s] else count_label(s) for s in sizes],
-                       fontsize=7)
+                       fontsize=SMALL)
     ax.set_xlabel("tile size t (records per tile)")
     ax.set_ylabel("initial eggs")
     fig.colorbar(image, ax=ax, label="time / row's fastest")
@@ -372,31 +401,38 @@ def _draw_heat_map(fig, ax, columns, rows):
 # --- Fig. 5 --------------------------------------------------------------------------------
 
 def fig5_section(devices, figures_dir):
-    """Speedup over AoS of SoA, the best tile and the best partition (N-body, bitonic, SAMPO)."""
-    data = [[r for r in compared(d) if r[0] in FIG5_PROGRAMS and r[5]] for d in devices]
-    if not any(data):
+    """Speedup over AoS of SoA, the best tile and the best partition: the paper's panels
+    (a) N-body, (b) bitonic sort, (c) SAMPO, each with a group of bars per GPU (and
+    precision)."""
+    groups = {app: [(device, r) for device in devices for r in compared(device)
+                    if r[0] == app and r[5]] for app in FIG5_PROGRAMS}
+    if not any(groups.values()):
         return "Fig. 5: no N-body, bitonic or SAMPO layout with an AoS time."
-    fig, axes = panel_grid(len(devices), 1, width=7.5)
-    for device, rows, (ax,) in zip(devices, data, axes):
-        ax.set_title(panel_title("speedup over AoS", device, devices))
-        if not rows:
-            mark_not_measured(ax, "no N-body, bitonic or SAMPO layout with an AoS time")
+    width = max(4.2, 1.9 * max(len(g) for g in groups.values()) + 1.6)
+    fig, axes = panel_grid(1, len(FIG5_PROGRAMS), width=width, height=4.4)
+    for ax, (letter, app) in zip(axes[0], zip("abc", FIG5_PROGRAMS)):
+        ax.set_title(f"({letter}) {PROGRAMS[app]}")
+        if not groups[app]:
+            mark_not_measured(ax, f"no {PROGRAMS[app]} layout with an AoS time")
             continue
-        _plot_bars(ax, rows)
-    body = ("Bars: time(AoS) / time at each program's largest size with an AoS time (Table 2); "
-            "whiskers: the interval from the repetitions' extremes; the best tile / partition "
-            "is named inside its bar. The paper's KDLG and decision-tree bars need the method "
-            "(a later issue); split is the field partitions the preset gives (SAMPO's "
-            "`manual` is the original's three structs).")
+        _plot_bars(ax, groups[app], devices)
+    body = ("Panels (a)–(c) as the paper's: one per program, bars: time(AoS) / time at the "
+            "program's largest size with an AoS time (Table 2), one group per GPU; whiskers: "
+            "the interval from the repetitions' extremes; the best tile / partition is named "
+            "above its bar. The paper's KDLG and decision-tree bars need the method (a later "
+            "issue); split is the field partitions the preset gives (SAMPO's `manual` is the "
+            "original's three structs).")
     return figure_section(fig, figures_dir, "kofler_fig5",
                           f"{PAPER}, Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
                           "(best partition)", "Fig. 5 — speedup over AoS", body, devices)
 
 
-def _plot_bars(ax, rows):
+def _plot_bars(ax, groups, devices):
+    """One group of bars per (GPU, precision) row of compared(); the knob above its bar."""
     width = 0.8 / len(BAR_LAYOUTS)
     top, labelled = 1.0, set()
-    for g, (app, _, precision, size, aos, others) in enumerate(rows):
+    knobs = []
+    for g, (device, (app, _, precision, size, aos, others)) in enumerate(groups):
         for k, layout in enumerate(BAR_LAYOUTS):
             if layout not in others:
                 continue
@@ -408,16 +444,21 @@ def _plot_bars(ax, rows):
                    label=BAR_LABELS[layout] if layout not in labelled else None)
             labelled.add(layout)
             if knob_value is not None:
-                ax.text(x, 0.03, str(knob_value), rotation=90, ha="center", va="bottom",
-                        fontsize=6.5, color="white", clip_on=True)
+                knobs.append((x, est.high, str(knob_value)))
             top = max(top, est.high)
+    for x, high, text in knobs:  # above the whisker: a short bar has no room inside
+        ax.annotate(text, (x, high), xytext=(0, 3), textcoords="offset points", rotation=90,
+                    ha="center", va="bottom", fontsize=SMALL)
     ax.axhline(1.0, color="black", linewidth=0.9)
-    ax.set_ylim(0, top * 1.15)
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([f"{PROGRAMS[r[0]]}\n{r[2]}, size {count_label(r[3])}" for r in rows],
-                       fontsize=8)
+    # room above the tallest bar for its knob's label and the legend
+    ax.set_ylim(0, top * 1.45)
+    ax.set_xlim(-0.6, len(groups) - 0.4)  # bars clear of the frame
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels([(f"{device.label}\n" if len(devices) > 1 else "")
+                        + f"{precision}, size {count_label(size)}"
+                        for device, (_, _, precision, size, *_) in groups])
     ax.set_ylabel("speedup over AoS (×)")
-    ax.legend(fontsize=8)
+    ax.legend(loc="upper left")
 
 
 # --- run-time vs compile-time --------------------------------------------------------------

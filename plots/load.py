@@ -56,6 +56,7 @@ class Benchmark:
     spread: float | None = None
     repetitions_s: tuple = ()  # every repetition's time, when the file has them
     counters: dict = field(default_factory=dict)
+    counter_ranges: dict = field(default_factory=dict)  # (min, max) over the repetitions
     error: str | None = None
     invalid: bool = False  # the error is a time that cannot be a measurement
     throttled: bool = False
@@ -271,12 +272,14 @@ def _fold(path, device, preset, parsed, entries):
         key: statistics.median(e[key] for e in counter_source if key in e)
         for key in _counter_keys(counter_source)
     }
+    counter_ranges = {key: (min(v), max(v)) for key in counters
+                      for v in [[e[key] for e in counter_source if key in e]]}
     throttled = any(_is_number(e.get("throttled")) and e["throttled"] >= 1
                     for e in counter_source)
     spread = _spread(where, aggregates.get("spread"), iterations, time_s)
     repetitions_s = tuple(_seconds(where, e) for e in iterations)
     return replace(base, time_s=time_s, spread=spread, repetitions_s=repetitions_s,
-                   counters=counters, throttled=throttled)
+                   counters=counters, counter_ranges=counter_ranges, throttled=throttled)
 
 
 def _failure(entries):

@@ -3,12 +3,19 @@ cells, Markdown tables. Plain text (no matplotlib), so the claims use it as well
 paper's figure module."""
 
 
+TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+
+
+def time_unit(seconds, units=TIME_UNITS):
+    """(name, seconds per unit) of the largest of `units` in which `seconds` is at least 1:
+    0.00123 -> ("ms", 1e-3); the smallest unit below that."""
+    return next(((unit, scale) for unit, scale in units if seconds >= scale), units[-1])
+
+
 def format_seconds(seconds):
     """3 significant digits in s, ms, µs or ns: 0.00123 -> "1.23 ms"."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"
+    unit, scale = time_unit(seconds)
+    return f"{seconds / scale:.3g} {unit}"
 
 
 def time_cell(seconds, missing="—"):

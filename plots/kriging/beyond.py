@@ -1,9 +1,9 @@
 """Beyond the paper: experiments 7 (A inverted once, two cuBLAS GEMMs) and 8 (the dual form)
 against experiment 6, and the well-count sweep."""
 
-from plots.figures import figure_section, mark_not_measured, panel_grid, panel_title
+from plots.figures import figure_section, legend, mark_not_measured, panel_grid, panel_title
 from plots.kriging.cells import does_not_run_cell, number_cell, seconds_counter
-from plots.kriging.curves import GRID_AXIS, counter, curve, draw, time_s
+from plots.kriging.curves import GRID_AXIS, LEGEND_INSIDE, counter, curve, draw, time_s
 from plots.kriging.data import (BEYOND, BEYOND_DENSE, COLORS, EXPERIMENTS, PAPER, by_scale,
                                 by_wells, grid_count, label, sweep_scales, x_memory_bound)
 from plots.text import count_label, format_seconds, markdown_table
@@ -12,15 +12,15 @@ from plots.text import count_label, format_seconds, markdown_table
 def exp7_section(devices, figures_dir):
     """Experiments 7 (A inverted once, two cuBLAS GEMMs) and 8 (the dual form) against
     experiment 6."""
-    fig, axes = panel_grid(len(devices), 3, width=4.8, height=4.0)
+    fig, axes = panel_grid(len(devices), 3, width=4.8, height=5.2)
     for row, device in enumerate(devices):
         time_ax, err_ax, bound_ax = axes[row]
         time_ax.set_title(panel_title("computing time (dashed: exps. 7, 8 device only)", device, devices))
         points = {n: by_scale(device, sel) for n, sel in BEYOND.items()}
         draw(time_ax, [curve(n, p, time_s, COLORS[n]) for n, p in points.items()] + [
-            curve(f"{n}, device only", points[n], counter("device_s"), COLORS[n], dashed=True,
-                  errors=False) for n in BEYOND_DENSE],
-            GRID_AXIS, "computing time (s)")
+            curve(f"{n}, device only", points[n], counter("device_s", seconds=True), COLORS[n],
+                  dashed=True, errors=False) for n in BEYOND_DENSE],
+            GRID_AXIS, "computing time")
         err_ax.set_title(panel_title("max |estimate − double CPU| (m)", device, devices))
         errors = {label(5): by_scale(device, EXPERIMENTS[5]), **points}
         draw(err_ax, [curve(n, p, counter("max_abs_err"), COLORS[n])
@@ -32,7 +32,7 @@ def exp7_section(devices, figures_dir):
             bound_ax.axhline(1, color="0.4", linestyle=":", linewidth=1.2,
                              label="memory bound (output bytes / copy bandwidth)")
             bound_ax.set_ylim(bottom=min(0.5, bound_ax.get_ylim()[0]))
-            bound_ax.legend(fontsize=7)
+            legend(bound_ax, LEGEND_INSIDE)
     body = ("Experiment 7 inverts A once; the weights of all grid points are one GEMM "
             "Λ = A⁻¹·B and all surfaces a second, Z = S·Λ. Experiment 8 solves α = A⁻¹[z; 0] "
             "once per surface on the host and writes every estimate Σᵢ C(x, xᵢ) αᵢ + α₀ in one "
@@ -82,7 +82,7 @@ def wells_section(devices, figures_dir):
             ax.set_title(panel_title(f"scale {scale} ({count_label(grid_count(scale))} estimates)",
                                 device, devices))
             draw(ax, [curve(n, by_wells(device, sel, scale), time_s, COLORS[n])
-                       for n, sel in BEYOND.items()], "wells (n)", "computing time (s)",
+                       for n, sel in BEYOND.items()], "wells (n)", "computing time",
                   x_of=int, tick_label=str)
     body = ("Experiment 6 solves an (n+1)×(n+1) system per thread with A in __constant__ "
             "memory; experiment 7 inverts A once and uses two GEMMs. A case an experiment cannot "

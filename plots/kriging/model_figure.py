@@ -3,7 +3,7 @@ vertical sections with the wells near them."""
 
 import numpy as np
 
-from plots.figures import Section, plt, save_figure
+from plots.figures import SMALL, Section, plt, save_figure
 from plots.kriging.data import PAPER
 from plots.kriging.model_files import model_files, read_model, read_wells
 from plots.text import markdown_table
@@ -77,7 +77,7 @@ def _draw_3d(ax, model, wells, colors):
                         rstride=stride, cstride=stride, rasterized=True)  # small SVG
     for k, (x, y, d) in enumerate(zip(wells.x / 1000, wells.y / 1000, wells.depth.T)):
         ax.plot([x, x], [y, y], [d.min() - 40, d.max() + 40], color="black", linewidth=1.4)
-        ax.text(x, y, d.min() - 60, f"W{k + 1}", fontsize=7)
+        ax.text(x, y, d.min() - 60, f"W{k + 1}", fontsize=SMALL)
     ax.set_box_aspect((np.ptp(model.x), np.ptp(model.y), 0.45 * np.ptp(model.y)))
     ax.invert_zaxis()
     ax.view_init(elev=22, azim=-58)
@@ -92,12 +92,12 @@ def _draw_map(fig, ax, model, wells, middle_row, middle_col):
     filled.set_rasterized(True)
     lines = ax.contour(xs, ys, model.depth[0], levels=filled.levels[::2], colors="white",
                        linewidths=0.6)
-    ax.clabel(lines, fmt="%.0f", fontsize=7)
+    ax.clabel(lines, fmt="%.0f", fontsize=SMALL)
     fig.colorbar(filled, ax=ax, label=f"depth of {model.surfaces[0]} (m)")
     ax.plot(wells.x / 1000, wells.y / 1000, "k^", markersize=7, markerfacecolor="white")
     for k, (x, y) in enumerate(zip(wells.x / 1000, wells.y / 1000)):
         ax.annotate(f"W{k + 1}", (x, y), xytext=(4, 4), textcoords="offset points",
-                    fontsize=7, color="white", weight="bold")
+                    fontsize=SMALL, color="white", weight="bold")
     y0, x0 = ys[middle_row], xs[middle_col]
     ax.plot([xs[0], xs[-1]], [y0, y0], "w--", linewidth=1.2)
     ax.plot([x0, x0], [ys[0], ys[-1]], "w--", linewidth=1.2)
@@ -135,7 +135,7 @@ def _draw_section(ax, model, wells, colors, direction, index):
                 markersize=3.5)
         ax.annotate(f"W{k + 1}\n({abs(well_off[k]):.0f} m off)",
                     (well_along[k] / 1000, wells.depth[:, k].min() - 30), ha="center",
-                    va="bottom", fontsize=7)
+                    va="bottom", fontsize=SMALL)
     if not len(near):
         ax.text(0.5, 0.02, f"no well within {SECTION_BAND_M / 1000:g} km of this section",
                 transform=ax.transAxes, ha="center", fontsize=8, color="0.3")

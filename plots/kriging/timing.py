@@ -1,7 +1,7 @@
 """The paper's timing figures: Fig. 2 (computing time of experiments 1–6 and their CPU
 programs) with its table, Fig. 3 (speedup over the CPU programs)."""
 
-from plots.figures import figure_section, panel_grid, panel_title
+from plots.figures import SMALL, figure_section, panel_grid, panel_title
 from plots.kriging.cells import time_cell
 from plots.kriging.curves import GRID_AXIS, Curve, curve, draw, time_s
 from plots.kriging.data import (COLORS, CPU_PROGRAMS, EXPERIMENTS, MAPPING_NOTE, PAPER,
@@ -12,7 +12,7 @@ from plots.text import count_label, markdown_table
 
 def fig2_section(devices, figures_dir):
     """Fig. 2: computing time vs grid count, (a) the CPU programs, (b) CUDA experiments 1-6."""
-    fig, axes = panel_grid(len(devices), 2, width=5.4, height=4.2)
+    fig, axes = panel_grid(len(devices), 2, width=5.4, height=5.0)
     for row, device in enumerate(devices):
         cpu_ax, gpu_ax = axes[row]
         cpu_ax.set_title(panel_title("(a) CPU programs (one core)", device, devices))
@@ -22,10 +22,10 @@ def fig2_section(devices, figures_dir):
             sampled = frozenset(s for s, b in points.items() if b.counters.get("sampled"))
             cpu.append(curve(f"{name} (exp. {', '.join(map(str, exps))})", points, time_s,
                              f"C{exps[0] - 1}", hollow=sampled))
-        draw(cpu_ax, cpu, GRID_AXIS, "computing time (s)")
+        draw(cpu_ax, cpu, GRID_AXIS, "computing time")
         gpu_ax.set_title(panel_title("(b) CUDA programs", device, devices))
         draw(gpu_ax, [curve(label(e), by_scale(device, sel), time_s, COLORS[label(e)])
-                       for e, sel in EXPERIMENTS.items()], GRID_AXIS, "computing time (s)")
+                       for e, sel in EXPERIMENTS.items()], GRID_AXIS, "computing time")
     body = (f"{MAPPING_NOTE} Computing time includes the host↔device transfers each design "
             "needs. Hollow CPU markers: timed on a sample of grid points and scaled linearly "
             "(`sampled` counter).\n\n" + time_table(devices))
@@ -53,7 +53,7 @@ def time_table(devices):
 
 def fig3_section(devices, figures_dir):
     """Fig. 3: speedup of experiment 6 over its CPU program; every experiment over its own."""
-    fig, axes = panel_grid(len(devices), 2, width=5.4, height=4.2)
+    fig, axes = panel_grid(len(devices), 2, width=5.4, height=5.0)
     exp6_program = program_label(CPU_PROGRAMS[6])
     for row, device in enumerate(devices):
         exp6_ax, all_ax = axes[row]
@@ -64,7 +64,7 @@ def fig3_section(devices, figures_dir):
             for value, words in ((PAPER_SPEEDUP_PEAK, "paper: peak above"),
                                  (PAPER_SPEEDUP_LEVEL, "paper: levels near")):
                 exp6_ax.axhline(value, color="0.5", linestyle=":", linewidth=1.2)
-                exp6_ax.annotate(f"{words} {value}×", (0.01, value), fontsize=7, color="0.4",
+                exp6_ax.annotate(f"{words} {value}×", (0.01, value), fontsize=SMALL, color="0.4",
                                  xycoords=("axes fraction", "data"), va="bottom")
             exp6_ax.set_ylim(bottom=0)
         all_ax.set_title(panel_title("(b) each experiment over its own CPU program", device,

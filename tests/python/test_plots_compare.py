@@ -18,10 +18,9 @@ import matplotlib.pyplot as plt
 import pytest
 
 from plots import compare, stats
-from plots.figures import TextOutsideFigure, save_figure, texts_outside
+from plots.figures import TextOutsideFigure, UnreadableFigure, save_figure, texts_outside
 from plots.load import Benchmark, load_results
-from plots.__main__ import main as plots_main
-from report_checks import assert_figures_written
+from tests.python.report_checks import SEVERAL_GPUS, assert_figures_written, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
@@ -135,6 +134,7 @@ def folders(tmp_path_factory):
 def written(folders):
     with warnings.catch_warnings():
         warnings.simplefilter("error", TextOutsideFigure)
+        warnings.simplefilter("error", UnreadableFigure)
         assert compare.main([str(folders / "a"), str(folders / "b"), "--out",
                              str(folders / "out")]) == 0
     return folders / "out"
@@ -264,11 +264,8 @@ def test_save_figure_wraps_a_long_title_instead_of_running_out(tmp_path):
         save_figure(fig, tmp_path, "long")
 
 
-def test_several_folders_and_cards_report_keeps_text_inside_every_figure(folders, tmp_path):
-    out = tmp_path / "report"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", TextOutsideFigure)
-        assert plots_main(["--out", str(out), str(folders / "a"), str(folders / "cards")]) == 0
+def test_several_folders_and_cards_report_keeps_text_inside_every_figure(tmp_path_factory):
+    out, _ = rendered_once(SEVERAL_GPUS, tmp_path_factory)  # idw_quick and two derived cards
     text = (out / "REPORT.md").read_text()
     assert "## GPU comparison" in text
     assert f"### Identical GPUs: {derived.GPU_NAME} × 2" in text

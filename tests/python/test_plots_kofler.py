@@ -6,11 +6,13 @@ import contextlib
 import io
 import json
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
 
 from plots.__main__ import main
+from plots.figures import TextOutsideFigure, UnreadableFigure
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope,
                           evaluate_claim, load_claims)
 from plots.load import Benchmark
@@ -18,7 +20,7 @@ from plots.names import parse_name
 from plots.papers import PAPERS
 
 from tests.python.fixtures import make_kofler_fixture
-from tests.python.report_checks import assert_figures_written
+from tests.python.report_checks import assert_figures_written, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kofler_tile_sweep", "kofler_fig1", "kofler_fig5")
@@ -51,18 +53,20 @@ def fixture(generator, tmp_path_factory):
 
 
 def report_of(*folders, out=None):
-    """REPORT.md of one CLI run over these folders (written into the first without `out`)."""
+    """REPORT.md of one CLI run over these folders (written into the first without `out`);
+    a text leaving a figure or an unreadable figure fails it."""
     options = ["--out", str(out)] if out else []
-    with contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("error", TextOutsideFigure)
+        warnings.simplefilter("error", UnreadableFigure)
         assert main([*options, *map(str, folders)]) == 0
     return ((out or folders[0]) / "REPORT.md").read_text()
 
 
 @pytest.fixture(scope="module")
-def report(fixture, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("report") / "run"
-    shutil.copytree(fixture, folder)
-    return folder, report_of(folder)
+def report(tmp_path_factory):
+    folder, _ = rendered_once("kofler_quick", tmp_path_factory)  # the same generator's folder
+    return folder, (folder / "REPORT.md").read_text()
 
 
 def copy_without(fixture, tmp_path, drop):
