@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/harness/ceilings.hpp"
 #include "lb/harness/device_context.hpp"
 #include "lb/harness/gpu_timer.hpp"
 #include "lb/harness/journal.hpp"
@@ -94,6 +95,26 @@ TEST(BenchesGpu, IdwVersionsAreValidatedTimedAndCountedAgainstTheirComputeBound)
     EXPECT_GT(counter(r, "footprint_bytes"), 0) << name;
     EXPECT_FALSE(r.counters.count("limit_s")) << name << ": the old name";
   }
+}
+
+// The ceilings a run measures at start, the bus among them (recorded in the context).
+TEST(BenchesGpu, CeilingsMeasureTheBusBothWaysPinnedAndPageable) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
+  set_up_env();
+  const Ceilings c = measure_ceilings();
+  for (double gbs : {c.copy_bandwidth_gbs, c.h2d_pinned_gbs, c.d2h_pinned_gbs, c.h2d_pageable_gbs, c.d2h_pageable_gbs}) {
+    EXPECT_GT(gbs, 0.5);     // any bus of this century
+    EXPECT_LT(gbs, 1.0e4);   // and none faster than 10 TB/s
+  }
+  // The bus is slower than the device's own memory, each way.
+  EXPECT_LT(c.h2d_pinned_gbs, c.copy_bandwidth_gbs);
+  EXPECT_LT(c.d2h_pinned_gbs, c.copy_bandwidth_gbs);
+  ::testing::Test::RecordProperty("bus_gbs_h2d_d2h_pinned_pageable",
+                                  std::to_string(c.h2d_pinned_gbs) + " " + std::to_string(c.d2h_pinned_gbs) + " " +
+                                      std::to_string(c.h2d_pageable_gbs) + " " + std::to_string(c.d2h_pageable_gbs));
+  const auto j = c.to_json();
+  for (const char* key : {"h2d_pinned_gbs", "d2h_pinned_gbs", "h2d_pageable_gbs", "d2h_pageable_gbs"})
+    EXPECT_TRUE(j.contains(key)) << key;
 }
 
 TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePartAndTheBus) {
