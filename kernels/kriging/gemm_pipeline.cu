@@ -51,8 +51,9 @@ struct MathLibraries {
 void* open_library(const char* path) {
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!handle)
-    throw std::runtime_error(std::string("kriging experiment 7 needs cuBLAS and cuSOLVER: cannot load ") + path + ": " +
-                             dlerror());
+    throw std::runtime_error(std::string("kriging experiment 7 and experiment 8's device solve need cuBLAS and "
+                                         "cuSOLVER: cannot load ") +
+                             path + ": " + dlerror());
   return handle;
 }
 

@@ -232,7 +232,9 @@ class DeviceExperiment {
   //! owned by this object: valid until its next run.
   const T* host_estimates() const;
 
-  //! Experiment 8: where the next runs solve alpha (default: the device).
+  //! Experiment 8: where the next runs solve alpha (default: the device). The device solve's
+  //! cuSOLVER handle and buffers are made here (set_solve(device)) or before the first run
+  //! that needs them, outside its timed region (a host-solve-only use never loads cuSOLVER).
   void set_solve(SolvePlace place);
   SolvePlace solve() const;
   //! Experiment 8: times `trials` solves each way on this input (after an untimed one of
