@@ -93,7 +93,8 @@ Program ok_program() {
   return {"ok",
           {versions, {"layout", {"soa", "aos-const", "dense"}}, {"precision", {"float", "double"}}, {"scale", {}},
            {"wells", {}}},
-          {"vs_exp5_max_abs", "vs_exp5_max_rel", "device_s", "host_solve_s", "sampled", "sample_points"},
+          {"vs_exp5_max_abs", "vs_exp5_max_rel", "device_s", "host_solve_s", "device_solve_s", "solve_trial_host_s",
+           "solve_trial_device_s", "solve_on_device", "sampled", "sample_points"},
           plan_ok};
 }
 

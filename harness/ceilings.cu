@@ -1,6 +1,7 @@
 #include "lb/harness/ceilings.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "lb/common/cuda_check.hpp"
 
@@ -66,13 +67,41 @@ double best_seconds(Launch launch, int runs = 5) {
   return best / 1e3;
 }
 
+//! The bus ceilings: kBusCopyBytes each way between a device buffer and pinned, then
+//! pageable, host memory (touched first, so no page faults are timed). A pageable copy
+//! returns once the driver has staged it, so the events around it span the whole copy.
+void measure_bus(Ceilings& c) {
+  const std::size_t bytes = kBusCopyBytes;
+  void* device = nullptr;
+  void* pinned = nullptr;
+  check(cudaMalloc(&device, bytes), "cudaMalloc (bus ceiling)");
+  check(cudaMallocHost(&pinned, bytes), "cudaMallocHost (bus ceiling)");
+  std::vector<unsigned char> pageable(bytes, 1);
+  auto rate = [&](void* dst, const void* src, cudaMemcpyKind kind) {
+    return double(bytes) / best_seconds([&] { check(cudaMemcpyAsync(dst, src, bytes, kind), "cudaMemcpy (bus ceiling)"); }) /
+           1e9;
+  };
+  check(cudaMemset(device, 1, bytes), "cudaMemset");
+  std::fill_n(static_cast<unsigned char*>(pinned), bytes, 1);
+  c.h2d_pinned_gbs = rate(device, pinned, cudaMemcpyHostToDevice);
+  c.d2h_pinned_gbs = rate(pinned, device, cudaMemcpyDeviceToHost);
+  c.h2d_pageable_gbs = rate(device, pageable.data(), cudaMemcpyHostToDevice);
+  c.d2h_pageable_gbs = rate(pageable.data(), device, cudaMemcpyDeviceToHost);
+  check(cudaFreeHost(pinned), "cudaFreeHost");
+  check(cudaFree(device), "cudaFree");
+}
+
 }  // namespace
 
 nlohmann::json Ceilings::to_json() const {
   return {{"copy_bandwidth_gbs", copy_bandwidth_gbs},
           {"fp32_fma_per_s", fp32_fma_per_s},
           {"fp64_fma_per_s", fp64_fma_per_s},
-          {"fp32_rcp_per_s", fp32_rcp_per_s}};
+          {"fp32_rcp_per_s", fp32_rcp_per_s},
+          {"h2d_pinned_gbs", h2d_pinned_gbs},
+          {"d2h_pinned_gbs", d2h_pinned_gbs},
+          {"h2d_pageable_gbs", h2d_pageable_gbs},
+          {"d2h_pageable_gbs", d2h_pageable_gbs}};
 }
 
 Ceilings measure_ceilings() {
@@ -110,6 +139,7 @@ Ceilings measure_ceilings() {
   }) / 1e9;
   check(cudaFree(src), "cudaFree");
   check(cudaFree(dst), "cudaFree");
+  measure_bus(c);
   return c;
 }
 

@@ -47,7 +47,25 @@ std::map<std::string, double> rate_counters(const Work& w, double seconds, doubl
     bound_counters("compute_bound_s", "pct_compute_bound", compute_s);
     bound = std::max(bound, compute_s);
   }
-  if (bound > 0) bound_counters("bound_s", "pct_of_bound", bound);
+  // The bus: each direction at its pinned rate (the fastest the bus moves data), the slower
+  // one binding (uploads and downloads can run at once); it bounds the whole run, not t_w.
+  double bus_s = 0;
+  if (w.bus_h2d_bytes > 0 && c.h2d_pinned_gbs > 0) bus_s = w.bus_h2d_bytes / (c.h2d_pinned_gbs * 1e9);
+  if (w.bus_d2h_bytes > 0 && c.d2h_pinned_gbs > 0) bus_s = std::max(bus_s, w.bus_d2h_bytes / (c.d2h_pinned_gbs * 1e9));
+  if (w.bus_h2d_bytes > 0 || w.bus_d2h_bytes > 0) {
+    out["bus_h2d_bytes"] = w.bus_h2d_bytes;
+    out["bus_d2h_bytes"] = w.bus_d2h_bytes;
+  }
+  if (bus_s > 0) {
+    out["bus_bound_s"] = bus_s;
+    out["pct_bus_bandwidth"] = 100.0 * bus_s / seconds;
+    if (bound > 0) bound_counters("device_bound_s", "pct_of_device_bound", bound);
+    const double end_to_end = std::max(bound, bus_s);
+    out["bound_s"] = end_to_end;
+    out["pct_of_bound"] = 100.0 * end_to_end / seconds;
+  } else if (bound > 0) {
+    bound_counters("bound_s", "pct_of_bound", bound);
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -70,6 +71,25 @@ Check check_of(const kriging::EstimateCheck& c) {
            {"checked", double(c.checked)}, {"kappa", c.kappa}}};
 }
 
+//! The mean of a part of the timed runs over one timed loop (NaN parts are not runs of it).
+class MeanOfLoop {
+ public:
+  void add(double seconds) {
+    if (std::isfinite(seconds)) total_ += seconds, ++count_;
+  }
+  //! The loop's mean (NaN if none), and starts over.
+  double take() {
+    const double mean = count_ > 0 ? total_ / double(count_) : std::numeric_limits<double>::quiet_NaN();
+    total_ = 0;
+    count_ = 0;
+    return mean;
+  }
+
+ private:
+  double total_ = 0;
+  std::size_t count_ = 0;
+};
+
 //! The host (and device) bytes of one run, estimated from the mesh before anything is made.
 MemoryNeed memory_need(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
   const auto mesh = datasets::kriging_mesh({.scale = scale, .wells = wells});
@@ -78,20 +98,26 @@ MemoryNeed memory_need(int experiment, int scale, std::size_t wells, std::size_t
   return {.host_bytes = b.host, .device_bytes = b.device};
 }
 
+//! Solve trials of each kind before experiment 8's timed runs (choose_solve: the rule).
+constexpr int kSolveTrials = 5;
+
 //! One CUDA experiment. It times itself: its timed region holds host work and transfers
 //! (lb/kriging/device.hpp); its declared Work (writing the estimates once; experiment 8's
-//! FMAs) is spent in the device part, whose mean over the timed runs is `device_s`.
+//! FMAs) is spent in the device part, whose mean over the timed runs is `device_s`, and the
+//! bytes its timed region moves over the bus bound the whole run. Experiment 8 first picks
+//! where it solves alpha by the rule (DeviceExperiment::choose_solve), in set-up.
 template <class T>
 class GpuExperiment final : public Variant {
  public:
   explicit GpuExperiment(const GpuCase& c) : c_(c) {}
-  void setup(cudaStream_t) override {
+  void setup(cudaStream_t stream) override {
     in_ = &input<T>(c_.scale, c_.wells);
     try {
       experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_);
     } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
       throw std::runtime_error(fmt::format("does not run: {}", e.what()));
     }
+    if (c_.experiment == 8) solve_choice_ = experiment_->choose_solve(kSolveTrials, stream);
   }
   //! The next run poisons its outputs first (inside the experiment: exps 1-2 write per surface).
   void poison(cudaStream_t) override { poison_next_ = true; }
@@ -103,9 +129,10 @@ class GpuExperiment final : public Variant {
       checked_run_ = experiment_->run(stream, kriging::Poison::yes);
       return checked_run_.seconds;
     }
-    const auto r = experiment_->run(stream);
-    if (std::isfinite(r.device_seconds)) device_total_ += r.device_seconds, ++device_runs_;
-    if (std::isfinite(r.host_solve_seconds)) host_solve_total_ += r.host_solve_seconds, ++host_solves_;
+    const kriging::DeviceTimes r = experiment_->run_in_place(stream);  // the estimates stay pinned
+    device_.add(r.device_seconds);
+    host_solve_.add(r.host_solve_seconds);
+    device_solve_.add(r.device_solve_seconds);
     return r.seconds;
   }
   Check validate(cudaStream_t stream) override {
@@ -131,7 +158,13 @@ class GpuExperiment final : public Variant {
   //! (point, well, surface) one FMA.
   Work work() const override {
     const double estimates = double(in_->points()) * double(in_->surfaces);
-    Work w{.unit = "estimates", .units = estimates, .bytes_written = estimates * sizeof(T)};
+    const auto bus = kriging::bus_bytes(c_.experiment, in_->grid_x.size(), in_->grid_y.size(), in_->surfaces,
+                                        in_->wells, sizeof(T), experiment_->solve());
+    Work w{.unit = "estimates",
+           .units = estimates,
+           .bytes_written = estimates * sizeof(T),
+           .bus_h2d_bytes = bus.h2d,
+           .bus_d2h_bytes = bus.d2h};
     if (c_.experiment == 8) {
       const double fmas = double(in_->points()) * double(in_->wells) * (2.0 + double(in_->surfaces));
       (sizeof(T) == 4 ? w.fp32_fma : w.fp64_fma) = fmas;
@@ -139,16 +172,21 @@ class GpuExperiment final : public Variant {
     return w;
   }
   double work_seconds(double) override {
-    device_s_ = device_runs_ > 0 ? device_total_ / double(device_runs_) : std::numeric_limits<double>::quiet_NaN();
-    host_solve_s_ = host_solves_ > 0 ? host_solve_total_ / double(host_solves_) : std::numeric_limits<double>::quiet_NaN();
-    device_total_ = host_solve_total_ = 0;
-    device_runs_ = host_solves_ = 0;
+    device_s_ = device_.take();
+    host_solve_s_ = host_solve_.take();
+    device_solve_s_ = device_solve_.take();
     return device_s_;
   }
   double footprint_bytes() const override { return memory_need(c_.experiment, c_.scale, c_.wells, sizeof(T), true).device_bytes; }
   void add_counters(benchmark::State& state, double) const override {
     if (std::isfinite(device_s_)) state.counters["device_s"] = device_s_;
     if (std::isfinite(host_solve_s_)) state.counters["host_solve_s"] = host_solve_s_;
+    if (std::isfinite(device_solve_s_)) state.counters["device_solve_s"] = device_solve_s_;
+    if (solve_choice_) {  // experiment 8: what the rule was given and what it chose
+      state.counters["solve_trial_host_s"] = solve_choice_->host_seconds;
+      state.counters["solve_trial_device_s"] = solve_choice_->device_seconds;
+      state.counters["solve_on_device"] = solve_choice_->place == kriging::SolvePlace::device ? 1 : 0;
+    }
   }
 
  private:
@@ -169,12 +207,11 @@ class GpuExperiment final : public Variant {
   std::unique_ptr<kriging::DeviceExperiment<T>> experiment_;
   bool poison_next_ = false;
   kriging::DeviceRun<T> checked_run_;
-  double device_total_ = 0;  //!< over the current timed loop's runs
-  std::size_t device_runs_ = 0;
-  double host_solve_total_ = 0;  //!< experiment 8's host solve, over the current timed loop's runs
-  std::size_t host_solves_ = 0;
-  double host_solve_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's mean
-  double device_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's mean
+  std::optional<kriging::SolveChoice> solve_choice_;  //!< experiment 8
+  MeanOfLoop device_, host_solve_, device_solve_;     //!< over the current timed loop's runs
+  double device_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's means
+  double host_solve_s_ = std::numeric_limits<double>::quiet_NaN();
+  double device_solve_s_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 }  // namespace

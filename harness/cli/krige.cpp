@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -53,6 +55,15 @@ void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
                   "a line), .npy (NumPy array of shape (surfaces, ny, nx), rows from y0) or .tif/.tiff (GeoTIFF, "
                   "one band per surface, north up; needs GDAL at build time)");
   cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)");
+  cmd->add_option("--solve", o.solve,
+                  "experiment 8 on the GPU: where alpha = A^-1 [z; 0] is solved: device (cuSOLVER), host (the "
+                  "blocked LU on one core) or auto (times both on this input and keeps the faster: the benchmark's "
+                  "rule)")
+      ->check(one_of({"device", "host", "auto"}))
+      ->capture_default_str();
+  cmd->add_flag("--timing", o.timing,
+                "print where the time went on stderr: loading, start-up (CUDA context, allocations), solve, kernels, "
+                "transfers, checking, writing");
 }
 
 namespace {
@@ -129,6 +140,10 @@ void check_options(const KrigeOptions& o) {
     throw std::invalid_argument(fmt::format("--precision is only for experiments 7 and 8 (give --experiment 7 or 8): experiment "
                                             "{} runs in {} (the paper's choice: 1-5 double, 6 float)",
                                             o.experiment.value_or(6), o.experiment.value_or(6) == 6 ? "float" : "double"));
+  if (o.solve != "device" && (o.experiment != 8 || o.device != "gpu"))
+    throw std::invalid_argument(fmt::format("--solve is for experiment 8 on the GPU (give --experiment 8 --device gpu): "
+                                            "experiment {} on the {} solves where its program does",
+                                            o.experiment.value_or(6), o.device == "cpu" ? "CPU" : "GPU"));
   if (o.experiment == 7 && o.device == "cpu")
     throw std::invalid_argument("experiment 7 runs on the GPU only (cuSOLVER and cuBLAS; it has no CPU program): use "
                                 "--device gpu, or --experiment 1 to 6 with --device cpu");
@@ -180,15 +195,35 @@ int default_experiment(const KrigeOptions& o, const Problem& p) {
   return fallback;
 }
 
-template <class T>
-struct Model {
-  std::vector<T> estimates;       //!< H x (M N), surface-major, mesh x fastest
-  double seconds = 0.0;           //!< wall clock of the program (device: set-up, run, download)
-  double device_seconds = -1.0;   //!< the experiment's timed region (GPU only)
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+//! Where the time of one krige went (seconds; NaN: not a part of this run), for --timing.
+struct Timing {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  double load = kNone;      //!< reading the wells (or generating the case)
+  double startup = kNone;   //!< GPU: the CUDA context, device and pinned allocations, library handles
+  double program = kNone;   //!< the program: GPU, its timed region (CUDA events); CPU, its wall clock
+  double solve = kNone;     //!< exp 8: alpha's solve (host or device), inside `program`
+  double kernels = kNone;   //!< GPU: the device part (first kernel to last), inside `program`
+  double check = kNone;     //!< the finite-estimate check
+  double write = kNone;     //!< writing the output files
 };
 
 template <class T>
-Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram) {
+struct Model {
+  //! H x (M N), surface-major, mesh x fastest: the GPU's pinned output or the CPU's vector.
+  const T* estimates = nullptr;
+  std::vector<T> owned;  //!< the CPU program's output
+  std::unique_ptr<kriging::DeviceExperiment<T>> experiment;  //!< owns the GPU's output
+  double seconds = 0.0;          //!< wall clock of the program (device: set-up, run, download)
+  double device_seconds = -1.0;  //!< the experiment's timed region (GPU only)
+  std::string solved;            //!< exp 8 on the GPU: where alpha was solved, and why
+};
+
+template <class T>
+Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram, Timing& timing) {
   const int experiment_number = *o.experiment;
   const kriging::KrigingInput<T> in = kriging::make_input<T>(p.wells, p.grid, variogram);
   Model<T> m;
@@ -199,21 +234,39 @@ Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Var
     kriging::check_device_mesh(experiment_number, in.points(), in.surfaces);
     require_gpu_for_device_option("the experiment's CPU program");
     const auto start = std::chrono::steady_clock::now();
-    kriging::DeviceExperiment<T> experiment(experiment_number, in);
-    kriging::DeviceRun<T> run = experiment.run();
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    check(cudaFree(nullptr), "krige: create the CUDA context");
+    m.experiment = std::make_unique<kriging::DeviceExperiment<T>>(experiment_number, in);
+    if (experiment_number == 8) {
+      if (o.solve == "auto") {
+        const kriging::SolveChoice c = m.experiment->choose_solve(3);
+        m.solved = fmt::format("{} (auto: median of 3 solves {:.3g} s on the host, {:.3g} s on the device)",
+                               kriging::to_string(c.place), c.host_seconds, c.device_seconds);
+      } else {
+        m.experiment->set_solve(o.solve == "host" ? kriging::SolvePlace::host : kriging::SolvePlace::device);
+        m.solved = o.solve;
+      }
+    }
+    timing.startup = seconds_since(start);
+    const kriging::DeviceTimes run = m.experiment->run_in_place();
+    m.seconds = seconds_since(start);
     m.device_seconds = run.seconds;
-    m.estimates = std::move(run.estimates);
+    m.estimates = m.experiment->host_estimates();
+    timing.program = run.seconds;
+    timing.kernels = run.device_seconds;
+    timing.solve = std::isfinite(run.host_solve_seconds) ? run.host_solve_seconds : run.device_solve_seconds;
   } else {
     const kriging::CpuProgram program = kriging::cpu_program_of(experiment_number);
-    m.estimates = kriging::run_cpu_program(program, in);
-    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.owned = kriging::run_cpu_program(program, in);
+    m.seconds = seconds_since(t0);
+    timing.program = m.seconds;
+    if (m.owned.size() != in.points() * in.surfaces)
+      throw std::runtime_error(fmt::format("experiment {} returned {} estimates, expected {} points x {} surfaces",
+                                           experiment_number, m.owned.size(), in.points(), in.surfaces));
+    m.estimates = m.owned.data();
   }
-  const std::size_t points = in.points(), surfaces = in.surfaces;
-  if (m.estimates.size() != points * surfaces)
-    throw std::runtime_error(fmt::format("experiment {} returned {} estimates, expected {} points x {} surfaces",
-                                         experiment_number, m.estimates.size(), points, surfaces));
-  for (std::size_t k = 0; k < m.estimates.size(); ++k)
+  const auto check_start = std::chrono::steady_clock::now();
+  const std::size_t points = in.points(), count = points * in.surfaces;
+  for (std::size_t k = 0; k < count; ++k)
     if (!std::isfinite(static_cast<double>(m.estimates[k]))) {
       const std::size_t h = k / points, pt = k % points;
       throw std::runtime_error(fmt::format(
@@ -221,7 +274,28 @@ Model<T> run_program(const KrigeOptions& o, const Problem& p, const kriging::Var
           experiment_number, static_cast<double>(m.estimates[k]), p.wells.surface_names[h], pt % in.grid_x.size(),
           pt / in.grid_x.size()));
     }
+  timing.check = seconds_since(check_start);
   return m;
+}
+
+//! --timing: one line a part, in the order they happen; the transfers are what the timed
+//! region holds besides the solve and the kernels (uploads, downloads not hidden behind the
+//! kernels, host work between them).
+void print_timing(const Timing& t, double total) {
+  auto line = [](const char* what, double s) {
+    if (std::isfinite(s)) std::fprintf(stderr, "  %-34s %10.3f ms\n", what, s * 1e3);
+  };
+  std::fprintf(stderr, "krige timing:\n");
+  line("loading the input", t.load);
+  line("start-up (CUDA context, allocations)", t.startup);
+  line("program (timed region)", t.program);
+  line("  solve", t.solve);
+  line("  kernels", t.kernels);
+  if (std::isfinite(t.kernels))
+    line("  transfers and host work", t.program - t.kernels - (std::isfinite(t.solve) ? t.solve : 0.0));
+  line("checking the estimates", t.check);
+  line("writing", t.write);
+  line("total", total);
 }
 
 //! Appends text to a file in chunks (millions of rows: no per-row stream calls).
@@ -271,24 +345,26 @@ void write_wells(datasets::AtomicFile& file, const datasets::WellSet& wells) {
 
 template <class T>
 int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& variogram,
-             datasets::AtomicFiles& outputs) {
+             datasets::AtomicFiles& outputs, Timing& timing, std::chrono::steady_clock::time_point started) {
   const auto bytes = kriging::run_bytes(*o.experiment, p.grid.nx, p.grid.ny, p.wells.surfaces(), p.wells.wells(),
                                         sizeof(T), o.device == "gpu");
   const std::string what = fmt::format("kriging {} x {} mesh points", p.grid.nx, p.grid.ny);
   harness::require_memory({.host_bytes = bytes.host, .device_bytes = bytes.device}, what);
   const Phase phase(fmt::format("{} x {} surfaces (about {} of host memory)", what, p.wells.surfaces(),
                                 bytes_text(bytes.host)));
-  const Model<T> m = run_program<T>(o, p, variogram);
+  const Model<T> m = run_program<T>(o, p, variogram, timing);
   // Both files are written before either is moved into place: a failure leaves neither.
   const auto write_start = std::chrono::steady_clock::now();
   datasets::write_grid(outputs[0], datasets::grid_format_of({"--out", o.out}),
-                       datasets::GridValues<T>{p.grid, p.wells.surface_names, m.estimates.data()});
+                       datasets::GridValues<T>{p.grid, p.wells.surface_names, m.estimates});
   if (!o.wells_out.empty()) write_wells(outputs[1], p.wells);
   outputs.commit();
-  const double write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
+  const double write_seconds = seconds_since(write_start);
+  timing.write = write_seconds;
 
   // Printed once the model is written (an error stays one line), before the summary (last).
   std::fprintf(stderr, "variogram: %s\n", variogram.describe().c_str());
+  if (!m.solved.empty()) std::fprintf(stderr, "experiment 8 solved alpha on the %s\n", m.solved.c_str());
   const std::size_t points = p.grid.nx * p.grid.ny;
   const std::string device_time =
       m.device_seconds >= 0 ? fmt::format(" ({:.3f} s in the experiment's timed region)", m.device_seconds) : "";
@@ -298,18 +374,23 @@ int krige_in(const KrigeOptions& o, const Problem& p, const kriging::Variogram& 
                points, p.wells.surfaces(), p.wells.wells(), *o.experiment, o.device.c_str(),
                std::is_same_v<T, float> ? "float" : "double", m.seconds, device_time.c_str(), o.out.c_str(), write_seconds,
                o.wells_out.empty() ? "" : fmt::format(" (wells -> {})", o.wells_out).c_str());
+  if (o.timing) print_timing(timing, seconds_since(started));  // asked for: after the summary
   return 0;
 }
 
 }  // namespace
 
 int krige(const KrigeOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   check_options(options);
   // The output paths are checked (and their temporary files made) before any work.
   std::vector<datasets::OutputPath> out_paths = {{"--out", options.out}};
   if (!options.wells_out.empty()) out_paths.push_back({"--wells-out", options.wells_out});
   datasets::AtomicFiles outputs(out_paths, {options.wells});
+  Timing timing;
+  const auto load_start = std::chrono::steady_clock::now();
   const Problem p = load_problem(options);
+  timing.load = seconds_since(load_start);
   const kriging::Variogram variogram = variogram_of(options, p);
   KrigeOptions o = options;
   o.experiment = options.experiment ? *options.experiment : default_experiment(o, p);
@@ -317,7 +398,8 @@ int krige(const KrigeOptions& options) {
   // double unless --precision float.
   const bool use_float = *o.experiment >= 7 ? o.precision.value_or("double") == "float"
                                             : kriging::experiment_uses_float(*o.experiment);
-  return use_float ? krige_in<float>(o, p, variogram, outputs) : krige_in<double>(o, p, variogram, outputs);
+  return use_float ? krige_in<float>(o, p, variogram, outputs, timing, started)
+                   : krige_in<double>(o, p, variogram, outputs, timing, started);
 }
 
 }  // namespace lb::tools

@@ -21,6 +21,8 @@ struct KrigeOptions {
   std::string model = "exponential";     //!< the variogram (lb/kriging/variogram.hpp)
   std::optional<double> range, sill, nugget;
   std::string out, wells_out;
+  std::string solve = "device";  //!< experiment 8 on the GPU: where alpha is solved (device, host, auto)
+  bool timing = false;           //!< print where the time went (--timing)
 };
 
 void add_krige_options(CLI::App* cmd, KrigeOptions& o);

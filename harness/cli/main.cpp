@@ -163,9 +163,12 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
   std::fprintf(stderr, "device %d: %s (%s), measuring ceilings...\n", e.device.index, e.device.name.c_str(),
                e.device.uuid.c_str());
   e.ceilings = measure_ceilings();
-  std::fprintf(stderr, "ceilings: copy %.0f GB/s, FP32 FMA %.2f T/s, FP64 FMA %.2f T/s, FP32 rcp %.2f T/s\n",
+  std::fprintf(stderr,
+               "ceilings: copy %.0f GB/s, FP32 FMA %.2f T/s, FP64 FMA %.2f T/s, FP32 rcp %.2f T/s; bus H2D/D2H "
+               "pinned %.1f/%.1f GB/s, pageable %.1f/%.1f GB/s\n",
                e.ceilings.copy_bandwidth_gbs, e.ceilings.fp32_fma_per_s / 1e12, e.ceilings.fp64_fma_per_s / 1e12,
-               e.ceilings.fp32_rcp_per_s / 1e12);
+               e.ceilings.fp32_rcp_per_s / 1e12, e.ceilings.h2d_pinned_gbs, e.ceilings.d2h_pinned_gbs,
+               e.ceilings.h2d_pageable_gbs, e.ceilings.d2h_pageable_gbs);
   e.timer = std::make_unique<GpuTimer>(e.device.uuid);
 
   Journal journal(journal_path);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/dense_lu.hpp"
 #include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
 
@@ -71,12 +72,13 @@ CpuProgram cpu_program_of(int experiment) {
 }
 
 template <class T>
-std::vector<T> kriging_matrix(const KrigingInput<T>& in) {
+std::vector<T> kriging_matrix(const KrigingInput<T>& in, int threads) {
   const int n = static_cast<int>(in.wells);
   std::vector<T> a(static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(n + 1));
   // m^2 / 2 exps: 5 ms at 1000 wells on one core, so rows in parallel (dynamic: a
   // triangle's rows shrink).
-#pragma omp parallel for schedule(dynamic, 16) if (n >= 128)
+  const int team = omp_threads(threads);
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 128 && team > 1) num_threads(team)
   for (int i = 0; i < n; ++i) build_matrix_row(in.well_x.data(), in.well_y.data(), n, in.covariance, i, a.data());
   a.back() = T(0);
   return a;
@@ -169,7 +171,7 @@ std::vector<T> estimates_at(const KrigingInput<T>& in, T px, T py) {
 double condition_number_inf(const KrigingInput<double>& in) { return FactoredKriging(in).condition_number_inf(); }
 
 #define LB_KRIGING_INSTANTIATE(T)                                                            \
-  template std::vector<T> kriging_matrix(const KrigingInput<T>&);                            \
+  template std::vector<T> kriging_matrix(const KrigingInput<T>&, int);                       \
   template std::vector<T> krige_rebuild_every_point(const KrigingInput<T>&);                 \
   template std::vector<T> krige_reuse_matrix(const KrigingInput<T>&);                        \
   template std::vector<T> krige_shared_weights(const KrigingInput<T>&);                      \

@@ -110,12 +110,12 @@ const UpdateRowTile update_row_tile = pick_update_row_tile();
 //! (two barriers per panel). Each thread solves and packs whole column tiles of U12
 //! (contiguous for the tile loop, no cache-set conflicts at power-of-two m), then updates
 //! whole row tiles of A22.
-void update_right_of_panel(double* a, int m, int k0, int k1, std::vector<double>& packed_u) {
+void update_right_of_panel(double* a, int m, int k0, int k1, std::vector<double>& packed_u, int threads) {
   const int kb = k1 - k0, span = m - k1;
   if (span <= 0) return;
   const int col_tiles = (span + kTileCols - 1) / kTileCols, row_tiles = (span + kTileRows - 1) / kTileRows;
   packed_u.assign(std::size_t(col_tiles) * kb * kTileCols, 0.0);
-#pragma omp parallel if (span >= 128)
+#pragma omp parallel if (span >= 128 && threads > 1) num_threads(threads)
   {
 #pragma omp for schedule(static)
     for (int t = 0; t < col_tiles; ++t) {
@@ -132,7 +132,10 @@ void update_right_of_panel(double* a, int m, int k0, int k1, std::vector<double>
 
 }  // namespace
 
-DenseLu::DenseLu(std::vector<double> a, int m) : m_(m), lu_(std::move(a)), pivots_(m) {
+int omp_threads(int threads) { return threads > 0 ? threads : std::max(1, omp_get_max_threads()); }
+
+DenseLu::DenseLu(std::vector<double> a, int m, int threads)
+    : m_(m), threads_(omp_threads(threads)), lu_(std::move(a)), pivots_(m) {
   double scale = 0.0;
   for (double v : lu_) scale = std::max(scale, std::abs(v));
   const double threshold = pivot_tolerance<double>(m) * scale;
@@ -142,7 +145,7 @@ DenseLu::DenseLu(std::vector<double> a, int m) : m_(m), lu_(std::move(a)), pivot
     const int k1 = std::min(m, k0 + kLuPanel);
     status_ = factor_panel(lu, m, k0, k1, threshold, pivots_.data());
     if (!status_.ok()) return;
-    update_right_of_panel(lu, m, k0, k1, packed_u);
+    update_right_of_panel(lu, m, k0, k1, packed_u, threads_);
   }
 }
 
@@ -152,8 +155,8 @@ void DenseLu::solve(double* x, int count) const {
   // per thread, not once per right-hand side.
   const int m = m_;
   const double* lu = lu_.data();
-  const int chunks = std::max(1, std::min(count, omp_get_max_threads()));
-#pragma omp parallel for schedule(static) if (m >= 128 && chunks > 1)
+  const int chunks = std::max(1, std::min(count, threads_));
+#pragma omp parallel for schedule(static) if (m >= 128 && chunks > 1) num_threads(chunks)
   for (int chunk = 0; chunk < chunks; ++chunk) {
     const int first = chunk * count / chunks, last = (chunk + 1) * count / chunks;
     for (int j = first; j < last; ++j) {

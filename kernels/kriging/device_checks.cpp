@@ -1,11 +1,13 @@
 // Host-side limits of the CUDA experiments (plain C++: testable without a GPU).
 
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "device_messages.hpp"
 #include "lb/kriging/device.hpp"
+#include "lb/kriging/dual.hpp"
 
 namespace lb::kriging {
 namespace {
@@ -89,13 +91,65 @@ RunBytes run_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
   b.host = axes + points * double(surfaces) * vb;
   if (experiment == 8) b.host += 2 * m * m * sizeof(double);  // A and its LU factors (double)
   if (on_device) {
+    // The pinned output next to the estimates returned (DeviceExperiment::run copies them).
+    b.host += points * double(surfaces) * vb;
     // Experiments 1-2 krige one surface at a time; 2-4 keep A; 7 keeps A and its inverse
-    // in double (and in T) next to all estimates; 8 keeps alpha (H x m, the last term).
+    // in double (and in T) next to all estimates; 8 keeps alpha (H x m, the last term) and,
+    // for its device solve, A and the right-hand sides in double.
     const double estimates = points * (experiment <= 2 ? 1.0 : double(surfaces)) * vb;
-    const double matrices = experiment == 7 ? m * m * (2 * sizeof(double) + vb) : experiment >= 2 && experiment <= 4 ? m * m * vb : 0.0;
+    const double matrices = experiment == 7                          ? m * m * (2 * sizeof(double) + vb)
+                            : experiment == 8                        ? (m * m + m * double(surfaces)) * sizeof(double)
+                            : experiment >= 2 && experiment <= 4 ? m * m * vb
+                                                                     : 0.0;
     b.device = axes + estimates + matrices + m * double(surfaces) * vb;
   }
   return b;
+}
+
+BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
+                   std::size_t value_bytes, SolvePlace solve) {
+  const double vb = double(value_bytes), n = double(wells), m = n + 1, h = double(surfaces);
+  const double axes = double(mesh_x + mesh_y) * vb, wells_xy = 2 * n * vb, values = h * n * vb;
+  // U's diagonal and getrf's info, read back by the device factorisations (exps 7, 8).
+  const double factor_check = m * sizeof(double) + sizeof(int);
+  BusBytes b;
+  b.d2h = double(mesh_x) * double(mesh_y) * h * vb;  // every estimate, once
+  switch (experiment) {
+    case 1: b.h2d = wells_xy + axes + values; break;
+    case 2:
+    case 3:
+    case 4: b.h2d = m * m * vb + wells_xy + axes + values; break;
+    case 5:
+    case 6: b.h2d = double(constant_layout(wells, surfaces, value_bytes).bytes) + axes; break;
+    case 7:
+      b.h2d = m * m * sizeof(double) + wells_xy + axes + values;
+      b.d2h += factor_check;
+      break;
+    case 8:
+      if (solve == SolvePlace::host) {
+        b.h2d = wells_xy + axes + double(dual_coefficient_count(wells, surfaces)) * vb;
+      } else {
+        b.h2d = wells_xy + axes + values;
+        b.d2h += factor_check;
+      }
+      break;
+    default: throw datasets::InputError(fmt::format("kriging: no CUDA experiment {} (1 to 8)", experiment));
+  }
+  return b;
+}
+
+const char* to_string(SolvePlace place) { return place == SolvePlace::device ? "device" : "host"; }
+
+SolvePlace faster_solve(double host_median_s, double device_median_s) {
+  const bool measured = host_median_s > 0 && device_median_s > 0;  // false for NaN
+  return measured && device_median_s < host_median_s ? SolvePlace::device : SolvePlace::host;
+}
+
+double median_of(std::vector<double> seconds) {
+  if (seconds.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t k = seconds.size() / 2;
+  return seconds.size() % 2 ? seconds[k] : (seconds[k - 1] + seconds[k]) / 2;
 }
 
 std::string device_failure_where(int experiment, double px, double py, unsigned count) {

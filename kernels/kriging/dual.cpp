@@ -10,14 +10,14 @@
 namespace lb::kriging {
 
 template <class T>
-std::vector<T> dual_coefficients(const KrigingInput<T>& in) {
+std::vector<T> dual_coefficients(const KrigingInput<T>& in, int threads) {
   const std::size_t n = in.wells, m = n + 1;
   KrigingInput<double> wide;
   if constexpr (std::is_same_v<T, float>)
     wide = widen(in);
   else
     wide = in;
-  const DenseLu factors(kriging_matrix(wide), static_cast<int>(m));
+  const DenseLu factors(kriging_matrix(wide, threads), static_cast<int>(m), threads);
   if (!factors.status().ok()) throw_singular_system(wide, factors.status(), "factoring A (the dual form's host solve)");
   std::vector<double> rhs(in.surfaces * m);  // [z_h; 0] for every surface, solved together
   for (std::size_t h = 0; h < in.surfaces; ++h)
@@ -60,7 +60,7 @@ std::vector<double> dual_estimates_at(const KrigingInput<T>& in, const std::vect
 }
 
 #define LB_KRIGING_DUAL_INSTANTIATE(T)                                          \
-  template std::vector<T> dual_coefficients(const KrigingInput<T>&);           \
+  template std::vector<T> dual_coefficients(const KrigingInput<T>&, int);      \
   template std::vector<T> krige_dual(const KrigingInput<T>&);                  \
   template std::vector<double> dual_estimates_at(const KrigingInput<T>&, const std::vector<std::size_t>&);
 LB_KRIGING_DUAL_INSTANTIATE(float)

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -24,6 +25,8 @@
 #include "lb/kriging/solver.hpp"
 #include "device_messages.hpp"
 #include "gemm_pipeline.hpp"
+#include "overlapped_download.hpp"
+#include "pinned_buffer.hpp"
 
 namespace lb::kriging {
 namespace {
@@ -221,18 +224,20 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
 //! broadcast). Per pass of up to
 //! kDualSurfacesPerPass surfaces, each covariance is computed once and feeds every
 //! surface's register accumulator (dual.hpp's body).
+//! One launch covers grid points [first, end) of the mesh's `points` (a chunk whose estimates
+//! download while the next chunk is computed).
 template <class T, int Lanes>
 __global__ void __launch_bounds__(kDualBlock)
     exp8_kernel(const T* __restrict__ wx, const T* __restrict__ wy, const T* __restrict__ alpha, int n, int surfaces,
-                Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int points,
-                T* __restrict__ out, SkippedPoints skip) {
+                Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int points, int first,
+                int end, T* __restrict__ out, SkippedPoints skip) {
   static_assert(Lanes >= 1 && Lanes <= 32 && (Lanes & (Lanes - 1)) == 0, "lanes of one point: within a warp");
   __shared__ T tile_x[kDualBlock], tile_y[kDualBlock];
   constexpr int row = kDualSurfacesPerPass + 16 / int(sizeof(T));
   __shared__ __align__(16) T tile_alpha[kDualBlock * row];
   const int t = threadIdx.x, lane = t % Lanes;
-  const int p = blockIdx.x * (kDualBlock / Lanes) + t / Lanes;
-  const bool active = p < points;  // inactive threads still stage wells and join the shuffles
+  const int p = first + static_cast<int>(blockIdx.x) * (kDualBlock / Lanes) + t / Lanes;
+  const bool active = p < end;  // inactive threads still stage wells and join the shuffles
   const T px = active ? gx[p % mx] : T(0), py = active ? gy[p / mx] : T(0);
   const std::size_t pass_size = std::size_t(n + 1) * kDualSurfacesPerPass;
   for (int h0 = 0, pass = 0; h0 < surfaces; h0 += kDualSurfacesPerPass, ++pass) {
@@ -299,12 +304,18 @@ class Buffer {
 //! compute_stop), owned for the duration of one run.
 struct Events {
   cudaEvent_t start = nullptr, stop = nullptr, compute_start = nullptr, compute_stop = nullptr;
+  cudaEvent_t solve_start = nullptr, solve_stop = nullptr;  //!< exp 8's device solve
   Events() {
-    for (cudaEvent_t* e : {&start, &stop, &compute_start, &compute_stop})
+    for (cudaEvent_t* e : {&start, &stop, &compute_start, &compute_stop, &solve_start, &solve_stop})
       check(cudaEventCreate(e), "kriging: cudaEventCreate");
   }
   ~Events() {
-    for (cudaEvent_t e : {start, stop, compute_start, compute_stop}) cudaEventDestroy(e);
+    for (cudaEvent_t e : {start, stop, compute_start, compute_stop, solve_start, solve_stop}) cudaEventDestroy(e);
+  }
+  double seconds(cudaEvent_t from, cudaEvent_t to) const {
+    float ms = 0.0f;
+    check(cudaEventElapsedTime(&ms, from, to), "kriging: event elapsed time");
+    return double(ms) * 1e-3;
   }
   Events(const Events&) = delete;
   Events& operator=(const Events&) = delete;
@@ -329,17 +340,55 @@ struct DeviceExperiment<T>::Impl {
   int n, surfaces, mx, ny;
   std::size_t points;
   Buffer<T> wx, wy, values, a, gx, gy, out;
+  Buffer<T> raw_values;  //!< exp 8's device solve: the values it solves for (values holds alpha)
   Buffer<FailureRecord> failures;
   std::unique_ptr<GemmPipeline<T>> gemm;  //!< experiment 7
   SkippedPoints skip;                     //!< fault injection (tests only)
   DualPath dual_path = DualPath::automatic;
   std::size_t dual_split_below = 0;  //!< exp 8 automatic: fewer points than this split wells
+  SolvePlace solve = SolvePlace::device;  //!< exp 8
+  std::unique_ptr<DeviceDualSolve<T>> dual_solve;
+  std::unique_ptr<OverlappedDownload> overlapped;  //!< exp 8's chunked download
+  //! Host sides of the transfers, pinned: the input (filled once), what the host builds per
+  //! run (A, the constant pool, alpha), the estimates.
+  std::unique_ptr<PinnedInput<T>> host_in;
+  PinnedBuffer<unsigned char> scratch;
+  PinnedBuffer<T> pinned_out;
   double host_solve_seconds = std::numeric_limits<double>::quiet_NaN();  //!< exp 8: the last run's
 
   //! Returns whether it recorded the compute events.
   bool run_region(T* host_out, cudaStream_t s, const Events& ev, Poison poison);
+  //! One run into host_out (poisoned first with Poison::yes), its times; throws
+  //! SingularSystem after it if a solve failed.
+  DeviceTimes timed_run(cudaStream_t stream, Poison poison);
   void poison_output(cudaStream_t s) {
     check(cudaMemsetAsync(out.get(), kPoisonByte, out.bytes(), s), "kriging: poison the output");
+  }
+  //! `count` values of T from the host into pinned scratch, returned there (for an upload).
+  const T* stage(const T* from, std::size_t count) {
+    T* to = reinterpret_cast<T*>(scratch.get());
+    std::copy_n(from, count, to);
+    return to;
+  }
+  //! Exp 8: the host solve (dual_coefficients on the calling thread, staged in pinned memory)
+  //! and its upload into `values`; returns its wall-clock seconds.
+  double solve_on_host(cudaStream_t s) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<T> alpha = dual_coefficients(in, kHostThreadsInTimedRegion);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    upload(values, stage(alpha.data(), alpha.size()), alpha.size(), s, "kriging exp 8: upload alpha");
+    return seconds;
+  }
+  //! Exp 8: the device solve's handle and buffers, made on first need and outside any timed
+  //! region (cuSOLVER is loaded then: a host-solve-only use never loads it).
+  DeviceDualSolve<T>& device_solver() {
+    if (!dual_solve) dual_solve = std::make_unique<DeviceDualSolve<T>>(in);
+    return *dual_solve;
+  }
+  //! Exp 8: the device solve's work on s (values uploaded, alpha into `values`).
+  void solve_on_device(cudaStream_t s) {
+    upload(raw_values, host_in->values, in.values.size(), s, "kriging exp 8: upload values");
+    device_solver().run(wx.get(), wy.get(), raw_values.get(), values.get(), s);
   }
 };
 
@@ -355,16 +404,26 @@ DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in)
   d.mx = static_cast<int>(in.grid_x.size());
   d.ny = static_cast<int>(in.grid_y.size());
   d.points = in.points();
+  d.pinned_out = PinnedBuffer<T>(d.points * in.surfaces);
   if (experiment == 7) {
     d.gemm = std::make_unique<GemmPipeline<T>>(in);
     d.failures = Buffer<FailureRecord>(1);
     return;
   }
+  d.host_in = std::make_unique<PinnedInput<T>>(in);
   const std::size_t m = in.wells + 1;
+  // What the host builds per run: A (exps 2-4), the constant pool (5-6), alpha (8).
+  const std::size_t scratch_bytes =
+      experiment >= 5 && experiment <= 6 ? constant_layout(in.wells, in.surfaces, sizeof(T)).bytes
+      : experiment == 8                  ? dual_coefficient_count(in.wells, in.surfaces) * sizeof(T)
+                                         : m * m * sizeof(T);
+  d.scratch = PinnedBuffer<unsigned char>(scratch_bytes);
   if (experiment == 8) {  // values holds alpha (dual_coefficients' layout)
     d.wx = Buffer<T>(in.wells);
     d.wy = Buffer<T>(in.wells);
     d.values = Buffer<T>(dual_coefficient_count(in.wells, in.surfaces));
+    d.raw_values = Buffer<T>(in.values.size());
+    d.overlapped = std::make_unique<OverlappedDownload>();
     int device = 0, multiprocessors = 0;
     check(cudaGetDevice(&device), "kriging: cudaGetDevice");
     check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
@@ -398,19 +457,27 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
   const KrigingInput<T>& d = in;
   const dim3 point_block(kPointBlockX, kPointBlockY, 1);
   const dim3 point_grid(ceil_div(d.grid_x.size(), kPointBlockX), ceil_div(d.grid_y.size(), kPointBlockY), 1);
+  if (experiment == 7) {  // GemmPipeline has its own pinned input
+    gemm->run(host_out, s, ev.compute_start, ev.compute_stop);
+    return true;
+  }
+  const PinnedInput<T>& hin = *host_in;
+  // A on the host (exps 2-6), on the calling thread, staged in pinned memory.
+  auto host_matrix = [&] {
+    const std::vector<T> host_a = kriging_matrix(d, kHostThreadsInTimedRegion);
+    return stage(host_a.data(), host_a.size());
+  };
   switch (experiment) {
     case 1:
     case 2: {
-      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
-      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
-      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
-      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
-      if (experiment == 2) {
-        const std::vector<T> host_a = kriging_matrix(d);  // A once, on the host
-        upload(a, host_a.data(), host_a.size(), s, "kriging exp 2: upload A");
-      }
+      upload(wx, hin.well_x, d.wells, s, "kriging: upload well x");
+      upload(wy, hin.well_y, d.wells, s, "kriging: upload well y");
+      upload(gx, hin.grid_x, d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, hin.grid_y, d.grid_y.size(), s, "kriging: upload mesh y");
+      if (experiment == 2)  // A once, on the host
+        upload(a, host_matrix(), std::size_t(n + 1) * std::size_t(n + 1), s, "kriging exp 2: upload A");
       for (int h = 0; h < surfaces; ++h) {
-        upload(values, d.values.data() + std::size_t(h) * d.wells, d.wells, s, "kriging: upload one surface's values");
+        upload(values, hin.values + std::size_t(h) * d.wells, d.wells, s, "kriging: upload one surface's values");
         if (poison == Poison::yes) poison_output(s);  // one buffer for all surfaces
         if (experiment == 1)
           exp1_kernel<T><<<point_grid, point_block, 0, s>>>(wx.get(), wy.get(), values.get(), n, d.covariance, gx.get(),
@@ -425,13 +492,12 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
     }
     case 3:
     case 4: {
-      const std::vector<T> host_a = kriging_matrix(d);
-      upload(a, host_a.data(), host_a.size(), s, "kriging: upload A");
-      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
-      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
-      upload(values, d.values.data(), d.values.size(), s, "kriging: upload values");
-      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
-      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      upload(a, host_matrix(), std::size_t(n + 1) * std::size_t(n + 1), s, "kriging: upload A");
+      upload(wx, hin.well_x, d.wells, s, "kriging: upload well x");
+      upload(wy, hin.well_y, d.wells, s, "kriging: upload well y");
+      upload(values, hin.values, d.values.size(), s, "kriging: upload values");
+      upload(gx, hin.grid_x, d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, hin.grid_y, d.grid_y.size(), s, "kriging: upload mesh y");
       check(cudaEventRecord(ev.compute_start, s), "kriging: record compute start");
       if (experiment == 3) {
         const dim3 block(kExp3BlockX, kExp3BlockY, static_cast<unsigned>(surfaces));
@@ -452,18 +518,19 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
     case 5:
     case 6: {
       const ConstantLayout layout = constant_layout(d.wells, d.surfaces, sizeof(T));
-      const std::vector<T> host_a = kriging_matrix(d);
-      std::vector<unsigned char> pool(layout.bytes);
+      const std::vector<T> host_a = kriging_matrix(d, kHostThreadsInTimedRegion);
+      unsigned char* pool = scratch.get();  // pinned
+      std::memset(pool, 0, layout.bytes);
       for (std::size_t i = 0; i < d.wells; ++i) {
         const WellXY<T> w{d.well_x[i], d.well_y[i]};
-        std::memcpy(pool.data() + layout.wells_offset + i * sizeof w, &w, sizeof w);
+        std::memcpy(pool + layout.wells_offset + i * sizeof w, &w, sizeof w);
       }
-      std::memcpy(pool.data() + layout.matrix_offset, host_a.data(), host_a.size() * sizeof(T));
-      std::memcpy(pool.data() + layout.values_offset, d.values.data(), d.values.size() * sizeof(T));
-      check(cudaMemcpyToSymbolAsync(c_pool, pool.data(), pool.size(), 0, cudaMemcpyHostToDevice, s),
+      std::memcpy(pool + layout.matrix_offset, host_a.data(), host_a.size() * sizeof(T));
+      std::memcpy(pool + layout.values_offset, d.values.data(), d.values.size() * sizeof(T));
+      check(cudaMemcpyToSymbolAsync(c_pool, pool, layout.bytes, 0, cudaMemcpyHostToDevice, s),
             "kriging: upload constant memory");
-      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
-      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      upload(gx, hin.grid_x, d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, hin.grid_y, d.grid_y.size(), s, "kriging: upload mesh y");
       const auto wo = static_cast<unsigned>(layout.wells_offset), mo = static_cast<unsigned>(layout.matrix_offset),
                  vo = static_cast<unsigned>(layout.values_offset);
       // The paper's 10 wells use the small per-thread system; the well-count sweep the large.
@@ -486,30 +553,37 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
       download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
       return true;
     }
-    case 7:
-      gemm->run(host_out, s, ev.compute_start, ev.compute_stop);
-      return true;
     case 8: {
-      const auto solve_start = std::chrono::steady_clock::now();
-      const std::vector<T> alpha = dual_coefficients(d);  // on the host, in double: timed
-      host_solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solve_start).count();
-      upload(wx, d.well_x.data(), d.wells, s, "kriging: upload well x");
-      upload(wy, d.well_y.data(), d.wells, s, "kriging: upload well y");
-      upload(values, alpha.data(), alpha.size(), s, "kriging exp 8: upload alpha");
-      upload(gx, d.grid_x.data(), d.grid_x.size(), s, "kriging: upload mesh x");
-      upload(gy, d.grid_y.data(), d.grid_y.size(), s, "kriging: upload mesh y");
+      // The uploads from pinned memory run while the host solves (host path).
+      upload(wx, hin.well_x, d.wells, s, "kriging: upload well x");
+      upload(wy, hin.well_y, d.wells, s, "kriging: upload well y");
+      upload(gx, hin.grid_x, d.grid_x.size(), s, "kriging: upload mesh x");
+      upload(gy, hin.grid_y, d.grid_y.size(), s, "kriging: upload mesh y");
+      host_solve_seconds = std::numeric_limits<double>::quiet_NaN();
+      if (solve == SolvePlace::host) {
+        host_solve_seconds = solve_on_host(s);  // in double, on the calling thread: timed
+      } else {
+        check(cudaEventRecord(ev.solve_start, s), "kriging: record solve start");
+        solve_on_device(s);
+        check(cudaEventRecord(ev.solve_stop, s), "kriging: record solve stop");
+      }
       check(cudaEventRecord(ev.compute_start, s), "kriging: record compute start");
-      auto launch = [&]<int Lanes>() {
-        exp8_kernel<T, Lanes><<<ceil_div(points, kDualBlock / Lanes), kDualBlock, 0, s>>>(
-            wx.get(), wy.get(), values.get(), n, surfaces, d.covariance, gx.get(), gy.get(), mx,
-            static_cast<int>(points), out.get(), skip);
-      };
       const bool split = dual_path == DualPath::lanes_per_point ||
                          (dual_path == DualPath::automatic && points < dual_split_below);
-      split ? launch.template operator()<kDualSplitLanes>() : launch.template operator()<1>();
-      check_launch("kriging exp8_kernel");
+      const std::size_t chunks = overlap_chunks(points, dual_split_below);
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t first = points * c / chunks, end = points * (c + 1) / chunks;
+        auto launch = [&]<int Lanes>() {
+          exp8_kernel<T, Lanes><<<ceil_div(end - first, kDualBlock / Lanes), kDualBlock, 0, s>>>(
+              wx.get(), wy.get(), values.get(), n, surfaces, d.covariance, gx.get(), gy.get(), mx,
+              static_cast<int>(points), static_cast<int>(first), static_cast<int>(end), out.get(), skip);
+        };
+        split ? launch.template operator()<kDualSplitLanes>() : launch.template operator()<1>();
+        check_launch("kriging exp8_kernel");
+        overlapped->chunk(s, host_out, out.get(), points, d.surfaces, first, end - first);
+      }
       check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");
-      download(host_out, out.get(), points * d.surfaces, s, "kriging: download estimates");
+      overlapped->join(s);
       return true;
     }
   }
@@ -529,52 +603,120 @@ void DeviceExperiment<T>::skip_writes_for_testing(std::size_t first, std::size_t
 }
 
 template <class T>
-DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream, Poison poison) {
-  Impl& d = *impl_;
-  DeviceRun<T> result;
-  result.estimates.resize(d.points * d.in.surfaces);
+DeviceTimes DeviceExperiment<T>::Impl::timed_run(cudaStream_t stream, Poison poison) {
+  T* const host = pinned_out.get();
   if (poison == Poison::yes) {
-    std::memset(result.estimates.data(), kPoisonByte, result.estimates.size() * sizeof(T));
-    if (d.gemm)
-      d.gemm->poison_output(stream);
-    else if (d.experiment >= 3)  // 1-2 poison before each surface's launch
-      d.poison_output(stream);
+    std::memset(host, kPoisonByte, pinned_out.bytes());
+    if (gemm)
+      gemm->poison_output(stream);
+    else if (experiment >= 3)  // 1-2 poison before each surface's launch
+      poison_output(stream);
   }
-  check(cudaMemsetAsync(d.failures.get(), 0, sizeof(FailureRecord), stream), "kriging: clear failure record");
+  check(cudaMemsetAsync(failures.get(), 0, sizeof(FailureRecord), stream), "kriging: clear failure record");
+  const SolvePlace solved = solve;
+  if (experiment == 8 && solved == SolvePlace::device) device_solver();  // not timed
   Events ev;
   check(cudaEventRecord(ev.start, stream), "kriging: record start");
-  const bool compute_timed = d.run_region(result.estimates.data(), stream, ev, poison);
+  const bool compute_timed = run_region(host, stream, ev, poison);
   check(cudaEventRecord(ev.stop, stream), "kriging: record stop");
   check(cudaEventSynchronize(ev.stop), "kriging: CUDA experiment run");
-  float ms = 0.0f;
-  check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "kriging: event elapsed time");
-  result.seconds = double(ms) * 1e-3;
-  result.host_solve_seconds = d.host_solve_seconds;
-  if (compute_timed) {
-    check(cudaEventElapsedTime(&ms, ev.compute_start, ev.compute_stop), "kriging: event elapsed time");
-    result.device_seconds = double(ms) * 1e-3;
+  DeviceTimes times;
+  times.seconds = ev.seconds(ev.start, ev.stop);
+  if (compute_timed) times.device_seconds = ev.seconds(ev.compute_start, ev.compute_stop);
+  if (experiment == 8) {
+    if (solved == SolvePlace::host)
+      times.host_solve_seconds = host_solve_seconds;
+    else
+      times.device_solve_seconds = ev.seconds(ev.solve_start, ev.solve_stop);
   }
 
-  if (d.gemm) d.gemm->check_factorisation();
+  if (gemm) gemm->check_factorisation();
+  if (experiment == 8 && solved == SolvePlace::device) device_solver().check_factorisation();
   FailureRecord failure{};
-  check(cudaMemcpyAsync(&failure, d.failures.get(), sizeof failure, cudaMemcpyDeviceToHost, stream),
+  check(cudaMemcpyAsync(&failure, failures.get(), sizeof failure, cudaMemcpyDeviceToHost, stream),
         "kriging: read failure record");
   check(cudaStreamSynchronize(stream), "kriging: read failure record");
   if (failure.count > 0) {
-    const std::size_t mx = d.in.grid_x.size();
+    const std::size_t mx = in.grid_x.size();
     const std::size_t p = static_cast<std::size_t>(failure.point);
-    const double px = double(d.in.grid_x[p % mx]), py = double(d.in.grid_y[p / mx]);
+    const double px = double(in.grid_x[p % mx]), py = double(in.grid_y[p / mx]);
     SolveStatus status;
     status.singular_column = failure.column;
     status.pivot = failure.pivot;
     status.threshold = failure.threshold;
-    throw_singular_system(d.in, status,
-                          device_failure_where(d.experiment, px, py, failure.count));
+    throw_singular_system(in, status, device_failure_where(experiment, px, py, failure.count));
   }
+  return times;
+}
+
+template <class T>
+DeviceRun<T> DeviceExperiment<T>::run(cudaStream_t stream, Poison poison) {
+  Impl& d = *impl_;
+  DeviceRun<T> result;
+  static_cast<DeviceTimes&>(result) = d.timed_run(stream, poison);
+  const T* host = d.pinned_out.get();
+  result.estimates.assign(host, host + d.pinned_out.size());
   if (poison == Poison::yes)
     for (std::size_t k = 0; k < result.estimates.size(); ++k)
       if (is_poison(result.estimates[k]) && result.unwritten++ == 0) result.first_unwritten = k;
   return result;
+}
+
+template <class T>
+DeviceTimes DeviceExperiment<T>::run_in_place(cudaStream_t stream) {
+  return impl_->timed_run(stream, Poison::no);
+}
+
+template <class T>
+const T* DeviceExperiment<T>::host_estimates() const {
+  return impl_->pinned_out.get();
+}
+
+template <class T>
+void DeviceExperiment<T>::set_solve(SolvePlace place) {
+  impl_->solve = place;
+  if (impl_->experiment == 8 && place == SolvePlace::device) impl_->device_solver();  // set up now
+}
+
+template <class T>
+SolvePlace DeviceExperiment<T>::solve() const {
+  return impl_->solve;
+}
+
+template <class T>
+SolveChoice DeviceExperiment<T>::choose_solve(int trials, cudaStream_t stream) {
+  Impl& d = *impl_;
+  if (d.experiment != 8)
+    throw std::logic_error("kriging: choose_solve is experiment 8's (where it solves alpha), not experiment " +
+                           std::to_string(d.experiment) + "'s");
+  const PinnedInput<T>& hin = *d.host_in;
+  upload(d.wx, hin.well_x, d.in.wells, stream, "kriging: upload well x");  // the device solve's input
+  upload(d.wy, hin.well_y, d.in.wells, stream, "kriging: upload well y");
+  auto seconds_of = [&](auto solve) {
+    check(cudaStreamSynchronize(stream), "kriging exp 8: before a solve trial");
+    const auto start = std::chrono::steady_clock::now();
+    solve();
+    check(cudaStreamSynchronize(stream), "kriging exp 8: solve trial");
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  d.device_solver();  // its set-up (loading cuSOLVER) is not a trial's
+  auto on_host = [&] { d.solve_on_host(stream); };
+  auto on_device = [&] { d.solve_on_device(stream); };
+  seconds_of(on_host);  // warm-ups, not counted; a singular A is refused by the host solve
+  seconds_of(on_device);
+  d.device_solver().check_factorisation();
+  std::vector<double> host, device;
+  for (int k = 0; k < trials; ++k) {  // interleaved: a drift of the machine touches both alike
+    host.push_back(seconds_of(on_host));
+    device.push_back(seconds_of(on_device));
+  }
+  SolveChoice choice;
+  choice.host_seconds = median_of(host);
+  choice.device_seconds = median_of(device);
+  choice.trials = trials;
+  choice.place = faster_solve(choice.host_seconds, choice.device_seconds);
+  d.solve = choice.place;
+  return choice;
 }
 
 template class DeviceExperiment<float>;

@@ -20,7 +20,10 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kriging/device.hpp"
+#include "lb/kriging/dual.hpp"
 #include "lb/kriging/solver.hpp"
+#include "overlapped_download.hpp"
+#include "pinned_buffer.hpp"
 
 namespace lb::kriging {
 namespace {
@@ -48,8 +51,9 @@ struct MathLibraries {
 void* open_library(const char* path) {
   void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!handle)
-    throw std::runtime_error(std::string("kriging experiment 7 needs cuBLAS and cuSOLVER: cannot load ") + path + ": " +
-                             dlerror());
+    throw std::runtime_error(std::string("kriging experiment 7 and experiment 8's device solve need cuBLAS and "
+                                         "cuSOLVER: cannot load ") +
+                             path + ": " + dlerror());
   return handle;
 }
 
@@ -146,7 +150,171 @@ cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb
   return math().dgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 
+//! A = P L U on the device (cuSOLVER getrf, in double) for experiments 7 and 8: A is tiny
+//! next to the mesh and its factors bound the accuracy of everything after them, so no one
+//! would factor it in float. U's diagonal and getrf's info go to pinned memory without
+//! stopping the stream; status() reads them once the stream has finished: a pivot not above
+//! the per-point solver's tolerance (pivot_tolerance * max|A|, as every other solve) fails.
+class DeviceLu {
+ public:
+  explicit DeviceLu(int m) : m_(m) {
+    const std::size_t mm = std::size_t(m) * std::size_t(m);
+    check_cusolver(math().solver_create(&solver_), "kriging: cusolverDnCreate");
+    a_ = device_alloc<double>(mm, "kriging: A (double)");
+    int work = 0;
+    check_cusolver(math().getrf_buffer_size(solver_, m, m, a_, m, &work), "kriging: getrf buffer size");
+    work_ = device_alloc<double>(std::size_t(work), "kriging: cuSOLVER workspace");
+    pivots_ = device_alloc<int>(std::size_t(m), "kriging: pivots");
+    info_ = device_alloc<int>(1, "kriging: getrf info");
+    check(cudaMallocHost(reinterpret_cast<void**>(&diagonal_), std::size_t(m) * sizeof(double)),
+          "kriging: pinned diagonal");
+    check(cudaMallocHost(reinterpret_cast<void**>(&info_host_), sizeof(int)), "kriging: pinned info");
+  }
+  ~DeviceLu() {
+    if (diagonal_) cudaFreeHost(diagonal_);
+    if (info_host_) cudaFreeHost(info_host_);
+    for (void* p : {(void*)a_, (void*)work_, (void*)pivots_, (void*)info_})
+      if (p) cudaFree(p);
+    if (solver_) math().solver_destroy(solver_);
+  }
+  DeviceLu(const DeviceLu&) = delete;
+  DeviceLu& operator=(const DeviceLu&) = delete;
+
+  //! A, m x m, column-major (the kriging matrix is symmetric: row-major alike); factored in place.
+  double* matrix() const { return a_; }
+
+  //! Factors matrix() on s; a_max = max|A| (for the pivot test).
+  void factor(cudaStream_t s, double a_max, const char* what) {
+    a_max_ = a_max;
+    const std::size_t m = std::size_t(m_);
+    check_cusolver(math().solver_set_stream(solver_, s), what);
+    check_cusolver(math().getrf(solver_, m_, m_, a_, m_, work_, pivots_, info_), what);
+    check(cudaMemcpy2DAsync(diagonal_, sizeof(double), a_, (m + 1) * sizeof(double), sizeof(double), m,
+                            cudaMemcpyDeviceToHost, s),
+          "kriging: read U's diagonal");
+    check(cudaMemcpyAsync(info_host_, info_, sizeof(int), cudaMemcpyDeviceToHost, s), "kriging: read getrf info");
+  }
+
+  //! A X = B on s for `count` right-hand sides, column-major m x count (ld m), in place.
+  void solve(cudaStream_t s, double* b, int count, const char* what) const {
+    check_cusolver(math().getrs(solver_, CUBLAS_OP_N, m_, count, a_, m_, pivots_, b, m_, info_), what);
+  }
+
+  //! After the stream has finished the factorisation: singular_column >= 0 if a pivot failed.
+  SolveStatus status() const {
+    SolveStatus status;
+    const double threshold = pivot_tolerance<double>(m_) * a_max_;
+    const int info = *info_host_;
+    for (int k = 0; k < m_; ++k)
+      if (info > 0 || !(std::abs(diagonal_[k]) > threshold)) {
+        status.singular_column = info > 0 ? info - 1 : k;
+        status.pivot = std::abs(diagonal_[status.singular_column]);
+        status.threshold = threshold;
+        break;
+      }
+    return status;
+  }
+
+ private:
+  int m_;
+  cusolverDnHandle_t solver_ = nullptr;
+  double *a_ = nullptr, *work_ = nullptr;
+  int *pivots_ = nullptr, *info_ = nullptr;
+  double* diagonal_ = nullptr;  //!< U's diagonal, pinned host memory: read back without a sync
+  int* info_host_ = nullptr;
+  double a_max_ = 0;
+};
+
+//! A (double) from the wells in T (widened exactly, as the host's widen()): one thread per
+//! entry, column-major (symmetric); the same entries as build_matrix (C(0) on the diagonal
+//! and for coincident wells, the ones of the Lagrange row and column, 0 in the corner).
+template <class T>
+__global__ void matrix_kernel(const T* __restrict__ wx, const T* __restrict__ wy, int n, Covariance<double> cov,
+                              double* __restrict__ a) {
+  const std::size_t m = std::size_t(n) + 1;
+  const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= m * m) return;
+  const int i = static_cast<int>(k % m), j = static_cast<int>(k / m);
+  double v = 1.0;
+  if (i < n && j < n)
+    v = cov(planar_distance(double(wx[i]), double(wy[i]), double(wx[j]), double(wy[j])));
+  else if (i == n && j == n)
+    v = 0.0;
+  a[k] = v;
+}
+
+//! [z_h; 0] for every surface: column h of the m x H right-hand side (ld m), from the values
+//! (H x n, surface-major) in T.
+template <class T>
+__global__ void dual_rhs_kernel(const T* __restrict__ values, int n, int surfaces, double* __restrict__ rhs) {
+  const std::size_t m = std::size_t(n) + 1;
+  const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= m * std::size_t(surfaces)) return;
+  const std::size_t h = k / m, i = k % m;
+  rhs[k] = i < std::size_t(n) ? double(values[h * std::size_t(n) + i]) : 0.0;
+}
+
+//! alpha in dual_coefficients' layout (dual.hpp), rounded once to T, 0 beyond the last surface.
+template <class T>
+__global__ void dual_layout_kernel(const double* __restrict__ rhs, int n, int surfaces, std::size_t count,
+                                   T* __restrict__ alpha) {
+  const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  const std::size_t m = std::size_t(n) + 1, row = kDualSurfacesPerPass;
+  const std::size_t pass = k / (m * row), i = k % (m * row) / row, slot = k % row;
+  const std::size_t h = pass * row + slot;
+  alpha[k] = h < std::size_t(surfaces) ? static_cast<T>(rhs[h * m + i]) : T(0);
+}
+
+//! max|A| of the kriging matrix without forming it: C(0) (the diagonal; every model's
+//! |C(h)| <= C(0)) or the Lagrange row's 1.
+double matrix_max(const Covariance<double>& cov) { return std::max(std::abs(cov(0.0)), 1.0); }
+
 }  // namespace
+
+template <class T>
+struct DeviceDualSolve<T>::Impl {
+  int n, surfaces;
+  Covariance<double> cov;
+  KrigingInput<T> in;  //!< for the error message (the closest wells)
+  DeviceLu lu;
+  double* rhs = nullptr;
+  Impl(const KrigingInput<T>& input)
+      : n(static_cast<int>(input.wells)), surfaces(static_cast<int>(input.surfaces)),
+        cov(input.covariance.template as<double>()), in(input), lu(n + 1) {
+    rhs = device_alloc<double>((std::size_t(n) + 1) * input.surfaces, "kriging exp 8: right-hand sides");
+  }
+  ~Impl() {
+    if (rhs) cudaFree(rhs);
+  }
+};
+
+template <class T>
+DeviceDualSolve<T>::DeviceDualSolve(const KrigingInput<T>& in) : impl_(std::make_unique<Impl>(in)) {}
+
+template <class T>
+DeviceDualSolve<T>::~DeviceDualSolve() = default;
+
+template <class T>
+void DeviceDualSolve<T>::run(const T* wx, const T* wy, const T* values, T* alpha, cudaStream_t s) {
+  Impl& d = *impl_;
+  const std::size_t m = std::size_t(d.n) + 1;
+  matrix_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(wx, wy, d.n, d.cov, d.lu.matrix());
+  check_launch("kriging exp 8: build A");
+  dual_rhs_kernel<T><<<blocks_for(m * std::size_t(d.surfaces), 256), 256, 0, s>>>(values, d.n, d.surfaces, d.rhs);
+  check_launch("kriging exp 8: right-hand sides");
+  d.lu.factor(s, matrix_max(d.cov), "kriging exp 8: getrf");
+  d.lu.solve(s, d.rhs, d.surfaces, "kriging exp 8: getrs (alpha)");
+  const std::size_t count = dual_coefficient_count(std::size_t(d.n), std::size_t(d.surfaces));
+  dual_layout_kernel<T><<<blocks_for(count, 256), 256, 0, s>>>(d.rhs, d.n, d.surfaces, count, alpha);
+  check_launch("kriging exp 8: alpha's layout");
+}
+
+template <class T>
+void DeviceDualSolve<T>::check_factorisation() const {
+  const SolveStatus status = impl_->lu.status();
+  if (!status.ok()) throw_singular_system(impl_->in, status, "factoring A (the dual form's device solve)");
+}
 
 template <class T>
 struct GemmPipeline<T>::Impl {
@@ -154,25 +322,22 @@ struct GemmPipeline<T>::Impl {
   int n = 0, m = 0, mx = 0;
   std::size_t points = 0, chunk = 0;
   cublasHandle_t blas = nullptr;
-  cusolverDnHandle_t solver = nullptr;
-  double *a64 = nullptr, *inv64 = nullptr, *solver_work = nullptr;
-  int *pivots = nullptr, *info = nullptr;
+  std::unique_ptr<DeviceLu> lu;
+  double* inv64 = nullptr;
   T *inv = nullptr, *wx = nullptr, *wy = nullptr, *gx = nullptr, *gy = nullptr, *values = nullptr;
   T *rhs = nullptr, *lambda = nullptr, *out = nullptr;
-  double* diagonal = nullptr;  //!< U's diagonal, pinned host memory: read back without a sync
-  int* info_host = nullptr;
-  double a_max = 0;
+  //! The uploads' host side, pinned: A (double, built per run), then the input (filled once).
+  PinnedBuffer<double> host_a;
+  std::unique_ptr<PinnedInput<T>> host_in;
+  std::unique_ptr<OverlappedDownload> download;
   std::size_t skip_first = 0, skip_end = 0;  //!< fault injection (tests only)
 
   ~Impl() {
-    if (diagonal) cudaFreeHost(diagonal);
-    if (info_host) cudaFreeHost(info_host);
     if constexpr (std::is_same_v<T, double>) inv = nullptr;  // the same buffer as inv64
-    for (void* p : {(void*)a64, (void*)inv64, (void*)solver_work, (void*)pivots, (void*)info, (void*)inv, (void*)wx,
-                    (void*)wy, (void*)gx, (void*)gy, (void*)values, (void*)rhs, (void*)lambda, (void*)out})
+    for (void* p : {(void*)inv64, (void*)inv, (void*)wx, (void*)wy, (void*)gx, (void*)gy, (void*)values, (void*)rhs,
+                    (void*)lambda, (void*)out})
       if (p) cudaFree(p);
     if (blas) math().blas_destroy(blas);
-    if (solver) math().solver_destroy(solver);
   }
 };
 
@@ -187,19 +352,13 @@ GemmPipeline<T>::GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_b
   const std::size_t m = std::size_t(d.m);
   d.chunk = std::min(d.points, std::max<std::size_t>(1, workspace_bytes / (2 * m * sizeof(T))));
   check_cublas(math().blas_create(&d.blas), "kriging exp 7: cublasCreate");
-  check_cusolver(math().solver_create(&d.solver), "kriging exp 7: cusolverDnCreate");
-  d.a64 = device_alloc<double>(m * m, "kriging exp 7: A");
+  d.lu = std::make_unique<DeviceLu>(d.m);
   d.inv64 = device_alloc<double>(m * m, "kriging exp 7: A^-1 (double)");
   // In double the rounded inverse is the double one itself.
   if constexpr (std::is_same_v<T, double>)
     d.inv = d.inv64;
   else
     d.inv = device_alloc<T>(m * m, "kriging exp 7: A^-1");
-  int work = 0;
-  check_cusolver(math().getrf_buffer_size(d.solver, d.m, d.m, d.a64, d.m, &work), "kriging exp 7: getrf buffer size");
-  d.solver_work = device_alloc<double>(std::size_t(work), "kriging exp 7: cuSOLVER workspace");
-  d.pivots = device_alloc<int>(m, "kriging exp 7: pivots");
-  d.info = device_alloc<int>(1, "kriging exp 7: info");
   d.wx = device_alloc<T>(in.wells, "kriging exp 7: wells x");
   d.wy = device_alloc<T>(in.wells, "kriging exp 7: wells y");
   d.gx = device_alloc<T>(in.grid_x.size(), "kriging exp 7: mesh x");
@@ -208,8 +367,9 @@ GemmPipeline<T>::GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_b
   d.rhs = device_alloc<T>(m * d.chunk, "kriging exp 7: B (one chunk)");
   d.lambda = device_alloc<T>(m * d.chunk, "kriging exp 7: Lambda (one chunk)");
   d.out = device_alloc<T>(d.points * in.surfaces, "kriging exp 7: estimates");
-  check(cudaMallocHost(reinterpret_cast<void**>(&d.diagonal), m * sizeof(double)), "kriging exp 7: pinned diagonal");
-  check(cudaMallocHost(reinterpret_cast<void**>(&d.info_host), sizeof(int)), "kriging exp 7: pinned info");
+  d.host_a = PinnedBuffer<double>(m * m);
+  d.host_in = std::make_unique<PinnedInput<T>>(in);
+  d.download = std::make_unique<OverlappedDownload>();
 }
 
 template <class T>
@@ -225,40 +385,33 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
   Impl& d = *impl_;
   const KrigingInput<T>& in = d.in;
   const std::size_t m = std::size_t(d.m);
-  // A in double from the input's numbers (symmetric: row- and column-major agree).
+  // A in double from the input's numbers (symmetric: row- and column-major agree), built on
+  // the host into pinned memory (the host copy of the wells widened exactly).
   std::vector<double> wx(in.well_x.begin(), in.well_x.end()), wy(in.well_y.begin(), in.well_y.end());
-  std::vector<double> a(m * m);
+  double* a = d.host_a.get();
   const Covariance<double> cov64 = in.covariance.template as<double>();
-  build_matrix(wx.data(), wy.data(), d.n, cov64, a.data());
-  d.a_max = 0.0;
-  for (double v : a) d.a_max = std::max(d.a_max, std::abs(v));
+  build_matrix(wx.data(), wy.data(), d.n, cov64, a);
+  double a_max = 0.0;
+  for (std::size_t k = 0; k < m * m; ++k) a_max = std::max(a_max, std::abs(a[k]));
 
   auto up = [&](void* dst, const void* src, std::size_t bytes, const char* what) {
     check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s), what);
   };
-  up(d.a64, a.data(), a.size() * sizeof(double), "kriging exp 7: upload A");
-  up(d.wx, in.well_x.data(), in.wells * sizeof(T), "kriging exp 7: upload wells x");
-  up(d.wy, in.well_y.data(), in.wells * sizeof(T), "kriging exp 7: upload wells y");
-  up(d.gx, in.grid_x.data(), in.grid_x.size() * sizeof(T), "kriging exp 7: upload mesh x");
-  up(d.gy, in.grid_y.data(), in.grid_y.size() * sizeof(T), "kriging exp 7: upload mesh y");
-  up(d.values, in.values.data(), in.values.size() * sizeof(T), "kriging exp 7: upload values");
+  up(d.lu->matrix(), a, m * m * sizeof(double), "kriging exp 7: upload A");
+  const PinnedInput<T>& h = *d.host_in;
+  up(d.wx, h.well_x, in.wells * sizeof(T), "kriging exp 7: upload wells x");
+  up(d.wy, h.well_y, in.wells * sizeof(T), "kriging exp 7: upload wells y");
+  up(d.gx, h.grid_x, in.grid_x.size() * sizeof(T), "kriging exp 7: upload mesh x");
+  up(d.gy, h.grid_y, in.grid_y.size() * sizeof(T), "kriging exp 7: upload mesh y");
+  up(d.values, h.values, in.values.size() * sizeof(T), "kriging exp 7: upload values");
   check(cudaEventRecord(compute_start, s), "kriging exp 7: record compute start");
 
-  // A = P L U in place; check U's diagonal against the per-point solver's tolerance.
-  check_cusolver(math().solver_set_stream(d.solver, s), "kriging exp 7: cuSOLVER stream");
-  check_cusolver(math().getrf(d.solver, d.m, d.m, d.a64, d.m, d.solver_work, d.pivots, d.info),
-                 "kriging exp 7: getrf");
-  // U's diagonal and getrf's info go to pinned memory without stopping the stream; a
-  // singular A is reported by check_factorisation() once the run has finished (its NaN
-  // estimates are never returned).
-  check(cudaMemcpy2DAsync(d.diagonal, sizeof(double), d.a64, (m + 1) * sizeof(double), sizeof(double), m,
-                          cudaMemcpyDeviceToHost, s),
-        "kriging exp 7: read U's diagonal");
-  check(cudaMemcpyAsync(d.info_host, d.info, sizeof(int), cudaMemcpyDeviceToHost, s), "kriging exp 7: read getrf info");
+  // A = P L U in place; a singular A is reported by check_factorisation() once the run has
+  // finished (its NaN estimates are never returned).
+  d.lu->factor(s, a_max, "kriging exp 7: getrf");
   identity_kernel<<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.m);
   check_launch("kriging exp 7: identity");
-  check_cusolver(math().getrs(d.solver, CUBLAS_OP_N, d.m, d.m, d.a64, d.m, d.pivots, d.inv64, d.m, d.info),
-                 "kriging exp 7: getrs (A^-1)");
+  d.lu->solve(s, d.inv64, d.m, "kriging exp 7: getrs (A^-1)");
   if constexpr (!std::is_same_v<T, double>) {
     round_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.inv, m * m);
     check_launch("kriging exp 7: round A^-1");
@@ -277,10 +430,11 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
     check_cublas(gemm(d.blas, CUBLAS_OP_T, CUBLAS_OP_N, c, static_cast<int>(in.surfaces), d.n, d.lambda, d.m, d.values,
                       d.n, d.out + first, static_cast<int>(d.points)),
                  "kriging exp 7: GEMM Z^T = Lambda^T S^T");
+    // This chunk's estimates download while the next chunk is computed.
+    d.download->chunk(s, host_out, d.out, d.points, in.surfaces, first, count);
   }
   check(cudaEventRecord(compute_stop, s), "kriging exp 7: record compute stop");
-  check(cudaMemcpyAsync(host_out, d.out, d.points * in.surfaces * sizeof(T), cudaMemcpyDeviceToHost, s),
-        "kriging exp 7: download estimates");
+  d.download->join(s);
 }
 
 template <class T>
@@ -298,19 +452,13 @@ void GemmPipeline<T>::skip_writes_for_testing(std::size_t first, std::size_t end
 template <class T>
 void GemmPipeline<T>::check_factorisation() const {
   const Impl& d = *impl_;
-  const double threshold = pivot_tolerance<double>(d.m) * d.a_max;
-  const int info = *d.info_host;
-  for (int k = 0; k < d.m; ++k)
-    if (info > 0 || !(std::abs(d.diagonal[k]) > threshold)) {
-      SolveStatus status;
-      status.singular_column = info > 0 ? info - 1 : k;
-      status.pivot = std::abs(d.diagonal[status.singular_column]);
-      status.threshold = threshold;
-      throw_singular_system(d.in, status, "in CUDA experiment 7 (factoring A)");
-    }
+  const SolveStatus status = d.lu->status();
+  if (!status.ok()) throw_singular_system(d.in, status, "in CUDA experiment 7 (factoring A)");
 }
 
 template class GemmPipeline<float>;
 template class GemmPipeline<double>;
+template class DeviceDualSolve<float>;
+template class DeviceDualSolve<double>;
 
 }  // namespace lb::kriging

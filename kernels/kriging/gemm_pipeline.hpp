@@ -11,8 +11,14 @@
 //!
 //! The points are processed in chunks so B and Lambda (m x chunk each) fit a fixed device
 //! workspace (kGemmWorkspaceBytes): at 10 wells one chunk covers scale 10; at 1000 wells a
-//! chunk is ~67K points in float. Host code only (no CUDA syntax): the kernels, cuBLAS and
-//! cuSOLVER calls are in gemm_pipeline.cu.
+//! chunk is ~134K points in float. Each chunk's estimates download (into the caller's host
+//! buffer: pinned, from DeviceExperiment) while the next chunk is computed; the uploads come
+//! from pinned copies of the input made once. Host code only (no CUDA syntax): the kernels,
+//! cuBLAS and cuSOLVER calls are in gemm_pipeline.cu.
+//!
+//! DeviceDualSolve: experiment 8's solve on the device with the same cuSOLVER factorisation
+//! (dual.hpp has the host one): A built from the wells in double, factored once, solved for
+//! [z_h; 0] of every surface, alpha rounded to T in dual_coefficients' layout.
 
 #include <cuda_runtime_api.h>
 
@@ -52,6 +58,28 @@ class GemmPipeline {
   //! Fault injection for tests: the chunks that lie inside grid points [first, end) skip
   //! their GEMMs (their estimates are not written).
   void skip_writes_for_testing(std::size_t first, std::size_t end);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+template <class T>
+class DeviceDualSolve {
+ public:
+  //! Allocates A, the right-hand sides and cuSOLVER's handle and workspace (not timed).
+  explicit DeviceDualSolve(const KrigingInput<T>& in);
+  ~DeviceDualSolve();
+  DeviceDualSolve(const DeviceDualSolve&) = delete;
+  DeviceDualSolve& operator=(const DeviceDualSolve&) = delete;
+
+  //! Enqueues on s: A from the device's wells (wx, wy: n each), the right-hand sides from
+  //! its values (H x n, surface-major), getrf, getrs, and alpha (dual_coefficient_count
+  //! entries) in T. Nothing in it waits for the device.
+  void run(const T* wx, const T* wy, const T* values, T* alpha, cudaStream_t s);
+  //! After the stream has finished a run: SingularSystem if a pivot of A was not above the
+  //! per-point solver's tolerance (as the host solve's; the run's estimates are then NaN).
+  void check_factorisation() const;
 
  private:
   struct Impl;

@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/harness/ceilings.hpp"
 #include "lb/harness/device_context.hpp"
 #include "lb/harness/gpu_timer.hpp"
 #include "lb/harness/journal.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/kriging/device.hpp"
 
 #include "gpu_available.hpp"
 #include "planned_runs.hpp"
@@ -34,6 +36,9 @@ Ceilings fixed_ceilings() {
   c.fp32_fma_per_s = 2e13;
   c.fp32_rcp_per_s = 1e12;
   c.fp64_fma_per_s = 1e13;
+  c.h2d_pinned_gbs = 25;
+  c.d2h_pinned_gbs = 20;
+  c.h2d_pageable_gbs = c.d2h_pageable_gbs = 8;
   return c;
 }
 
@@ -92,7 +97,27 @@ TEST(BenchesGpu, IdwVersionsAreValidatedTimedAndCountedAgainstTheirComputeBound)
   }
 }
 
-TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePart) {
+// The ceilings a run measures at start, the bus among them (recorded in the context).
+TEST(BenchesGpu, CeilingsMeasureTheBusBothWaysPinnedAndPageable) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
+  set_up_env();
+  const Ceilings c = measure_ceilings();
+  for (double gbs : {c.copy_bandwidth_gbs, c.h2d_pinned_gbs, c.d2h_pinned_gbs, c.h2d_pageable_gbs, c.d2h_pageable_gbs}) {
+    EXPECT_GT(gbs, 0.5);     // any bus of this century
+    EXPECT_LT(gbs, 1.0e4);   // and none faster than 10 TB/s
+  }
+  // The bus is slower than the device's own memory, each way.
+  EXPECT_LT(c.h2d_pinned_gbs, c.copy_bandwidth_gbs);
+  EXPECT_LT(c.d2h_pinned_gbs, c.copy_bandwidth_gbs);
+  ::testing::Test::RecordProperty("bus_gbs_h2d_d2h_pinned_pageable",
+                                  std::to_string(c.h2d_pinned_gbs) + " " + std::to_string(c.d2h_pinned_gbs) + " " +
+                                      std::to_string(c.h2d_pageable_gbs) + " " + std::to_string(c.d2h_pageable_gbs));
+  const auto j = c.to_json();
+  for (const char* key : {"h2d_pinned_gbs", "d2h_pinned_gbs", "h2d_pageable_gbs", "d2h_pageable_gbs"})
+    EXPECT_TRUE(j.contains(key)) << key;
+}
+
+TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePartAndTheBus) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
   set_up_env();
   const auto runs = lb::testing::run_planned(
@@ -117,15 +142,37 @@ TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePart) {
     EXPECT_GT(counter(r, "checked"), 0) << name;
     EXPECT_EQ(counter(r, "unvalidated"), 0) << name;
     EXPECT_FALSE(r.counters.count("x_memory_bound")) << name << ": left to plots/";
-    if (has(name, "/gpu-exp8/")) {
+    double device_bound_s = memory_s;
+    const int experiment = has(name, "/gpu-exp8/") ? 8 : has(name, "/gpu-exp7/") ? 7 : 6;
+    if (experiment == 8) {
       const double compute_s = points * wells * (2 + surfaces) / c.fp32_fma_per_s;
       EXPECT_DOUBLE_EQ(counter(r, "compute_bound_s"), compute_s) << name;
       EXPECT_DOUBLE_EQ(counter(r, "pct_compute_bound"), 100 * compute_s / device_s) << name;
-      EXPECT_DOUBLE_EQ(counter(r, "bound_s"), std::max(memory_s, compute_s)) << name;
+      device_bound_s = std::max(memory_s, compute_s);
+      // The rule's inputs and choice (docs/performance.md), and that solve timed in the runs.
+      const double host = counter(r, "solve_trial_host_s"), device = counter(r, "solve_trial_device_s");
+      const bool on_device = counter(r, "solve_on_device") == 1;
+      EXPECT_EQ(on_device, lb::kriging::faster_solve(host, device) == lb::kriging::SolvePlace::device) << name;
+      EXPECT_GT(counter(r, on_device ? "device_solve_s" : "host_solve_s"), 0) << name;
+      EXPECT_FALSE(r.counters.count(on_device ? "host_solve_s" : "device_solve_s")) << name;
     } else {
       EXPECT_FALSE(r.counters.count("compute_bound_s")) << name;
-      EXPECT_DOUBLE_EQ(counter(r, "bound_s"), memory_s) << name;
     }
+    // The bus: the bytes the program moves, the slower direction at its pinned rate; bound_s
+    // and pct_of_bound end to end, device_bound_s and pct_of_device_bound the device part's.
+    const bool solved_on_device = experiment != 8 || counter(r, "solve_on_device") == 1;
+    const auto bus = lb::kriging::bus_bytes(experiment, 50, 90, 11, 10, sizeof(float),
+                                            solved_on_device ? lb::kriging::SolvePlace::device
+                                                             : lb::kriging::SolvePlace::host);
+    EXPECT_DOUBLE_EQ(counter(r, "bus_h2d_bytes"), bus.h2d) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "bus_d2h_bytes"), bus.d2h) << name;
+    const double bus_s = std::max(bus.h2d / (c.h2d_pinned_gbs * 1e9), bus.d2h / (c.d2h_pinned_gbs * 1e9));
+    EXPECT_DOUBLE_EQ(counter(r, "bus_bound_s"), bus_s) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "bound_s"), std::max(device_bound_s, bus_s)) << name;
+    const double pct = 100 * std::max(device_bound_s, bus_s) / t;
+    EXPECT_NEAR(counter(r, "pct_of_bound"), pct, 1e-6 * pct) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "device_bound_s"), device_bound_s) << name;
+    EXPECT_DOUBLE_EQ(counter(r, "pct_of_device_bound"), 100 * device_bound_s / device_s) << name;
     if (has(name, "/gpu-exp6/")) EXPECT_GE(counter(r, "vs_exp5_max_abs"), 0) << name;
   }
 }

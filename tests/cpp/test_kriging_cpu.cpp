@@ -836,6 +836,22 @@ TEST(KrigingDual, BlockedLuRefusesCoincidentWellsInAnyPanel) {
   EXPECT_THROW(kriging::dual_coefficients(in), kriging::SingularSystem);
 }
 
+// The CUDA experiments' host work runs on the calling thread (kHostThreadsInTimedRegion):
+// the same numbers as with a thread pool, to the bit (each row tile and right-hand side is
+// computed the same way whichever thread computes it).
+TEST(KrigingDual, OneThreadSolvesAsTheThreadPoolDoes) {
+  for (std::size_t n : {10, 300}) {  // 300: the parallel regions' sizes are reached
+    const auto c = well_count_case(n);
+    const auto in = kriging::make_input<double>(c.wells, c.grid, base_variogram(c));
+    EXPECT_EQ(kriging::kriging_matrix(in, 1), kriging::kriging_matrix(in)) << n;
+    EXPECT_EQ(kriging::dual_coefficients(in, 1), kriging::dual_coefficients(in)) << n;
+    const auto in_f = kriging::make_input<float>(c.wells, c.grid, base_variogram(c));
+    EXPECT_EQ(kriging::dual_coefficients(in_f, 1), kriging::dual_coefficients(in_f)) << n;
+  }
+  EXPECT_EQ(kriging::omp_threads(1), 1);
+  EXPECT_GE(kriging::omp_threads(0), 1);
+}
+
 // The host solve of experiment 8 at 1000 wells, timed (the GPU run's host_solve_s): A's
 // build, its factorisation and the 11 surfaces' substitutions, as dual_coefficients does.
 TEST(KrigingDual, HostSolveAtAThousandWellsIsTimed) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include <string>
@@ -127,3 +128,49 @@ TEST(KrigingDeviceChecks, MeshLimits) {
 }
 
 }  // namespace
+
+// --- the bus bytes each experiment's timed region moves, and experiment 8's solve rule -----
+
+TEST(KrigingDeviceChecks, BusBytesAreWhatEachProgramMoves) {
+  // 50 x 90 mesh, 11 surfaces, 10 wells (m = 11): the paper's base case.
+  const std::size_t mx = 50, my = 90, h = 11, n = 10;
+  const double axes = double(mx + my), estimates = double(mx * my * h);
+  const double wells = 2.0 * n, values = double(h * n), a = 11.0 * 11.0;
+  auto bytes = [&](int e, std::size_t vb, kriging::SolvePlace solve = kriging::SolvePlace::device) {
+    return kriging::bus_bytes(e, mx, my, h, n, vb, solve);
+  };
+  for (int e = 1; e <= 8; ++e) {  // every one downloads every estimate once
+    const std::size_t vb = e == 6 ? sizeof(float) : sizeof(double);
+    EXPECT_GE(bytes(e, vb).d2h, estimates * double(vb)) << e;
+    EXPECT_LT(bytes(e, vb).d2h, estimates * double(vb) + 1000) << e;
+  }
+  EXPECT_DOUBLE_EQ(bytes(1, 8).h2d, (wells + axes + values) * 8);
+  EXPECT_DOUBLE_EQ(bytes(2, 8).h2d, (a + wells + axes + values) * 8);
+  EXPECT_DOUBLE_EQ(bytes(4, 8).h2d, bytes(2, 8).h2d);
+  EXPECT_DOUBLE_EQ(bytes(6, 4).h2d, double(kriging::constant_layout(n, h, 4).bytes) + axes * 4);
+  // exp 7: A in double, the rest in T; U's diagonal and the info come back
+  EXPECT_DOUBLE_EQ(bytes(7, 4).h2d, a * 8 + (wells + axes + values) * 4);
+  EXPECT_DOUBLE_EQ(bytes(7, 4).d2h, estimates * 4 + 11 * 8 + 4);
+  // exp 8: alpha (16 coefficients a well and the constant, per pass) or the values uploaded
+  EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::host).h2d, (wells + axes + 16.0 * 11) * 4);
+  EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::host).d2h, estimates * 4);
+  EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::device).h2d, (wells + axes + values) * 4);
+  EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::device).d2h, estimates * 4 + 11 * 8 + 4);
+  EXPECT_THROW(kriging::bus_bytes(9, mx, my, h, n, 8), datasets::InputError);
+}
+
+TEST(KrigingDeviceChecks, Exp8SolvesOnTheDeviceOnlyWhenItsMedianIsLower) {
+  using kriging::SolvePlace;
+  EXPECT_EQ(kriging::faster_solve(2e-3, 1e-3), SolvePlace::device);
+  EXPECT_EQ(kriging::faster_solve(1e-3, 2e-3), SolvePlace::host);
+  EXPECT_EQ(kriging::faster_solve(1e-3, 1e-3), SolvePlace::host);  // a tie keeps the host
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(kriging::faster_solve(1e-3, nan), SolvePlace::host);  // not measured
+  EXPECT_EQ(kriging::faster_solve(nan, 1e-3), SolvePlace::host);
+  EXPECT_EQ(kriging::faster_solve(1e-3, 0.0), SolvePlace::host);  // not a time
+  EXPECT_STREQ(kriging::to_string(SolvePlace::device), "device");
+  EXPECT_STREQ(kriging::to_string(SolvePlace::host), "host");
+  EXPECT_DOUBLE_EQ(kriging::median_of({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(kriging::median_of({4, 1, 3, 2}), 2.5);
+  EXPECT_TRUE(std::isnan(kriging::median_of({})));
+}

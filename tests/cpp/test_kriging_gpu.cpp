@@ -382,25 +382,39 @@ void expect_exp8_matches(const datasets::KrigingCase& c, kriging::DualPath path)
   const auto ref = kriging::make_check_reference(in, all);
   kriging::DeviceExperiment<T> e(8, in);
   e.force_dual_path_for_testing(path);
-  const auto run = e.run(nullptr, kriging::Poison::yes);
-  EXPECT_EQ(run.unwritten, 0u);
-  EXPECT_TRUE(std::isfinite(run.device_seconds));
-  // The host solve is timed on its own (host clock), the device part and the run by CUDA events.
-  // Their sum is not compared with the run's time: where another process shares the GPU (ctest
-  // -j), the run's start event is stamped when the GPU gets to it, after part of the host solve.
-  EXPECT_GT(run.host_solve_seconds, 0.0);
-  EXPECT_LE(run.device_seconds, run.seconds);
-  const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
-  const bool split = path == kriging::DualPath::lanes_per_point;
-  // alpha is solved in double, so the check stays tight at every well count (the CPU program's
-  // twin, KrigingDual.CpuProgramMatchesTheReferenceAtAnyWellCount): unvalidated is a failure.
-  EXPECT_TRUE(validated(check)) << c.wells.wells() << " wells, " << sizeof(T) * 8 << " bit, "
-                                << (split ? "lanes" : "thread") << " per point";
-  ::testing::Test::RecordProperty("exp8_" + std::string(split ? "lanes_" : "thread_") + std::to_string(sizeof(T) * 8) +
-                                      "bit_wells" +
-                                      std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
-                                  std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance) +
-                                      (check.unvalidated ? " (unvalidated)" : ""));
+  EXPECT_EQ(e.solve(), kriging::SolvePlace::device);  // the default before any choice
+  for (auto place : {kriging::SolvePlace::host, kriging::SolvePlace::device}) {
+    e.set_solve(place);
+    const auto run = e.run(nullptr, kriging::Poison::yes);
+    const bool on_host = place == kriging::SolvePlace::host;
+    const std::string what = std::to_string(c.wells.wells()) + " wells, " + std::to_string(sizeof(T) * 8) + " bit, " +
+                             (path == kriging::DualPath::lanes_per_point ? "lanes" : "thread") + " per point, " +
+                             kriging::to_string(place) + " solve";
+    EXPECT_EQ(run.unwritten, 0u) << what;
+    EXPECT_TRUE(std::isfinite(run.device_seconds)) << what;
+    // The host solve is timed on its own (host clock), the device part and the run by CUDA
+    // events. Their sum is not compared with the run's time: where another process shares the
+    // GPU (ctest -j), the run's start event is stamped when the GPU gets to it, after part of
+    // the host solve.
+    EXPECT_EQ(run.host_solve_seconds > 0.0, on_host) << what;
+    EXPECT_EQ(run.device_solve_seconds > 0.0, !on_host) << what;
+    EXPECT_EQ(std::isnan(on_host ? run.device_solve_seconds : run.host_solve_seconds), true) << what;
+    EXPECT_LE(run.device_seconds, run.seconds) << what;
+    if (!on_host) {
+      EXPECT_LE(run.device_solve_seconds + run.device_seconds, run.seconds) << what;
+    }
+    const auto check = kriging::check_estimates(ref, run.estimates, kriging::FloatAlgorithm::dual);
+    // alpha is solved in double either way, so the check stays tight at every well count (the
+    // CPU program's twin, KrigingDual.CpuProgramMatchesTheReferenceAtAnyWellCount):
+    // unvalidated is a failure.
+    EXPECT_TRUE(validated(check)) << what;
+    ::testing::Test::RecordProperty(
+        "exp8_" + std::string(path == kriging::DualPath::lanes_per_point ? "lanes_" : "thread_") +
+            kriging::to_string(place) + "_solve_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
+            std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
+        std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance) +
+            (check.unvalidated ? " (unvalidated)" : ""));
+  }
 }
 
 //! Both of experiment 8's paths on the same case (the automatic choice takes the lanes on
@@ -431,13 +445,117 @@ TEST(KrigingGpuDual, Exp8CombinesMoreSurfacesThanOnePass) {
   expect_exp8_paths_match<float>(c);
 }
 
-TEST(KrigingGpuDual, Exp8RefusesASingularSystemBeforeAnyLaunch) {
+//! The SingularSystem message of experiment 8 on `in` solving where `place` says ("" if none).
+template <class T>
+std::string exp8_singular_message(const kriging::KrigingInput<T>& in, kriging::SolvePlace place) {
+  kriging::DeviceExperiment<T> e(8, in);
+  e.set_solve(place);
+  try {
+    e.run();
+  } catch (const kriging::SingularSystem& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// Both solves refuse two wells at one spot with the same error: the host's before any
+// launch, the device's from its factorisation's pivots once the run is done (its NaN
+// estimates never returned); the message differs only in naming the solve (and the
+// rounding-level pivot).
+TEST(KrigingGpuDual, Exp8RefusesASingularSystemOnEitherSolve) {
   REQUIRE_GPU();
   auto c = make_case(20, 30);
   c.wells.x[1] = c.wells.x[0];
   c.wells.y[1] = c.wells.y[0];
-  EXPECT_THROW(kriging::run_device_experiment(8, input_of<double>(c)), kriging::SingularSystem);
-  EXPECT_NO_THROW(kriging::run_device_experiment(8, input_of<double>(make_case(20, 30))));
+  for (auto place : {kriging::SolvePlace::host, kriging::SolvePlace::device}) {
+    const std::string d = exp8_singular_message(input_of<double>(c), place);
+    const std::string f = exp8_singular_message(input_of<float>(c), place);
+    for (const std::string& msg : {d, f}) {
+      const std::string solve = std::string("factoring A (the dual form's ") + kriging::to_string(place) + " solve)";
+      EXPECT_NE(msg.find("kriging system of 10 wells is singular in"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(solve), std::string::npos) << msg;
+      EXPECT_NE(msg.find("the closest wells are 0 at"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("remove or merge them"), std::string::npos) << msg;
+    }
+  }
+  // choose_solve refuses it too (its host trial solves first).
+  kriging::DeviceExperiment<double> e(8, input_of<double>(c));
+  EXPECT_THROW(e.choose_solve(1), kriging::SingularSystem);
+  // The context is still usable, and a sound input runs on either solve.
+  for (auto place : {kriging::SolvePlace::host, kriging::SolvePlace::device}) {
+    kriging::DeviceExperiment<double> good(8, input_of<double>(make_case(20, 30)));
+    good.set_solve(place);
+    EXPECT_NO_THROW(good.run()) << kriging::to_string(place);
+  }
+}
+
+// The rule (faster_solve) applied to what choose_solve measured, and kept for the runs.
+TEST(KrigingGpuDual, ChooseSolveKeepsTheRulesChoice) {
+  REQUIRE_GPU();
+  for (std::size_t n : {10, 1000}) {
+    const auto in = input_of<float>(datasets::generate_kriging_case({.wells = n, .mesh_x = 40, .mesh_y = 30}));
+    kriging::DeviceExperiment<float> e(8, in);
+    const auto choice = e.choose_solve(3);
+    EXPECT_EQ(choice.trials, 3);
+    EXPECT_GT(choice.host_seconds, 0.0) << n;
+    EXPECT_GT(choice.device_seconds, 0.0) << n;
+    EXPECT_EQ(choice.place, kriging::faster_solve(choice.host_seconds, choice.device_seconds)) << n;
+    EXPECT_EQ(e.solve(), choice.place) << n;
+    const auto run = e.run();
+    EXPECT_EQ(std::isfinite(run.device_solve_seconds), choice.place == kriging::SolvePlace::device) << n;
+    ::testing::Test::RecordProperty("exp8_solve_trials_wells" + std::to_string(n),
+                                    std::to_string(choice.host_seconds) + " s host / " +
+                                        std::to_string(choice.device_seconds) + " s device -> " +
+                                        kriging::to_string(choice.place));
+  }
+  kriging::DeviceExperiment<double> seven(7, input_of<double>(make_case(20, 30)));
+  EXPECT_THROW(seven.choose_solve(1), std::logic_error);
+}
+
+// Experiments 7 and 8 download chunk by chunk while the next chunk is computed; exps 1-6 from
+// pinned memory in one piece. Every one's estimates, left in pinned memory by run_in_place,
+// are the ones run() returns; a mesh large enough for several chunks (exp 8: overlap_chunks
+// of the H100's 132 x 4 x 256 points; exp 7: its 1 GiB workspace at 1000 wells) matches the
+// reference.
+TEST(KrigingGpuTransfers, PinnedAndOverlappedDownloadsMatchTheReference) {
+  REQUIRE_GPU();
+  const auto base = make_case(20, 30);
+  for (int experiment = 1; experiment <= 8; ++experiment) {
+    const bool single = kriging::experiment_uses_float(experiment);
+    auto check_in_place = [&]<class T>(const kriging::KrigingInput<T>& in) {
+      kriging::DeviceExperiment<T> e(experiment, in);
+      const auto run = e.run();
+      const auto times = e.run_in_place();
+      EXPECT_GT(times.seconds, 0.0) << experiment;
+      const std::vector<T> in_place(e.host_estimates(), e.host_estimates() + run.estimates.size());
+      EXPECT_EQ(in_place, run.estimates) << "exp " << experiment;
+    };
+    if (single)
+      check_in_place(input_of<float>(base));
+    else
+      check_in_place(input_of<double>(base));
+  }
+  // Several chunks: 8 in float and double (700 x 600 = 420K points: 3 chunks on an H100), 7 in
+  // double at 1000 wells (300 x 300 points, 67K a chunk: 2 chunks).
+  auto expect_chunked = [&]<class T>(int experiment, const datasets::KrigingCase& c) {
+    const auto in = input_of<T>(c);
+    const auto ref = kriging::make_check_reference(in, kriging::reference_points(in.points(), in.wells));
+    kriging::DeviceExperiment<T> e(experiment, in);
+    // Experiment 8: each chunk on either path (the lanes are forced: the mesh is large).
+    for (auto path : {kriging::DualPath::automatic, kriging::DualPath::lanes_per_point}) {
+      if (experiment != 8 && path != kriging::DualPath::automatic) continue;
+      e.force_dual_path_for_testing(path);
+      const auto run = e.run(nullptr, kriging::Poison::yes);
+      EXPECT_EQ(run.unwritten, 0u) << "exp " << experiment;
+      const auto check = kriging::check_estimates(ref, run.estimates, kriging::float_algorithm_of(experiment));
+      EXPECT_TRUE(check.ok) << "exp " << experiment << ": " << check.message;
+    }
+  };
+  const auto big = datasets::generate_kriging_case({.mesh_x = 700, .mesh_y = 600});
+  expect_chunked.template operator()<float>(8, big);
+  expect_chunked.template operator()<double>(8, big);
+  expect_chunked.template operator()<double>(
+      7, datasets::generate_kriging_case({.wells = 1000, .mesh_x = 300, .mesh_y = 300}));
 }
 
 // --- poisoned outputs catch a kernel that skips points (issue 10 item 8) --------------------

@@ -72,6 +72,54 @@ TEST(ProgramCounters, PercentagesAreOfTheTimeTheWorkTakesAndTheUnitRateOfTheWhol
     EXPECT_FALSE(unmeasured.contains(key)) << key;
 }
 
+TEST(ProgramCounters, BusBytesBoundTheWholeRunAndTheBindingBoundIsTheLargest) {
+  Ceilings c;
+  c.copy_bandwidth_gbs = 1000;
+  c.fp32_fma_per_s = 1e12;
+  c.h2d_pinned_gbs = 20;
+  c.d2h_pinned_gbs = 10;
+  c.h2d_pageable_gbs = c.d2h_pageable_gbs = 5;  // never the bound: the bus can do the pinned rate
+  // a 10 ms run (device part 2 ms): writes 1 GB on the device (1 ms), 1e9 FMAs (1 ms),
+  // uploads 40 MB (2 ms at 20 GB/s) and downloads 50 MB (5 ms at 10 GB/s)
+  const Work w{.unit = "estimates", .units = 1e6, .bytes_written = 1e9, .fp32_fma = 1e9,
+               .bus_h2d_bytes = 4e7, .bus_d2h_bytes = 5e7};
+  const auto m = rate_counters(w, 0.01, 0.002, c);
+  EXPECT_DOUBLE_EQ(m.at("bus_h2d_bytes"), 4e7);
+  EXPECT_DOUBLE_EQ(m.at("bus_d2h_bytes"), 5e7);
+  EXPECT_DOUBLE_EQ(m.at("bus_bound_s"), 5e-3);  // the slower direction, not the sum
+  EXPECT_DOUBLE_EQ(m.at("pct_bus_bandwidth"), 50);
+  EXPECT_DOUBLE_EQ(m.at("bound_s"), 5e-3);  // end to end: the bus binds
+  EXPECT_DOUBLE_EQ(m.at("pct_of_bound"), 50);
+  EXPECT_DOUBLE_EQ(m.at("device_bound_s"), 1e-3);  // device only, over the device part
+  EXPECT_DOUBLE_EQ(m.at("pct_of_device_bound"), 50);
+  EXPECT_DOUBLE_EQ(m.at("pct_copy_bandwidth"), 50);  // unchanged: over the device part
+
+  // Where the device binds, the end-to-end bound is the device's, over the whole run.
+  const Work light{.unit = "estimates", .units = 1e6, .bytes_written = 1e9, .bus_d2h_bytes = 1e6};
+  const auto l = rate_counters(light, 0.01, 0.002, c);
+  EXPECT_DOUBLE_EQ(l.at("bus_bound_s"), 1e-4);
+  EXPECT_DOUBLE_EQ(l.at("bound_s"), 1e-3);
+  EXPECT_DOUBLE_EQ(l.at("pct_of_bound"), 10);
+  EXPECT_DOUBLE_EQ(l.at("pct_of_device_bound"), 50);
+
+  // No bus bytes: no bus counters, and bound_s / pct_of_bound keep their device meaning.
+  const Work device_only{.unit = "estimates", .units = 1e6, .bytes_written = 1e9};
+  const auto d = rate_counters(device_only, 0.01, 0.002, c);
+  for (const char* key : {"bus_h2d_bytes", "bus_bound_s", "pct_bus_bandwidth", "device_bound_s", "pct_of_device_bound"})
+    EXPECT_FALSE(d.contains(key)) << key;
+  EXPECT_DOUBLE_EQ(d.at("pct_of_bound"), 50);
+}
+
+TEST(ProgramCounters, CeilingsRecordTheBusInTheContext) {
+  Ceilings c;
+  c.h2d_pinned_gbs = 1, c.d2h_pinned_gbs = 2, c.h2d_pageable_gbs = 3, c.d2h_pageable_gbs = 4;
+  const auto j = c.to_json();
+  EXPECT_DOUBLE_EQ(j.at("h2d_pinned_gbs").get<double>(), 1);
+  EXPECT_DOUBLE_EQ(j.at("d2h_pinned_gbs").get<double>(), 2);
+  EXPECT_DOUBLE_EQ(j.at("h2d_pageable_gbs").get<double>(), 3);
+  EXPECT_DOUBLE_EQ(j.at("d2h_pageable_gbs").get<double>(), 4);
+}
+
 //! A CPU program: doubles its input into its output; `skip_writes` leaves the output alone.
 struct Log {
   std::vector<std::string> calls;

@@ -158,6 +158,9 @@ def test_singular_system_names_the_wells(tmp_path):
     (["--scale", 1, "--experiment", 5, "--precision", "double"], "--precision is only for experiments 7 and 8"),
     (["--scale", 1, "--experiment", 7, "--precision", "half"], "--precision: 'half' is not one of float, double"),
     (["--scale", 1, "--experiment", 9], "unknown experiment 9"),
+    (["--scale", 1, "--experiment", 8, "--solve", "host"], "--solve is for experiment 8 on the GPU"),
+    (["--scale", 1, "--experiment", 7, "--solve", "auto", "--device", "gpu"], "--solve is for experiment 8 on the GPU"),
+    (["--scale", 1, "--experiment", 8, "--solve", "gpu"], "--solve: 'gpu' is not one of device, host, auto"),
     (["--scale", 1, "--experiment", 7], "experiment 7 runs on the GPU only"),
     (["--scale", 1, "--well-count", 1], "--well-count 1: kriging needs at least 2 wells"),
     (["--scale", 1, "--model", "linear"], "--model: unknown variogram model 'linear'"),
@@ -295,12 +298,35 @@ def test_cpu_experiment_8_matches_experiment_4(tmp_path, precision, rel):
                       f"experiment 8, cpu, {precision}", rel)
 
 
+@pytest.mark.parametrize("solve", ["device", "host", "auto"])
 @pytest.mark.parametrize("precision, rel", [("double", 1e-9), ("float", 1e-4)])
 @pytest.mark.usefixtures("gpu")
-def test_gpu_experiment_8_matches_its_cpu_program(tmp_path, precision, rel):
+def test_gpu_experiment_8_matches_its_cpu_program(tmp_path, precision, rel, solve):
     expect_same_model(tmp_path, ["--experiment", 8, "--precision", precision, "--device", "cpu"],
-                      ["--experiment", 8, "--precision", precision, "--device", "gpu"],
+                      ["--experiment", 8, "--precision", precision, "--device", "gpu", "--solve", solve],
                       f"experiment 8, gpu, {precision}", rel)
+
+
+@pytest.mark.usefixtures("gpu")
+def test_gpu_timing_splits_the_run(tmp_path):
+    r = krige("--scale", 1, "--experiment", 8, "--device", "gpu", "--timing", "--out", tmp_path / "out.csv")
+    assert "experiment 8 solved alpha on the device" in r.stderr, r.stderr
+    lines = r.stderr.split("krige timing:\n")[1].splitlines()
+    parts = [line.rsplit(None, 2)[0].strip() for line in lines]
+    assert parts == ["loading the input", "start-up (CUDA context, allocations)", "program (timed region)", "solve",
+                     "kernels", "transfers and host work", "checking the estimates", "writing", "total"], lines
+
+
+def test_timing_on_the_cpu_splits_the_run(tmp_path):
+    r = krige("--scale", 1, "--device", "cpu", "--timing", "--out", tmp_path / "out.csv")
+    lines = r.stderr.split("krige timing:\n")[1].splitlines()
+    parts = {line.rsplit(None, 2)[0].strip(): float(line.rsplit(None, 2)[1]) for line in lines}
+    assert list(parts) == ["loading the input", "program (timed region)", "checking the estimates", "writing",
+                           "total"], lines
+    assert all(ms >= 0 for ms in parts.values())
+    assert parts["total"] >= parts["program (timed region)"] + parts["writing"]
+    # the summary stays the line before the split
+    assert "kriged 4500 points x 11 surfaces" in r.stderr.split("krige timing:")[0].strip().splitlines()[-1]
 
 def test_a_single_point_grid_runs_with_a_range(tmp_path):
     out = tmp_path / "out.csv"

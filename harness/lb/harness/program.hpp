@@ -16,6 +16,16 @@
 //!   pct_compute_bound              function, FP64 FMA); 100 * compute_bound_s / t_w
 //!   bound_s, pct_of_bound          the larger bound; 100 * bound_s / t_w
 //!   footprint_bytes                device (or host) bytes the variant's data takes
+//! A program whose timed region also moves data over the host<->device bus declares those
+//! bytes (Work::bus_h2d_bytes, bus_d2h_bytes); the bus then bounds the whole run (t), and:
+//!   bus_h2d_bytes, bus_d2h_bytes   per run
+//!   bus_bound_s, pct_bus_bandwidth the slower direction at the measured pinned rate (the two
+//!                                  directions can overlap); 100 * bus_bound_s / t
+//!   bound_s, pct_of_bound          end to end: the bound that binds of device memory, compute
+//!                                  and bus (the largest); 100 * bound_s / t
+//!   device_bound_s,                device only: the larger of the memory and compute bounds;
+//!   pct_of_device_bound            100 * device_bound_s / t_w (what bound_s and pct_of_bound
+//!                                  are for a program that declares no bus bytes)
 //! plus the validation's counters (max_abs_err, max_rel_err, tolerance, checked, unvalidated)
 //! and whatever a program adds (Variant::add_counters). t_w is the time the declared bytes and
 //! FLOPs are spent in: t, unless the variant measures a part of its run (Variant::work_seconds;
@@ -45,6 +55,8 @@ struct Work {
   double fp32_fma = 0;     //!< FP32 FMA-pipe instructions per run (an add or mul counts as one)
   double fp32_special = 0; //!< FP32 special-function instructions (rcp, rsqrt, exp2, ...)
   double fp64_fma = 0;     //!< FP64 instructions per run
+  double bus_h2d_bytes = 0;  //!< per run, host -> device over the bus inside the timed region
+  double bus_d2h_bytes = 0;  //!< per run, device -> host
 };
 
 //! The outcome of checking one run against the program's reference.

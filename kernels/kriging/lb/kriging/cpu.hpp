@@ -76,9 +76,10 @@ std::vector<T> krige_shared_weights(const KrigingInput<T>& in);  //!< exp. 4 (an
 template <class T>
 std::vector<T> run_cpu_program(CpuProgram program, const KrigingInput<T>& in);
 
-//! A built by the same code the programs use: (n+1) x (n+1), row-major.
+//! A built by the same code the programs use: (n+1) x (n+1), row-major. threads: OpenMP
+//! threads for its rows (0: OpenMP's default; 1: the calling thread only, no thread pool).
 template <class T>
-std::vector<T> kriging_matrix(const KrigingInput<T>& in);
+std::vector<T> kriging_matrix(const KrigingInput<T>& in, int threads = 0);
 
 //! The n weights (mu dropped) and the H estimates at one point, by the per-point solver.
 template <class T>

@@ -20,10 +20,15 @@ namespace lb::kriging {
 
 inline constexpr int kLuPanel = 32;
 
+//! The OpenMP team size for a `threads` argument: 0 means OpenMP's default (every core), 1 the
+//! calling thread alone (no thread pool: the CUDA experiments' timed regions use this).
+int omp_threads(int threads);
+
 class DenseLu {
  public:
-  //! Factors `a` (row-major m x m, taken over). status() says whether it succeeded.
-  DenseLu(std::vector<double> a, int m);
+  //! Factors `a` (row-major m x m, taken over) with `threads` (omp_threads) threads, which
+  //! solve() uses too. status() says whether it succeeded.
+  DenseLu(std::vector<double> a, int m, int threads = 0);
 
   const SolveStatus& status() const { return status_; }
   int size() const { return m_; }
@@ -34,6 +39,7 @@ class DenseLu {
 
  private:
   int m_;
+  int threads_;  //!< the OpenMP team (omp_threads), >= 1
   std::vector<double> lu_;  //!< L (unit, below the diagonal) and U, row-major
   std::vector<int> pivots_;  //!< row swapped with row k at step k
   SolveStatus status_;

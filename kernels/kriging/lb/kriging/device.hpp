@@ -11,11 +11,17 @@
 //! transfers it implies). For every experiment it starts with a CUDA event recorded on the
 //! stream before anything below and ends with an event after the last download; host work
 //! inside it (building A, packing constant memory) is on the critical path, so the event
-//! pair measures it as GPU idle time. NOT timed: device allocation, zeroing the failure
-//! record, reading it back, and the output vector's allocation. Host buffers are the
-//! KrigingInput's own vectors and the output std::vector (pageable memory, as a
-//! straightforward program would use; cudaMemcpyAsync from/to pageable memory is
-//! synchronous with the host, so nothing overlaps).
+//! pair measures it as GPU idle time. NOT timed: device and pinned host allocation, zeroing
+//! the failure record, reading it back, and copying the estimates out of pinned memory
+//! (run(); run_in_place() leaves them there). Every transfer is from or to pinned host
+//! memory (allocated once per DeviceExperiment: a pinned copy of the input, a pinned
+//! scratch buffer for what the host builds per run, the pinned output), so copies run at the
+//! bus's rate: the paper does not say what host memory its programs use, and its designs
+//! are the order of the transfers and launches, which experiments 1-6 keep (nothing
+//! overlaps in them). Experiments 7 and 8, beyond the paper, download the estimates chunk of
+//! grid points by chunk on a second stream while the next chunk is computed
+//! (OverlappedDownload). No host work in a timed region uses a thread pool: what the host
+//! builds or solves there runs on the calling thread (kHostThreadsInTimedRegion).
 //!   exp 1  upload the well coordinates (x, y) and the mesh axes (M + N values) once; then
 //!          per surface h = 0..H-1: upload that surface's n well values, launch the kernel
 //!          (one thread per grid point, blocks (25, 5, 1), grid (ceil(M/25), ceil(N/5), 1);
@@ -40,13 +46,18 @@
 //!          kernel builds B and two cuBLAS GEMMs give the weights and the estimates;
 //!          download all estimates. U's diagonal is copied to pinned memory on the way
 //!          (no synchronisation) and its pivots checked after the run.
-//!   exp 8  (dual.hpp) solve alpha = A^-1 [z; 0] for every surface on the host (double LU,
-//!          rounded to T); upload wells, alpha and the mesh axes; one launch of exp8_kernel
-//!          (blocks of kDualBlock threads, one per grid point; the wells staged in shared
-//!          memory kDualBlock at a time); download all estimates. A singular A is refused by
-//!          the host solve (SingularSystem), before any launch.
+//!   exp 8  (dual.hpp) upload the wells and the mesh axes; solve alpha = A^-1 [z; 0] for
+//!          every surface, rounded to T, where solve() says: on the host (double blocked LU
+//!          on the calling thread, while the uploads run; then upload alpha) or on the device
+//!          (upload the values; A built, factored and solved by cuSOLVER in double:
+//!          DeviceDualSolve); then exp8_kernel (blocks of kDualBlock threads, one per grid
+//!          point; the wells staged in shared memory kDualBlock at a time) launched per
+//!          chunk of grid points (overlap_chunks), each chunk's estimates downloaded while
+//!          the next is computed. A singular A is refused with SingularSystem: by the host
+//!          solve before any launch, or after the run from the device factorisation's pivots.
 //! DeviceRun::device_seconds is the device-only part (no host work, no transfers): from the
-//! first kernel to the last, for experiments 3-8 (1-2 interleave transfers and launches).
+//! first kernel to the last, for experiments 3-8 (1-2 interleave transfers and launches;
+//! experiment 8's device solve is not in it: device_solve_seconds).
 //!
 //! Failed solves (a pivot below the solver's tolerance: coincident wells, NaN input) are
 //! counted on the device; run() then throws SingularSystem naming the experiment and the
@@ -81,6 +92,31 @@ inline constexpr int kDualSplitLanes = 32;
 inline constexpr int kDualSplitBelowWaves = 4;
 //! The most wells experiment e's solver holds (experiments 7 and 8: no compile-time limit).
 int device_max_wells(int experiment);
+
+//! OpenMP threads of host work inside a timed region (kriging_matrix, dual_coefficients):
+//! the calling thread alone. A thread pool there competes with the CUDA calls it feeds
+//! and, with one process per GPU, with the other processes' pools for the same cores.
+inline constexpr int kHostThreadsInTimedRegion = 1;
+
+//! Where experiment 8 solves alpha: on the host (its CPU path) or on the device (cuSOLVER).
+enum class SolvePlace { host, device };
+const char* to_string(SolvePlace place);
+
+//! Experiment 8's default solve at one size, by the rule written before any measurement
+//! (docs/performance.md): the device solve when its median time over the trials is lower
+//! than the host solve's, measured in the same process on the same input; a tie, or a
+//! median that is not a positive number, keeps the host solve.
+SolvePlace faster_solve(double host_median_s, double device_median_s);
+
+//! The median of a sample (the mean of the middle two for an even count); NaN when empty.
+double median_of(std::vector<double> seconds);
+
+//! What DeviceExperiment::choose_solve measured and kept.
+struct SolveChoice {
+  double host_seconds = 0, device_seconds = 0;  //!< the medians of the trials
+  int trials = 0;
+  SolvePlace place = SolvePlace::host;
+};
 
 //! __constant__ memory of experiments 5 and 6: one pool of 64 KiB (the whole user constant
 //! bank of the translation unit; experiments.cu declares nothing else __constant__).
@@ -144,16 +180,32 @@ bool is_poison(T v) {
 //! of experiments 1-2, once per surface, would be inside the timed region).
 enum class Poison { no, yes };
 
-template <class T>
-struct DeviceRun {
-  std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
-  double seconds = 0.0;      //!< the timed region above, from CUDA events
+//! The times of one run (all inside `seconds`).
+struct DeviceTimes {
+  double seconds = 0.0;  //!< the timed region above, from CUDA events
   double device_seconds = std::numeric_limits<double>::quiet_NaN();  //!< see above (exps 3-8)
-  //! Exp 8: the host solve of alpha (wall clock; inside `seconds`, outside device_seconds).
+  //! Exp 8: the solve of alpha, on the host (wall clock) or on the device (CUDA events, from
+  //! the values' upload to alpha in place); the other one NaN. Outside device_seconds.
   double host_solve_seconds = std::numeric_limits<double>::quiet_NaN();
+  double device_solve_seconds = std::numeric_limits<double>::quiet_NaN();
+};
+
+template <class T>
+struct DeviceRun : DeviceTimes {
+  std::vector<T> estimates;  //!< H x (M N), surface-major, mesh x fastest (as the CPU programs)
   std::size_t unwritten = 0;        //!< Poison::yes: estimates still holding the poison
   std::size_t first_unwritten = 0;  //!< the first such estimate's index
 };
+
+//! Bytes one run of an experiment moves over the bus inside its timed region (uploads of the
+//! input and what the host builds, the downloads of the estimates and of experiments 7 and
+//! 8's device factorisation checks), as the programs in experiments.cu and gemm_pipeline.cu
+//! do it: the benchmarks declare them (the bus bound, lb/harness/program.hpp).
+struct BusBytes {
+  double h2d = 0, d2h = 0;
+};
+BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
+                   std::size_t value_bytes, SolvePlace solve = SolvePlace::device);
 
 //! One experiment on one input, its device buffers allocated once (in the constructor, not
 //! timed); run() may be called repeatedly (a benchmark's iterations). Experiments 5 and 6
@@ -171,7 +223,26 @@ class DeviceExperiment {
   //! One run, timed with CUDA events around exactly the region described above; waits for
   //! it to finish. Throws SingularSystem if any grid point's solve failed. With Poison::yes
   //! the outputs are poisoned first and DeviceRun::unwritten counts what was not written.
+  //! The estimates are copied out of the pinned output afterwards (not timed).
   DeviceRun<T> run(cudaStream_t stream = nullptr, Poison poison = Poison::no);
+  //! The same run, its estimates left in pinned memory (host_estimates()): the benchmarks'
+  //! timed runs and `krige`, which need no copy.
+  DeviceTimes run_in_place(cudaStream_t stream = nullptr);
+  //! The last run's estimates (H x M N, as DeviceRun::estimates), in pinned host memory
+  //! owned by this object: valid until its next run.
+  const T* host_estimates() const;
+
+  //! Experiment 8: where the next runs solve alpha (default: the device). The device solve's
+  //! cuSOLVER handle and buffers are made here (set_solve(device)) or before the first run
+  //! that needs them, outside its timed region (a host-solve-only use never loads cuSOLVER).
+  void set_solve(SolvePlace place);
+  SolvePlace solve() const;
+  //! Experiment 8: times `trials` solves each way on this input (after an untimed one of
+  //! each: cuSOLVER's first call loads its kernels), each from the start of the solve until
+  //! alpha is on the device (host: dual_coefficients on the calling thread, its pinned copy
+  //! and upload; device: the values' upload and DeviceDualSolve), synchronised, on the host
+  //! clock; keeps faster_solve's choice for the next runs and returns what it measured.
+  SolveChoice choose_solve(int trials, cudaStream_t stream = nullptr);
 
   //! Fault injection for tests (off unless called): the kernels do not write grid points
   //! [first, end) of any surface; experiment 7 skips the GEMMs of the chunks inside it.

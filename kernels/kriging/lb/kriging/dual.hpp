@@ -38,9 +38,10 @@ inline std::size_t dual_coefficient_count(std::size_t wells, std::size_t surface
 //! surfaces, well-major, so that one covariance meets its surfaces' coefficients in
 //! consecutive memory: alpha[(pass * (n + 1) + i) * kDualSurfacesPerPass + h] is surface
 //! pass * kDualSurfacesPerPass + h's coefficient of well i (i = n: the constant term), 0
-//! beyond the last surface. Throws SingularSystem when A is singular.
+//! beyond the last surface. Throws SingularSystem when A is singular. threads: as
+//! omp_threads (dense_lu.hpp); 1 in the CUDA experiments' timed regions.
 template <class T>
-std::vector<T> dual_coefficients(const KrigingInput<T>& in);
+std::vector<T> dual_coefficients(const KrigingInput<T>& in, int threads = 0);
 
 //! acc[h] += sum over wells i = first, first + Stride, ... < count of C((px, py), (wx[i], wy[i]))
 //! alpha[i * AlphaStride + h] for h < surfaces (<= kDualSurfacesPerPass), rounded up to whole
