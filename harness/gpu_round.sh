@@ -16,6 +16,8 @@
 #            paper preset's scale-10 cases
 #   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
 #   verify   after a kernel change: all GPU tests, sanitizers, the CLI's GPU tests, roofline
+#   kriging-goals  issue 25's goals: experiments 7 and 8 at scale 10 with 10 and 1000 wells (paper
+#            preset, spread flagged), and `krige` of 470 wells onto 1000 x 1000 with its time split
 #   ab       before/after timing on one warm machine: AB_OLD=<folder> holds the old versions of
 #            some source files (same relative paths); runs the paper preset's benchmarks
 #            matching FILTER (SUITE) with the tree's code, then with the old files swapped in,
@@ -183,5 +185,35 @@ for name, t in runs.items():
     print(f"{name:64} {t.get('new-1', 0):10.1f} {t.get('old', 0):10.1f} {t.get('new-2', 0):10.1f} {t.get('old', 0) / new:8.3f}")
 PY
     ;;
-  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify | ab)"; exit 2 ;;
+  kriging-goals)
+    make build JOBS="$jobs" 2>&1 | tail -1
+    stamp "experiments 7 and 8 at scale 10"
+    build/layoutbench run --suite kriging --preset paper --filter 'gpu-exp[78]/dense/(float|double)/scale:10/wells:(10|1000)$' \
+      --journal "$OUT/kriging-goals.jsonl" 2>&1 | tail -12
+    python3 - "$OUT/kriging-goals.jsonl" <<'PY'
+import json, sys, statistics
+rows = {}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d.get("type") == "run" and d["run"].get("run_type") == "iteration":
+        rows.setdefault(d["name"], []).append(d["run"])
+for name, reps in rows.items():
+    t = sorted(r["real_time"] for r in reps); r0 = reps[0]
+    print(f"{name}: median {statistics.median(t):.1f} {r0['time_unit']}, spread {(t[-1] - t[0]) / t[0]:.1%}, "
+          f"bound {r0.get('bound_s', 0) * 1e6:.1f} us ({r0.get('pct_of_bound', 0):.0f} %), device bound "
+          f"{r0.get('device_bound_s', 0) * 1e6:.1f} us, bus bound {r0.get('bus_bound_s', 0) * 1e6:.1f} us, "
+          f"solve on device {r0.get('solve_on_device', '-')}, trials host {r0.get('solve_trial_host_s', 0) * 1e3:.2f} ms "
+          f"device {r0.get('solve_trial_device_s', 0) * 1e3:.2f} ms")
+PY
+    stamp "krige: 470 wells onto 1000 x 1000"
+    build/layoutbench krige --scale 3 --well-count 470 --device cpu --experiment 8 --out /tmp/u.npy --wells-out /tmp/w470.csv 2>&1 | tail -2
+    grid=0:15000:1000,0:27000:1000
+    for e in "--experiment 7" "--experiment 8 --solve device" "--experiment 8 --solve host"; do
+      stamp "krige $e (.npy)"
+      /usr/bin/time -f "%e s end to end" build/layoutbench krige --wells /tmp/w470.csv --grid $grid --device gpu $e --out /tmp/m.npy --timing 2>&1 | tail -14
+    done
+    stamp "krige --experiment 8 (.csv)"
+    /usr/bin/time -f "%e s end to end" build/layoutbench krige --wells /tmp/w470.csv --grid $grid --device gpu --experiment 8 --out /tmp/m.csv --timing 2>&1 | tail -14
+    ;;
+  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify | ab | kriging-goals)"; exit 2 ;;
 esac
