@@ -4,10 +4,8 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
-#include <string_view>
 #include <tuple>
 #include <unordered_map>
-#include <utility>
 
 #include <fmt/format.h>
 

@@ -59,9 +59,6 @@ class RecordedRef {
   T operator++(int) { return post([](T& v) { ++v; }); }
   T operator--(int) { return post([](T& v) { --v; }); }
 
-  std::size_t field() const { return field_; }
-  const T* address() const { return target_; }
-
  private:
   void note(AccessKind kind) const {
     log_->push_back({field_, reinterpret_cast<std::uintptr_t>(target_), sizeof(T), kind});
@@ -141,8 +138,6 @@ class RecordingView {
   //! Record i as an accessor whose get<Tag>() is a recorded reference (an lvalue, so bodies
   //! may bind `auto& x = a.get<Tag>()`).
   RecordedRecord<M> at(std::size_t i) const { return RecordedRecord<M>(*this, i); }
-
-  const View<M>& view() const { return view_; }
 
  private:
   View<M> view_;
