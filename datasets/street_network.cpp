@@ -1,5 +1,7 @@
 #include "lb/datasets/street_network.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
-
-#include <fmt/format.h>
 
 #include "lb/datasets/text.hpp"
 
@@ -20,7 +20,7 @@ using text::quote;
 using text::trim;
 
 constexpr std::array<std::string_view, 8> kTypeNames = {"service",   "residential", "unclassified", "tertiary",
-                                                       "secondary", "primary",     "trunk",        "motorway"};
+                                                        "secondary", "primary",     "trunk",        "motorway"};
 
 //! The entries of a value that may be a Python list as OSMnx writes one ("['a', 'b']"), each
 //! trimmed and without its quotes; a plain value is one entry.
@@ -29,7 +29,8 @@ std::vector<std::string_view> list_entries(std::string_view value) {
   if (!(value.size() >= 2 && value.front() == '[' && value.back() == ']')) return {value};
   std::vector<std::string_view> out;
   for (std::string_view e : text::split(value.substr(1, value.size() - 2), ',')) {
-    if (e.size() >= 2 && (e.front() == '\'' || e.front() == '"') && e.back() == e.front()) e = e.substr(1, e.size() - 2);
+    if (e.size() >= 2 && (e.front() == '\'' || e.front() == '"') && e.back() == e.front())
+      e = e.substr(1, e.size() - 2);
     out.push_back(trim(e));
   }
   return out;
@@ -44,10 +45,20 @@ std::string lower(std::string_view s) {
 // --- the fields of nodes and edges the builder reads --------------------------------------
 
 enum NodeField { node_osmid, node_x, node_y, kNodeFields };
-enum EdgeField { edge_key, edge_u, edge_v, edge_oneway, edge_length, edge_highway, edge_maxspeed, edge_geometry, kEdgeFields };
+enum EdgeField {
+  edge_key,
+  edge_u,
+  edge_v,
+  edge_oneway,
+  edge_length,
+  edge_highway,
+  edge_maxspeed,
+  edge_geometry,
+  kEdgeFields
+};
 constexpr std::array<std::string_view, kNodeFields> kNodeFieldNames = {"osmid", "x", "y"};
 constexpr std::array<std::string_view, kEdgeFields> kEdgeFieldNames = {"key",    "u",       "v",        "oneway",
-                                                                     "length", "highway", "maxspeed", "geometry"};
+                                                                       "length", "highway", "maxspeed", "geometry"};
 constexpr int kNone = -1;
 
 template <std::size_t N>
@@ -172,13 +183,15 @@ class GraphmlReader {
 
   bool skip_space() {
     const std::size_t from = pos_;
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
     return pos_ > from;
   }
 
   static bool name_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || static_cast<unsigned char>(c) >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' ||
+           static_cast<unsigned char>(c) >= 0x80;
   }
   std::string_view read_name() {
     const std::size_t from = pos_;
@@ -239,8 +252,9 @@ class GraphmlReader {
     if (stack_.empty()) {
       const std::size_t first = raw.find_first_not_of(" \t\r\n");
       if (first == std::string_view::npos) return;
-      fail(line_at(at + first), root_seen_ ? fmt::format("text after the root element: {}", quote(raw.substr(first)))
-                                           : fmt::format("not an XML file: it starts with {}", quote(raw.substr(first))));
+      fail(line_at(at + first), root_seen_
+                                    ? fmt::format("text after the root element: {}", quote(raw.substr(first)))
+                                    : fmt::format("not an XML file: it starts with {}", quote(raw.substr(first))));
     }
     if (collecting_) decode(raw, line_at(at), value_);
   }
@@ -332,7 +346,8 @@ class GraphmlReader {
   Elem on_start(std::string_view name, std::size_t line) {
     const Elem parent = stack_.empty() ? Elem::other : stack_.back().kind;
     if (stack_.empty()) {
-      if (name != "graphml") fail(line, fmt::format("the root element is <{}>, not <graphml>: not a GraphML file", name));
+      if (name != "graphml")
+        fail(line, fmt::format("the root element is <{}>, not <graphml>: not a GraphML file", name));
       return Elem::graphml;
     }
     if (parent == Elem::data || parent == Elem::key_default)
@@ -393,7 +408,9 @@ class GraphmlReader {
             const std::optional<Value>& slot = slot_of(parent, field_);
             if (slot)
               fail(line, fmt::format("{} given twice in one <{}> (first at line {})", key->second.name,
-                                     parent == Elem::node ? "node" : parent == Elem::edge ? "edge" : "graph",
+                                     parent == Elem::node   ? "node"
+                                     : parent == Elem::edge ? "edge"
+                                                            : "graph",
                                      slot->line));
             begin_value(line);
           }
@@ -493,8 +510,8 @@ struct Builder {
   std::vector<std::array<double, 2>> linestring(const Value& v, std::size_t line, const std::string& what) const {
     std::string_view s = trim(v.text);
     const auto bad = [&](std::string_view why) {
-      fail(line_of(v, line), fmt::format("{}: geometry is not a LINESTRING of 'x y' points ({}): {}", what, why,
-                                         quote(v.text, 60)));
+      fail(line_of(v, line),
+           fmt::format("{}: geometry is not a LINESTRING of 'x y' points ({}): {}", what, why, quote(v.text, 60)));
     };
     if (!s.starts_with("LINESTRING")) bad("no LINESTRING");
     s = trim(s.substr(10));
@@ -554,7 +571,6 @@ struct Builder {
     net.source = path;
     net.directed = g.directed;
     if (g.nodes.empty()) throw InputError(fmt::format("{}: no <node> elements: no street network", path));
-    if (g.edges.empty()) throw InputError(fmt::format("{}: no <edge> elements: no streets to build", path));
     if (g.nodes.size() > std::numeric_limits<std::uint32_t>::max() ||
         g.edges.size() > std::numeric_limits<std::uint32_t>::max() / 2)
       throw InputError(fmt::format("{}: {} nodes and {} edges: more than 32-bit indices hold", path, g.nodes.size(),
@@ -592,8 +608,8 @@ struct Builder {
       std::uint64_t osmid = 0;
       if (const auto& v = n.fields[node_osmid]) {
         if (!text::parse_size(trim(v->text), osmid))
-          fail(line_of(*v, n.line), fmt::format("node {}: osmid {} is not a non-negative integer", quote(n.id),
-                                                quote(v->text)));
+          fail(line_of(*v, n.line),
+               fmt::format("node {}: osmid {} is not a non-negative integer", quote(n.id), quote(v->text)));
       } else if (std::size_t id = 0; text::parse_size(n.id, id)) {
         osmid = id;
       }
@@ -608,6 +624,8 @@ struct Builder {
       net.nodes[i].y = p[1];
     }
 
+    if (g.edges.empty()) throw InputError(fmt::format("{}: no <edge> elements: no streets to build", path));
+
     // Edges: one street each in a directed graph; two (one per direction) for a two-way edge of
     // an undirected one.
     std::unordered_set<std::string> keys_seen;
@@ -615,7 +633,7 @@ struct Builder {
     std::uint64_t total_cells = 0;
     for (std::size_t e = 0; e < g.edges.size(); ++e) {
       RawEdge& r = g.edges[e];
-      const std::string what = fmt::format("edge {} -> {}", r.source, r.target);
+      const std::string what = fmt::format("edge {} -> {}", quote(r.source), quote(r.target));
       std::array<std::uint32_t, 2> ends{};
       for (int end = 0; end < 2; ++end) {
         const std::string& id = end == 0 ? r.source : r.target;
@@ -663,7 +681,8 @@ struct Builder {
 
       const double speed = r.fields[edge_maxspeed] ? parse_maxspeed(r.fields[edge_maxspeed]->text) : 0.0;
       bool known = false;
-      const StreetType type = r.fields[edge_highway] ? parse_highway(r.fields[edge_highway]->text, known) : kDefaultStreetType;
+      const StreetType type =
+          r.fields[edge_highway] ? parse_highway(r.fields[edge_highway]->text, known) : kDefaultStreetType;
       const std::uint8_t limit = cells_per_step(speed > 0 ? speed : kDefaultSpeedMs);
       for (int dir = 0; dir < (two_way ? 2 : 1); ++dir) {
         const auto street = static_cast<std::uint32_t>(net.streets.size());
@@ -696,7 +715,8 @@ struct Builder {
       }
     }
     std::uint64_t joins = 0;
-    for (std::size_t v = 0; v < nodes; ++v) joins += std::uint64_t{in_at[v + 1] - in_at[v]} * (out_at[v + 1] - out_at[v]);
+    for (std::size_t v = 0; v < nodes; ++v)
+      joins += std::uint64_t{in_at[v + 1] - in_at[v]} * (out_at[v + 1] - out_at[v]);
     if (joins > options.max_cells)
       throw InputError(fmt::format("{}: {} turns between streets at intersections: over the limit of {}", path, joins,
                                    options.max_cells));
@@ -714,7 +734,8 @@ struct Builder {
       const auto& st = net.streets[s];
       for (std::uint32_t c = st.first_cell; c < last(s); ++c) net.out_cells[net.out_offsets[c]] = c + 1;
       std::uint32_t k = net.out_offsets[last(s)];
-      for (std::uint32_t j = out_at[st.to]; j < out_at[st.to + 1]; ++j) net.out_cells[k++] = net.streets[out_streets[j]].first_cell;
+      for (std::uint32_t j = out_at[st.to]; j < out_at[st.to + 1]; ++j)
+        net.out_cells[k++] = net.streets[out_streets[j]].first_cell;
       net.cells[last(s)].sink = out_at[st.to] == out_at[st.to + 1];
     }
     // The reverse graph: cells in ascending order of the cell they come from.
@@ -724,7 +745,8 @@ struct Builder {
     net.in_cells.resize(net.out_cells.size());
     std::vector<std::uint32_t> fill(net.in_offsets.begin(), net.in_offsets.end() - 1);
     for (std::uint32_t c = 0; c < cells; ++c)
-      for (std::uint32_t k = net.out_offsets[c]; k < net.out_offsets[c + 1]; ++k) net.in_cells[fill[net.out_cells[k]]++] = c;
+      for (std::uint32_t k = net.out_offsets[c]; k < net.out_offsets[c + 1]; ++k)
+        net.in_cells[fill[net.out_cells[k]]++] = c;
 
     // Controllers (the authors' rule): a node with exactly 2 incoming streets of different types
     // gets a yield controller (the larger type first); one with 2 or more otherwise a traffic

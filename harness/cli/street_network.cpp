@@ -1,11 +1,11 @@
 #include "street_network.hpp"
 
-#include <cstdio>
-
 #include <fmt/format.h>
 
-#include "lb/datasets/street_network.hpp"
+#include <cstdio>
+
 #include "common.hpp"
+#include "lb/datasets/street_network.hpp"
 
 namespace lb::tools {
 

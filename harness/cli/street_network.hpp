@@ -3,9 +3,8 @@
 //! rules of docs/street-networks.md and prints its statistics (nodes, edges, cells, traffic
 //! lights, yield controllers, signal groups, sinks, components, speed limits).
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace lb::tools {
 

@@ -4,12 +4,11 @@
 // self-loops, parallel edges, several components, no dead ends) and one exact error per
 // malformed file.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "lb/datasets/street_network.hpp"
 #include "temp_files.hpp"
@@ -123,7 +122,7 @@ const KeyStyle kOldStyle{"old", R"(<?xml version='1.0' encoding='utf-8'?>
   <graph edgedefault="directed">
     <data key="d1">{'init': 'epsg:4326'}</data>
 )",
-                            false};
+                         false};
 
 //! Later networkx (OSMnx 1.x and 2.x): keys in declaration order with typed values, the
 //! multigraph key and u, v as edge data, ids of other names.
@@ -143,7 +142,7 @@ const KeyStyle kNewStyle{"new", R"(<?xml version='1.0' encoding='utf-8'?>
 <key id="e_geometry" for="edge" attr.name="geometry" attr.type="string"/>
 <graph edgedefault="directed"><data key="crs">epsg:4326</data>
 )",
-                            true};
+                         true};
 
 //! A small network in one key style, written element by element.
 class Fixture {
@@ -151,20 +150,26 @@ class Fixture {
   explicit Fixture(const KeyStyle& style) : style_(style), text_(style.header) {}
   Fixture& node(const std::string& id, double lon, double lat) {
     const bool old = !style_.key_as_data;
-    text_ += fmt::format(R"(    <node id="{}"><data key="{}">{}</data><data key="{}">{}</data><data key="{}">{}</data></node>)",
-                         id, old ? "d4" : "n_y", lat, old ? "d5" : "n_x", lon, old ? "d6" : "n_osmid", 1000 + nodes_++) +
+    text_ += fmt::format(
+                 R"(    <node id="{}"><data key="{}">{}</data><data key="{}">{}</data><data key="{}">{}</data></node>)",
+                 id, old ? "d4" : "n_y", lat, old ? "d5" : "n_x", lon, old ? "d6" : "n_osmid", 1000 + nodes_++) +
              "\n";
     return *this;
   }
   //! An edge; fields named oneway, length, highway, maxspeed, geometry are written when given.
   Fixture& edge(const std::string& u, const std::string& v, int key, const std::map<std::string, std::string>& fields) {
-    static const std::map<std::string, std::pair<const char*, const char*>> ids = {
-        {"oneway", {"d10", "e_oneway"}},     {"length", {"d14", "e_length"}},
-        {"highway", {"d12", "e_highway"}},   {"maxspeed", {"d13", "e_maxspeed"}},
-        {"geometry", {"d15", "e_geometry"}}};
+    static const std::map<std::string, std::pair<const char*, const char*>> ids = {{"oneway", {"d10", "e_oneway"}},
+                                                                                   {"length", {"d14", "e_length"}},
+                                                                                   {"highway", {"d12", "e_highway"}},
+                                                                                   {"maxspeed", {"d13", "e_maxspeed"}},
+                                                                                   {"geometry", {"d15", "e_geometry"}}};
     const bool data_key = style_.key_as_data;
-    text_ += data_key ? fmt::format(R"(    <edge source="{0}" target="{1}"><data key="e_u">{0}</data><data key="e_v">{1}</data><data key="e_key">{2}</data>)", u, v, key)
-                      : fmt::format(R"(    <edge id="{}" source="{}" target="{}">)", key, u, v);
+    text_ +=
+        data_key
+            ? fmt::format(
+                  R"(    <edge source="{0}" target="{1}"><data key="e_u">{0}</data><data key="e_v">{1}</data><data key="e_key">{2}</data>)",
+                  u, v, key)
+            : fmt::format(R"(    <edge id="{}" source="{}" target="{}">)", key, u, v);
     for (const auto& [name, value] : fields) {
       std::string v2 = value;
       if (data_key && name == "oneway") v2 = value == "True" ? "true" : "false";  // networkx's booleans
@@ -202,12 +207,20 @@ int street(const Network& net, const std::string& u, const std::string& v) {
 // B: 3 incoming streets -> a traffic light; C: 2 incoming of different types -> a yield controller
 // (B->C, secondary, first); E: no outgoing street -> a sink; A, D, G: no incoming -> nothing.
 Fixture intersection(Fixture f) {
-  return f.node("A", 0, 0).node("B", 0.001, 0).node("C", 0.002, 0).node("D", 0.001, 0.001).node("E", 0.001, -0.001)
+  return f.node("A", 0, 0)
+      .node("B", 0.001, 0)
+      .node("C", 0.002, 0)
+      .node("D", 0.001, 0.001)
+      .node("E", 0.001, -0.001)
       .node("G", 0.003, 0.001)
-      .edge("A", "B", 0, {{"oneway", "True"}, {"length", "100.0"}, {"highway", "residential"}, {"maxspeed", "25 mph"},
-                          {"geometry", "LINESTRING (0 0, 0.0005 0, 0.001 0)"}})
-      .edge("D", "B", 0, {{"oneway", "True"}, {"length", "111.2"}, {"highway", "primary"},
-                          {"maxspeed", "['40 mph', '35 mph']"}})
+      .edge("A", "B", 0,
+            {{"oneway", "True"},
+             {"length", "100.0"},
+             {"highway", "residential"},
+             {"maxspeed", "25 mph"},
+             {"geometry", "LINESTRING (0 0, 0.0005 0, 0.001 0)"}})
+      .edge("D", "B", 0,
+            {{"oneway", "True"}, {"length", "111.2"}, {"highway", "primary"}, {"maxspeed", "['40 mph', '35 mph']"}})
       .edge("B", "C", 0, {{"oneway", "False"}, {"length", "10"}, {"highway", "secondary"}, {"maxspeed", "50"}})
       .edge("C", "B", 0, {{"oneway", "False"}, {"length", "9.9"}, {"highway", "secondary"}, {"maxspeed", "50 km/h"}})
       .edge("G", "C", 0, {{"length", "20"}, {"highway", "['tertiary', 'residential']"}})
@@ -223,8 +236,8 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
   EXPECT_EQ(ab.speed_limit, 5);
   EXPECT_EQ(ab.type, StreetType::residential);
   const auto& db = net.streets[street(net, "D", "B")];
-  EXPECT_EQ(db.cells, 28u);  // 27.8 rounded
-  EXPECT_EQ(db.speed_limit, 8);  // 40 mph: 17.9 m/s
+  EXPECT_EQ(db.cells, 28u);                                 // 27.8 rounded
+  EXPECT_EQ(db.speed_limit, 8);                             // 40 mph: 17.9 m/s
   EXPECT_EQ(net.streets[street(net, "B", "C")].cells, 3u);  // 2.5 rounds up
   EXPECT_EQ(net.streets[street(net, "B", "C")].speed_limit, 6);
   EXPECT_EQ(net.streets[street(net, "C", "B")].cells, 2u);  // 2.475
@@ -232,7 +245,7 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
   const auto& gc = net.streets[street(net, "G", "C")];
   EXPECT_EQ(gc.type, StreetType::tertiary);
   EXPECT_FALSE(gc.speed_from_file);
-  EXPECT_EQ(gc.speed_limit, 6);  // the default, 13.8 m/s
+  EXPECT_EQ(gc.speed_limit, 6);                         // the default, 13.8 m/s
   const auto& be = net.streets[street(net, "B", "E")];  // no fields: from the coordinates
   EXPECT_NEAR(be.length, 111.19, 0.05);
   EXPECT_EQ(be.cells, 28u);
@@ -264,7 +277,8 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
   EXPECT_EQ(net.nodes[yield.node].id, "C");
   EXPECT_EQ(yield.kind, ControllerKind::yield);
   ASSERT_EQ(yield.groups, 2u);
-  EXPECT_EQ(net.groups[yield.first_group].street, static_cast<std::uint32_t>(street(net, "B", "C")));  // secondary first
+  EXPECT_EQ(net.groups[yield.first_group].street,
+            static_cast<std::uint32_t>(street(net, "B", "C")));  // secondary first
   EXPECT_EQ(net.groups[yield.first_group + 1].street, static_cast<std::uint32_t>(street(net, "G", "C")));
 
   const StreetNetworkStats s = street_network_stats(net);
@@ -284,14 +298,19 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
 // P->Q twice (keys 0 and 1: parallel), Q->P, Q->Q (a self-loop around the block), and an island
 // R <-> S: every node has an outgoing street, so there is no sink.
 TEST_P(StreetNetworkFile, SelfLoopsParallelEdgesComponentsAndNoDeadEnds) {
-  const Network net = load(fixture()
-                               .node("P", 0, 0).node("Q", 0.001, 0).node("R", 0.01, 0.01).node("S", 0.011, 0.01)
-                               .edge("P", "Q", 0, {{"length", "111"}})
-                               .edge("P", "Q", 1, {{"length", "150"}, {"geometry", "LINESTRING (0 0, 0.0005 0.0003, 0.001 0)"}})
-                               .edge("Q", "P", 0, {{"length", "111"}})
-                               .edge("Q", "Q", 0, {{"length", "60"}, {"geometry", "LINESTRING (0.001 0, 0.0012 0.0001, 0.001 0.0002, 0.001 0)"}})
-                               .edge("R", "S", 0, {{"length", "85"}})
-                               .edge("S", "R", 0, {{"length", "85"}}));
+  const Network net =
+      load(fixture()
+               .node("P", 0, 0)
+               .node("Q", 0.001, 0)
+               .node("R", 0.01, 0.01)
+               .node("S", 0.011, 0.01)
+               .edge("P", "Q", 0, {{"length", "111"}})
+               .edge("P", "Q", 1, {{"length", "150"}, {"geometry", "LINESTRING (0 0, 0.0005 0.0003, 0.001 0)"}})
+               .edge("Q", "P", 0, {{"length", "111"}})
+               .edge("Q", "Q", 0,
+                     {{"length", "60"}, {"geometry", "LINESTRING (0.001 0, 0.0012 0.0001, 0.001 0.0002, 0.001 0)"}})
+               .edge("R", "S", 0, {{"length", "85"}})
+               .edge("S", "R", 0, {{"length", "85"}}));
   const StreetNetworkStats s = street_network_stats(net);
   EXPECT_EQ(s.streets, 6u);
   EXPECT_EQ(s.self_loops, 1u);
@@ -306,14 +325,16 @@ TEST_P(StreetNetworkFile, SelfLoopsParallelEdgesComponentsAndNoDeadEnds) {
   const auto& loop = net.streets[street(net, "Q", "Q")];
   EXPECT_EQ(loop.cells, 15u);
   const std::uint32_t last = loop.first_cell + loop.cells - 1;
-  std::vector<std::uint32_t> next(net.out_cells.begin() + net.out_offsets[last], net.out_cells.begin() + net.out_offsets[last + 1]);
+  std::vector<std::uint32_t> next(net.out_cells.begin() + net.out_offsets[last],
+                                  net.out_cells.begin() + net.out_offsets[last + 1]);
   EXPECT_EQ(next, (std::vector<std::uint32_t>{net.streets[street(net, "Q", "P")].first_cell, loop.first_cell}));
   // Every cell's incoming list is the reverse of the outgoing lists.
   std::size_t links = 0;
   for (std::uint32_t c = 0; c < net.cells.size(); ++c)
     for (std::uint32_t k = net.in_offsets[c]; k < net.in_offsets[c + 1]; ++k) {
       const std::uint32_t from = net.in_cells[k];
-      const auto begin = net.out_cells.begin() + net.out_offsets[from], end = net.out_cells.begin() + net.out_offsets[from + 1];
+      const auto begin = net.out_cells.begin() + net.out_offsets[from],
+                 end = net.out_cells.begin() + net.out_offsets[from + 1];
       EXPECT_NE(std::find(begin, end, c), end);
       ++links;
     }
@@ -343,7 +364,9 @@ class StreetNetworkErrors : public TempFilesTest {};
 // one-way edge one (oneway True in any entry of a list); Z, with no outgoing street, is a sink.
 TEST_F(StreetNetworkErrors, UndirectedGraphsMakeTwoStreetsOfATwoWayEdge) {
   Fixture f(kOldStyle);
-  f.node("X", 0, 0).node("Y", 0.001, 0).node("Z", 0.002, 0)
+  f.node("X", 0, 0)
+      .node("Y", 0.001, 0)
+      .node("Z", 0.002, 0)
       .edge("X", "Y", 0, {{"oneway", "False"}, {"length", "111"}})
       .edge("Y", "Z", 0, {{"oneway", "['False', 'True']"}, {"length", "111"}});
   std::string text = f.text();
@@ -385,33 +408,36 @@ TEST_F(StreetNetworkErrors, TheBaseFileLoads) {
 
 TEST_F(StreetNetworkErrors, EachMalformedFileGetsItsError) {
   struct Case {
-    const char* find;     //!< replaced in kBase (nullptr: `with` is the whole file)
+    const char* find;  //!< replaced in kBase (nullptr: `with` is the whole file)
     const char* with;
     const char* problem;  //!< the message after "<file>:"
   };
   const Case cases[] = {
       {nullptr, "hello, world\n", "1: not an XML file: it starts with 'hello, world\\x0a'"},
       {nullptr, "", "1: no XML element: not a GraphML file"},
-      {nullptr, "\n<?xml version='1.0'?>\n<root/>\n", "3: the root element is <root>, not <graphml>: not a GraphML file"},
+      {nullptr, "\n<?xml version='1.0'?>\n<root/>\n",
+       "3: the root element is <root>, not <graphml>: not a GraphML file"},
       {"<node id=\"1\">", "<node>", "7: <node> without an id attribute"},
       {"<node id=\"2\">", "<node id=\"1\">", "8: node id '1' given twice (first at line 7)"},
       {"<data key=\"d2\">-74.001</data>", "", "8: node '2' has no x coordinate"},
       {"-74.001", "west", "8: node '2': x is not a number: 'west'"},
       {"40.7</data></node>\n    <node id=\"2\">", "97.5</data></node>\n    <node id=\"2\">",
        "7: node '1': (-74, 97.5) is not a longitude, latitude (the graph's crs is not given: WGS 84 assumed)"},
-      {"target=\"2\"", "target=\"3\"", "9: edge 1 -> 3: no node has the id '3'"},
+      {"target=\"2\"", "target=\"3\"", "9: edge '1' -> '3': no node has the id '3'"},
       {" source=\"1\"", "", "9: <edge> without a source attribute"},
-      {"84.3", "abc", "9: edge 1 -> 2: length is not a number: 'abc'"},
-      {"84.3", "-5", "9: edge 1 -> 2: length '-5' is negative"},
-      {"84.3", "1e308", "9: edge 1 -> 2: 1e+308 m makes 2.5e+307 cells, over the limit of 2147483648 cells in all"},
+      {"84.3", "abc", "9: edge '1' -> '2': length is not a number: 'abc'"},
+      {"84.3", "-5", "9: edge '1' -> '2': length '-5' is negative"},
+      {"84.3", "1e308", "9: edge '1' -> '2': 1e+308 m makes 2.5e+307 cells, over the limit of 2147483648 cells in all"},
       {"<data key=\"d1\">84.3</data>", "<data key=\"d9\">84.3</data>", "9: <data> key 'd9' is not declared by a <key>"},
       {"<data key=\"d1\">84.3</data></edge>", "<data key=\"d1\">84.3</data><data key=\"d1\">8</data></edge>",
        "9: length given twice in one <edge> (first at line 9)"},
-      {"</edge>\n", "</edge>\n    <edge id=\"0\" source=\"1\" target=\"2\" />\n", "10: edge 1 -> 2: key '0' given twice"},
+      {"</edge>\n", "</edge>\n    <edge id=\"0\" source=\"1\" target=\"2\" />\n",
+       "10: edge '1' -> '2': key '0' given twice"},
       {"</edge>\n  </graph>", "</node>\n  </graph>", "9: </node> where <edge> (opened at line 9) should close"},
       {"  </graph>\n</graphml>\n", "", "10: the file ends inside <graph> (opened at line 6): truncated?"},
       {"<edge id=\"0\" source=\"1\" target=\"2\"><data key=\"d1\">84.3</data></edge>\n  </graph>\n</graphml>\n",
-       "<edge id=\"0\" source=", "9: the file ends inside a tag (a quoted value of attribute source of <edge>): truncated?"},
+       "<edge id=\"0\" source=",
+       "9: the file ends inside a tag (a quoted value of attribute source of <edge>): truncated?"},
       {"<?xml version='1.0' encoding='utf-8'?>", "<!DOCTYPE graphml [<!ENTITY a \"b\">]>",
        "1: a <!DOCTYPE> or other declaration: not supported in GraphML"},
       {"84.3", "8&bogus;4", "9: unknown entity '&bogus;'"},
@@ -421,7 +447,8 @@ TEST_F(StreetNetworkErrors, EachMalformedFileGetsItsError) {
        "<edge id=\"0\" source=\"1\" target=\"2\"><data key=\"d1\">84.3</data></edge>\n",
        "", ""},
       {"</graphml>\n", "</graphml>\n<graphml/>\n", "12: a second root element <graphml>"},
-      {"edgedefault=\"directed\"", "edgedefault=\"sideways\"", "6: edgedefault 'sideways' is neither directed nor undirected"},
+      {"edgedefault=\"directed\"", "edgedefault=\"sideways\"",
+       "6: edgedefault 'sideways' is neither directed nor undirected"},
   };
   for (const Case& c : cases) {
     std::string text = c.with;
@@ -435,7 +462,7 @@ TEST_F(StreetNetworkErrors, EachMalformedFileGetsItsError) {
     std::string expected = path + ":" + c.problem;
     if (*c.problem == '\0')  // no edges, or no nodes: the file alone is named
       expected = path + (text.find("<node") == std::string::npos ? ": no <node> elements: no street network"
-                                                                  : ": no <edge> elements: no streets to build");
+                                                                 : ": no <edge> elements: no streets to build");
     try {
       load_osmnx_graphml(path);
       ADD_FAILURE() << "accepted:\n" << text;
@@ -456,14 +483,15 @@ TEST_F(StreetNetworkErrors, EdgeFieldsOfOsmnxAreChecked) {
     <node id="2"><data key="x">0.001</data><data key="y">0</data></node>
 )";
   const std::pair<const char*, const char*> cases[] = {
-      {R"(<edge source="1" target="2"><data key="o">maybe</data></edge>)", "9: edge 1 -> 2: oneway 'maybe' is not True or False"},
+      {R"(<edge source="1" target="2"><data key="o">maybe</data></edge>)",
+       "9: edge '1' -> '2': oneway 'maybe' is not True or False"},
       {R"(<edge source="1" target="2"><data key="g">POINT (0 0)</data></edge>)",
-       "9: edge 1 -> 2: geometry is not a LINESTRING of 'x y' points (no LINESTRING): 'POINT (0 0)'"},
+       "9: edge '1' -> '2': geometry is not a LINESTRING of 'x y' points (no LINESTRING): 'POINT (0 0)'"},
       {R"(<edge source="1" target="2"><data key="g">LINESTRING (0 0, 1 x)</data></edge>)",
-       "9: edge 1 -> 2: geometry is not a LINESTRING of 'x y' points (point '1 x'): 'LINESTRING (0 0, 1 x)'"},
+       "9: edge '1' -> '2': geometry is not a LINESTRING of 'x y' points (point '1 x'): 'LINESTRING (0 0, 1 x)'"},
       {R"(<edge source="1" target="2"><data key="g">LINESTRING (0 0)</data></edge>)",
-       "9: edge 1 -> 2: geometry is not a LINESTRING of 'x y' points (fewer than 2 points): 'LINESTRING (0 0)'"},
-      {R"(<edge source="1" target="2"><data key="u">7</data></edge>)", "9: edge 1 -> 2: u '7' is not its source '1'"},
+       "9: edge '1' -> '2': geometry is not a LINESTRING of 'x y' points (fewer than 2 points): 'LINESTRING (0 0)'"},
+      {R"(<edge source="1" target="2"><data key="u">7</data></edge>)", "9: edge '1' -> '2': u '7' is not its source '1'"},
       {R"(<edge source="1" target="2" /><node id="3"><data key="x">0</data><data key="y">0</data><data key="i">n3</data></node>)",
        "9: node '3': osmid 'n3' is not a non-negative integer"},
   };
@@ -490,7 +518,8 @@ TEST_F(StreetNetworkErrors, TheCellLimitBoundsMemory) {
     load_osmnx_graphml(path, {.max_cells = 20});
     FAIL() << "21 cells accepted under a limit of 20";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ":9: edge 1 -> 2: 84.3 m makes 21 cells, over the limit of 20 cells in all");
+    EXPECT_EQ(std::string(e.what()),
+              path + ":9: edge '1' -> '2': 84.3 m makes 21 cells, over the limit of 20 cells in all");
   }
   EXPECT_EQ(load_osmnx_graphml(path, {.max_cells = 21}).cells.size(), 21u);
 }

@@ -15,13 +15,22 @@
 
 namespace lb::datasets {
 
-inline constexpr double kCellMetres = 4.0;    //!< a cell's length (the paper's)
-inline constexpr double kStepSeconds = 2.0;   //!< one simulation step (the authors' iteration)
+inline constexpr double kCellMetres = 4.0;       //!< a cell's length (the paper's)
+inline constexpr double kStepSeconds = 2.0;      //!< one simulation step (the authors' iteration)
 inline constexpr double kDefaultSpeedMs = 13.8;  //!< streets without a usable maxspeed (the authors')
-inline constexpr double kMaxSpeedKmh = 300;   //!< larger maxspeed values are not understood
+inline constexpr double kMaxSpeedKmh = 300;      //!< larger maxspeed values are not understood
 
 //! Street types, in the authors' order (a yield controller lets the larger type go first).
-enum class StreetType : std::uint8_t { service, residential, unclassified, tertiary, secondary, primary, trunk, motorway };
+enum class StreetType : std::uint8_t {
+  service,
+  residential,
+  unclassified,
+  tertiary,
+  secondary,
+  primary,
+  trunk,
+  motorway
+};
 inline constexpr StreetType kDefaultStreetType = StreetType::residential;  //!< the authors' default
 std::string_view to_string(StreetType t);
 
@@ -44,36 +53,36 @@ StreetType parse_highway(std::string_view text, bool& known);
 
 struct StreetNetwork {
   struct Node {
-    std::string id;          //!< the GraphML node id (what edges name)
-    std::uint64_t osmid;     //!< data osmid, else the id where it is an integer, else 0
-    double x, y;             //!< metres, from the south-west corner of the nodes' bounding box
-    std::size_t line;        //!< of the <node> element
+    std::string id;       //!< the GraphML node id (what edges name)
+    std::uint64_t osmid;  //!< data osmid, else the id where it is an integer, else 0
+    double x, y;          //!< metres, from the south-west corner of the nodes' bounding box
+    std::size_t line;     //!< of the <node> element
   };
   //! One direction of travel: an edge of a directed graph (OSMnx's), or one of the two of a
   //! two-way edge of an undirected graph.
   struct Street {
-    std::uint32_t from, to;              //!< node indices
-    std::uint32_t first_cell, cells;     //!< its cells are first_cell .. first_cell + cells - 1, in driving order
-    std::uint32_t edge;                  //!< the <edge> it comes from (file order)
-    double length;                       //!< metres (the edge's length, else its geometry's)
-    std::uint8_t speed_limit;            //!< cells per step
+    std::uint32_t from, to;           //!< node indices
+    std::uint32_t first_cell, cells;  //!< its cells are first_cell .. first_cell + cells - 1, in driving order
+    std::uint32_t edge;               //!< the <edge> it comes from (file order)
+    double length;                    //!< metres (the edge's length, else its geometry's)
+    std::uint8_t speed_limit;         //!< cells per step
     StreetType type;
-    bool speed_from_file;                //!< maxspeed understood (else kDefaultSpeedMs)
-    bool type_known;                     //!< highway named a known type (else kDefaultStreetType)
+    bool speed_from_file;  //!< maxspeed understood (else kDefaultSpeedMs)
+    bool type_known;       //!< highway named a known type (else kDefaultStreetType)
   };
   struct Cell {
-    double x, y;                         //!< its centre, metres (as Node::x, y)
+    double x, y;  //!< its centre, metres (as Node::x, y)
     std::uint32_t street;
-    std::uint8_t speed_limit;            //!< the street's
-    StreetType type;                     //!< the street's
-    bool sink;                           //!< the last cell of a street into a node without outgoing streets
+    std::uint8_t speed_limit;  //!< the street's
+    StreetType type;           //!< the street's
+    bool sink;                 //!< the last cell of a street into a node without outgoing streets
   };
   //! A traffic light (one group per incoming street, in street order) or a yield controller (two
   //! groups, the larger street type's first).
   struct Controller {
     std::uint32_t node;
     ControllerKind kind;
-    std::uint32_t first_group, groups;   //!< groups[first_group .. first_group + groups)
+    std::uint32_t first_group, groups;  //!< groups[first_group .. first_group + groups)
   };
   //! An incoming street's last cell, which the controller stops or lets go.
   struct SignalGroup {
@@ -114,15 +123,15 @@ StreetNetwork load_osmnx_graphml(const std::string& path, const StreetNetworkOpt
 
 struct StreetNetworkStats {
   std::size_t nodes = 0, edges = 0, streets = 0, cells = 0;
-  double length_m = 0;                  //!< all streets together
+  double length_m = 0;  //!< all streets together
   std::size_t lights = 0, yield_controllers = 0, signal_groups = 0;
   std::size_t sink_cells = 0, sink_nodes = 0;
-  std::size_t components = 0;           //!< weakly connected, over nodes (an isolated node is one)
-  std::size_t largest_component = 0;    //!< its nodes
-  std::size_t isolated_nodes = 0;       //!< nodes no street touches
+  std::size_t components = 0;         //!< weakly connected, over nodes (an isolated node is one)
+  std::size_t largest_component = 0;  //!< its nodes
+  std::size_t isolated_nodes = 0;     //!< nodes no street touches
   std::size_t self_loops = 0, parallel_edges = 0;
   std::size_t speed_from_file = 0, speed_default = 0, unknown_highway = 0;  //!< streets
-  std::uint32_t max_cell_in = 0, max_cell_out = 0;  //!< cell fan-in, fan-out
+  std::uint32_t max_cell_in = 0, max_cell_out = 0;                          //!< cell fan-in, fan-out
 };
 
 StreetNetworkStats street_network_stats(const StreetNetwork& net);
