@@ -225,7 +225,7 @@ class GraphmlReader {
       }
       std::uint32_t cp = 0;
       const bool hex = name.starts_with("#x");
-      const std::string_view digits = name.substr(hex ? 2 : 1);
+      const std::string_view digits = name.substr(std::min<std::size_t>(hex ? 2 : 1, name.size()));
       const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
       if (!name.starts_with('#') || digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size() ||
           cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))

@@ -441,6 +441,7 @@ TEST_F(StreetNetworkErrors, EachMalformedFileGetsItsError) {
       {"<?xml version='1.0' encoding='utf-8'?>", "<!DOCTYPE graphml [<!ENTITY a \"b\">]>",
        "1: a <!DOCTYPE> or other declaration: not supported in GraphML"},
       {"84.3", "8&bogus;4", "9: unknown entity '&bogus;'"},
+      {"84.3", "8&;4", "9: unknown entity '&;'"},  // found by the fuzz target
       {"<edge id=\"0\" source=\"1\" target=\"2\"><data key=\"d1\">84.3</data></edge>\n", "", ""},
       {"<node id=\"1\"><data key=\"d2\">-74.0</data><data key=\"d3\">40.7</data></node>\n    "
        "<node id=\"2\"><data key=\"d2\">-74.001</data><data key=\"d3\">40.7</data></node>\n    "
