@@ -7,6 +7,7 @@
 //!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
 //!   krige              krige a user's wells (or the generated case) onto a mesh (GPU or CPU)
 //!   bfs                BFS levels of a SNAP edge list over an inner-array layout (GPU or CPU)
+//!   street-network     statistics of an OSMnx GraphML street network (the traffic simulation's input)
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
 #include <algorithm>
@@ -36,6 +37,7 @@
 #include "common.hpp"
 #include "idw_interpolate.hpp"
 #include "krige.hpp"
+#include "street_network.hpp"
 
 namespace lb::harness {
 namespace {
@@ -272,6 +274,8 @@ int main(int argc, char** argv) {
   lb::tools::BfsOptions bfs_opts;
   auto* bfs = app.add_subcommand("bfs", "BFS levels of a SNAP edge list from one vertex, written as CSV id,level");
   lb::tools::add_bfs_options(bfs, bfs_opts);
+  lb::tools::StreetNetworkCommand street_network;
+  lb::tools::add_street_network_command(app, street_network);
   if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
@@ -282,6 +286,7 @@ int main(int argc, char** argv) {
     if (*interpolate) return lb::tools::interpolate(interp);
     if (*krige) return lb::tools::krige(krige_opts);
     if (*bfs) return lb::tools::bfs(bfs_opts);
+    if (street_network) return street_network.run();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "layoutbench: error: %s\n", lb::tools::out_of_memory_message().c_str());
     return 2;
