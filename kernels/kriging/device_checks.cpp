@@ -139,6 +139,7 @@ BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
 }
 
 const char* to_string(SolvePlace place) { return place == SolvePlace::device ? "device" : "host"; }
+const char* to_string(DualFactorisation f) { return f == DualFactorisation::cholesky ? "cholesky" : "lu"; }
 
 SolvePlace faster_solve(double host_median_s, double device_median_s) {
   const bool measured = host_median_s > 0 && device_median_s > 0;  // false for NaN

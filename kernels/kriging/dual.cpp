@@ -24,11 +24,17 @@ std::vector<T> dual_coefficients(const KrigingInput<T>& in, int threads) {
     std::copy_n(wide.values.begin() + std::ptrdiff_t(h * n), n, rhs.begin() + std::ptrdiff_t(h * m));
   factors.solve(rhs.data(), static_cast<int>(in.surfaces));
   std::vector<T> alpha(dual_coefficient_count(n, in.surfaces), T(0));
-  for (std::size_t h = 0; h < in.surfaces; ++h) {
-    const std::size_t pass = h / kDualSurfacesPerPass, slot = h % kDualSurfacesPerPass;
-    for (std::size_t i = 0; i < m; ++i) alpha[(pass * m + i) * kDualSurfacesPerPass + slot] = T(rhs[h * m + i]);
-  }
+  for (std::size_t h = 0; h < in.surfaces; ++h)
+    for (std::size_t i = 0; i < m; ++i) alpha[dual_coefficient_index(n, h, i)] = T(rhs[h * m + i]);
   return alpha;
+}
+
+void eliminate_lagrange(const double* y, const double* u, int n, double* alpha) {
+  double sum_y = 0, sum_u = 0;
+  for (int i = 0; i < n; ++i) sum_y += y[i], sum_u += u[i];
+  const double constant = lagrange_constant(sum_y, sum_u);
+  for (int i = 0; i < n; ++i) alpha[i] = eliminated_coefficient(y[i], u[i], constant);
+  alpha[n] = constant;
 }
 
 namespace {

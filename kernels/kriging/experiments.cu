@@ -347,6 +347,7 @@ struct DeviceExperiment<T>::Impl {
   DualPath dual_path = DualPath::automatic;
   std::size_t dual_split_below = 0;  //!< exp 8 automatic: fewer points than this split wells
   SolvePlace solve = SolvePlace::device;  //!< exp 8
+  DualFactorisation dual_preference = DualFactorisation::cholesky;  //!< exp 8's device solve
   std::unique_ptr<DeviceDualSolve<T>> dual_solve;
   std::unique_ptr<OverlappedDownload> overlapped;  //!< exp 8's chunked download
   //! Host sides of the transfers, pinned: the input (filled once), what the host builds per
@@ -382,7 +383,7 @@ struct DeviceExperiment<T>::Impl {
   //! Exp 8: the device solve's handle and buffers, made on first need and outside any timed
   //! region (cuSOLVER is loaded then: a host-solve-only use never loads it).
   DeviceDualSolve<T>& device_solver() {
-    if (!dual_solve) dual_solve = std::make_unique<DeviceDualSolve<T>>(in);
+    if (!dual_solve) dual_solve = std::make_unique<DeviceDualSolve<T>>(in, dual_preference);
     return *dual_solve;
   }
   //! Exp 8: the device solve's work on s (values uploaded, alpha into `values`).
@@ -681,6 +682,20 @@ void DeviceExperiment<T>::set_solve(SolvePlace place) {
 template <class T>
 SolvePlace DeviceExperiment<T>::solve() const {
   return impl_->solve;
+}
+
+template <class T>
+DualFactorisation DeviceExperiment<T>::dual_factorisation() {
+  if (impl_->experiment != 8)
+    throw std::logic_error("kriging: dual_factorisation is experiment 8's, not experiment " +
+                           std::to_string(impl_->experiment) + "'s");
+  return impl_->device_solver().factorisation();
+}
+
+template <class T>
+void DeviceExperiment<T>::prefer_dual_factorisation_for_testing(DualFactorisation f) {
+  impl_->dual_preference = f;
+  impl_->dual_solve.reset();
 }
 
 template <class T>

@@ -46,6 +46,9 @@ struct MathLibraries {
   decltype(&cusolverDnDgetrf_bufferSize) getrf_buffer_size;
   decltype(&cusolverDnDgetrf) getrf;
   decltype(&cusolverDnDgetrs) getrs;
+  decltype(&cusolverDnDpotrf_bufferSize) potrf_buffer_size;
+  decltype(&cusolverDnDpotrf) potrf;
+  decltype(&cusolverDnDpotrs) potrs;
 };
 
 void* open_library(const char* path) {
@@ -81,6 +84,9 @@ MathLibraries load_math_libraries() {
   bind(solver, "cusolverDnDgetrf_bufferSize", l.getrf_buffer_size);
   bind(solver, "cusolverDnDgetrf", l.getrf);
   bind(solver, "cusolverDnDgetrs", l.getrs);
+  bind(solver, "cusolverDnDpotrf_bufferSize", l.potrf_buffer_size);
+  bind(solver, "cusolverDnDpotrf", l.potrf);
+  bind(solver, "cusolverDnDpotrs", l.potrs);
   return l;  // the libraries stay loaded for the process's lifetime
 }
 
@@ -150,65 +156,89 @@ cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb
   return math().dgemm(h, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
 }
 
-//! A = P L U on the device (cuSOLVER getrf, in double) for experiments 7 and 8: A is tiny
-//! next to the mesh and its factors bound the accuracy of everything after them, so no one
-//! would factor it in float. U's diagonal and getrf's info go to pinned memory without
-//! stopping the stream; status() reads them once the stream has finished: a pivot not above
-//! the per-point solver's tolerance (pivot_tolerance * max|A|, as every other solve) fails.
-class DeviceLu {
+//! The kriging matrix A (m x m, double, column-major; symmetric, so row-major alike) and its
+//! factorisation on the device (cuSOLVER, in double) for experiments 7 and 8: A is tiny next
+//! to the mesh and its factors bound the accuracy of everything after them, so no one would
+//! factor it in float. Either A = P L U (getrf: experiment 7, and experiment 8's fallback)
+//! or C = L L^T for A's leading n x n block C, the covariances of the wells (potrf, lower:
+//! experiment 8's dual solve, DeviceDualSolve). The factorisation's diagonal (all m entries
+//! of the buffer's) and info go to pinned memory without stopping the stream; status()
+//! reads them once the stream has finished: a pivot not above the per-point solver's
+//! tolerance (pivot_tolerance * max|.|, as every other solve) fails. A pivot is U's diagonal
+//! entry for LU and L's squared for Cholesky (both the Schur complement's diagonal entry
+//! that the step divides by); max|.| is max|A| for LU, max|C| = C(0) for Cholesky.
+class DeviceFactors {
  public:
-  explicit DeviceLu(int m) : m_(m) {
+  enum class Kind { lu, cholesky };
+
+  explicit DeviceFactors(int m) : m_(m) {
     const std::size_t mm = std::size_t(m) * std::size_t(m);
     check_cusolver(math().solver_create(&solver_), "kriging: cusolverDnCreate");
     a_ = device_alloc<double>(mm, "kriging: A (double)");
-    int work = 0;
-    check_cusolver(math().getrf_buffer_size(solver_, m, m, a_, m, &work), "kriging: getrf buffer size");
-    work_ = device_alloc<double>(std::size_t(work), "kriging: cuSOLVER workspace");
+    int lu_work = 0, cholesky_work = 0;
+    check_cusolver(math().getrf_buffer_size(solver_, m, m, a_, m, &lu_work), "kriging: getrf buffer size");
+    if (m > 1)
+      check_cusolver(math().potrf_buffer_size(solver_, CUBLAS_FILL_MODE_LOWER, m - 1, a_, m, &cholesky_work),
+                     "kriging: potrf buffer size");
+    work_size_ = std::max(lu_work, cholesky_work);
+    work_ = device_alloc<double>(std::size_t(work_size_), "kriging: cuSOLVER workspace");
     pivots_ = device_alloc<int>(std::size_t(m), "kriging: pivots");
-    info_ = device_alloc<int>(1, "kriging: getrf info");
+    info_ = device_alloc<int>(1, "kriging: factorisation info");
     check(cudaMallocHost(reinterpret_cast<void**>(&diagonal_), std::size_t(m) * sizeof(double)),
           "kriging: pinned diagonal");
     check(cudaMallocHost(reinterpret_cast<void**>(&info_host_), sizeof(int)), "kriging: pinned info");
   }
-  ~DeviceLu() {
+  ~DeviceFactors() {
     if (diagonal_) cudaFreeHost(diagonal_);
     if (info_host_) cudaFreeHost(info_host_);
     for (void* p : {(void*)a_, (void*)work_, (void*)pivots_, (void*)info_})
       if (p) cudaFree(p);
     if (solver_) math().solver_destroy(solver_);
   }
-  DeviceLu(const DeviceLu&) = delete;
-  DeviceLu& operator=(const DeviceLu&) = delete;
+  DeviceFactors(const DeviceFactors&) = delete;
+  DeviceFactors& operator=(const DeviceFactors&) = delete;
 
   //! A, m x m, column-major (the kriging matrix is symmetric: row-major alike); factored in place.
   double* matrix() const { return a_; }
 
-  //! Factors matrix() on s; a_max = max|A| (for the pivot test).
-  void factor(cudaStream_t s, double a_max, const char* what) {
-    a_max_ = a_max;
-    const std::size_t m = std::size_t(m_);
-    check_cusolver(math().solver_set_stream(solver_, s), what);
+  //! A = P L U on s; a_max = max|A| (for the pivot test).
+  void factor_lu(cudaStream_t s, double a_max, const char* what) {
+    begin(Kind::lu, a_max, s, what);
     check_cusolver(math().getrf(solver_, m_, m_, a_, m_, work_, pivots_, info_), what);
-    check(cudaMemcpy2DAsync(diagonal_, sizeof(double), a_, (m + 1) * sizeof(double), sizeof(double), m,
-                            cudaMemcpyDeviceToHost, s),
-          "kriging: read U's diagonal");
-    check(cudaMemcpyAsync(info_host_, info_, sizeof(int), cudaMemcpyDeviceToHost, s), "kriging: read getrf info");
+    read_back(s);
+  }
+  //! C = L L^T on s for C the leading (m - 1) x (m - 1) block of A (lda m; the Lagrange row
+  //! and column are not touched); c_max = max|C|.
+  void factor_cholesky(cudaStream_t s, double c_max, const char* what) {
+    begin(Kind::cholesky, c_max, s, what);
+    check_cusolver(math().potrf(solver_, CUBLAS_FILL_MODE_LOWER, m_ - 1, a_, m_, work_, work_size_, info_), what);
+    read_back(s);
   }
 
-  //! A X = B on s for `count` right-hand sides, column-major m x count (ld m), in place.
-  void solve(cudaStream_t s, double* b, int count, const char* what) const {
+  //! After factor_lu: A X = B on s for `count` right-hand sides, column-major m x count (ld
+  //! m), in place.
+  void solve_lu(cudaStream_t s, double* b, int count, const char* what) const {
     check_cusolver(math().getrs(solver_, CUBLAS_OP_N, m_, count, a_, m_, pivots_, b, m_, info_), what);
   }
+  //! After factor_cholesky: C X = B on s for `count` right-hand sides, the first m - 1 rows of
+  //! column-major m x count (ld m; row m - 1 is not touched), in place.
+  void solve_cholesky(cudaStream_t s, double* b, int count, const char* what) const {
+    check_cusolver(math().potrs(solver_, CUBLAS_FILL_MODE_LOWER, m_ - 1, count, a_, m_, b, m_, info_), what);
+  }
 
-  //! After the stream has finished the factorisation: singular_column >= 0 if a pivot failed.
+  //! After the stream has finished the last factorisation: singular_column >= 0 if a pivot
+  //! failed (info > 0 included: getrf's exact zero pivot, potrf's minor that is not
+  //! positive definite).
   SolveStatus status() const {
     SolveStatus status;
-    const double threshold = pivot_tolerance<double>(m_) * a_max_;
+    const int order = kind_ == Kind::lu ? m_ : m_ - 1;
+    const double threshold = pivot_tolerance<double>(order) * scale_;
+    auto pivot = [&](int k) { return kind_ == Kind::lu ? std::abs(diagonal_[k]) : diagonal_[k] * diagonal_[k]; };
     const int info = *info_host_;
-    for (int k = 0; k < m_; ++k)
-      if (info > 0 || !(std::abs(diagonal_[k]) > threshold)) {
+    for (int k = 0; k < order; ++k)
+      if (info > 0 || !(pivot(k) > threshold)) {
         status.singular_column = info > 0 ? info - 1 : k;
-        status.pivot = std::abs(diagonal_[status.singular_column]);
+        status.pivot = pivot(status.singular_column);
         status.threshold = threshold;
         break;
       }
@@ -216,13 +246,31 @@ class DeviceLu {
   }
 
  private:
+  void begin(Kind kind, double scale, cudaStream_t s, const char* what) {
+    kind_ = kind;
+    scale_ = scale;
+    check_cusolver(math().solver_set_stream(solver_, s), what);
+  }
+  //! The diagonal of the whole m x m buffer (for Cholesky its last entry is A's corner, not
+  //! looked at: one read-back of the same size either way) and info, into pinned memory.
+  void read_back(cudaStream_t s) {
+    const std::size_t m = std::size_t(m_);
+    check(cudaMemcpy2DAsync(diagonal_, sizeof(double), a_, (m + 1) * sizeof(double), sizeof(double), m,
+                            cudaMemcpyDeviceToHost, s),
+          "kriging: read the factorisation's diagonal");
+    check(cudaMemcpyAsync(info_host_, info_, sizeof(int), cudaMemcpyDeviceToHost, s),
+          "kriging: read the factorisation's info");
+  }
+
   int m_;
   cusolverDnHandle_t solver_ = nullptr;
   double *a_ = nullptr, *work_ = nullptr;
+  int work_size_ = 0;
   int *pivots_ = nullptr, *info_ = nullptr;
-  double* diagonal_ = nullptr;  //!< U's diagonal, pinned host memory: read back without a sync
+  double* diagonal_ = nullptr;  //!< the factors' diagonal, pinned host memory: read back without a sync
   int* info_host_ = nullptr;
-  double a_max_ = 0;
+  Kind kind_ = Kind::lu;
+  double scale_ = 0;
 };
 
 //! A (double) from the wells in T (widened exactly, as the host's widen()): one thread per
@@ -243,32 +291,79 @@ __global__ void matrix_kernel(const T* __restrict__ wx, const T* __restrict__ wy
   a[k] = v;
 }
 
-//! [z_h; 0] for every surface: column h of the m x H right-hand side (ld m), from the values
-//! (H x n, surface-major) in T.
+//! The right-hand sides, m x (H + 1) (ld m), from the values (H x n, surface-major) in T:
+//! column h < H is [z_h; 0], column H is [1; 0] (the ones the Cholesky path solves for; the
+//! LU path solves the first H columns only).
 template <class T>
 __global__ void dual_rhs_kernel(const T* __restrict__ values, int n, int surfaces, double* __restrict__ rhs) {
   const std::size_t m = std::size_t(n) + 1;
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= m * std::size_t(surfaces)) return;
+  if (k >= m * (std::size_t(surfaces) + 1)) return;
   const std::size_t h = k / m, i = k % m;
-  rhs[k] = i < std::size_t(n) ? double(values[h * std::size_t(n) + i]) : 0.0;
+  rhs[k] = i >= std::size_t(n) ? 0.0 : h < std::size_t(surfaces) ? double(values[h * std::size_t(n) + i]) : 1.0;
 }
 
-//! alpha in dual_coefficients' layout (dual.hpp), rounded once to T, 0 beyond the last surface.
+//! LU path: alpha in dual_coefficients' layout (dual.hpp) from the solved columns [b_h; b0_h]
+//! (ld m), rounded once to T, 0 in the `slots` - H padding slots beyond the last surface.
 template <class T>
-__global__ void dual_layout_kernel(const double* __restrict__ rhs, int n, int surfaces, std::size_t count,
+__global__ void dual_layout_kernel(const double* __restrict__ rhs, int n, int surfaces, int slots,
                                    T* __restrict__ alpha) {
+  const std::size_t m = std::size_t(n) + 1;
   const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= count) return;
-  const std::size_t m = std::size_t(n) + 1, row = kDualSurfacesPerPass;
-  const std::size_t pass = k / (m * row), i = k % (m * row) / row, slot = k % row;
-  const std::size_t h = pass * row + slot;
-  alpha[k] = h < std::size_t(surfaces) ? static_cast<T>(rhs[h * m + i]) : T(0);
+  if (k >= m * std::size_t(slots)) return;
+  const std::size_t h = k / m, i = k % m;
+  alpha[dual_coefficient_index(std::size_t(n), h, i)] = h < std::size_t(surfaces) ? static_cast<T>(rhs[k]) : T(0);
+}
+
+inline constexpr int kEliminationBlock = 256;
+
+//! Cholesky path: the Lagrange row eliminated (dual.hpp: b0 = 1^T y / 1^T u, b = y - b0 u),
+//! alpha in dual_coefficients' layout rounded once to T. One block per slot of the layout:
+//! block h < H reads y = column h and u = column H of x (n rows, ld m), sums both (in
+//! double, a fixed order), and writes surface h's n + 1 coefficients; a padding slot
+//! (h >= H) writes zeros.
+template <class T>
+__global__ void __launch_bounds__(kEliminationBlock)
+    lagrange_elimination_kernel(const double* __restrict__ x, int n, int surfaces, T* __restrict__ alpha) {
+  const int h = blockIdx.x;
+  const std::size_t m = std::size_t(n) + 1;
+  if (h >= surfaces) {  // uniform over the block
+    for (std::size_t i = threadIdx.x; i < m; i += kEliminationBlock) alpha[dual_coefficient_index(n, h, i)] = T(0);
+    return;
+  }
+  const double* y = x + std::size_t(h) * m;
+  const double* u = x + std::size_t(surfaces) * m;
+  double sum_y = 0, sum_u = 0;
+  for (int i = threadIdx.x; i < n; i += kEliminationBlock) sum_y += y[i], sum_u += u[i];
+  for (int offset = 16; offset > 0; offset /= 2) {
+    sum_y += __shfl_down_sync(0xffffffffu, sum_y, offset);
+    sum_u += __shfl_down_sync(0xffffffffu, sum_u, offset);
+  }
+  constexpr int kWarps = kEliminationBlock / 32;
+  __shared__ double warp_y[kWarps], warp_u[kWarps];
+  __shared__ double constant;
+  if (threadIdx.x % 32 == 0) warp_y[threadIdx.x / 32] = sum_y, warp_u[threadIdx.x / 32] = sum_u;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double total_y = 0, total_u = 0;
+    for (int w = 0; w < kWarps; ++w) total_y += warp_y[w], total_u += warp_u[w];
+    constant = lagrange_constant(total_y, total_u);
+    alpha[dual_coefficient_index(n, h, n)] = static_cast<T>(constant);
+  }
+  __syncthreads();
+  const double b0 = constant;
+  for (int i = threadIdx.x; i < n; i += kEliminationBlock)
+    alpha[dual_coefficient_index(n, h, i)] = static_cast<T>(eliminated_coefficient(y[i], u[i], b0));
 }
 
 //! max|A| of the kriging matrix without forming it: C(0) (the diagonal; every model's
 //! |C(h)| <= C(0)) or the Lagrange row's 1.
 double matrix_max(const Covariance<double>& cov) { return std::max(std::abs(cov(0.0)), 1.0); }
+//! max|C| of the covariance block: C(0).
+double covariance_max(const Covariance<double>& cov) { return std::abs(cov(0.0)); }
+
+template <class T>
+using DeviceArray = std::unique_ptr<T, cudaError_t (*)(void*)>;
 
 }  // namespace
 
@@ -276,44 +371,85 @@ template <class T>
 struct DeviceDualSolve<T>::Impl {
   int n, surfaces;
   Covariance<double> cov;
-  KrigingInput<T> in;  //!< for the error message (the closest wells)
-  DeviceLu lu;
-  double* rhs = nullptr;
-  Impl(const KrigingInput<T>& input)
+  KrigingInput<T> in;  //!< for the error message (the closest wells) and the set-up's trial
+  DeviceFactors factors;
+  double* rhs = nullptr;  //!< m x (H + 1), ld m (dual_rhs_kernel), solved in place
+  DualFactorisation method;
+
+  Impl(const KrigingInput<T>& input, DualFactorisation preferred)
       : n(static_cast<int>(input.wells)), surfaces(static_cast<int>(input.surfaces)),
-        cov(input.covariance.template as<double>()), in(input), lu(n + 1) {
-    rhs = device_alloc<double>((std::size_t(n) + 1) * input.surfaces, "kriging exp 8: right-hand sides");
+        cov(input.covariance.template as<double>()), in(input), factors(n + 1), method(preferred) {
+    if (method == DualFactorisation::cholesky && !cholesky_holds()) method = DualFactorisation::lu;
+    rhs = device_alloc<double>((std::size_t(n) + 1) * (input.surfaces + 1), "kriging exp 8: right-hand sides");
   }
   ~Impl() {
     if (rhs) cudaFree(rhs);
   }
+  //! A (double) from the device's wells, into the factors' buffer, on s.
+  void build_matrix(const T* wx, const T* wy, cudaStream_t s) {
+    const std::size_t m = std::size_t(n) + 1;
+    matrix_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(wx, wy, n, cov, factors.matrix());
+    check_launch("kriging exp 8: build A");
+  }
+  //! Set-up (synchronised, not timed): whether C of the input's wells has a Cholesky
+  //! factorisation whose pivots pass the solver's test.
+  bool cholesky_holds() {
+    const DeviceArray<T> wx(device_alloc<T>(in.wells, "kriging exp 8: wells x (set-up)"), cudaFree);
+    const DeviceArray<T> wy(device_alloc<T>(in.wells, "kriging exp 8: wells y (set-up)"), cudaFree);
+    check(cudaMemcpy(wx.get(), in.well_x.data(), in.wells * sizeof(T), cudaMemcpyHostToDevice),
+          "kriging exp 8: upload wells x (set-up)");
+    check(cudaMemcpy(wy.get(), in.well_y.data(), in.wells * sizeof(T), cudaMemcpyHostToDevice),
+          "kriging exp 8: upload wells y (set-up)");
+    build_matrix(wx.get(), wy.get(), nullptr);
+    factors.factor_cholesky(nullptr, covariance_max(cov), "kriging exp 8: potrf (set-up)");
+    check(cudaStreamSynchronize(nullptr), "kriging exp 8: the Cholesky factorisation at set-up");
+    return factors.status().ok();
+  }
 };
 
 template <class T>
-DeviceDualSolve<T>::DeviceDualSolve(const KrigingInput<T>& in) : impl_(std::make_unique<Impl>(in)) {}
+DeviceDualSolve<T>::DeviceDualSolve(const KrigingInput<T>& in, DualFactorisation preferred)
+    : impl_(std::make_unique<Impl>(in, preferred)) {}
 
 template <class T>
 DeviceDualSolve<T>::~DeviceDualSolve() = default;
 
 template <class T>
+DualFactorisation DeviceDualSolve<T>::factorisation() const {
+  return impl_->method;
+}
+
+template <class T>
 void DeviceDualSolve<T>::run(const T* wx, const T* wy, const T* values, T* alpha, cudaStream_t s) {
   Impl& d = *impl_;
   const std::size_t m = std::size_t(d.n) + 1;
-  matrix_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(wx, wy, d.n, d.cov, d.lu.matrix());
-  check_launch("kriging exp 8: build A");
-  dual_rhs_kernel<T><<<blocks_for(m * std::size_t(d.surfaces), 256), 256, 0, s>>>(values, d.n, d.surfaces, d.rhs);
+  d.build_matrix(wx, wy, s);
+  dual_rhs_kernel<T><<<blocks_for(m * (std::size_t(d.surfaces) + 1), 256), 256, 0, s>>>(values, d.n, d.surfaces,
+                                                                                        d.rhs);
   check_launch("kriging exp 8: right-hand sides");
-  d.lu.factor(s, matrix_max(d.cov), "kriging exp 8: getrf");
-  d.lu.solve(s, d.rhs, d.surfaces, "kriging exp 8: getrs (alpha)");
-  const std::size_t count = dual_coefficient_count(std::size_t(d.n), std::size_t(d.surfaces));
-  dual_layout_kernel<T><<<blocks_for(count, 256), 256, 0, s>>>(d.rhs, d.n, d.surfaces, count, alpha);
-  check_launch("kriging exp 8: alpha's layout");
+  const int slots = static_cast<int>(dual_coefficient_count(std::size_t(d.n), std::size_t(d.surfaces)) / m);
+  if (d.method == DualFactorisation::cholesky) {
+    d.factors.factor_cholesky(s, covariance_max(d.cov), "kriging exp 8: potrf (C)");
+    d.factors.solve_cholesky(s, d.rhs, d.surfaces + 1, "kriging exp 8: potrs (C^-1 z and C^-1 1)");
+    lagrange_elimination_kernel<T><<<slots, kEliminationBlock, 0, s>>>(d.rhs, d.n, d.surfaces, alpha);
+    check_launch("kriging exp 8: the Lagrange row eliminated (alpha)");
+  } else {
+    d.factors.factor_lu(s, matrix_max(d.cov), "kriging exp 8: getrf");
+    d.factors.solve_lu(s, d.rhs, d.surfaces, "kriging exp 8: getrs (alpha)");
+    dual_layout_kernel<T><<<blocks_for(m * std::size_t(slots), 256), 256, 0, s>>>(d.rhs, d.n, d.surfaces, slots, alpha);
+    check_launch("kriging exp 8: alpha's layout");
+  }
 }
 
 template <class T>
 void DeviceDualSolve<T>::check_factorisation() const {
-  const SolveStatus status = impl_->lu.status();
-  if (!status.ok()) throw_singular_system(impl_->in, status, "factoring A (the dual form's device solve)");
+  const Impl& d = *impl_;
+  const SolveStatus status = d.factors.status();
+  if (status.ok()) return;
+  if (d.method == DualFactorisation::lu) throw_singular_system(d.in, status, "factoring A (the dual form's device solve)");
+  throw std::logic_error(
+      "kriging exp 8: the device solve's Cholesky factorisation failed on wells it factored at set-up (run() was "
+      "given other wells than its input's)");
 }
 
 template <class T>
@@ -322,7 +458,7 @@ struct GemmPipeline<T>::Impl {
   int n = 0, m = 0, mx = 0;
   std::size_t points = 0, chunk = 0;
   cublasHandle_t blas = nullptr;
-  std::unique_ptr<DeviceLu> lu;
+  std::unique_ptr<DeviceFactors> lu;
   double* inv64 = nullptr;
   T *inv = nullptr, *wx = nullptr, *wy = nullptr, *gx = nullptr, *gy = nullptr, *values = nullptr;
   T *rhs = nullptr, *lambda = nullptr, *out = nullptr;
@@ -352,7 +488,7 @@ GemmPipeline<T>::GemmPipeline(const KrigingInput<T>& in, std::size_t workspace_b
   const std::size_t m = std::size_t(d.m);
   d.chunk = std::min(d.points, std::max<std::size_t>(1, workspace_bytes / (2 * m * sizeof(T))));
   check_cublas(math().blas_create(&d.blas), "kriging exp 7: cublasCreate");
-  d.lu = std::make_unique<DeviceLu>(d.m);
+  d.lu = std::make_unique<DeviceFactors>(d.m);
   d.inv64 = device_alloc<double>(m * m, "kriging exp 7: A^-1 (double)");
   // In double the rounded inverse is the double one itself.
   if constexpr (std::is_same_v<T, double>)
@@ -408,10 +544,10 @@ void GemmPipeline<T>::run(T* host_out, cudaStream_t s, cudaEvent_t compute_start
 
   // A = P L U in place; a singular A is reported by check_factorisation() once the run has
   // finished (its NaN estimates are never returned).
-  d.lu->factor(s, a_max, "kriging exp 7: getrf");
+  d.lu->factor_lu(s, a_max, "kriging exp 7: getrf");
   identity_kernel<<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.m);
   check_launch("kriging exp 7: identity");
-  d.lu->solve(s, d.inv64, d.m, "kriging exp 7: getrs (A^-1)");
+  d.lu->solve_lu(s, d.inv64, d.m, "kriging exp 7: getrs (A^-1)");
   if constexpr (!std::is_same_v<T, double>) {
     round_kernel<T><<<blocks_for(m * m, 256), 256, 0, s>>>(d.inv64, d.inv, m * m);
     check_launch("kriging exp 7: round A^-1");

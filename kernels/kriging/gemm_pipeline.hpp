@@ -16,9 +16,12 @@
 //! from pinned copies of the input made once. Host code only (no CUDA syntax): the kernels,
 //! cuBLAS and cuSOLVER calls are in gemm_pipeline.cu.
 //!
-//! DeviceDualSolve: experiment 8's solve on the device with the same cuSOLVER factorisation
-//! (dual.hpp has the host one): A built from the wells in double, factored once, solved for
-//! [z_h; 0] of every surface, alpha rounded to T in dual_coefficients' layout.
+//! DeviceDualSolve: experiment 8's solve on the device (dual.hpp has the host one): A built
+//! from the wells in double; by default its covariance block C factored by Cholesky (potrf)
+//! and solved (potrs) for every surface's values and a vector of ones, then the Lagrange row
+//! eliminated by a kernel (dual.hpp's derivation: b0 = 1^T y / 1^T u, b = y - b0 u); where C
+//! is not positive definite in double, A factored by LU (getrf, getrs for [z_h; 0]) as
+//! experiment 7. alpha rounded to T in dual_coefficients' layout either way.
 
 #include <cuda_runtime_api.h>
 
@@ -26,6 +29,7 @@
 #include <memory>
 
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/device.hpp"
 
 namespace lb::kriging {
 
@@ -68,18 +72,24 @@ template <class T>
 class DeviceDualSolve {
  public:
   //! Allocates A, the right-hand sides and cuSOLVER's handle and workspace (not timed).
-  explicit DeviceDualSolve(const KrigingInput<T>& in);
+  //! Preferring Cholesky, it factors C of the input's wells once here (synchronised: set-up)
+  //! and keeps LU for every run if that fails (info > 0 or a pivot not above the tolerance:
+  //! C not positive definite in double, e.g. coincident wells, whose LU then refuses A).
+  explicit DeviceDualSolve(const KrigingInput<T>& in, DualFactorisation preferred = DualFactorisation::cholesky);
   ~DeviceDualSolve();
   DeviceDualSolve(const DeviceDualSolve&) = delete;
   DeviceDualSolve& operator=(const DeviceDualSolve&) = delete;
 
-  //! Enqueues on s: A from the device's wells (wx, wy: n each), the right-hand sides from
-  //! its values (H x n, surface-major), getrf, getrs, and alpha (dual_coefficient_count
-  //! entries) in T. Nothing in it waits for the device.
+  //! Enqueues on s: A from the device's wells (wx, wy: n each; the input's), the right-hand
+  //! sides from its values (H x n, surface-major), the factorisation and solves, and alpha
+  //! (dual_coefficient_count entries) in T. Nothing in it waits for the device.
   void run(const T* wx, const T* wy, const T* values, T* alpha, cudaStream_t s);
-  //! After the stream has finished a run: SingularSystem if a pivot of A was not above the
-  //! per-point solver's tolerance (as the host solve's; the run's estimates are then NaN).
+  //! After the stream has finished a run: LU: SingularSystem if a pivot of A was not above
+  //! the per-point solver's tolerance (as the host solve's; the run's estimates are then
+  //! NaN). Cholesky: std::logic_error if it failed on wells it factored at set-up (run()
+  //! given other wells than the input's).
   void check_factorisation() const;
+  DualFactorisation factorisation() const;
 
  private:
   struct Impl;

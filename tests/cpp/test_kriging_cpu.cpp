@@ -16,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include <omp.h>
 #include <unistd.h>
 
 #include "lb/datasets/wells.hpp"
@@ -823,6 +824,56 @@ TEST(KrigingDual, BlockedLuSolvesAsTheReferenceLu) {
     }
 }
 
+// The device solve's Cholesky path eliminates the Lagrange row (dual.hpp), by hand on
+// C = [2 1; 1 2], z = (1, 3): C^-1 = [2 -1; -1 2] / 3, y = C^-1 z = (-1/3, 5/3),
+// u = C^-1 1 = (1/3, 1/3), b0 = (4/3) / (2/3) = 2, b = y - 2 u = (-1, 1). Check:
+// C b + b0 1 = (-2 + 1 + 2, -1 + 2 + 2) = (1, 3) = z and b_0 + b_1 = 0.
+TEST(KrigingDual, LagrangeEliminationByHand) {
+  const double y[] = {-1.0 / 3.0, 5.0 / 3.0}, u[] = {1.0 / 3.0, 1.0 / 3.0};
+  double alpha[3] = {};
+  kriging::eliminate_lagrange(y, u, 2, alpha);
+  EXPECT_NEAR(alpha[0], -1.0, 1e-15);
+  EXPECT_NEAR(alpha[1], 1.0, 1e-15);
+  EXPECT_NEAR(alpha[2], 2.0, 1e-15);
+}
+
+// ... and on wells, with y and u solved from C (A's leading n x n block), it gives the host
+// solve's alpha (the LU of the whole A, dual_coefficients): the same solution, each within
+// ~kappa m u of it. Every model, every surface, the fewest wells a case has (2) and more.
+TEST(KrigingDual, LagrangeEliminationGivesTheBorderedSystemsSolution) {
+  for (std::size_t n : {2, 5, 40})
+    for (auto model : {kriging::VariogramModel::exponential, kriging::VariogramModel::gaussian,
+                       kriging::VariogramModel::spherical}) {
+      const auto c = well_count_case(n);
+      auto v = base_variogram(c);
+      v.model = model;
+      const auto in = kriging::make_input<double>(c.wells, c.grid, v);
+      const std::size_t m = n + 1;
+      const std::vector<double> a = kriging::kriging_matrix(in);  // row-major m x m
+      std::vector<double> cov(n * n);
+      for (std::size_t i = 0; i < n; ++i) std::copy_n(a.begin() + std::ptrdiff_t(i * m), n, cov.begin() + std::ptrdiff_t(i * n));
+      const kriging::DenseLu factors(cov, static_cast<int>(n));
+      ASSERT_TRUE(factors.status().ok()) << n;
+      const std::vector<double> expected = kriging::dual_coefficients(in);
+      const double kappa = kriging::FactoredKriging(in).condition_number_inf();
+      for (std::size_t h = 0; h < in.surfaces; ++h) {
+        std::vector<double> yu(2 * n, 1.0);  // [z_h, 1]
+        std::copy_n(in.values.begin() + std::ptrdiff_t(h * n), n, yu.begin());
+        factors.solve(yu.data(), 2);
+        std::vector<double> alpha(m);
+        kriging::eliminate_lagrange(yu.data(), yu.data() + n, static_cast<int>(n), alpha.data());
+        double scale = 0.0, sum = 0.0;
+        for (std::size_t i = 0; i < m; ++i) scale = std::max(scale, std::abs(alpha[i]));
+        for (std::size_t i = 0; i < n; ++i) sum += alpha[i];
+        const double tolerance = 16.0 * double(m) * kappa * kriging::kDoubleRoundoff * scale;
+        EXPECT_LE(std::abs(sum), double(m) * tolerance) << n << " wells, surface " << h;  // 1^T b = 0
+        for (std::size_t i = 0; i < m; ++i)
+          ASSERT_NEAR(alpha[i], expected[kriging::dual_coefficient_index(n, h, i)], tolerance)
+              << n << " wells, " << kriging::to_string(model) << ", surface " << h << ", entry " << i;
+      }
+    }
+}
+
 TEST(KrigingDual, BlockedLuRefusesCoincidentWellsInAnyPanel) {
   // Well 90 moved onto well 5: rows 5 and 90 of A equal, the pivot test fails in a later
   // panel than the first.
@@ -850,6 +901,35 @@ TEST(KrigingDual, OneThreadSolvesAsTheThreadPoolDoes) {
   }
   EXPECT_EQ(kriging::omp_threads(1), 1);
   EXPECT_GE(kriging::omp_threads(0), 1);
+}
+
+//! Threads of this process (/proc/self/task).
+int process_threads() {
+  int count = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator("/proc/self/task")) ++count;
+  return count;
+}
+
+// The GPU benchmarks release the OpenMP pool that validation used before they time
+// (benches/kriging/variants.cpp): its idle threads leave instead of busy-waiting.
+TEST(KrigingHostThreads, ReleasingThePoolEndsItsThreads) {
+  int team = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    team = omp_get_num_threads();
+  }
+  ASSERT_EQ(team, 2);
+  const int with_pool = process_threads();
+  EXPECT_TRUE(kriging::release_host_threads());
+  EXPECT_LT(process_threads(), with_pool);
+  // A later parallel region makes its threads anew.
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp single
+    team = omp_get_num_threads();
+  }
+  EXPECT_EQ(team, 2);
 }
 
 // The host solve of experiment 8 at 1000 wells, timed (the GPU run's host_solve_s): A's

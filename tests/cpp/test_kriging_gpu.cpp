@@ -12,6 +12,9 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "lb/datasets/wells.hpp"
 #include "lb/kriging/cpu.hpp"
@@ -383,13 +386,24 @@ void expect_exp8_matches(const datasets::KrigingCase& c, kriging::DualPath path)
   kriging::DeviceExperiment<T> e(8, in);
   e.force_dual_path_for_testing(path);
   EXPECT_EQ(e.solve(), kriging::SolvePlace::device);  // the default before any choice
-  for (auto place : {kriging::SolvePlace::host, kriging::SolvePlace::device}) {
+  EXPECT_EQ(e.dual_factorisation(), kriging::DualFactorisation::cholesky);  // C is positive definite here
+  // The host solve, then the device solve by Cholesky (the default) and by LU (its fallback).
+  using kriging::DualFactorisation;
+  using kriging::SolvePlace;
+  for (const auto& [place, factorisation] : {std::pair{SolvePlace::host, DualFactorisation::cholesky},
+                                             std::pair{SolvePlace::device, DualFactorisation::cholesky},
+                                             std::pair{SolvePlace::device, DualFactorisation::lu}}) {
+    e.prefer_dual_factorisation_for_testing(factorisation);
     e.set_solve(place);
     const auto run = e.run(nullptr, kriging::Poison::yes);
     const bool on_host = place == kriging::SolvePlace::host;
+    const std::string solve = on_host ? "host" : std::string("device_") + kriging::to_string(factorisation);
+    if (!on_host) {
+      EXPECT_EQ(e.dual_factorisation(), factorisation);
+    }
     const std::string what = std::to_string(c.wells.wells()) + " wells, " + std::to_string(sizeof(T) * 8) + " bit, " +
                              (path == kriging::DualPath::lanes_per_point ? "lanes" : "thread") + " per point, " +
-                             kriging::to_string(place) + " solve";
+                             solve + " solve";
     EXPECT_EQ(run.unwritten, 0u) << what;
     EXPECT_TRUE(std::isfinite(run.device_seconds)) << what;
     // The host solve is timed on its own (host clock), the device part and the run by CUDA
@@ -410,7 +424,7 @@ void expect_exp8_matches(const datasets::KrigingCase& c, kriging::DualPath path)
     EXPECT_TRUE(validated(check)) << what;
     ::testing::Test::RecordProperty(
         "exp8_" + std::string(path == kriging::DualPath::lanes_per_point ? "lanes_" : "thread_") +
-            kriging::to_string(place) + "_solve_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
+            solve + "_solve_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
             std::to_string(c.wells.wells()) + "_max_abs_vs_tolerance",
         std::to_string(check.max_abs) + " / " + std::to_string(check.tolerance) +
             (check.unvalidated ? " (unvalidated)" : ""));
@@ -487,6 +501,170 @@ TEST(KrigingGpuDual, Exp8RefusesASingularSystemOnEitherSolve) {
     good.set_solve(place);
     EXPECT_NO_THROW(good.run()) << kriging::to_string(place);
   }
+}
+
+// --- experiment 8's device solve: Cholesky of C with the Lagrange row eliminated, LU of A as
+// its fallback (issue 25) ----------------------------------------------------------------
+
+//! The input in double as the float programs' checks see it (widened), or itself.
+kriging::KrigingInput<double> as_double(const kriging::KrigingInput<double>& in) { return in; }
+kriging::KrigingInput<double> as_double(const kriging::KrigingInput<float>& in) { return kriging::widen(in); }
+
+//! A device copy of a host vector (freed with it).
+template <class T>
+struct DeviceCopy {
+  T* ptr = nullptr;
+  explicit DeviceCopy(const std::vector<T>& v) : DeviceCopy(v.size()) {
+    EXPECT_EQ(cudaMemcpy(ptr, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  explicit DeviceCopy(std::size_t count) {
+    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&ptr), std::max<std::size_t>(count, 1) * sizeof(T)), cudaSuccess);
+  }
+  ~DeviceCopy() { cudaFree(ptr); }
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+};
+
+//! alpha (dual_coefficients' layout) from DeviceDualSolve on in's wells (or on `wells_of`'s,
+//! to give run() other wells than the set-up's), preferring `preferred`; `used` is the
+//! factorisation it kept. Throws what check_factorisation() throws.
+template <class T>
+std::vector<T> device_alpha(const kriging::KrigingInput<T>& in, kriging::DualFactorisation preferred,
+                            kriging::DualFactorisation& used, const kriging::KrigingInput<T>* wells_of = nullptr) {
+  kriging::DeviceDualSolve<T> solve(in, preferred);
+  used = solve.factorisation();
+  const kriging::KrigingInput<T>& w = wells_of ? *wells_of : in;
+  const DeviceCopy<T> wx(w.well_x), wy(w.well_y), values(in.values);
+  std::vector<T> alpha(kriging::dual_coefficient_count(in.wells, in.surfaces));
+  const DeviceCopy<T> out(alpha.size());
+  solve.run(wx.ptr, wy.ptr, values.ptr, out.ptr, nullptr);
+  EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+  solve.check_factorisation();
+  EXPECT_EQ(cudaMemcpy(alpha.data(), out.ptr, alpha.size() * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return alpha;
+}
+
+//! max |a - b| over two alphas; scale: max |b|.
+template <class T>
+std::pair<double, double> alpha_difference(const std::vector<T>& a, const std::vector<T>& b) {
+  double worst = 0, scale = 0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    worst = std::max(worst, std::abs(double(a[k]) - double(b[k])));
+    scale = std::max(scale, std::abs(double(b[k])));
+  }
+  return {worst, scale};
+}
+
+//! Two solutions of A alpha = [z; 0] in double, each backward stable, are within 16 m kappa u
+//! of each other (relative to max|alpha|, as KrigingDual.BlockedLuSolvesAsTheReferenceLu);
+//! rounded once to float, each moves by at most half a float ulp of max|alpha| more.
+template <class T>
+double alpha_tolerance(std::size_t wells, double kappa, double scale) {
+  const double solve = 16.0 * double(wells + 1) * kappa * kriging::kDoubleRoundoff * scale;
+  return solve + (std::is_same_v<T, float> ? 2.0 * kriging::kFloatRoundoff * scale : 0.0);
+}
+
+template <class T>
+void expect_cholesky_alpha_matches(const kriging::KrigingInput<T>& in, double kappa) {
+  const std::string what = std::to_string(in.wells) + " wells, " + std::to_string(sizeof(T) * 8) + " bit";
+  kriging::DualFactorisation used{};
+  const auto cholesky = device_alpha(in, kriging::DualFactorisation::cholesky, used);
+  ASSERT_EQ(used, kriging::DualFactorisation::cholesky) << what << ": C is positive definite here";
+  const auto lu = device_alpha(in, kriging::DualFactorisation::lu, used);
+  ASSERT_EQ(used, kriging::DualFactorisation::lu) << what;
+  const auto host = kriging::dual_coefficients(in);
+  ASSERT_EQ(cholesky.size(), host.size());
+  for (const auto* other : {&lu, &host}) {
+    const auto [worst, scale] = alpha_difference(cholesky, *other);
+    EXPECT_GT(scale, 0.0) << what;
+    EXPECT_LE(worst, alpha_tolerance<T>(in.wells, kappa, scale)) << what << (other == &lu ? " vs LU" : " vs host");
+  }
+  // The layout's padding surfaces are exact zeros on both paths.
+  for (std::size_t h = in.surfaces; h < std::size_t(kriging::kDualSurfacesPerPass); ++h)
+    for (std::size_t i = 0; i <= in.wells; ++i)
+      ASSERT_EQ(cholesky[kriging::dual_coefficient_index(in.wells, h, i)], T(0)) << what << ", padding " << h;
+  ::testing::Test::RecordProperty("exp8_cholesky_vs_lu_" + std::to_string(sizeof(T) * 8) + "bit_wells" +
+                                      std::to_string(in.wells),
+                                  std::to_string(alpha_difference(cholesky, lu).first) + " / tolerance " +
+                                      std::to_string(alpha_tolerance<T>(in.wells, kappa, alpha_difference(cholesky, lu).second)));
+}
+
+// The Cholesky path's alpha is the LU path's and the host solve's (CPU reference), in float
+// and double, at 10, 100 and 1000 wells.
+TEST(KrigingGpuDual, CholeskyAlphaMatchesLuAndTheHostSolve) {
+  REQUIRE_GPU();
+  for (std::size_t n : {10, 100, 1000}) {
+    const auto c = datasets::generate_kriging_case({.wells = n, .mesh_x = 8, .mesh_y = 8});
+    const auto in_d = input_of<double>(c);
+    const auto in_f = input_of<float>(c);
+    expect_cholesky_alpha_matches(in_d, kriging::condition_number_inf(in_d));
+    expect_cholesky_alpha_matches(in_f, kriging::condition_number_inf(as_double(in_f)));
+  }
+}
+
+//! in with C(h > 0) = -0.9 rho(h) (a negative partial sill, which make_input refuses as a
+//! variogram): 1^T C 1 < 0 for wells that correlate, so C is not positive definite, while A
+//! stays regular. Asserts the certificate 1^T C 1 < 0 on the host.
+template <class T>
+kriging::KrigingInput<T> indefinite_covariance_input(const datasets::KrigingCase& c) {
+  auto in = input_of<T>(c);
+  in.covariance.partial_sill = T(-0.9);
+  const auto a = kriging::kriging_matrix(in);  // row-major (n + 1)^2
+  const std::size_t n = in.wells, m = n + 1;
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) sum += double(a[i * m + j]);
+  EXPECT_LT(sum, 0.0) << "1^T C 1: C must not be positive definite for this test";
+  return in;
+}
+
+template <class T>
+void expect_lu_fallback(const datasets::KrigingCase& c) {
+  const auto in = indefinite_covariance_input<T>(c);
+  kriging::DualFactorisation used{};
+  const auto alpha = device_alpha(in, kriging::DualFactorisation::cholesky, used);
+  EXPECT_EQ(used, kriging::DualFactorisation::lu) << "potrf must fail on an indefinite C";
+  const auto host = kriging::dual_coefficients(in);  // A is regular: the host solve accepts it
+  const auto [worst, scale] = alpha_difference(alpha, host);
+  const double kappa = kriging::condition_number_inf(as_double(in));
+  EXPECT_LE(worst, alpha_tolerance<T>(in.wells, kappa, scale)) << sizeof(T) * 8 << " bit";
+  // Experiment 8 keeps the fallback for its runs, and they run.
+  kriging::DeviceExperiment<T> e(8, in);
+  e.set_solve(kriging::SolvePlace::device);
+  EXPECT_EQ(e.dual_factorisation(), kriging::DualFactorisation::lu);
+  const auto run = e.run(nullptr, kriging::Poison::yes);
+  EXPECT_EQ(run.unwritten, 0u);
+  EXPECT_TRUE(std::isfinite(run.device_solve_seconds));
+}
+
+// Where C is not positive definite, the device solve falls back to LU of A (and gets the
+// host solve's alpha).
+TEST(KrigingGpuDual, IndefiniteCovarianceFallsBackToLu) {
+  REQUIRE_GPU();
+  const auto c = datasets::generate_kriging_case({.wells = 30, .mesh_x = 8, .mesh_y = 8});
+  expect_lu_fallback<double>(c);
+  expect_lu_fallback<float>(c);
+}
+
+// Coincident wells: C is singular, the Cholesky factorisation fails at set-up, LU is kept
+// and refuses A with the singular-system error (Exp8RefusesASingularSystemOnEitherSolve
+// checks its message). A run given other wells than the ones factored at set-up is a
+// logic error, not a wrong alpha.
+TEST(KrigingGpuDual, CoincidentWellsFallBackToLuWhichRefusesThem) {
+  REQUIRE_GPU();
+  auto c = make_case(20, 30);
+  const auto good = input_of<double>(c);
+  c.wells.x[1] = c.wells.x[0];
+  c.wells.y[1] = c.wells.y[0];
+  const auto bad = input_of<double>(c);
+  kriging::DualFactorisation used{};
+  EXPECT_THROW(device_alpha(bad, kriging::DualFactorisation::cholesky, used), kriging::SingularSystem);
+  EXPECT_EQ(used, kriging::DualFactorisation::lu);
+  kriging::DeviceExperiment<double> e(8, bad);
+  EXPECT_EQ(e.dual_factorisation(), kriging::DualFactorisation::lu);
+  EXPECT_THROW(e.run(), kriging::SingularSystem);
+  EXPECT_THROW(device_alpha(good, kriging::DualFactorisation::cholesky, used, &bad), std::logic_error);
+  EXPECT_EQ(used, kriging::DualFactorisation::cholesky);
 }
 
 // The rule (faster_solve) applied to what choose_solve measured, and kept for the runs.

@@ -24,6 +24,13 @@ inline constexpr int kLuPanel = 32;
 //! calling thread alone (no thread pool: the CUDA experiments' timed regions use this).
 int omp_threads(int threads);
 
+//! Ends the calling thread's OpenMP pool (omp_pause_resource_all, soft): its threads exit
+//! instead of waiting for the next parallel region. libgomp's idle threads first busy-wait
+//! (GOMP_SPINCOUNT, 300000 pause-loop turns by default: milliseconds, longer in a VM), on
+//! the cores a timed region that follows runs on; the next parallel region makes new ones.
+//! Call it from outside any parallel region. Returns whether OpenMP did it.
+bool release_host_threads();
+
 class DenseLu {
  public:
   //! Factors `a` (row-major m x m, taken over) with `threads` (omp_threads) threads, which

@@ -50,7 +50,8 @@
 //!          every surface, rounded to T, where solve() says: on the host (double blocked LU
 //!          on the calling thread, while the uploads run; then upload alpha) or on the device
 //!          (upload the values; A built, factored and solved by cuSOLVER in double:
-//!          DeviceDualSolve); then exp8_kernel (blocks of kDualBlock threads, one per grid
+//!          DeviceDualSolve, Cholesky of the covariance block with the Lagrange row
+//!          eliminated, LU of A where that block is not positive definite); then exp8_kernel (blocks of kDualBlock threads, one per grid
 //!          point; the wells staged in shared memory kDualBlock at a time) launched per
 //!          chunk of grid points (overlap_chunks), each chunk's estimates downloaded while
 //!          the next is computed. A singular A is refused with SingularSystem: by the host
@@ -101,6 +102,14 @@ inline constexpr int kHostThreadsInTimedRegion = 1;
 //! Where experiment 8 solves alpha: on the host (its CPU path) or on the device (cuSOLVER).
 enum class SolvePlace { host, device };
 const char* to_string(SolvePlace place);
+
+//! How experiment 8's device solve factors (DeviceDualSolve, gemm_pipeline.hpp): Cholesky of
+//! the wells' covariance block C with the Lagrange row eliminated (dual.hpp; the default),
+//! or LU of the whole (n + 1) x (n + 1) A (cuSOLVER getrf, as experiment 7): the fallback
+//! where C is not positive definite in double (potrf fails or a pivot is not above the
+//! solver's tolerance), which also refuses a singular A.
+enum class DualFactorisation { cholesky, lu };
+const char* to_string(DualFactorisation f);
 
 //! Experiment 8's default solve at one size, by the rule written before any measurement
 //! (docs/performance.md): the device solve when its median time over the trials is lower
@@ -243,6 +252,12 @@ class DeviceExperiment {
   //! and upload; device: the values' upload and DeviceDualSolve), synchronised, on the host
   //! clock; keeps faster_solve's choice for the next runs and returns what it measured.
   SolveChoice choose_solve(int trials, cudaStream_t stream = nullptr);
+  //! Experiment 8: how the device solve factors (made if not yet: set-up, not timed; the
+  //! Cholesky factorisation is tried there once on this input's wells, and LU kept if it fails).
+  DualFactorisation dual_factorisation();
+  //! Experiment 8: the device solve prefers `f` (cholesky: the default, with its fallback; lu:
+  //! LU always), for tests of both; its next use makes it anew.
+  void prefer_dual_factorisation_for_testing(DualFactorisation f);
 
   //! Fault injection for tests (off unless called): the kernels do not write grid points
   //! [first, end) of any surface; experiment 7 skips the GEMMs of the chunks inside it.

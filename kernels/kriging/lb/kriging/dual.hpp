@@ -33,6 +33,38 @@ inline std::size_t dual_coefficient_count(std::size_t wells, std::size_t surface
   return passes * (wells + 1) * kDualSurfacesPerPass;
 }
 
+//! Where surface h's coefficient of well i (i = n: the constant term) lies in
+//! dual_coefficients' layout (below) for n wells.
+LB_HD LB_FORCEINLINE std::size_t dual_coefficient_index(std::size_t wells, std::size_t h, std::size_t i) {
+  const std::size_t pass = h / kDualSurfacesPerPass, slot = h % kDualSurfacesPerPass;
+  return (pass * (wells + 1) + i) * kDualSurfacesPerPass + slot;
+}
+
+//! The dual form by eliminating the Lagrange row (the device solve's Cholesky path,
+//! gemm_pipeline.cu; its fallback and the host solve factor all of A instead).
+//! A = [C 1; 1^T 0] is built from covariances (solver.hpp), C = (C(x_i - x_j)) n x n, which
+//! is symmetric positive definite for the variogram models here at distinct wells. Write
+//! alpha = [b; b0] (b: n coefficients, b0: the constant term). A alpha = [z; 0] reads
+//!     C b + b0 1 = z        (1)
+//!     1^T b      = 0        (2)
+//! C is invertible, so (1) gives b = C^-1 z - b0 C^-1 1 = y - b0 u with y = C^-1 z and
+//! u = C^-1 1 (one Cholesky factorisation of C, solved for H + 1 right-hand sides: every
+//! surface's z and the ones). Into (2): 1^T y - b0 1^T u = 0, and 1^T u = 1^T C^-1 1 > 0
+//! (C^-1 is positive definite), so
+//!     b0 = (1^T y) / (1^T u),   b = y - b0 u.
+//! These ARE the coefficients the LU of A gives (the same unique solution; no sign change:
+//! the estimate stays sum_i C(x, x_i) b_i + b0). Written with the variogram matrix
+//! G = (gamma(x_i - x_j)) = sill 1 1^T - C instead, [G 1; 1^T 0] [a; a0] = [z; 0] gives
+//! G a + a0 1 = sill (1^T a) 1 - C a + a0 1 = -C a + a0 1 = z (by 1^T a = 0), i.e. a = -b,
+//! a0 = b0, and sum_i gamma(x, x_i) a_i + a0 = -sum_i (sill - C(x, x_i)) b_i + b0 = sum_i
+//! C(x, x_i) b_i + b0: the same estimate; this code never forms G.
+LB_HD LB_FORCEINLINE double lagrange_constant(double sum_y, double sum_u) { return sum_y / sum_u; }
+LB_HD LB_FORCEINLINE double eliminated_coefficient(double y, double u, double constant) { return y - constant * u; }
+
+//! The same on the host, for one surface: alpha[0..n) = b, alpha[n] = b0 from y = C^-1 z and
+//! u = C^-1 1 (n entries each).
+void eliminate_lagrange(const double* y, const double* u, int n, double* alpha);
+
 //! alpha for every surface in precision T, solved in double (DenseLu: A built and factored
 //! in parallel) and rounded once, in the programs' layout: per pass of kDualSurfacesPerPass
 //! surfaces, well-major, so that one covariance meets its surfaces' coefficients in
