@@ -2,7 +2,8 @@
 # Checks the build and test dependencies and installs what is missing (Debian/Ubuntu
 # packages with apt, Python packages with pip). Does nothing when everything is present,
 # so it also runs on machines without network (the GPU machines have it all).
-# `deps.sh python` checks only the Python side (what `make figures` needs).
+# `deps.sh python` checks only the Python side (what `make figures` needs), `deps.sh cxx`
+# only the build's (`make test` installs the Python side while the C++ compiles).
 # BUILD (default build) is the build folder; a virtual environment goes to $BUILD/venv.
 set -euo pipefail
 
@@ -94,5 +95,5 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   exit 1
 fi
 
-python_deps
+[ "${1:-}" = cxx ] || python_deps
 echo "deps: ok"
