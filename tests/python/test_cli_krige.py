@@ -258,21 +258,21 @@ def test_variogram_options_are_used_and_printed(tmp_path):
 
 
 def test_default_experiment_runs_many_wells_and_says_which(tmp_path):
-    """No --experiment with more wells than experiment 6 holds: experiment 7 on the GPU, named on stderr
+    """No --experiment with more wells than experiment 6 holds: experiment 8 on the GPU, named on stderr
     (without a GPU the run then stops at the missing GPU, after saying so)."""
     out = tmp_path / "out.csv"
     r = run("krige", "--scale", 1, "--well-count", 200, "--out", out)
     assert "no --experiment given and experiment 6 cannot run these wells" in r.stderr, r.stderr
-    assert "using experiment 7 (A factored once, GEMMs) on the GPU" in r.stderr, r.stderr
+    assert "using experiment 8 (the dual form) on the GPU" in r.stderr, r.stderr
     if gpu_visible():
-        assert r.returncode == 0 and "experiment 7, gpu, double" in r.stderr, r.stderr
+        assert r.returncode == 0 and "experiment 8, gpu, double" in r.stderr, r.stderr
     else:
         assert r.returncode == 2 and "no CUDA GPU visible" in r.stderr and not out.exists()
     # an explicit choice that cannot run stays an error, before looking for a GPU
     r = run("krige", "--scale", 1, "--well-count", 200, "--experiment", 6, "--out", out)
     assert r.returncode == 2 and "constant memory" in r.stderr and "using experiment" not in r.stderr, r.stderr
     help_text = " ".join(run("krige", "--help").stdout.split())
-    assert "experiment 7 on the GPU and experiment 8 on the CPU, named on stderr" in help_text
+    assert "the CPU programs hold 64) experiment 8, named on stderr" in help_text
     assert "Experiment 8 gives no kriging variance" in help_text
 
 
