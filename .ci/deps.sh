@@ -39,6 +39,10 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     || echo "deps: pytest-xdist not installed: the Python tests will run on one core" >&2
   "$VENV/bin/python" -m pip install -q pykrige \
     || echo "deps: pykrige not installed: the kriging cross-check test will be skipped" >&2
+  # cuobjdump and nvdisasm (5 MB): the CPU machines' CUDA has nvcc but neither, and the SASS
+  # tests read the compiled kernels with them (tests/python/test_sass.py, test_kofler_sass.py).
+  "$VENV/bin/python" -m pip install -q "nvidia-cuda-cuobjdump>=13" "nvidia-cuda-nvdisasm>=13" \
+    || echo "deps: cuobjdump not installed: the SASS tests will be skipped" >&2
 }
 
 python_deps() {

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.python.gpu import skip_or_fail
+from tests.python.nvidia_tools import wheel_bins_on_path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYOUTS = ["soa", "aos", "aoas", "builtin", "soaos", "hybrid"]
@@ -40,6 +41,9 @@ def build_dir() -> Path:
 
 
 def find_tool(name: str) -> str | None:
+    """On PATH, in /usr/local/cuda/bin, or from NVIDIA's wheel (nvidia-cuda-cuobjdump, which
+    .ci/deps.sh installs into its venv: the CPU machines' CUDA has nvcc but no cuobjdump)."""
+    wheel_bins_on_path()  # cuobjdump calls nvdisasm, which it finds on PATH
     cuda = Path("/usr/local/cuda/bin") / name
     return shutil.which(name) or (str(cuda) if cuda.exists() else None)
 
