@@ -172,7 +172,7 @@ int default_experiment(const KrigeOptions& o, const Problem& p) {
   // Beyond experiment 6: experiment 8, the dual form, on either device. On the CPU it is the
   // only program without a well limit; on the GPU the written rule (8 when its end-to-end
   // time at 1000 wells in double is below 7's) chose it in the H100 reference run of
-  // 2026-11-25: 3.98 ms against 49.2 ms (its solve on the device, issue 25).
+  // 2026-11-25: 4.01 ms against 40.4 ms (its solve on the device, issue 25).
   constexpr int kDefault = 6;
   constexpr int fallback = 8;
   std::string why;

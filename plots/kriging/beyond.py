@@ -35,7 +35,9 @@ def exp7_section(devices, figures_dir):
             legend(bound_ax, LEGEND_INSIDE)
     body = ("Experiment 7 inverts A once; the weights of all grid points are one GEMM "
             "Λ = A⁻¹·B and all surfaces a second, Z = S·Λ. Experiment 8 solves α = A⁻¹[z; 0] "
-            "once per surface on the host and writes every estimate Σᵢ C(x, xᵢ) αᵢ + α₀ in one "
+            "once for all surfaces (on the host in runs before issue 25; since then on the device, "
+            "Cholesky of C with the Lagrange row eliminated, where it was faster: its "
+            "`solve_on_device` counter says which) and writes every estimate Σᵢ C(x, xᵢ) αᵢ + α₀ in one "
             "fused kernel (no kriging variance). Dashed: their time without host↔device "
             "transfers (`device_s`). Right: x_memory_bound = device_s / memory_bound_s, where "
             "memory_bound_s = output bytes / the device copy bandwidth measured at start (1 = "
