@@ -35,14 +35,17 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     apt_install python3-venv && python3 -m venv "$VENV" || return 1
   fi
   "$VENV/bin/python" -m pip install -q $REQUIRED || return 1
-  "$VENV/bin/python" -m pip install -q pytest-xdist \
-    || echo "deps: pytest-xdist not installed: the Python tests will run on one core" >&2
-  "$VENV/bin/python" -m pip install -q pykrige \
-    || echo "deps: pykrige not installed: the kriging cross-check test will be skipped" >&2
-  # cuobjdump and nvdisasm (5 MB): the CPU machines' CUDA has nvcc but neither, and the SASS
-  # tests read the compiled kernels with them (tests/python/test_sass.py, test_kofler_sass.py).
-  "$VENV/bin/python" -m pip install -q "nvidia-cuda-cuobjdump>=13" "nvidia-cuda-nvdisasm>=13" \
-    || echo "deps: cuobjdump not installed: the SASS tests will be skipped" >&2
+  # Optional, each a note when pip cannot: cuobjdump and nvdisasm (NVIDIA's wheels, 5 MB)
+  # because the CPU machines' CUDA has nvcc but neither, and the SASS tests read the compiled
+  # kernels with them (tests/python/test_sass.py, test_kofler_sass.py).
+  optional "pytest-xdist" "the Python tests will run on one core"
+  optional "pykrige" "the kriging cross-check test will be skipped"
+  optional "nvidia-cuda-cuobjdump>=13" "the SASS tests will be skipped"
+  optional "nvidia-cuda-nvdisasm>=13" "the SASS tests will be skipped"
+}
+
+optional() {  # optional <pip requirement> <what its absence means>
+  "$VENV/bin/python" -m pip install -q "$1" || echo "deps: $1 not installed: $2" >&2
 }
 
 python_deps() {
