@@ -38,6 +38,9 @@ if compgen -G ".whl/*.whl" >/dev/null; then
 fi
 export PYTHONUNBUFFERED=1
 phase=${1:-check}
+# The build names its source from .source-commit (git-ignored: carry it); without it, from this
+# machine's .git, which may be stale (a paper run once recorded the session's first commit).
+[ -f .source-commit ] || echo "gpu_round: warning: no .source-commit here: results will name this machine's .git (run \`make source-commit\` and carry .source-commit)" >&2
 jobs=$(nproc)
 
 stamp() { echo "=== $(date +%T) $*"; }
