@@ -71,7 +71,8 @@ test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # pytest-xdist, where installed (deps.sh adds it to its venv), runs the Python tests on every core.
-XDIST = $(shell $(PYTHON) -c 'import xdist' 2>/dev/null && echo "-n $(JOBS)")
+# --dist loadgroup keeps each xdist_group on one worker (the real-Slurm tests: one cluster).
+XDIST = $(shell $(PYTHON) -c 'import xdist' 2>/dev/null && echo "-n $(JOBS) --dist loadgroup")
 test-python:
 	$(PYTHON) -m pytest -q $(XDIST)
 
