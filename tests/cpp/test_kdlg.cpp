@@ -15,16 +15,17 @@
 #include "lb/layout/host_storage.hpp"
 #include "lb/layout/kdlg.hpp"
 #include "lb/layout/recording.hpp"
+#include "layout_testing.hpp"
 
 namespace {
 
 using namespace lb::layout;
 
-struct A {};
-struct B {};
-struct C {};
-struct D {};
-struct E {};
+using layout_testing::A;  // the tag types the layout tests share
+using layout_testing::B;
+using layout_testing::C;
+using layout_testing::D;
+using layout_testing::E;
 using Mixed = Record<Field<A, double>, Field<B, float>, Field<C, std::uint16_t>>;
 
 constexpr std::uint64_t kInf = kInfiniteDistance;

@@ -667,7 +667,9 @@ TEST(KrigingFloatCheck, FailsAWrongFloatProgramAtEveryWellCount) {
       const auto diff =
           lb::testing::compare_values(*wrong, lb::testing::transposed(ref.values, in_f.points(), in_f.surfaces));
       EXPECT_TRUE(diff.problem.empty()) << diff.problem;
-      if (n >= 100) EXPECT_LT(diff.abs.err, rigorous) << n << ": the old bound would have caught it";
+      if (n >= 100) {
+        EXPECT_LT(diff.abs.err, rigorous) << n << ": the old bound would have caught it";
+      }
     }
     const auto right = kriging::check_estimates(
         ref, float_program(reversed(c.wells), c.grid, v, FloatAlgorithm::elimination), FloatAlgorithm::elimination);
@@ -678,8 +680,9 @@ TEST(KrigingFloatCheck, FailsAWrongFloatProgramAtEveryWellCount) {
     // Inverting A in float is kappa-unstable: at 1000 wells its tolerance (~5 m) cannot fail
     // these wrong programs, and the check says so instead of passing silently.
     EXPECT_EQ(gemm.unvalidated, n == 1000) << n << " wells, tolerance " << gemm.tolerance << " spread " << ref.spread;
-    if (!gemm.unvalidated)
+    if (!gemm.unvalidated) {
       EXPECT_FALSE(kriging::check_estimates(ref, misranged, FloatAlgorithm::inverse_gemm).ok) << n;
+    }
   }
 }
 
