@@ -8,6 +8,7 @@
 //!   krige              krige a user's wells (or the generated case) onto a mesh (GPU or CPU)
 //!   bfs                BFS levels of a SNAP edge list over an inner-array layout (GPU or CPU)
 //!   street-network     statistics of an OSMnx GraphML street network (the traffic simulation's input)
+//!   traffic            the traffic simulation on such a network (the CPU reference), final state as CSV
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
 #include <algorithm>
@@ -38,6 +39,7 @@
 #include "idw_interpolate.hpp"
 #include "krige.hpp"
 #include "street_network.hpp"
+#include "traffic.hpp"
 
 namespace lb::harness {
 namespace {
@@ -276,6 +278,8 @@ int main(int argc, char** argv) {
   lb::tools::add_bfs_options(bfs, bfs_opts);
   lb::tools::StreetNetworkCommand street_network;
   lb::tools::add_street_network_command(app, street_network);
+  lb::tools::TrafficCommand traffic;
+  lb::tools::add_traffic_command(app, traffic);
   if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
@@ -287,6 +291,7 @@ int main(int argc, char** argv) {
     if (*krige) return lb::tools::krige(krige_opts);
     if (*bfs) return lb::tools::bfs(bfs_opts);
     if (street_network) return street_network.run();
+    if (traffic) return traffic.run();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "layoutbench: error: %s\n", lb::tools::out_of_memory_message().c_str());
     return 2;

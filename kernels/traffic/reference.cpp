@@ -1,0 +1,129 @@
+// The CPU reference of the traffic simulation: the initial state and one step, the phases of
+// lb/traffic/model.hpp one after another, each over its objects in id order, on plain vectors.
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "lb/traffic/simulation.hpp"
+
+namespace lb::traffic {
+namespace {
+
+//! The world accessor of lb/traffic/model.hpp over the reference's vectors.
+struct HostWorld {
+  const Network& net;
+  State& s;
+
+  std::uint32_t occupant(std::uint32_t c) const { return s.occupant[c]; }
+  std::uint32_t street_limit(std::uint32_t c) const { return net.cells[c].speed_limit; }
+  std::uint32_t limit(std::uint32_t c) const {
+    const std::uint32_t street = net.cells[c].speed_limit, ctrl = s.controller_limit[c];
+    return ctrl < street ? ctrl : street;
+  }
+  bool sink(std::uint32_t c) const { return net.cells[c].sink; }
+  std::uint32_t type(std::uint32_t c) const { return net.cells[c].type; }
+  std::uint32_t outgoing_count(std::uint32_t c) const { return net.cells[c].outgoing_count; }
+  std::uint32_t outgoing(std::uint32_t c, std::uint32_t i) const { return net.cells[c].outgoing[i]; }
+  std::uint32_t incoming_count(std::uint32_t c) const { return net.cells[c].incoming_count; }
+  std::uint32_t incoming(std::uint32_t c, std::uint32_t i) const { return net.cells[c].incoming[i]; }
+  std::uint32_t group_cell_count(std::uint32_t g) const { return net.groups[g].cell_count; }
+  std::uint32_t group_cell(std::uint32_t g, std::uint32_t i) const { return net.groups[g].cells[i]; }
+  void set_controller_limit(std::uint32_t c, std::uint8_t v) { s.controller_limit[c] = v; }
+  std::uint32_t claim(std::uint32_t c) const { return s.claim[c]; }
+  void claim_min(std::uint32_t c, std::uint32_t id) {
+    if (id < s.claim[c]) s.claim[c] = id;
+  }
+  void clear_claim(std::uint32_t c) { s.claim[c] = kNone; }
+  void set_occupant(std::uint32_t c, std::uint32_t id) { s.occupant[c] = id; }
+};
+
+//! A car's path (lb/traffic/model.hpp's path accessor).
+struct Path {
+  std::array<std::uint32_t, kMaxPath>& cells;
+  std::uint32_t operator[](std::uint32_t i) const { return cells[i]; }
+  void set(std::uint32_t i, std::uint32_t c) { cells[i] = c; }
+};
+
+//! A controller's groups (lb/traffic/model.hpp's group list).
+template <std::size_t N>
+struct Groups {
+  const std::array<std::uint32_t, N>& ids;
+  std::uint32_t n;
+  std::uint32_t size() const { return n; }
+  std::uint32_t operator[](std::uint32_t i) const { return ids[i]; }
+};
+
+}  // namespace
+
+std::size_t start_cells(const Network& net) {
+  std::size_t n = 0;
+  for (const auto& c : net.cells) n += !c.sink;
+  return n;
+}
+
+State initial_state(const Network& net, std::size_t cars, std::uint64_t seed) {
+  std::vector<std::uint32_t> free;
+  for (std::uint32_t c = 0; c < net.cells.size(); ++c)
+    if (!net.cells[c].sink) free.push_back(c);
+  if (cars > free.size())
+    throw std::invalid_argument(fmt::format("--cars {}: the network has {} cells a car can start on ({} cells, {} sinks)",
+                                            cars, free.size(), net.cells.size(), net.cells.size() - free.size()));
+  State s;
+  s.seed = seed;
+  s.occupant.assign(net.cells.size(), kNone);
+  s.claim.assign(net.cells.size(), kNone);
+  s.controller_limit.assign(net.cells.size(), kNoControllerLimit);
+  s.cars.resize(cars);
+  for (std::uint32_t k = 0; k < cars; ++k) {
+    const auto left = static_cast<std::uint32_t>(free.size() - k);
+    std::swap(free[k], free[k + random_below(random_bits(seed, Purpose::place, k, 0), left)]);
+    Car& car = s.cars[k];
+    car.position = free[k];
+    car.velocity = 0;
+    car.max_velocity = static_cast<std::uint8_t>(
+        kMinCarVelocity + random_below(random_bits(seed, Purpose::max_velocity, k, 0), kCarVelocityRange));
+    car.path_length = 0;
+    car.active = true;
+    car.path.fill(kNone);
+    s.occupant[car.position] = k;
+  }
+  for (std::uint32_t l = 0; l < net.lights.size(); ++l) {
+    LightState ls;
+    ls.phase_time = kMinPhaseTime + random_below(random_bits(seed, Purpose::phase_time, l, 0), kPhaseTimeRange);
+    ls.timer = random_below(random_bits(seed, Purpose::timer, l, 0), ls.phase_time);
+    ls.phase = random_below(random_bits(seed, Purpose::phase, l, 0), net.lights[l].group_count);
+    s.lights.push_back(ls);
+  }
+  for (const auto& g : net.groups)
+    for (std::uint32_t i = 0; i < g.cell_count; ++i) s.controller_limit[g.cells[i]] = 0;
+  return s;
+}
+
+void reference_step(const Network& net, State& s) {
+  HostWorld w{net, s};
+  const auto cars = static_cast<std::uint32_t>(s.cars.size());
+  // (a) controllers
+  for (std::uint32_t l = 0; l < net.lights.size(); ++l)
+    step_light(w, s.lights[l], Groups<kMaxLightGroups>{net.lights[l].groups, net.lights[l].group_count});
+  for (const auto& y : net.yields) step_yield(w, Groups<kYieldGroups>{y.groups, kYieldGroups});
+  // (b) plan
+  for (std::uint32_t k = 0; k < cars; ++k) {
+    Path path{s.cars[k].path};
+    plan_car(w, s.cars[k], path, s.seed, k, s.step);
+  }
+  // (c) claims, then the conflict rule
+  for (std::uint32_t k = 0; k < cars; ++k) claim_path(w, s.cars[k], Path{s.cars[k].path}, k);
+  for (std::uint32_t k = 0; k < cars; ++k) resolve_claims(w, s.cars[k], Path{s.cars[k].path}, k);
+  // (d) move; sinks
+  for (std::uint32_t k = 0; k < cars; ++k) s.left += move_car(w, s.cars[k], Path{s.cars[k].path}, k);
+  // (e) reactivation
+  if (cars > 0) {
+    const std::uint32_t shift = reactivation_shift(s.seed, s.step);
+    const auto cells = static_cast<std::uint32_t>(net.cells.size());
+    for (std::uint32_t k = 0; k < cars; ++k) s.reactivated += reactivate_car(w, s.cars[k], k, cells, cars, shift);
+  }
+  ++s.step;
+}
+
+}  // namespace lb::traffic
