@@ -90,9 +90,9 @@ int TrafficCommand::run() const {
   std::size_t active = 0;
   for (const auto& c : state.cars) active += c.active;
   std::printf("traffic (cpu): %zu steps of %zu cars in %.3f s: %zu active at the end, %llu left at sinks, %llu "
-              "reactivated; invariants hold; checksum %016llx -> %s\n",
+              "reactivated, %llu stopped by the conflict rule; invariants hold; checksum %016llx -> %s\n",
               steps, cars, seconds, active, static_cast<unsigned long long>(state.left),
-              static_cast<unsigned long long>(state.reactivated),
+              static_cast<unsigned long long>(state.reactivated), static_cast<unsigned long long>(state.conflicts),
               static_cast<unsigned long long>(traffic::checksum(state)), out.c_str());
   return 0;
 }

@@ -100,28 +100,33 @@ State initial_state(const Network& net, std::size_t cars, std::uint64_t seed) {
   return s;
 }
 
-void reference_step(const Network& net, State& s) {
+void reference_step(const Network& net, State& s, Order order) {
   HostWorld w{net, s};
+  // Each phase visits its objects in id order (or the reverse).
+  auto each = [order](std::size_t n, auto&& f) {
+    for (std::size_t i = 0; i < n; ++i) f(static_cast<std::uint32_t>(order == Order::ascending ? i : n - 1 - i));
+  };
   const auto cars = static_cast<std::uint32_t>(s.cars.size());
   // (a) controllers
-  for (std::uint32_t l = 0; l < net.lights.size(); ++l)
+  each(net.lights.size(), [&](std::uint32_t l) {
     step_light(w, s.lights[l], Groups<kMaxLightGroups>{net.lights[l].groups, net.lights[l].group_count});
-  for (const auto& y : net.yields) step_yield(w, Groups<kYieldGroups>{y.groups, kYieldGroups});
+  });
+  each(net.yields.size(), [&](std::uint32_t y) { step_yield(w, Groups<kYieldGroups>{net.yields[y].groups, kYieldGroups}); });
   // (b) plan
-  for (std::uint32_t k = 0; k < cars; ++k) {
+  each(cars, [&](std::uint32_t k) {
     Path path{s.cars[k].path};
-    plan_car(w, s.cars[k], path, s.seed, k, s.step);
-  }
+    plan_car(w, s.cars[k], path, s.seed, k, s.step, s.dawdle);
+  });
   // (c) claims, then the conflict rule
-  for (std::uint32_t k = 0; k < cars; ++k) claim_path(w, s.cars[k], Path{s.cars[k].path}, k);
-  for (std::uint32_t k = 0; k < cars; ++k) resolve_claims(w, s.cars[k], Path{s.cars[k].path}, k);
+  each(cars, [&](std::uint32_t k) { claim_path(w, s.cars[k], Path{s.cars[k].path}, k); });
+  each(cars, [&](std::uint32_t k) { s.conflicts += resolve_claims(w, s.cars[k], Path{s.cars[k].path}, k); });
   // (d) move; sinks
-  for (std::uint32_t k = 0; k < cars; ++k) s.left += move_car(w, s.cars[k], Path{s.cars[k].path}, k);
+  each(cars, [&](std::uint32_t k) { s.left += move_car(w, s.cars[k], Path{s.cars[k].path}, k); });
   // (e) reactivation
   if (cars > 0) {
     const std::uint32_t shift = reactivation_shift(s.seed, s.step);
     const auto cells = static_cast<std::uint32_t>(net.cells.size());
-    for (std::uint32_t k = 0; k < cars; ++k) s.reactivated += reactivate_car(w, s.cars[k], k, cells, cars, shift);
+    each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_car(w, s.cars[k], k, cells, cars, shift); });
   }
   ++s.step;
 }

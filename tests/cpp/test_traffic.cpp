@@ -1,0 +1,453 @@
+// The traffic simulation (kernels/traffic, docs/traffic.md): the rules on tiny hand-made
+// networks (a ring road without dawdling, exactly predictable; two streets merging into one
+// cell, where the lower car id wins; a red light that blocks; a smart light and a yield
+// controller; a sink and the reactivation), the network building step (fan-in and fan-out
+// above 8, lights of more than 6 groups, the lower Manhattan graph kept as loaded), and on
+// lower Manhattan the invariants over 200 steps and determinism (same seed, same checksum;
+// another seed, another; the phases' objects in reverse order, the same state).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <utility>
+
+#include "lb/datasets/street_network.hpp"
+#include "lb/traffic/simulation.hpp"
+
+namespace {
+
+using namespace lb::traffic;
+namespace ds = lb::datasets;
+
+constexpr std::uint8_t kLimit = 5;
+
+//! A network of `cells` cells of limit kLimit joined by `links` (from, to); `sinks` are sinks.
+Network make_network(std::uint32_t cells, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& links,
+                     const std::vector<std::uint32_t>& sinks = {}) {
+  Network net;
+  for (std::uint32_t c = 0; c < cells; ++c) {
+    Network::Cell cell{4.0 * c, 0, kLimit, static_cast<std::uint8_t>(ds::StreetType::residential), false, 0, 0, {}, {}};
+    cell.incoming.fill(kNone);
+    cell.outgoing.fill(kNone);
+    net.cells.push_back(cell);
+  }
+  for (auto [a, b] : links) {
+    net.cells[a].outgoing[net.cells[a].outgoing_count++] = b;
+    net.cells[b].incoming[net.cells[b].incoming_count++] = a;
+  }
+  for (auto c : sinks) net.cells[c].sink = true;
+  return net;
+}
+
+Network ring(std::uint32_t n) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
+  for (std::uint32_t c = 0; c < n; ++c) links.emplace_back(c, (c + 1) % n);
+  return make_network(n, links);
+}
+
+//! A state without dawdling and with cars (max velocity 20) at the given cells, in id order.
+State with_cars(const Network& net, const std::vector<std::uint32_t>& cells, std::uint64_t seed = 1) {
+  State s = initial_state(net, 0, seed);
+  s.dawdle = 0;
+  for (std::uint32_t c : cells) {
+    Car car{};
+    car.position = c;
+    car.max_velocity = 20;
+    car.active = true;
+    car.path.fill(kNone);
+    s.occupant[c] = static_cast<std::uint32_t>(s.cars.size());
+    s.cars.push_back(car);
+  }
+  return s;
+}
+
+void step_checked(const Network& net, State& s) {
+  reference_step(net, s);
+  const std::string broken = check_invariants(net, s);
+  ASSERT_EQ(broken, "") << "after step " << s.step;
+}
+
+TEST(TrafficRules, OneCarOnARingReachesTheLimitAndThenMovesExactlyThatFar) {
+  const Network net = ring(100);
+  State s = with_cars(net, {0});
+  std::uint32_t position = 0, velocity = 0;
+  for (int t = 1; t <= 30; ++t) {
+    step_checked(net, s);
+    const Car& car = s.cars[0];
+    // Accelerating by 1 or 2, capped by the street's limit; nothing in the way, no dawdling.
+    EXPECT_TRUE(car.velocity == std::min<std::uint32_t>(kLimit, velocity + 1) ||
+                car.velocity == std::min<std::uint32_t>(kLimit, velocity + 2))
+        << "step " << t << ": velocity " << int(car.velocity) << " after " << velocity;
+    if (t >= kLimit) {
+      EXPECT_EQ(car.velocity, kLimit) << "step " << t;
+    }
+    velocity = car.velocity;
+    position = (position + velocity) % 100;
+    ASSERT_EQ(car.position, position) << "step " << t;
+  }
+}
+
+TEST(TrafficRules, AJammedRingMovesOneCarAStepAndTheGapTravelsBackwards) {
+  // 10 cars on 11 cells: only the car behind the gap can move, one cell.
+  const Network net = ring(11);
+  State s = with_cars(net, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  for (std::uint32_t t = 1; t <= 10; ++t) {
+    step_checked(net, s);
+    for (std::uint32_t k = 0; k < 10; ++k)
+      ASSERT_EQ(s.cars[k].position, k < 10 - t ? k : k + 1) << "car " << k << " after step " << t;
+  }
+}
+
+// Two streets a0 a1 and b0 b1 merge into m0 m1 m2, m3 a sink.
+constexpr std::uint32_t a0 = 0, a1 = 1, b0 = 2, b1 = 3, m0 = 4, m1 = 5;
+Network merge() { return make_network(8, {{a0, a1}, {a1, m0}, {b0, b1}, {b1, m0}, {m0, m1}, {m1, 6}, {6, 7}}, {7}); }
+
+TEST(TrafficRules, WhereStreetsMergeTheLowerCarIdTakesTheCell) {
+  const Network net = merge();
+  for (bool a_first : {true, false}) {
+    // Both cars want m0 in their first step; car 0 gets it, car 1 stays (velocity 0).
+    State s = with_cars(net, a_first ? std::vector<std::uint32_t>{a1, b1} : std::vector<std::uint32_t>{b1, a1});
+    step_checked(net, s);
+    EXPECT_TRUE(s.cars[0].position == m0 || s.cars[0].position == m1) << s.cars[0].position;
+    EXPECT_EQ(s.cars[1].position, a_first ? b1 : a1);
+    EXPECT_EQ(s.cars[1].velocity, 0);
+  }
+}
+
+TEST(TrafficRules, TheLoserKeepsTheCellsBeforeTheOneItLost) {
+  // Car 1 (at b0) wants b1 and perhaps m0; car 0 (at a1) wants m0: car 1 ends on b1 either way.
+  const Network net = merge();
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    State s = with_cars(net, {a1, b0}, seed);
+    step_checked(net, s);
+    EXPECT_EQ(s.cars[1].position, b1) << "seed " << seed;
+    EXPECT_EQ(s.cars[1].velocity, 1) << "seed " << seed;
+  }
+}
+
+// Streets a (0, 1) and b (2, 3) into an intersection with a light, out along c (4 .. 7), 8 a sink.
+Network lit_crossing(bool yield) {
+  Network net = make_network(9, {{0, 1}, {1, 4}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}}, {8});
+  for (std::uint32_t cell : {1u, 3u}) {
+    Network::SignalGroup g{1, {}};
+    g.cells.fill(kNone);
+    g.cells[0] = cell;
+    net.groups.push_back(g);
+  }
+  if (yield) {
+    net.yields.push_back({{0, 1}});
+  } else {
+    Network::TrafficLight light{2, {}};
+    light.groups.fill(kNone);
+    light.groups[0] = 0;
+    light.groups[1] = 1;
+    net.lights.push_back(light);
+  }
+  return net;
+}
+
+TEST(TrafficRules, ARedLightBlocksUntilItsPhaseComes) {
+  const Network net = lit_crossing(false);
+  State s = with_cars(net, {1, 3});  // a car at each group's cell: two groups with traffic
+  s.lights[0] = {0, 5, 1};           // timer 0 of 5, phase 1; every group starts stopped
+  for (int t = 1; t <= 4; ++t) {
+    step_checked(net, s);
+    EXPECT_EQ(s.cars[0].position, 1u) << "step " << t;
+    EXPECT_EQ(s.cars[1].position, 3u) << "step " << t;
+    EXPECT_EQ(s.controller_limit[1], 0);
+    EXPECT_EQ(s.controller_limit[3], 0);
+  }
+  step_checked(net, s);  // the timer wraps: phase 0 (street a) goes
+  EXPECT_EQ(s.lights[0].phase, 0u);
+  EXPECT_EQ(s.controller_limit[1], kNoControllerLimit);
+  EXPECT_TRUE(s.cars[0].position == 4 || s.cars[0].position == 5) << s.cars[0].position;
+  EXPECT_EQ(s.cars[1].position, 3u);
+  step_checked(net, s);  // street b alone has traffic now: it goes at once
+  EXPECT_EQ(s.lights[0].phase, 1u);
+  EXPECT_EQ(s.lights[0].timer, 0u);
+  EXPECT_EQ(s.controller_limit[1], 0);
+  EXPECT_EQ(s.controller_limit[3], kNoControllerLimit);
+}
+
+TEST(TrafficRules, ASmartLightLetsTheOnlyStreetWithTrafficGoAtOnce) {
+  const Network net = lit_crossing(false);
+  State s = with_cars(net, {0});  // one car upstream of group 0's cell, within the lookahead
+  s.lights[0] = {7, 50, 1};
+  step_checked(net, s);
+  EXPECT_EQ(s.lights[0].phase, 0u);
+  EXPECT_EQ(s.lights[0].timer, 0u);
+  EXPECT_EQ(s.controller_limit[1], kNoControllerLimit);
+  EXPECT_GT(s.cars[0].position, 0u);
+}
+
+TEST(TrafficRules, AYieldControllerLetsTheFirstGroupWithTrafficGo) {
+  const Network net = lit_crossing(true);
+  State s = with_cars(net, {1, 3});
+  step_checked(net, s);
+  EXPECT_EQ(s.controller_limit[1], kNoControllerLimit);  // group 0 has priority
+  EXPECT_EQ(s.controller_limit[3], 0);
+  EXPECT_EQ(s.cars[1].position, 3u);
+  State alone = with_cars(net, {3});  // the lower group alone goes
+  step_checked(net, alone);
+  EXPECT_EQ(alone.controller_limit[3], kNoControllerLimit);
+  EXPECT_EQ(alone.controller_limit[1], 0);  // no traffic: it keeps its signal
+}
+
+TEST(TrafficRules, ACarLeavesAtASinkAndIsReactivatedOnAFreeCell) {
+  const Network net = make_network(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {4});
+  State s = with_cars(net, {3});
+  step_checked(net, s);
+  EXPECT_EQ(s.left, 1u);
+  EXPECT_EQ(s.reactivated, 1u);
+  // One car: its slice is the whole cell array from cell 0, whose first free non-sink cell is 0.
+  EXPECT_TRUE(s.cars[0].active);
+  EXPECT_EQ(s.cars[0].position, 0u);
+  EXPECT_EQ(s.cars[0].velocity, 0);
+  EXPECT_EQ(s.occupant[0], 0u);
+  EXPECT_EQ(s.occupant[4], kNone);
+}
+
+TEST(TrafficRules, InvariantsCatchTwoCarsInOneCell) {
+  const Network net = ring(10);
+  State s = with_cars(net, {2, 5});
+  EXPECT_EQ(check_invariants(net, s), "");
+  s.cars[1].position = 2;  // both claim cell 2, which names car 0
+  EXPECT_EQ(check_invariants(net, s), "car 1 is at cell 2, which names car 0");
+  State lost = with_cars(net, {2, 5});
+  lost.cars[1].active = false;  // a car gone without a sink
+  lost.occupant[5] = kNone;
+  EXPECT_EQ(check_invariants(net, lost), "cars not conserved: 1 active, 2 cars, 0 left at sinks, 0 reactivated");
+}
+
+TEST(TrafficRules, TooManyCarsIsRefused) {
+  const Network net = make_network(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {4});
+  EXPECT_EQ(initial_state(net, 4, 1).cars.size(), 4u);
+  try {
+    initial_state(net, 5, 1);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--cars 5: the network has 4 cells a car can start on (5 cells, 1 sinks)");
+  }
+}
+
+// --- the network building step ----------------------------------------------------------
+
+//! A street network by hand: node 0 with `in` streets into it (2 cells each, from nodes 1..in)
+//! and `out` streets out of it (2 cells each, to nodes without outgoing streets: sinks), and
+//! a traffic light at node 0 with a group per incoming street.
+ds::StreetNetwork star(std::uint32_t in, std::uint32_t out) {
+  ds::StreetNetwork net;
+  net.source = "star";
+  for (std::uint32_t n = 0; n <= in + out; ++n) net.nodes.push_back({std::to_string(n), n, 0.0, 0.0, 1});
+  auto street = [&](std::uint32_t from, std::uint32_t to, bool sink_end) {
+    const auto s = static_cast<std::uint32_t>(net.streets.size());
+    const auto first = static_cast<std::uint32_t>(net.cells.size());
+    net.streets.push_back({from, to, first, 2, s, 8.0, kLimit, ds::StreetType::residential, false, true});
+    net.cells.push_back({0, 0, s, kLimit, ds::StreetType::residential, false});
+    net.cells.push_back({0, 0, s, kLimit, ds::StreetType::residential, sink_end});
+  };
+  for (std::uint32_t i = 0; i < in; ++i) street(1 + i, 0, false);
+  for (std::uint32_t j = 0; j < out; ++j) street(0, 1 + in + j, true);
+  net.controllers.push_back({0, ds::ControllerKind::traffic_light, 0, in});
+  for (std::uint32_t i = 0; i < in; ++i) net.groups.push_back({0, i, 2 * i + 1});
+  return net;
+}
+
+std::uint32_t last_cell(std::uint32_t in_street) { return 2 * in_street + 1; }
+std::uint32_t first_out_cell(std::uint32_t in, std::uint32_t j) { return 2 * (in + j); }
+
+TEST(TrafficBuild, SmallIntersectionsKeepEveryTurn) {
+  BuildReport r;
+  const Network net = build_network(star(3, 3), &r);
+  EXPECT_EQ(r.turns, 9u);
+  EXPECT_EQ(r.dropped_turns, 0u);
+  EXPECT_EQ(r.crowded_nodes, 0u);
+  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(net.cells[last_cell(i)].outgoing_count, 3);
+  ASSERT_EQ(net.lights.size(), 1u);
+  EXPECT_EQ(net.lights[0].group_count, 3);
+  EXPECT_EQ(describe(r), "simulation: 9 turns, 3 sink cells; cell fan-in at most 3, fan-out at most 3");
+}
+
+TEST(TrafficBuild, NineStreetsIntoOneKeepEightAndTheNinthEndsInASink) {
+  BuildReport r;
+  const Network net = build_network(star(9, 1), &r);
+  EXPECT_EQ(r.turns, 8u);
+  EXPECT_EQ(r.dropped_turns, 1u);
+  EXPECT_EQ(r.crowded_nodes, 1u);
+  EXPECT_EQ(r.dead_end_sinks, 1u);
+  EXPECT_EQ(net.cells[first_out_cell(9, 0)].incoming_count, 8);
+  for (std::uint32_t i = 0; i < 8; ++i) EXPECT_EQ(net.cells[last_cell(i)].outgoing_count, 1) << i;
+  EXPECT_TRUE(net.cells[last_cell(8)].sink);
+  EXPECT_EQ(net.cells[last_cell(8)].outgoing_count, 0);
+  // 9 groups onto 6: group k holds the streets k and k + 6.
+  EXPECT_EQ(r.merged_lights, 1u);
+  ASSERT_EQ(net.lights.size(), 1u);
+  EXPECT_EQ(net.lights[0].group_count, 6);
+  EXPECT_EQ(net.groups[0].cell_count, 2);
+  EXPECT_EQ(net.groups[0].cells[1], last_cell(6));
+  EXPECT_EQ(net.groups[5].cell_count, 1);
+  EXPECT_EQ(describe(r),
+            "simulation: 8 turns, 2 sink cells; cell fan-in at most 8, fan-out at most 1; 1 intersections of more "
+            "than 8 streets in or out: 1 turns dropped, 1 dead ends made sinks; 1 lights of more than 6 incoming "
+            "streets share signal groups");
+}
+
+TEST(TrafficBuild, TenByTenKeepsEveryStreetConnectedWithinEight) {
+  BuildReport r;
+  const Network net = build_network(star(10, 10), &r);
+  EXPECT_EQ(r.turns + r.dropped_turns, 100u);
+  EXPECT_EQ(r.dead_end_sinks, 0u);
+  EXPECT_LE(r.max_incoming, 8u);
+  EXPECT_LE(r.max_outgoing, 8u);
+  for (std::uint32_t i = 0; i < 10; ++i) {
+    EXPECT_GE(net.cells[last_cell(i)].outgoing_count, 1) << i;
+    EXPECT_GE(net.cells[first_out_cell(10, i)].incoming_count, 1) << i;
+  }
+  // The arrays agree: every outgoing link has its incoming twin.
+  std::size_t out_links = 0, in_links = 0;
+  for (const auto& c : net.cells) {
+    out_links += c.outgoing_count;
+    in_links += c.incoming_count;
+  }
+  EXPECT_EQ(out_links, in_links);
+  EXPECT_EQ(out_links, r.turns + 20u);  // 20 streets of 2 cells: one link inside each
+}
+
+TEST(TrafficBuild, ALightOfMoreThan48StreetsIsRefused) {
+  try {
+    build_network(star(49, 1));
+    FAIL() << "no error";
+  } catch (const ds::InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "star: the traffic light at node '0' has 49 incoming streets; at most 48 fit its 6 signal groups of 8 "
+                 "cells");
+  }
+}
+
+// --- lower Manhattan ---------------------------------------------------------------------
+
+const ds::StreetNetwork* manhattan() {
+  static const auto net = [] {
+    const std::string path = std::string(LB_SHARED_DATASETS) + "/lowermanhattan.graphml";
+    return std::filesystem::exists(path) ? std::make_unique<ds::StreetNetwork>(ds::load_osmnx_graphml(path)) : nullptr;
+  }();
+  return net.get();
+}
+
+#define NEEDS_MANHATTAN()                                           \
+  if (!manhattan()) GTEST_SKIP() << "shared datasets not present: " \
+                                 << LB_SHARED_DATASETS "/lowermanhattan.graphml"
+
+TEST(TrafficBuild, LowerManhattanKeepsTheLoadedCellGraph) {
+  NEEDS_MANHATTAN();
+  const ds::StreetNetwork& streets = *manhattan();
+  BuildReport r;
+  const Network net = build_network(streets, &r);
+  EXPECT_EQ(r.dropped_turns, 0u);
+  EXPECT_EQ(r.sink_cells, 29u);
+  EXPECT_EQ(net.lights.size(), 992u);
+  EXPECT_EQ(net.yields.size(), 806u);
+  EXPECT_EQ(net.groups.size(), 4151u);
+  for (std::uint32_t c = 0; c < net.cells.size(); ++c) {
+    const auto& cell = net.cells[c];
+    ASSERT_EQ(cell.outgoing_count, streets.out_offsets[c + 1] - streets.out_offsets[c]) << c;
+    ASSERT_TRUE(std::equal(cell.outgoing.begin(), cell.outgoing.begin() + cell.outgoing_count,
+                           streets.out_cells.begin() + streets.out_offsets[c]))
+        << c;
+    ASSERT_EQ(cell.incoming_count, streets.in_offsets[c + 1] - streets.in_offsets[c]) << c;
+  }
+}
+
+struct SimRun {
+  std::uint64_t checksum;
+  State state;
+};
+
+//! 3000 cars on lower Manhattan; `controllers` false: without lights and yield controllers,
+//! where cars meet at every merge and the conflict rule decides.
+SimRun run_manhattan(std::uint64_t seed, std::uint32_t steps, Order order, bool check_each_step,
+                     bool controllers = true) {
+  Network net = build_network(*manhattan());
+  if (!controllers) {
+    net.lights.clear();
+    net.yields.clear();
+    net.groups.clear();
+  }
+  State s = initial_state(net, 3000, seed);
+  for (std::uint32_t t = 0; t < steps; ++t) {
+    reference_step(net, s, order);
+    if (check_each_step) {
+      const std::string broken = check_invariants(net, s);
+      EXPECT_EQ(broken, "") << "after step " << s.step;
+      if (!broken.empty()) break;
+    }
+  }
+  return {checksum(s), std::move(s)};
+}
+
+TEST(TrafficSimulation, LowerManhattanKeepsItsInvariantsFor200Steps) {
+  NEEDS_MANHATTAN();
+  const SimRun run = run_manhattan(7, 200, Order::ascending, true);
+  EXPECT_EQ(run.state.step, 200u);
+  // Cars do move, leave at sinks and come back.
+  std::size_t moving = 0;
+  for (const auto& c : run.state.cars) moving += c.velocity > 0;
+  EXPECT_GT(moving, 300u);
+  EXPECT_GT(run.state.left, 0u);
+  EXPECT_GT(run.state.reactivated, 0u);
+}
+
+TEST(TrafficSimulation, TheSameSeedGivesTheSameChecksumAndAnotherSeedAnother) {
+  NEEDS_MANHATTAN();
+  const SimRun a = run_manhattan(7, 200, Order::ascending, false);
+  const SimRun b = run_manhattan(7, 200, Order::ascending, false);
+  const SimRun other = run_manhattan(8, 200, Order::ascending, false);
+  EXPECT_EQ(a.checksum, b.checksum);
+  EXPECT_NE(a.checksum, other.checksum);
+  // Every phase is independent of the order of its objects (what a parallel step relies on).
+  const SimRun reversed = run_manhattan(7, 200, Order::descending, false);
+  EXPECT_EQ(a.checksum, reversed.checksum);
+  std::ostringstream csv_a, csv_r;
+  const Network net = build_network(*manhattan());
+  write_state_csv(csv_a, net, a.state);
+  write_state_csv(csv_r, net, reversed.state);
+  EXPECT_EQ(csv_a.str(), csv_r.str());
+}
+
+TEST(TrafficSimulation, WithoutControllersCarsMeetAtMergesAndTheOrderStillDoesNotMatter) {
+  NEEDS_MANHATTAN();
+  // The controllers let one street at a time into an intersection, so with them cars rarely
+  // (in lower Manhattan never) target one cell; without them the conflict rule decides often.
+  const SimRun up = run_manhattan(7, 100, Order::ascending, true, false);
+  const SimRun down = run_manhattan(7, 100, Order::descending, false, false);
+  EXPECT_GT(up.state.conflicts, 100u);
+  EXPECT_EQ(up.checksum, down.checksum);
+  EXPECT_EQ(up.state.conflicts, down.state.conflicts);
+}
+
+TEST(TrafficSimulation, TheChecksumSeesOneCarsPathAndOneSignal) {
+  const Network net = lit_crossing(false);
+  State s = with_cars(net, {0});
+  step_checked(net, s);
+  const std::uint64_t base = checksum(s);
+  State moved = s;
+  moved.cars[0].path[0] ^= 1;
+  EXPECT_NE(checksum(moved), base);
+  State signal = s;
+  signal.controller_limit[3] = kNoControllerLimit - signal.controller_limit[3];
+  EXPECT_NE(checksum(signal), base);
+}
+
+TEST(TrafficSimulation, TheStateCsvHasARowPerCar) {
+  const Network net = ring(10);
+  State s = with_cars(net, {2, 5});
+  std::ostringstream out;
+  write_state_csv(out, net, s);
+  EXPECT_EQ(out.str(),
+            "car,active,cell,x,y,velocity,max_velocity,path\n"
+            "0,1,2,8.00,0.00,0,20,\n"
+            "1,1,5,20.00,0.00,0,20,\n");
+}
+
+}  // namespace

@@ -214,9 +214,11 @@ LB_HD std::uint32_t next_cell(const W& w, std::uint32_t cell, std::uint64_t bits
 //! that many cells (ending early after a sink); cap the velocity by its cell's limit; walk
 //! the path, stopping before the first occupied cell and before a cell whose limit it cannot
 //! meet (a cell with a lower limit lowers the velocity to that limit if the car still gets
-//! past the cells before it, else the car stops before it); dawdle (p = 0.2, v > 0).
+//! past the cells before it, else the car stops before it); dawdle (v > 0: one cell less with
+//! probability dawdle / 2^32; kDawdleThreshold is the model's p = 0.2, 0 never dawdles).
 template <class W, class P>
-LB_HD void plan_car(const W& w, CarScalars& car, P& path, std::uint64_t seed, std::uint32_t id, std::uint32_t step) {
+LB_HD void plan_car(const W& w, CarScalars& car, P& path, std::uint64_t seed, std::uint32_t id, std::uint32_t step,
+                    std::uint32_t dawdle = kDawdleThreshold) {
   if (!car.active) return;
   std::uint32_t v = car.velocity + 1 + random_below(random_bits(seed, Purpose::accelerate, id, step), 2);
   if (v > car.max_velocity) v = car.max_velocity;
@@ -245,7 +247,7 @@ LB_HD void plan_car(const W& w, CarScalars& car, P& path, std::uint64_t seed, st
       }
     }
   }
-  if (v > 0 && static_cast<std::uint32_t>(random_bits(seed, Purpose::dawdle, id, step)) < kDawdleThreshold) --v;
+  if (v > 0 && static_cast<std::uint32_t>(random_bits(seed, Purpose::dawdle, id, step)) < dawdle) --v;
   car.velocity = static_cast<std::uint8_t>(v);
 }
 
@@ -258,15 +260,17 @@ LB_HD void claim_path(W& w, const CarScalars& car, const P& path, std::uint32_t 
 
 //! Phase (c2), the conflict rule: a car that lost a cell of its path to a lower id stops
 //! before the first such cell (it keeps the cells before it, which it won). Cells a loser
-//! gives up beyond that stay lost to every car this step (no second round).
+//! gives up beyond that stay lost to every car this step (no second round). Returns true when
+//! the car lost a cell.
 template <class W, class P>
-LB_HD void resolve_claims(const W& w, CarScalars& car, const P& path, std::uint32_t id) {
-  if (!car.active) return;
+LB_HD bool resolve_claims(const W& w, CarScalars& car, const P& path, std::uint32_t id) {
+  if (!car.active) return false;
   for (std::uint32_t i = 0; i < car.velocity; ++i)
     if (w.claim(path[i]) != id) {
       car.velocity = static_cast<std::uint8_t>(i);
-      return;
+      return true;
     }
+  return false;
 }
 
 //! Phase (d): the car moves to the last cell it won, clearing the claims along its path; a car

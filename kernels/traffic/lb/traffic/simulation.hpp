@@ -78,12 +78,14 @@ struct Car : CarScalars {
 struct State {
   std::uint64_t seed = 0;
   std::uint32_t step = 0;
+  std::uint32_t dawdle = kDawdleThreshold;  //!< plan_car's dawdle threshold (0: none, for exact tests)
   std::vector<Car> cars;
   std::vector<LightState> lights;
   std::vector<std::uint32_t> occupant;          //!< per cell: the car in it, or kNone
   std::vector<std::uint8_t> controller_limit;   //!< per cell: kNoControllerLimit, or a controller's limit
   std::vector<std::uint32_t> claim;             //!< per cell, scratch of phase (c)
   std::uint64_t left = 0, reactivated = 0;      //!< cars that left at sinks / came back, all steps
+  std::uint64_t conflicts = 0;                  //!< cars stopped short by the conflict rule, all steps
 };
 
 //! The cells a car may start on: every cell but the sinks.
@@ -95,9 +97,12 @@ std::size_t start_cells(const Network& net);
 //! cars exceed start_cells (a network has fewer than 2^32 cells).
 State initial_state(const Network& net, std::size_t cars, std::uint64_t seed);
 
+enum class Order { ascending, descending };
+
 //! One step of the CPU reference: the phases of lb/traffic/model.hpp, each over all its
-//! objects in id order.
-void reference_step(const Network& net, State& s);
+//! objects in id order (descending: in reverse, which must give the same state, as any order
+//! or a parallel run must; the tests compare).
+void reference_step(const Network& net, State& s, Order order = Order::ascending);
 
 //! The final state's checksum: every car (active, cell, velocity, path), every cell's
 //! controller limit and every light's timer and phase, and the step.
@@ -105,8 +110,9 @@ std::uint64_t checksum(const State& s);
 
 //! The invariants, "" when they hold, else the first violation: every active car is on a
 //! non-sink cell that names it, every occupied cell names an active car on it (so no two cars
-//! share a cell), cars are conserved (active = cars - left + reactivated), velocities and paths
-//! in range, no claim left, lights' timers and phases in range.
+//! share a cell), cars are conserved (active = cars - left + reactivated), velocity <= max
+//! velocity <= 30, velocity <= path length <= 30 (0 and 0 for an inactive car), no claim left,
+//! every light's timer below its phase time and its phase one of its groups.
 std::string check_invariants(const Network& net, const State& s);
 
 //! The state as CSV: "car,active,cell,x,y,velocity,max_velocity,path" (the path as cell ids
