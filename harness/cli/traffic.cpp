@@ -70,10 +70,10 @@ int TrafficCommand::run() const {
   }();
   traffic::BuildReport report;
   const traffic::Network net = traffic::build_network(streets, &report);
+  traffic::State state = traffic::initial_state(net, cars, seed);  // refuses too many cars
   std::printf("%s: %s\n%s\n", network.c_str(), datasets::describe(datasets::street_network_stats(streets)).c_str(),
               traffic::describe(report).c_str());
   std::fflush(stdout);
-  traffic::State state = traffic::initial_state(net, cars, seed);
 
   const Phase phase(fmt::format("simulating {} cars for {} steps", cars, steps));
   ProgressLine progress(steps);
