@@ -271,7 +271,7 @@ def table_cells(row):
     row = row.strip()
     row = row[1:] if row.startswith("|") else row
     row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", row)]
+    return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row)]
 
 
 def _table(header, rows):
