@@ -3,7 +3,8 @@
 # packages with apt, Python packages with pip). Does nothing when everything is present,
 # so it also runs on machines without network (the GPU machines have it all).
 # `deps.sh python` checks only the Python side (what `make figures` needs), `deps.sh cxx`
-# only the build's (`make test` installs the Python side while the C++ compiles).
+# only the build's (`make test` installs the Python side while the C++ compiles), `deps.sh
+# browser` only the optional Chromium (`deps.sh` and `deps.sh cxx` try it as well).
 # BUILD (default build) is the build folder; a virtual environment goes to $BUILD/venv.
 set -euo pipefail
 
@@ -66,6 +67,26 @@ python_deps() {
   exit 1
 }
 
+# Chromium is optional: the browser test of report.html (tests/python/test_report_browser.py)
+# opens the page in it. Tried with the build's packages (`deps.sh browser` alone), never
+# required: the test skips, saying why, where it is missing or does not start (Ubuntu's
+# `chromium` is a snap stub that does not run in a container). ~20 s on Debian 12 with its
+# apt-get update.
+browser_deps() {
+  local browser
+  for browser in chromium chromium-browser google-chrome google-chrome-stable; do
+    command -v "$browser" >/dev/null && return 0
+  done
+  apt_install chromium \
+    || echo "deps: chromium not installed: the report.html browser test will be skipped" >&2
+}
+
+if [ "${1:-}" = browser ]; then
+  browser_deps
+  echo "deps: ok"
+  exit 0
+fi
+
 if [ "${1:-}" = python ]; then
   python_deps
   echo "deps: ok"
@@ -96,6 +117,8 @@ if { [ ! -e /usr/include/gdal/gdal.h ] && [ ! -e /usr/include/gdal.h ]; } || ! c
   apt_install libgdal-dev gdal-bin \
     || echo "deps: libgdal-dev/gdal-bin not installed: GeoTIFF output off or unchecked, its test skipped" >&2
 fi
+
+browser_deps
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "deps: the CUDA toolkit (nvcc) is required and was not found (expected on PATH or in /usr/local/cuda)" >&2
