@@ -4,7 +4,7 @@
 # so it also runs on machines without network (the GPU machines have it all).
 # `deps.sh python` checks only the Python side (what `make figures` needs), `deps.sh cxx`
 # only the build's (`make test` installs the Python side while the C++ compiles), `deps.sh
-# browser` only the optional Chromium (`deps.sh` and `deps.sh cxx` try it as well).
+# browser` only the optional Chromium (which `deps.sh` alone tries as well).
 # BUILD (default build) is the build folder; a virtual environment goes to $BUILD/venv.
 set -euo pipefail
 
@@ -68,10 +68,11 @@ python_deps() {
 }
 
 # Chromium is optional: the browser test of report.html (tests/python/test_report_browser.py)
-# opens the page in it. Tried with the build's packages (`deps.sh browser` alone), never
-# required: the test skips, saying why, where it is missing or does not start (Ubuntu's
-# `chromium` is a snap stub that does not run in a container). ~20 s on Debian 12 with its
-# apt-get update.
+# opens the page in it. Tried by `deps.sh` (make deps, make build) and `deps.sh browser`, never
+# by `deps.sh cxx` or `python` (make test, make figures: 20 s of CPU on Debian 12, apt-get
+# update included, that CI's time cannot spare); never required: the test skips, saying why,
+# where it is missing or does not start (Ubuntu's `chromium` is a snap stub that does not run
+# in a container).
 browser_deps() {
   local browser
   for browser in chromium chromium-browser google-chrome google-chrome-stable; do
@@ -118,12 +119,11 @@ if { [ ! -e /usr/include/gdal/gdal.h ] && [ ! -e /usr/include/gdal.h ]; } || ! c
     || echo "deps: libgdal-dev/gdal-bin not installed: GeoTIFF output off or unchecked, its test skipped" >&2
 fi
 
-browser_deps
-
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
   echo "deps: the CUDA toolkit (nvcc) is required and was not found (expected on PATH or in /usr/local/cuda)" >&2
   exit 1
 fi
 
 [ "${1:-}" = cxx ] || python_deps
+[ "${1:-}" = cxx ] || browser_deps  # not in `make test`'s serial phase: CI time (docs/reports.md)
 echo "deps: ok"
