@@ -76,7 +76,7 @@ def find_chromium():
     """The browser to use: $LB_CHROMIUM, else the first of EXECUTABLES on PATH; or None."""
     named = os.environ.get("LB_CHROMIUM")
     if named:
-        return shutil.which(named) or named
+        return shutil.which(named)  # None where it names no executable
     return next((path for path in map(shutil.which, EXECUTABLES) if path), None)
 
 
@@ -191,7 +191,11 @@ class Chromium:
                 raise BrowserUnavailable(f"no answer to {what} in {timeout} s; the browser's "
                                          f"stderr: {self.stderr_tail()}") from None
             if message is None:
-                raise BrowserUnavailable(f"the browser exited (status {self._process.poll()}) "
+                try:
+                    status = self._process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    status = "still running, its pipe closed"
+                raise BrowserUnavailable(f"the browser exited (status {status}) "
                                          f"before answering {what}; its stderr: "
                                          f"{self.stderr_tail()}")
             if "method" in message:

@@ -39,7 +39,8 @@ def unavailable(reason):
 def browser(tmp_path_factory):
     executable = find_chromium()
     if executable is None:
-        unavailable("chromium is not installed (.ci/deps.sh installs Debian's `chromium` "
+        unavailable(f"no browser: {os.environ.get('LB_CHROMIUM') or 'chromium'} is not an "
+                    "installed executable (`.ci/deps.sh browser` installs Debian's `chromium` "
                     "where apt can; LB_CHROMIUM names another)")
     try:
         with Chromium(executable, tmp_path_factory.mktemp("chromium")) as chromium:
