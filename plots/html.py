@@ -57,6 +57,8 @@ th, td { border-bottom: 1px solid var(--rule); padding: 0.3rem 0.5rem; text-alig
          vertical-align: top; }
 th { background: var(--band); position: sticky; top: 0; }
 tr:nth-child(even) td { background: #fbfcfd; }
+td { min-width: 5rem; }
+td:first-child { min-width: 14rem; }  /* the claim, the benchmark: what a row is about */
 td.verdict { font-weight: 600; white-space: nowrap; }
 td.v-reproduced { color: #116329; }
 td.v-not-reproduced { color: #a40e26; }
@@ -78,6 +80,7 @@ p.missing { color: #a40e26; }
   table { font-size: 7.5pt; }
   th { position: static; }
   td, th { overflow-wrap: anywhere; }
+  td, td:first-child { min-width: 0; }
   tr, figure { break-inside: avoid; }
   h2, h3, h4 { break-after: avoid; }
   figure svg, figure img { max-height: 24cm; width: auto; }

@@ -224,6 +224,20 @@ class Chromium:
             raise RuntimeError(f"the page check threw: {reply['exceptionDetails']}")
         return reply["result"]["value"]
 
+    def evaluate(self, expression):
+        reply = self.page("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"{expression}: {reply['exceptionDetails']}")
+        return reply["result"]["value"]
+
+    def as_printed(self, expression):
+        """`expression` evaluated with the page laid out for print (its print CSS)."""
+        self.page("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            return self.evaluate(expression)
+        finally:
+            self.page("Emulation.setEmulatedMedia", {"media": ""})
+
     def problems(self, own_url):
         """What the page did wrong so far: console errors, exceptions, the browser's errors
         about it, requests for anything but `own_url` and data: URLs."""

@@ -20,6 +20,13 @@ from tests.python.report_checks import SEVERAL_GPUS, rendered_once
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
 
+# Printed, the "↑ contents" links go, tables stop scrolling and none is wider than the page.
+PRINTED = """({
+  backLinks: getComputedStyle(document.querySelector('a.back')).display,
+  tableScroll: getComputedStyle(document.querySelector('.table-wrap')).overflowX,
+  wideTables: [...document.querySelectorAll('table')].filter(
+      t => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length,
+})"""
 BROKEN_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>faults</title></head>
 <body><a href="#nowhere">a link to no section</a><p id="twice"></p><p id="twice"></p>
 <figure id="empty"><svg width="0" height="0"></svg></figure>
@@ -72,6 +79,8 @@ def test_the_report_loads_cleanly_draws_every_figure_and_resolves_every_link(
     assert facts["duplicates"] == []
     assert facts["pageWidth"] <= facts["viewWidth"], "the page scrolls sideways at 1280 px"
     assert shot.stat().st_size > 10_000
+    printed = browser.as_printed(PRINTED)
+    assert printed == {"backLinks": "none", "tableScroll": "visible", "wideTables": 0}, printed
 
 
 def test_each_fault_of_a_page_is_found(browser, tmp_path):
