@@ -209,8 +209,8 @@ def _contents(page):
     out, depth = ['<nav class="toc" id="contents">', "<h2>Contents</h2>"], 0
     for level, anchor, body in page.toc:
         rank = TOC_LEVELS.index(level) + 1
-        if rank > depth:
-            out += ["<ul>"] * (rank - depth)
+        if rank > depth:  # a level skipped (an h3 before any h2) still sits in an item
+            out += ["<ul>"] + ["<li><ul>"] * (rank - depth - 1)
         elif rank < depth:
             out += ["</li></ul>"] * (depth - rank) + ["</li>"]
         else:

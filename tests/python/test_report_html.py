@@ -144,8 +144,11 @@ def test_report_only_writes_no_page(tmp_path):
     assert (folder / "REPORT.md").is_file() and not (folder / "report.html").exists()
 
 
-@pytest.mark.parametrize("text", ["", "plain words only\n", "## Heading without a title\n"])
+@pytest.mark.parametrize("text", ["", "plain words only\n", "## Heading without a title\n",
+                                  "### A section before any part\n\n## A part\n"])
 def test_a_page_without_a_title_still_has_its_contents_and_a_title(text):
     page = report_html.render_page(text, Path("."))
     assert "<title>Layout benchmark report</title>" in page and 'id="contents"' in page
-    parsed(page)
+    tags = parsed(page)
+    nested = [n for n, _ in tags.starts if n in ("ul", "li")]
+    assert all(a != "ul" or b != "ul" for a, b in zip(nested, nested[1:]))  # a list in an item
