@@ -99,12 +99,16 @@ reproduce: build
 	  $(if $(RESUME),--resume $(RESUME),--preset $(PRESET) $(if $(SLURM),,--devices $(DEVICES)) $(if $(FILTER),--filter '$(FILTER)')) \
 	  $(if $(SLURM),--slurm $(if $(PARTITION),--partition $(PARTITION)) $(SLURM_ARGS))
 
+# REPORT.md, the figures and report.html (the same report, self-contained: docs/reports.md).
 figures: python-deps
 	$(PYTHON) -m plots $(RESULTS)
 
+# A or B may name a committed reference GPU instead of a folder (B=h100: plots/reference.py;
+# REFERENCES=<folder> looks them up elsewhere than results/reference). Writes COMPARE.md and
+# report.html (self-contained) under OUT.
 compare: python-deps
-	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<results folder> B=<results folder> [OUT=<folder>]"; exit 2; }
-	$(PYTHON) -m plots.compare $(A) $(B) $(if $(OUT),--out $(OUT))
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<results folder or reference GPU: h100, h200> B=<results folder or reference GPU: h100, h200> [OUT=<folder>]"; exit 2; }
+	$(PYTHON) -m plots.compare $(A) $(B) $(if $(OUT),--out $(OUT)) $(if $(REFERENCES),--references $(REFERENCES))
 
 clean:
 	rm -rf $(BUILD)

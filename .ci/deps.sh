@@ -3,7 +3,8 @@
 # packages with apt, Python packages with pip). Does nothing when everything is present,
 # so it also runs on machines without network (the GPU machines have it all).
 # `deps.sh python` checks only the Python side (what `make figures` needs), `deps.sh cxx`
-# only the build's (`make test` installs the Python side while the C++ compiles).
+# only the build's (`make test` installs the Python side while the C++ compiles), `deps.sh
+# browser` only the optional Chromium (which `deps.sh` alone tries as well).
 # BUILD (default build) is the build folder; a virtual environment goes to $BUILD/venv.
 set -euo pipefail
 
@@ -66,6 +67,27 @@ python_deps() {
   exit 1
 }
 
+# Chromium is optional: the browser test of report.html (tests/python/test_report_browser.py)
+# opens the page in it. Tried by `deps.sh` (make deps, make build) and `deps.sh browser`, never
+# by `deps.sh cxx` or `python` (make test, make figures: 20 s of CPU on Debian 12, apt-get
+# update included, that CI's time cannot spare); never required: the test skips, saying why,
+# where it is missing or does not start (Ubuntu's `chromium` is a snap stub that does not run
+# in a container).
+browser_deps() {
+  local browser
+  for browser in chromium chromium-browser google-chrome google-chrome-stable; do
+    command -v "$browser" >/dev/null && return 0
+  done
+  apt_install chromium \
+    || echo "deps: chromium not installed: the report.html browser test will be skipped" >&2
+}
+
+if [ "${1:-}" = browser ]; then
+  browser_deps
+  echo "deps: ok"
+  exit 0
+fi
+
 if [ "${1:-}" = python ]; then
   python_deps
   echo "deps: ok"
@@ -103,4 +125,5 @@ if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 
 [ "${1:-}" = cxx ] || python_deps
+[ "${1:-}" = cxx ] || browser_deps  # not in `make test`'s serial phase: CI time (docs/reports.md)
 echo "deps: ok"

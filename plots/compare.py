@@ -2,7 +2,10 @@
 model's expectation, layout orderings and claims that differ, GPU-to-GPU spread on one host.
 
 `python3 -m plots.compare A B [--out DIR]` prints the table and writes DIR/COMPARE.md with
-its figures; `make figures` with several folders puts the same section in REPORT.md. Only GPU
+its figures and DIR/report.html (the same, self-contained); `make figures` with several folders
+puts the same section in REPORT.md. A side is a results folder or the name of a committed
+reference GPU (`h100`: plots/reference.py), whatever suites each holds: a suite or benchmark
+on one side only is listed as not compared. Only GPU
 times and fractions of each GPU's own measured ceilings are compared: CPU baselines measure
 the host, so they are listed as left out, never used as a yardstick.
 """
@@ -18,10 +21,13 @@ from pathlib import Path
 
 from plots import stats
 from plots.claims import Scope, evaluate_claims, load_claims
-from plots.figures import Section, panel_grid, plain_log_axis, save_figure, write_atomically
+from plots import reference
+from plots.figures import (Section, drawing, panel_grid, plain_log_axis, save_figure,
+                           write_atomically)
 from plots.cli import run
+from plots.html import write_html
 from plots.text import format_seconds, markdown_table
-from plots.load import load_results
+from plots.load import Results, load_files, load_results
 from plots.papers import PAPERS
 
 CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
@@ -76,12 +82,15 @@ class Comparison:
     host_left_out: int
     orderings: tuple  # (group, order on A, order on B, swapped pairs)
     claims: tuple  # (paper, claim id, text, verdict A, verdict B)
+    suites_only_a: tuple = ()  # (suite, GPU benchmarks) of suites A alone measured
+    suites_only_b: tuple = ()
 
 
 def compare_devices(device_a, device_b):
     """Compare two load.Device; raises ClaimsError on a bad claims file."""
     gpu_a = {b.name: b for b in device_a.benchmarks if not b.is_host}
     gpu_b = {b.name: b for b in device_b.benchmarks if not b.is_host}
+    suites_a, suites_b = _suites(device_a), _suites(device_b)
     host = {b.name for d in (device_a, device_b) for b in d.benchmarks if b.is_host}
     rows, errored = [], []
     for name in (n for n in gpu_a if n in gpu_b):
@@ -94,9 +103,27 @@ def compare_devices(device_a, device_b):
                         roofline(a, b, ceilings_of(device_a), ceilings_of(device_b))))
     return Comparison(
         device_a.label, device_b.label, ceilings_of(device_a), ceilings_of(device_b), tuple(rows),
-        tuple(errored), tuple(n for n in gpu_a if n not in gpu_b),
-        tuple(n for n in gpu_b if n not in gpu_a), len(host),
-        tuple(layout_orderings(rows)), tuple(claims_that_differ(device_a, device_b)))
+        tuple(errored), _only(gpu_a, gpu_b, suites_b), _only(gpu_b, gpu_a, suites_a), len(host),
+        tuple(layout_orderings(rows)), tuple(claims_that_differ(device_a, device_b)),
+        _suites_only(suites_a, suites_b), _suites_only(suites_b, suites_a))
+
+
+def _suites(device):
+    """{suite: its GPU benchmarks on the device} (a suite is a paper: its result file's name)."""
+    counts = defaultdict(int)
+    for benchmark in device.benchmarks:
+        counts[benchmark.paper] += not benchmark.is_host
+    return dict(counts)
+
+
+def _only(mine, theirs, their_suites):
+    """Benchmarks of a suite both sides measured that the other side lacks (a suite one side
+    lacks altogether is listed once, as a suite)."""
+    return tuple(n for n, b in mine.items() if n not in theirs and b.paper in their_suites)
+
+
+def _suites_only(mine, theirs):
+    return tuple((suite, n) for suite, n in sorted(mine.items()) if suite not in theirs)
 
 
 def ceilings_of(device):
@@ -192,10 +219,12 @@ def _clearly_apart(x, y):
 
 
 def claims_that_differ(device_a, device_b):
-    """(paper, claim id, text, verdict on A, verdict on B) for each claim whose verdict differs."""
-    for paper_id in dict.fromkeys(b.paper for b in device_a.benchmarks + device_b.benchmarks):
+    """(paper, claim id, text, verdict on A, verdict on B) for each claim whose verdict
+    differs, in the papers both GPUs measured."""
+    on_b = {b.paper for b in device_b.benchmarks}
+    for paper_id in dict.fromkeys(b.paper for b in device_a.benchmarks):
         paper = PAPERS.get(paper_id)
-        if paper is None:
+        if paper is None or paper_id not in on_b:
             continue
         claims = load_claims(paper.claims_file)
         verdicts = [evaluate_claims(claims, Scope(d.for_paper(paper_id).benchmarks,
@@ -345,7 +374,10 @@ def claims_text(comparison):
 
 
 def missing_text(comparison):
-    lines = [f"- only on A: `{n}`" for n in comparison.only_a]
+    lines = [f"- suite `{suite}`: only on {side} ({n} GPU benchmark(s)), not compared"
+             for side, suites in (("A", comparison.suites_only_a), ("B", comparison.suites_only_b))
+             for suite, n in suites]
+    lines += [f"- only on A: `{n}`" for n in comparison.only_a]
     lines += [f"- only on B: `{n}`" for n in comparison.only_b]
     lines += [f"- errored: `{n}`: {message}" for n, message in comparison.errored]
     lines.append(f"- {comparison.host_left_out} CPU baseline(s) left out: they time the host "
@@ -526,29 +558,67 @@ def text_table(comparison):
     lines.append(f"{len(comparison.only_a)} only on A, {len(comparison.only_b)} only on B, "
                  f"{len(comparison.errored)} errored, {comparison.host_left_out} CPU baselines "
                  "left out")
+    for side, suites in (("A", comparison.suites_only_a), ("B", comparison.suites_only_b)):
+        if suites:
+            lines.append(f"suites only on {side} (not compared): "
+                         + ", ".join(f"{s} ({n} GPU benchmarks)" for s, n in suites))
     return "\n".join(lines)
 
 
-def write_comparison(folder_a, folder_b, out_dir):
-    """Compare the first GPU of each folder; write COMPARE.md and figures; return
-    (comparison, written paths). Raises ResultsError/ClaimsError before writing anything."""
-    results_a, results_b = load_results([folder_a]), load_results([folder_b])
-    device_a = folder_device(results_a.devices, Path(folder_a))
-    device_b = folder_device(results_b.devices, Path(folder_b))
-    comparison = compare_devices(device_a, device_b)
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: what was given, its results, the GPU compared, its words."""
+
+    given: str
+    results: object  # load.Results
+    device: object  # load.Device
+    described: str
+
+
+def load_side(given, references=reference.ROOT):
+    """A results folder (its first GPU, completed by its identical cards) or a reference by
+    GPU name (plots/reference.py: each suite from its folder, as one GPU)."""
+    if reference.is_folder_argument(given):
+        results = load_results([given])
+        device = folder_device(results.devices, Path(given))
+        return Side(str(given), results, device,
+                    f"`{given}` ({device.files[0].gpu_name}, preset {device.preset})")
+    ref = reference.resolve(str(given), references)
+    files, benchmarks, presets = [], [], []
+    for suite in ref.suites:
+        device = folder_device(load_files(suite.folder, suite.paths).devices, suite.folder)
+        files += device.files
+        benchmarks += device.benchmarks
+        presets.append(device.preset)
+    preset = "/".join(dict.fromkeys(presets))
+    device = replace(device, label=ref.gpu, preset=preset, folder=Path(references),
+                     files=tuple(files), benchmarks=tuple(benchmarks))
+    origin = ", ".join(f"{s.name} from `{s.folder.name}` (run {s.date or 'undated'})"
+                       for s in ref.suites)
+    return Side(str(given), Results((Path(references),), tuple(files), (device,)), device,
+                f"`{given}` (the {ref.gpu} reference, preset {preset}: {origin})")
+
+
+def write_comparison(folder_a, folder_b, out_dir, references=reference.ROOT):
+    """Compare the first GPU of each side (a results folder or a reference's name); write
+    COMPARE.md, its figures and report.html; return (comparison, written paths). Raises
+    ResultsError/ClaimsError before writing anything."""
+    side_a, side_b = load_side(folder_a, references), load_side(folder_b, references)
+    comparison = compare_devices(side_a.device, side_b.device)
     out_dir = Path(out_dir)
     parts = sections(comparison, out_dir / "figures")
-    parts += group_sections(results_a.devices) + group_sections(results_b.devices)
-    head = (f"# GPU comparison\n\nA = `{folder_a}` ({device_a.files[0].gpu_name}, preset "
-            f"{device_a.preset}), B = `{folder_b}` ({device_b.files[0].gpu_name}, preset "
-            f"{device_b.preset}). The first GPU of each folder is compared (completed by its "
-            "identical cards where a split run shared the benchmarks); identical GPUs of one "
-            "host are summarised at the end.")
+    parts += group_sections(side_a.results.devices) + group_sections(side_b.results.devices)
+    head = (f"# GPU comparison\n\nA = {side_a.described}, B = {side_b.described}. The first "
+            "GPU of each folder is compared (completed by its identical cards where a split run "
+            "shared the benchmarks); identical GPUs of one host are summarised at the end.")
     text = head + "\n\n" + render_sections(parts, out_dir) + "\n"
     report = write_atomically(out_dir / "COMPARE.md",
                               lambda temp: Path(temp).write_text(text, encoding="utf-8"))
     written = [f for s in parts for png in s.figures for f in (png, png.with_suffix(".svg"))]
-    return comparison, written + [report]
+    written.append(report)
+    if drawing():
+        written.append(write_html(text, out_dir, write_atomically))
+    return comparison, written
 
 
 def render_sections(parts, out_dir, level=2):
@@ -567,16 +637,19 @@ def render_sections(parts, out_dir, level=2):
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python3 -m plots.compare",
-        description="Compare the GPU times of two results folders (A = reference, B = new).")
-    parser.add_argument("a", type=Path, metavar="A", help="reference results folder")
-    parser.add_argument("b", type=Path, metavar="B", help="results folder compared with A")
+        description="Compare the GPU times of two results folders (A = reference, B = new); "
+                    "either may instead name a committed reference GPU (h100, h200).")
+    parser.add_argument("a", metavar="A", help="results folder, or a reference GPU's name")
+    parser.add_argument("b", metavar="B", help="results folder or reference GPU compared with A")
     parser.add_argument("--out", type=Path,
                         help="output folder (default results/compare/<A>_vs_<B>)")
+    parser.add_argument("--references", type=Path, default=reference.ROOT,
+                        help=f"where reference GPUs are looked up by name (default {reference.ROOT})")
     args = parser.parse_args(argv)
-    out = args.out or Path("results/compare") / f"{args.a.name}_vs_{args.b.name}"
+    out = args.out or Path("results/compare") / f"{Path(args.a).name}_vs_{Path(args.b).name}"
 
     def produce():
-        comparison, written = write_comparison(args.a, args.b, out)
+        comparison, written = write_comparison(args.a, args.b, out, args.references)
         return text_table(comparison), written
 
     return run("compare", produce)

@@ -122,6 +122,11 @@ def _clipped_or_3d(text):
     return clipped or type(text).__name__ == "Text3D"
 
 
+def drawing():
+    """False inside report_only(): no figure (nor anything built from them) is written."""
+    return _drawing[-1]
+
+
 @contextlib.contextmanager
 def report_only():
     """Inside: save_figure writes no file (and draws nothing), only returns the path it

@@ -152,6 +152,13 @@ def load_results(folders):
     return Results(tuple(map(Path, folders)), tuple(files), tuple(_unique_labels(devices)))
 
 
+def load_files(folder, paths):
+    """Results of some result files of one folder (a reference's suites: plots/reference.py)."""
+    folder = Path(folder)
+    files = [read_result_file(path) for path in paths]
+    return Results((folder,), tuple(files), tuple(_unique_labels(_devices_of_folder(folder, files))))
+
+
 def _result_paths(folder):
     if not folder.is_dir():
         raise ResultsError(f"{folder}: results folder does not exist")

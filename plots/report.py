@@ -10,7 +10,8 @@ from pathlib import Path
 
 from plots import compare
 from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
-from plots.figures import write_atomically
+from plots.figures import drawing, write_atomically
+from plots.html import write_html
 from plots.papers import PAPERS
 
 DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
@@ -24,7 +25,9 @@ CLAIMS_READING = (
 
 
 def write_report(results, out_dir):
-    """Write every figure and `<out_dir>/REPORT.md`; return the paths written, in order."""
+    """Write every figure, `<out_dir>/REPORT.md` and, from the same text with the figures
+    inline, `<out_dir>/report.html` (not inside report_only(): it holds the figures);
+    return the paths written, in order."""
     out_dir = Path(out_dir)
     evaluated = []  # (paper, devices, verdicts per device): all checks before any write
     for paper in (PAPERS[p] for p in _papers_in(results) if p in PAPERS):
@@ -50,7 +53,7 @@ def write_report(results, out_dir):
     report = out_dir / "REPORT.md"
     text = "\n\n".join(p for p in parts if p) + "\n"
     write_atomically(report, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
-    return written + [report]
+    return written + [report] + ([write_html(text, out_dir, write_atomically)] if drawing() else [])
 
 
 def _cluster_tasks(out_dir):

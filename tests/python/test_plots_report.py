@@ -131,9 +131,9 @@ def test_fig2_draws_cdp_original_over_the_sizes_it_has(report):
 def test_cli_prints_one_line_per_file_written_by_default_into_the_results_folder(run):
     folder, stdout = run
     lines = stdout.splitlines()
-    assert len(lines) == 2 * len(FIGURES) + 1
+    assert len(lines) == 2 * len(FIGURES) + 2
     assert all(line.startswith("wrote ") and Path(line[6:]).is_file() for line in lines)
-    assert f"wrote {folder / 'REPORT.md'}" in lines
+    assert lines[-2:] == [f"wrote {folder / 'REPORT.md'}", f"wrote {folder / 'report.html'}"]
 
 
 def test_several_folders_are_several_gpus(tmp_path):
