@@ -53,7 +53,7 @@ LB_HD LB_FORCEINLINE void nbody_share_partial(NBodyPartials& partial, unsigned b
 
 //! Phase 4, lane 0 of a body i < n only: the lanes' sums, the step, the stores.
 template <class V>
-LB_HD LB_FORCEINLINE void nbody_finish(const V& in, const V& out, const NBodyPartials& partial, unsigned b,
+LB_HD LB_FORCEINLINE void nbody_finish(V in, V out, const NBodyPartials& partial, unsigned b,
                                        std::size_t i, const float4& pi, float3& acc, float dt) {
   LB_UNROLL
   for (unsigned l = 0; l + 1 < kLanes; ++l) acc.x += partial[l][b].x, acc.y += partial[l][b].y, acc.z += partial[l][b].z;
