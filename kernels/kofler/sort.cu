@@ -19,7 +19,7 @@ namespace lb::kofler {
 
 namespace {
 
-using Value = SortValue_;
+using Value = SortRecordValue;
 constexpr unsigned kChunkThreads = kSortChunkThreads;
 constexpr unsigned kGlobalThreads = kSortGlobalThreads;
 

@@ -11,13 +11,14 @@
 
 namespace lb::kofler {
 
-using SortValue_ = layout::RecordValue<SortRecord>;
+//! One record as the kernels hold it in registers and shared memory.
+using SortRecordValue = layout::RecordValue<SortRecord>;
 inline constexpr unsigned kSortChunkThreads = kSortChunk / 2;  // one comparator per thread
 inline constexpr unsigned kSortGlobalThreads = 256;
 
-LB_HD LB_FORCEINLINE void compare_exchange(SortValue_& a, SortValue_& b, bool ascending) {
+LB_HD LB_FORCEINLINE void compare_exchange(SortRecordValue& a, SortRecordValue& b, bool ascending) {
   if ((a.get<SortKey>() > b.get<SortKey>()) == ascending) {
-    const SortValue_ t = a;
+    const SortRecordValue t = a;
     a = b;
     b = t;
   }
@@ -26,16 +27,16 @@ LB_HD LB_FORCEINLINE void compare_exchange(SortValue_& a, SortValue_& b, bool as
 //! Chunk kernels, first phase: thread t stages records t and t + kSortChunkThreads of the
 //! block's chunk (from `base`) into shared memory `s`.
 template <class V>
-LB_HD LB_FORCEINLINE void bitonic_stage(const V& in, SortValue_* s, std::size_t base, unsigned t) {
+LB_HD LB_FORCEINLINE void bitonic_stage(const V& in, SortRecordValue* s, std::size_t base, unsigned t) {
   s[t] = in.load(base + t);
   s[t + kSortChunkThreads] = in.load(base + t + kSortChunkThreads);
 }
 
 //! One stride of stage `size` in shared memory: thread t's comparator (shared memory only).
-LB_HD LB_FORCEINLINE void bitonic_shared_step(SortValue_* s, std::size_t base, std::size_t size, unsigned stride,
+LB_HD LB_FORCEINLINE void bitonic_shared_step(SortRecordValue* s, std::size_t base, std::size_t size, unsigned stride,
                                               unsigned t) {
   const auto pos = unsigned(comparator_low(t, stride));
-  SortValue_ a = s[pos], b = s[pos + stride];
+  SortRecordValue a = s[pos], b = s[pos + stride];
   compare_exchange(a, b, ascending_at(base + pos, size));
   s[pos] = a;
   s[pos + stride] = b;
@@ -43,7 +44,7 @@ LB_HD LB_FORCEINLINE void bitonic_shared_step(SortValue_* s, std::size_t base, s
 
 //! Chunk kernels, last phase: thread t stores its two records back.
 template <class V>
-LB_HD LB_FORCEINLINE void bitonic_unstage(const V& out, const SortValue_* s, std::size_t base, unsigned t) {
+LB_HD LB_FORCEINLINE void bitonic_unstage(const V& out, const SortRecordValue* s, std::size_t base, unsigned t) {
   out.store(base + t, s[t]);
   out.store(base + t + kSortChunkThreads, s[t + kSortChunkThreads]);
 }
@@ -52,7 +53,7 @@ LB_HD LB_FORCEINLINE void bitonic_unstage(const V& out, const SortValue_* s, std
 template <class V>
 LB_HD LB_FORCEINLINE void bitonic_global_step(V a, std::size_t size, std::size_t stride, std::size_t c) {
   const std::size_t pos = comparator_low(c, stride);
-  SortValue_ x = a.load(pos), y = a.load(pos + stride);
+  SortRecordValue x = a.load(pos), y = a.load(pos + stride);
   compare_exchange(x, y, ascending_at(pos, size));
   a.store(pos, x);
   a.store(pos + stride, y);
@@ -60,14 +61,14 @@ LB_HD LB_FORCEINLINE void bitonic_global_step(V a, std::size_t size, std::size_t
 
 //! Host replays of one block of each kernel, its threads phase by phase in thread order.
 //! The shared strides of stage `size` from first_stride down to 1.
-inline void bitonic_replay_strides(SortValue_* s, std::size_t base, std::size_t size, unsigned first_stride) {
+inline void bitonic_replay_strides(SortRecordValue* s, std::size_t base, std::size_t size, unsigned first_stride) {
   for (unsigned stride = first_stride; stride > 0; stride >>= 1)
     for (unsigned t = 0; t < kSortChunkThreads; ++t) bitonic_shared_step(s, base, size, stride, t);
 }
 //! sort_chunks' block `block`: in -> out.
 template <class V>
 void bitonic_replay_sort_chunks(const V& in, const V& out, std::size_t block) {
-  std::vector<SortValue_> s(kSortChunk);
+  std::vector<SortRecordValue> s(kSortChunk);
   const std::size_t base = block * kSortChunk;
   for (unsigned t = 0; t < kSortChunkThreads; ++t) bitonic_stage(in, s.data(), base, t);
   for (std::size_t size = 2; size <= kSortChunk; size <<= 1) bitonic_replay_strides(s.data(), base, size, unsigned(size / 2));
@@ -76,7 +77,7 @@ void bitonic_replay_sort_chunks(const V& in, const V& out, std::size_t block) {
 //! merge_shared's block `block` of stage `size`.
 template <class V>
 void bitonic_replay_merge_shared(const V& a, std::size_t size, std::size_t block) {
-  std::vector<SortValue_> s(kSortChunk);
+  std::vector<SortRecordValue> s(kSortChunk);
   const std::size_t base = block * kSortChunk;
   for (unsigned t = 0; t < kSortChunkThreads; ++t) bitonic_stage(a, s.data(), base, t);
   bitonic_replay_strides(s.data(), base, size, kSortChunkThreads);
