@@ -51,7 +51,8 @@ LB_HD LB_FORCEINLINE void nbody_share_partial(NBodyPartials& partial, unsigned b
   if (lane > 0) partial[lane - 1][b] = acc;
 }
 
-//! Phase 4, lane 0 of a body i < n only: the lanes' sums, the step, the stores.
+//! Phase 4, lane 0 of a body i < n only: the other lanes' sums added into its own `acc`, the
+//! step, the stores.
 template <class V>
 LB_HD LB_FORCEINLINE void nbody_finish(V in, V out, const NBodyPartials& partial, unsigned b,
                                        std::size_t i, const float4& pi, float3& acc, float dt) {

@@ -49,7 +49,9 @@ LB_HD LB_FORCEINLINE void bitonic_unstage(const V& out, const SortRecordValue* s
   out.store(base + t + kSortChunkThreads, s[t + kSortChunkThreads]);
 }
 
-//! merge_global's body: comparator c of stride `stride` (>= kSortChunk) of stage `size`.
+//! merge_global's body: comparator c of stride `stride` (>= kSortChunk) of stage `size`. The
+//! view by value, as the kernel holds it: by const reference ptxas scheduled merge_global's
+//! stores differently (the stage/unstage phases are the other way round).
 template <class V>
 LB_HD LB_FORCEINLINE void bitonic_global_step(V a, std::size_t size, std::size_t stride, std::size_t c) {
   const std::size_t pos = comparator_low(c, stride);
