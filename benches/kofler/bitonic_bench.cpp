@@ -172,7 +172,7 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
         add(version, {"aos", 0, {}, {}}, n);
       } else {
         for (const auto& choice :
-             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {}, method)) {
+             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {}, &method)) {
           add(version, choice, n);
         }
       }

@@ -110,7 +110,7 @@ std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann
     const MemoryNeed need{.host_bytes = 8.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, fields, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::InputsOutputsSplit::name)}, method)) {
+                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method)) {
       plan.push_back({kofler_id("gpu", choice, "float", n), {Where::gpu, need, [choice, n] {
                         return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
                       }}});

@@ -174,7 +174,7 @@ std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json&
                         precision == "float" ? record_field_bytes<FourVector<float>>() : record_field_bytes<FourVector<double>>(),
                         overrides);
       for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
-                                               ct_tiles, {}, method)) {
+                                               ct_tiles, {}, &method)) {
         // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
         plan.push_back({kofler_id("gpu", choice, precision, boxes),
                         {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},

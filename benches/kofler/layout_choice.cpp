@@ -45,7 +45,7 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
                                          const std::vector<std::string>& compile_time_partitions,
-                                         const layout::MethodSource& method) {
+                                         const layout::MethodSource* method) {
   const layout::ChoiceLists lists{
       [&](const char* key) { return preset.list_at<std::string>(j, key, where); },
       [&](const char* key) { return preset.list_at<std::size_t>(j, key, where); },
@@ -54,7 +54,7 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
       }};
   try {
     return layout::read_choices(j, where, lists, size, field_names, compile_time_tiles, compile_time_partitions,
-                                &method);
+                                method);
   } catch (const layout::ChoiceError& e) {
     throw preset.error_at(e.key, e.what(), e.within);
   }

@@ -48,14 +48,14 @@ std::vector<std::size_t> record_field_bytes() {
 }
 
 //! layout::read_choices over a program's object `j` of `preset` (at `where`, for errors), the
-//! method's layouts from `method`: a mistake is a PresetError at its line. The program lists
+//! method's layouts from `method` (none: asking for them is an error): a mistake is a PresetError at its line. The program lists
 //! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions", "without_tree")
 //! among its keys for Preset::check_keys.
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
                                          const std::vector<std::string>& compile_time_partitions,
-                                         const layout::MethodSource& method);
+                                         const layout::MethodSource* method = nullptr);
 
 //! A program's sizes: `key` of its preset object `j`, or the --sizes override where given;
 //! each must pass `ok`, else an error at the preset's line (or naming --sizes) that says

@@ -127,7 +127,7 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
     const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::PosVelSplit::name)}, method)) {
+                        {std::string(lb::kofler::PosVelSplit::name)}, &method)) {
       plan.push_back({kofler_id("gpu", choice, "float", n),
                       {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}});
     }

@@ -154,7 +154,7 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition},
-                        method)) {
+                        &method)) {
       // host: the snapshot's staging copy and the final population's download, one array each
       const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
       plan.push_back({kofler_id("gpu", choice, "mixed", size),

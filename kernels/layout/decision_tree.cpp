@@ -29,6 +29,11 @@ std::string string_at(const nlohmann::json& object, const char* key, const std::
   return object[key].get<std::string>();
 }
 
+//! An integer ≥ 1, however the JSON stores it (parsed: unsigned; built in code: signed).
+bool positive_integer(const nlohmann::json& v) {
+  return v.is_number_unsigned() ? v.get<std::uint64_t>() >= 1 : v.is_number_integer() && v.get<std::int64_t>() >= 1;
+}
+
 }  // namespace
 
 DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string& source) {
@@ -51,13 +56,12 @@ DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string&
   for (std::size_t k = 0; k < intervals.size(); ++k) {
     const auto& i = intervals[k];
     const std::string at = fmt::format("interval {}", k + 1);
-    if (!i.is_object() || !i.contains("from_bytes") || !i["from_bytes"].is_number_unsigned() ||
-        i["from_bytes"].get<std::uint64_t>() < 1)
+    if (!i.is_object() || !i.contains("from_bytes") || !positive_integer(i["from_bytes"]))
       throw fail(at + ": 'from_bytes' must be a positive integer");
     const std::uint64_t from = i["from_bytes"].get<std::uint64_t>();
     const bool last = k + 1 == intervals.size();
-    if (!i.contains("to_bytes") || !(i["to_bytes"].is_null() || i["to_bytes"].is_number_unsigned()))
-      throw fail(at + ": 'to_bytes' must be an integer or null");
+    if (!i.contains("to_bytes") || !(i["to_bytes"].is_null() || positive_integer(i["to_bytes"])))
+      throw fail(at + ": 'to_bytes' must be a positive integer or null");
     if (i["to_bytes"].is_null() != last)
       throw fail(last ? at + ": the last interval's 'to_bytes' must be null (no upper end)"
                       : at + ": only the last interval's 'to_bytes' is null");
