@@ -36,11 +36,7 @@ template <class M>
 __global__ void __launch_bounds__(kBlock) black_scholes_kernel(layout::View<M> v, float riskfree, float volatility) {
   const std::size_t i = option_index();
   if (i >= v.size()) return;
-  float call, put;
-  black_scholes<FastMath>(v.template get<Stock>(i), v.template get<Strike>(i), v.template get<Years>(i), riskfree,
-                          volatility, call, put);
-  v.template get<Call>(i) = call;
-  v.template get<Put>(i) = put;
+  black_scholes_option<FastMath>(v, i, riskfree, volatility);
 }
 
 template <class M>

@@ -2,14 +2,15 @@
 //! kernel_gpu_cuda: one block per box, the home box's particles and each partner box's
 //! particles and charges staged in shared memory). Unlike Rodinia, each thread sums its
 //! particle's force in registers and stores it once, instead of adding into fv in global
-//! memory per pair (the sums are the same, in the same order).
+//! memory per pair (the sums are the same, in the same order). The per-thread phases are
+//! lb/kofler/lavamd_body.hpp's, which the host replays under access recording.
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "lb/common/cuda_check.hpp"
-#include "lb/kofler/lavamd.hpp"
+#include "lb/kofler/lavamd_body.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/partition.hpp"
@@ -19,68 +20,29 @@ namespace lb::kofler {
 
 namespace {
 
-template <class T>
-struct Staged {
-  T v, x, y, z;
-};
-
-template <class M>
-__device__ LB_FORCEINLINE Staged<LavaReal<M>> stage(const layout::View<M>& rv, std::size_t i) {
-  const auto r = rv.load(i);
-  return {r.template get<LavaV>(), r.template get<LavaX>(), r.template get<LavaY>(), r.template get<LavaZ>()};
-}
-
-//! Rodinia's exp(): the full-precision exponential of the precision (expf for float).
-__device__ LB_FORCEINLINE float exp_of(float x) { return expf(x); }
-__device__ LB_FORCEINLINE double exp_of(double x) { return exp(x); }
-
 template <class M, class T = LavaReal<M>>
 __global__ void __launch_bounds__(kLavaThreads)
     lavamd_kernel(layout::View<M> rv, const T* __restrict__ qv, layout::View<M> fv, int boxes_1d, T a2,
                   int partners) {
   static_assert(kLavaThreads >= kParticlesPerBox, "one thread per particle of a box");
-  __shared__ Staged<T> rA[kParticlesPerBox], rB[kParticlesPerBox];
+  __shared__ LavaStaged<T> rA[kParticlesPerBox], rB[kParticlesPerBox];
   __shared__ T qB[kParticlesPerBox];
   const long box = blockIdx.x;
   const unsigned t = threadIdx.x;
   const bool active = t < kParticlesPerBox;
   const std::size_t home = std::size_t(box) * kParticlesPerBox;
-  if (active) rA[t] = stage(rv, home + t);
+  if (active) rA[t] = lava_stage(rv, home + t);
   T fv_v = 0, fv_x = 0, fv_y = 0, fv_z = 0;
   for (int k = 0; k < partners; ++k) {
     const long other = lava_partner(box, k, boxes_1d);
     if (other < 0) continue;  // the same for the whole block
     const std::size_t first = std::size_t(other) * kParticlesPerBox;
     __syncthreads();  // the previous partner is done with rB
-    if (active) {
-      rB[t] = stage(rv, first + t);
-      qB[t] = qv[first + t];
-    }
+    if (active) lava_stage_partner(rv, qv, rB, qB, first, t);
     __syncthreads();
-    if (active) {
-      const Staged<T> a = rA[t];
-      for (int j = 0; j < kParticlesPerBox; ++j) {
-        const Staged<T> b = rB[j];
-        const T r2 = a.v + b.v - (a.x * b.x + a.y * b.y + a.z * b.z);
-        const T u2 = a2 * r2;
-        const T vij = exp_of(-u2);
-        const T fs = 2 * vij;
-        const T q = qB[j];
-        fv_v += q * vij;
-        fv_x += q * (fs * (a.x - b.x));
-        fv_y += q * (fs * (a.y - b.y));
-        fv_z += q * (fs * (a.z - b.z));
-      }
-    }
+    if (active) lava_interact(rA[t], rB, qB, a2, fv_v, fv_x, fv_y, fv_z);
   }
-  if (active) {
-    layout::RecordValue<typename M::record> f;
-    f.template get<LavaV>() = fv_v;
-    f.template get<LavaX>() = fv_x;
-    f.template get<LavaY>() = fv_y;
-    f.template get<LavaZ>() = fv_z;
-    fv.store(home + t, f);
-  }
+  if (active) lava_store(fv, home + t, fv_v, fv_x, fv_y, fv_z);
 }
 
 }  // namespace

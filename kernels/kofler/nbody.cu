@@ -1,9 +1,11 @@
 //! N-body's kernel (the CUDA samples' integrateBodies: forces through shared-memory tiles,
-//! then the step) over any mapping of Body, and its instantiations.
+//! then the step) over any mapping of Body, and its instantiations. The per-thread phases are
+//! lb/kofler/nbody_body.hpp's, which the host replays under access recording.
 
 #include <stdexcept>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/kofler/nbody_body.hpp"
 #include "lb/kofler/nbody_device.hpp"
 #include "lb/kofler/instantiate.hpp"
 
@@ -32,37 +34,22 @@ template <class M>
 __global__ void __launch_bounds__(kTileBodies) nbody_step_kernel(layout::View<M> in, layout::View<M> out,
                                                                   float softening2, float dt) {
   __shared__ float4 tile[kTileBodies];
-  __shared__ float3 partial[kLanes - 1][kBodiesPerBlock];
+  __shared__ NBodyPartials partial;
   const unsigned b = threadIdx.x, lane = threadIdx.y, t = lane * kBodiesPerBlock + b;
   const std::size_t n = in.size();
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBodiesPerBlock + b;
-  const float4 pi = i < n ? in.template get<Pos>(i) : float4{0, 0, 0, 0};
+  const float4 pi = nbody_own_pos(in, i, n);
   float3 acc{0, 0, 0};
   for (std::size_t base = 0; base < n; base += kTileBodies) {
-    if (base + kTileBodies <= n)
-      tile[t] = in.template get<Pos>(base + t);
-    else
-      tile[t] = base + t < n ? in.template get<Pos>(base + t) : float4{0, 0, 0, 0};
+    nbody_stage(in, tile, t, base, n);
     __syncthreads();
-    float3 chunk{0, 0, 0};
-    const float4* mine = tile + lane * kChunk;
-#pragma unroll
-    for (unsigned k = 0; k < kChunk; ++k) {
-      const float4 pj = mine[k];  // one 128-bit broadcast load (a reference would load w apart)
-      add_interaction(pi, pj, softening2, chunk);
-    }
-    acc.x += chunk.x, acc.y += chunk.y, acc.z += chunk.z;
+    nbody_sum_tile(tile, lane, pi, softening2, acc);
     __syncthreads();
   }
-  if (lane > 0) partial[lane - 1][b] = acc;
+  nbody_share_partial(partial, b, lane, acc);
   __syncthreads();
   if (lane > 0 || i >= n) return;
-#pragma unroll
-  for (unsigned l = 0; l + 1 < kLanes; ++l) acc.x += partial[l][b].x, acc.y += partial[l][b].y, acc.z += partial[l][b].z;
-  float4 p = pi, v = in.template get<Vel>(i);
-  integrate(p, v, acc, dt);
-  out.template get<Pos>(i) = p;
-  out.template get<Vel>(i) = v;
+  nbody_finish(in, out, partial, b, i, pi, acc, dt);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include "lb/kofler/recorded.hpp"
 
+#include "lb/kofler/recorders.hpp"
+
 #include <stdexcept>
 #include <utility>
 
@@ -14,7 +16,13 @@ using Recorder = RecordedProgram (*)();
 
 //! name → recorder, in name order. A program joins by one line here.
 const std::vector<std::pair<std::string_view, Recorder>>& recorders() {
-  static const std::vector<std::pair<std::string_view, Recorder>> table = {};
+  static const std::vector<std::pair<std::string_view, Recorder>> table = {
+      {"bitonic", record_bitonic},
+      {"blackscholes", record_blackscholes},
+      {"lavamd", record_lavamd},
+      {"nbody", record_nbody},
+      {"sampo", record_sampo},
+  };
   return table;
 }
 

@@ -15,9 +15,11 @@
 //!   create_eggs     writes the new eggs' 48 bytes                     (initAgents)
 //! Egg laying adds to one atomic counter (StepStats::eggs_laid) as in the original; the new
 //! eggs are keyed by their index in the next population, the survivors keep their order, so
-//! the population is the same, agent for agent, on every layout and on the CPU.
+//! the population is the same, agent for agent, on every layout and on the CPU. The per-agent
+//! bodies are sampo_bodies.hpp's (and update_agent), which the host runs under recording.
 
 #include "sampo.hpp"
+#include "sampo_bodies.hpp"
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -68,15 +70,7 @@ template <class V>
 __global__ void __launch_bounds__(kThreads) larval_density(V v, StepStats* s) {
   const u32 n = s->population;
   u32 eggs = 0, larvae = 0, pupae = 0, days = 0;
-  for (u32 i = thread_index(); i < n; i += thread_count()) {
-    const u32 state = v.template get<State>(i);
-    eggs += state == EGG;
-    pupae += state == PUPA;
-    if (state == LARVA) {
-      ++larvae;
-      days += u32(v.template get<AgeInHours>(i) / 24.0f);
-    }
-  }
+  for (u32 i = thread_index(); i < n; i += thread_count()) count_larval_density(v, i, eggs, larvae, pupae, days);
   add_counter(&s->eggs, eggs);
   add_counter(&s->larvae, larvae);
   add_counter(&s->pupae, pupae);
@@ -87,11 +81,7 @@ template <class V>
 __global__ void __launch_bounds__(kThreads) female_count(V v, StepStats* s) {
   const u32 n = s->population;
   u32 females = 0, infective = 0;
-  for (u32 i = thread_index(); i < n; i += thread_count())
-    if (v.template get<State>(i) >= IMMATURE && v.template get<IsFemale>(i)) {
-      ++females;
-      infective += v.template get<SporogonicDevelopment>(i) >= 1.0f;
-    }
+  for (u32 i = thread_index(); i < n; i += thread_count()) count_female(v, i, females, infective);
   add_counter(&s->females, females);
   add_counter(&s->potentially_infective, infective);
 }
@@ -100,10 +90,7 @@ template <class V>
 __global__ void __launch_bounds__(kThreads) kill_agents(V v, const StepStats* s, const MortalityTable* table,
                                                         Config cfg, u32 hour) {
   const u32 n = s->population, l1de = s->larvae_1day_equiv;
-  for (u32 i = thread_index(); i < n; i += thread_count())
-    if (dies(v.template get<State>(i), v.template get<AgeInHours>(i), l1de, cfg.carrying_capacity, *table,
-             random_u32(cfg.seed, hour, i, KILL)))
-      v.template get<Dead>(i) = 1;
+  for (u32 i = thread_index(); i < n; i += thread_count()) kill_agent(v, i, l1de, cfg, *table, hour);
 }
 
 template <class V>
@@ -142,7 +129,7 @@ __global__ void __launch_bounds__(kThreads) count_survivors(V v, const StepStats
   __shared__ typename Reduce::TempStorage temp;
   u32 begin, end, alive = 0;
   chunk_of_block(s->population, begin, end);
-  for (u32 i = begin + threadIdx.x; i < end; i += kThreads) alive += !v.template get<Dead>(i);
+  for (u32 i = begin + threadIdx.x; i < end; i += kThreads) alive += agent_alive(v, i);
   const u32 total = Reduce(temp).Sum(alive);
   if (threadIdx.x == 0) block_counts[blockIdx.x] = total;
 }
@@ -173,10 +160,10 @@ __global__ void __launch_bounds__(kThreads) scatter_survivors(V v, V next, const
   u32 base = s->eggs_laid - s->eggs_dropped + block_offsets[blockIdx.x];
   for (u32 tile = begin; tile < end; tile += kThreads) {
     const u32 i = tile + threadIdx.x;
-    const u32 alive = i < end && !v.template get<Dead>(i);
+    const u32 alive = i < end && agent_alive(v, i);
     u32 position, tile_alive;
     Scan(temp).ExclusiveSum(alive, position, tile_alive);
-    if (alive) next.store(base + position, v.load(i));
+    if (alive) copy_agent(v, next, i, base + position);
     base += tile_alive;
     __syncthreads();  // temp is reused by the next tile
   }

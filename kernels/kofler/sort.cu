@@ -1,6 +1,8 @@
 //! Bitonic sort over any record layout (the CUDA samples' sortingNetworks structure: a
 //! shared-memory sort of each chunk, then per merge stage global passes for the large strides
-//! and one shared-memory pass for the small ones) and the two CUB sorts beside it.
+//! and one shared-memory pass for the small ones) and the two CUB sorts beside it. The
+//! bitonic kernels' per-thread phases are lb/kofler/sort_body.hpp's, which the host replays
+//! under access recording.
 
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -10,7 +12,7 @@
 #include <string>
 
 #include "lb/common/cuda_check.hpp"
-#include "lb/kofler/sort.hpp"
+#include "lb/kofler/sort_body.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/partition.hpp"
 
@@ -18,27 +20,15 @@ namespace lb::kofler {
 
 namespace {
 
-using Value = layout::RecordValue<SortRecord>;
-constexpr unsigned kChunkThreads = kSortChunk / 2;  // one comparator per thread
-constexpr unsigned kGlobalThreads = 256;
-
-__device__ LB_FORCEINLINE void compare_exchange(Value& a, Value& b, bool ascending) {
-  if ((a.get<SortKey>() > b.get<SortKey>()) == ascending) {
-    const Value t = a;
-    a = b;
-    b = t;
-  }
-}
+using Value = SortValue_;
+constexpr unsigned kChunkThreads = kSortChunkThreads;
+constexpr unsigned kGlobalThreads = kSortGlobalThreads;
 
 //! Strides first_stride .. 1 of stage `size` on the block's chunk in shared memory.
 __device__ LB_FORCEINLINE void shared_strides(Value* s, std::size_t base, std::size_t size, unsigned first_stride) {
   for (unsigned stride = first_stride; stride > 0; stride >>= 1) {
     __syncthreads();
-    const auto pos = unsigned(comparator_low(threadIdx.x, stride));
-    Value a = s[pos], b = s[pos + stride];
-    compare_exchange(a, b, ascending_at(base + pos, size));
-    s[pos] = a;
-    s[pos + stride] = b;
+    bitonic_shared_step(s, base, size, stride, threadIdx.x);
   }
   __syncthreads();
 }
@@ -48,22 +38,16 @@ template <class M>
 __global__ void __launch_bounds__(kChunkThreads) sort_chunks(layout::View<M> in, layout::View<M> out) {
   __shared__ Value s[kSortChunk];
   const std::size_t base = std::size_t(blockIdx.x) * kSortChunk;
-  s[threadIdx.x] = in.load(base + threadIdx.x);
-  s[threadIdx.x + kChunkThreads] = in.load(base + threadIdx.x + kChunkThreads);
+  bitonic_stage(in, s, base, threadIdx.x);
   for (std::size_t size = 2; size <= kSortChunk; size <<= 1) shared_strides(s, base, size, unsigned(size / 2));
-  out.store(base + threadIdx.x, s[threadIdx.x]);
-  out.store(base + threadIdx.x + kChunkThreads, s[threadIdx.x + kChunkThreads]);
+  bitonic_unstage(out, s, base, threadIdx.x);
 }
 
 //! One global pass: stride `stride` (>= kSortChunk) of stage `size`, one comparator per thread.
 template <class M>
 __global__ void __launch_bounds__(kGlobalThreads) merge_global(layout::View<M> a, std::size_t size, std::size_t stride) {
   const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t pos = comparator_low(c, stride);
-  Value x = a.load(pos), y = a.load(pos + stride);
-  compare_exchange(x, y, ascending_at(pos, size));
-  a.store(pos, x);
-  a.store(pos + stride, y);
+  bitonic_global_step(a, size, stride, c);
 }
 
 //! The strides below kSortChunk of stage `size`, one chunk per block in shared memory.
@@ -71,11 +55,9 @@ template <class M>
 __global__ void __launch_bounds__(kChunkThreads) merge_shared(layout::View<M> a, std::size_t size) {
   __shared__ Value s[kSortChunk];
   const std::size_t base = std::size_t(blockIdx.x) * kSortChunk;
-  s[threadIdx.x] = a.load(base + threadIdx.x);
-  s[threadIdx.x + kChunkThreads] = a.load(base + threadIdx.x + kChunkThreads);
+  bitonic_stage(a, s, base, threadIdx.x);
   shared_strides(s, base, size, kChunkThreads);
-  a.store(base + threadIdx.x, s[threadIdx.x]);
-  a.store(base + threadIdx.x + kChunkThreads, s[threadIdx.x + kChunkThreads]);
+  bitonic_unstage(a, s, base, threadIdx.x);
 }
 
 //! Moves the payload fields of input record index[i] to output record i (the sorted keys are

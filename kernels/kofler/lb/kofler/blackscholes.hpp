@@ -83,4 +83,16 @@ LB_HD LB_FORCEINLINE void black_scholes(float s, float x, float t, float r, floa
   put = discounted * (1.0f - cnd2) - s * (1.0f - cnd1);
 }
 
+//! The timed kernel's per-thread body over any view of Option (black_scholes_kernel calls it
+//! on the GPU; the host runs it under access recording): option i's inputs in, its call and
+//! put out.
+template <class Math, class V>
+LB_HD LB_FORCEINLINE void black_scholes_option(V v, std::size_t i, float riskfree, float volatility) {
+  float call, put;
+  black_scholes<Math>(v.template get<Stock>(i), v.template get<Strike>(i), v.template get<Years>(i), riskfree,
+                      volatility, call, put);
+  v.template get<Call>(i) = call;
+  v.template get<Put>(i) = put;
+}
+
 }  // namespace lb::kofler
