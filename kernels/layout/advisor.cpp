@@ -40,16 +40,25 @@ std::string cluster_text(const Advice& a, const ClusterAdvice& c) {
 std::string advice_text(const Advice& a) {
   std::string out = "fields (sigma, bytes):";
   for (std::size_t f = 0; f < a.field_names.size(); ++f) out += fmt::format(" {} {}", a.field_names[f], a.field_bytes[f]);
-  out += "\ndelta (distinct bytes between accesses; inf: never near within a kernel):\n";
-  std::size_t width = 3;
-  for (const auto& n : a.field_names) width = std::max(width, n.size());
-  for (std::size_t f = 0; f < a.kdlg.field_count(); ++f)
-    for (std::size_t g = 0; g < a.kdlg.field_count(); ++g) width = std::max(width, distance_text(a.kdlg.delta(f, g)).size());
-  out += fmt::format("  {:>{}}", "", width);
-  for (const auto& n : a.field_names) out += fmt::format(" {:>{}}", n, width);
-  for (std::size_t f = 0; f < a.kdlg.field_count(); ++f) {
-    out += fmt::format("\n  {:>{}}", a.field_names[f], width);
-    for (std::size_t g = 0; g < a.kdlg.field_count(); ++g) out += fmt::format(" {:>{}}", distance_text(a.kdlg.delta(f, g)), width);
+  out += "\ndelta (distinct bytes between accesses; inf: never near within a kernel):";
+  // Columns headed by the field names, or by the fields' numbers where a name is long (SAMPO's).
+  const std::size_t n = a.kdlg.field_count();
+  std::size_t label = 0;
+  for (const auto& name : a.field_names) label = std::max(label, name.size());
+  const bool numbered = label > 8;
+  std::vector<std::string> heads;
+  for (std::size_t f = 0; f < n; ++f) heads.push_back(numbered ? std::to_string(f) : a.field_names[f]);
+  if (numbered) label += std::to_string(n).size() + 1;
+  std::size_t width = 1;
+  for (std::size_t f = 0; f < n; ++f) {
+    width = std::max(width, heads[f].size());
+    for (std::size_t g = 0; g < n; ++g) width = std::max(width, distance_text(a.kdlg.delta(f, g)).size());
+  }
+  out += fmt::format("\n  {:>{}}", "", label);
+  for (const auto& h : heads) out += fmt::format(" {:>{}}", h, width);
+  for (std::size_t f = 0; f < n; ++f) {
+    out += fmt::format("\n  {:>{}}", numbered ? fmt::format("{} {}", f, a.field_names[f]) : a.field_names[f], label);
+    for (std::size_t g = 0; g < n; ++g) out += fmt::format(" {:>{}}", distance_text(a.kdlg.delta(f, g)), width);
   }
   out += fmt::format("\nclusters (epsilon {} B): {}\n", a.epsilon, partition_name(a.partition, a.field_names));
   for (const ClusterAdvice& c : a.clusters) {

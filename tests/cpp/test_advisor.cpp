@@ -132,10 +132,10 @@ TEST(Advisor, WorkedExampleGivesClustersAPlusBAndCWithoutATree) {
   EXPECT_EQ(advice_text(a),
             "fields (sigma, bytes): a 4 b 4 c 4\n"
             "delta (distinct bytes between accesses; inf: never near within a kernel):\n"
-            "        a   b   c\n"
-            "    a   0   4 256\n"
-            "    b   4   0 252\n"
-            "    c 256 252   0\n"
+            "      a   b   c\n"
+            "  a   0   4 256\n"
+            "  b   4   0 252\n"
+            "  c 256 252   0\n"
             "clusters (epsilon 128 B): a+b|c\n"
             "  a+b: sigma 8 B, diameter 4\n"
             "  c: sigma 4 B, diameter 0\n"
@@ -157,7 +157,7 @@ TEST(Advisor, WithATreeEachClusterGetsItsClassAndInfinityPrintsAsInf) {
   const DecisionTree tree = test_tree();
   const Advice a = advise(r.field_names, r.field_bytes, r.kernels, 128, &tree);
   const std::string text = advice_text(a);
-  EXPECT_NE(text.find("    a   0   4 256 inf\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  a   0   4 256 inf\n"), std::string::npos) << text;
   EXPECT_NE(text.find("  a+b: sigma 8 B, diameter 4, layout tiled:32\n"
                       "  c: sigma 4 B, diameter 0, layout soa\n"
                       "  d: sigma 8 B, diameter 0, layout tiled:32\n"),
