@@ -3,6 +3,8 @@
 //! method's layouts made from the program's recorded accesses and a small hand-written
 //! decision tree, and one validated run of a variant as the harness does it.
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -41,7 +43,9 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
 //! to 16 B, of 3 records (not a power of two) to 40 B, of 64 records beyond.
 inline std::shared_ptr<const layout::DecisionTree> test_tree() {
   static const auto tree = [] {
-    const auto path = std::filesystem::temp_directory_path() / "lb_kofler_gpu_test_tree.json";
+    // one file per process: ctest runs the tests side by side
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("lb_kofler_gpu_test_tree." + std::to_string(::getpid()) + ".json");
     std::ofstream(path) << R"({"format": "layoutbench-kofler-tree/1", "gpu": {"name": "any", "uuid": "any"},
       "feature": "cluster_bytes", "tile_unit": "records",
       "intervals": [{"from_bytes": 1, "to_bytes": 4, "class": "soa"},

@@ -4,6 +4,7 @@
 // partitions, names and plan errors.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -49,7 +50,7 @@ std::string tree_error(int k, const std::string& key, const nlohmann::json& valu
 bool operator==(const ClusterLayout& a, const ClusterLayout& b) { return a.kind == b.kind && a.lanes == b.lanes; }
 
 TEST(DecisionTree, ReadsAGoodFile) {
-  const auto path = std::filesystem::temp_directory_path() / "lb_test_tree.json";
+  const auto path = std::filesystem::temp_directory_path() / ("lb_test_tree." + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << kTree;
   const DecisionTree t = read_decision_tree(path.string());
   std::filesystem::remove(path);
@@ -95,7 +96,7 @@ TEST(DecisionTree, EachBadFileIsOneErrorNamingTheFileAndTheProblem) {
   EXPECT_EQ(tree_error(1, "from_bytes", -5), "tree.json: interval 2: 'from_bytes' must be a positive integer");
   EXPECT_EQ(tree_error(1, "to_bytes", "8"), "tree.json: interval 2: 'to_bytes' must be a positive integer or null");
 
-  const auto path = std::filesystem::temp_directory_path() / "lb_test_tree_bad.json";
+  const auto path = std::filesystem::temp_directory_path() / ("lb_test_tree_bad." + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << "{\"format\": ";
   try {
     read_decision_tree(path.string());
