@@ -145,7 +145,7 @@ namespace {
 std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                       const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "bitonic sort");
-  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
+  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "without_tree"});
   const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
                                    fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);
@@ -155,6 +155,7 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
                                           lb::kofler::kSortCompileTimeTiles.end());
   std::vector<PlannedCase> plan;
   if (!precision_wanted(overrides, kPrecision)) return plan;
+  const auto method = method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), overrides);
   auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {
     const double record_bytes = double(n) * kRecordBytes;
     // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
@@ -171,7 +172,7 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
         add(version, {"aos", 0, {}, {}}, n);
       } else {
         for (const auto& choice :
-             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {})) {
+             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {}, &method)) {
           add(version, choice, n);
         }
       }

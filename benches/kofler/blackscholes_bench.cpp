@@ -99,17 +99,18 @@ namespace {
 
 std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                             const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
   if (!precision_wanted(overrides, "float")) return {};
+  const std::vector<std::string> fields = {"S", "X", "T", "call", "put"};
+  const auto method = method_source("blackscholes", fields, record_field_bytes<Option>(), overrides);
   std::vector<PlannedCase> plan;
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
     // outputs; host: the downloaded outputs.
     const MemoryNeed need{.host_bytes = 8.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, n, {"S", "X", "T", "call", "put"},
-                        tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::InputsOutputsSplit::name)})) {
+         layout_choices(preset, j, where, n, fields, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
+                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method)) {
       plan.push_back({kofler_id("gpu", choice, "float", n), {Where::gpu, need, [choice, n] {
                         return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
                       }}});

@@ -1,15 +1,51 @@
 #include "layout_choice.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "lb/kofler/recorded.hpp"
+
 namespace lb::harness::kofler {
+
+namespace {
+
+//! `program`'s KDLG partition from its recorded accesses, recorded once per process.
+layout::KdlgPartition recorded_partition(const std::string& program, const std::vector<std::string>& field_names) {
+  static std::mutex mutex;
+  static std::map<std::string, layout::KdlgPartition> partitions;
+  std::lock_guard lock(mutex);
+  if (const auto it = partitions.find(program); it != partitions.end()) return it->second;
+  const lb::kofler::RecordedProgram r = lb::kofler::record_program(program);
+  if (r.field_names != field_names)
+    throw std::invalid_argument(fmt::format("{} records the fields {}, not the program's {}", program,
+                                            fmt::join(r.field_names, ", "), fmt::join(field_names, ", ")));
+  return partitions[program] = layout::kdlg_partition(layout::program_kdlg(r.field_bytes, r.kernels));
+}
+
+}  // namespace
+
+layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
+                                   std::vector<std::size_t> field_bytes, const Overrides& overrides) {
+  return {[program, names = std::move(field_names)] { return recorded_partition(program, names); },
+          std::move(field_bytes), overrides.kofler_tree.get(), fmt::format("give {} FILE", kTreeOption),
+          [](const std::string& note) {
+            static std::mutex mutex;
+            static std::set<std::string> said;
+            std::lock_guard lock(mutex);
+            if (said.insert(note).second) std::fprintf(stderr, "layoutbench: note: %s\n", note.c_str());
+          }};
+}
 
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
-                                         const std::vector<std::string>& compile_time_partitions) {
+                                         const std::vector<std::string>& compile_time_partitions,
+                                         const layout::MethodSource* method) {
   const layout::ChoiceLists lists{
       [&](const char* key) { return preset.list_at<std::string>(j, key, where); },
       [&](const char* key) { return preset.list_at<std::size_t>(j, key, where); },
@@ -17,7 +53,8 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
         preset.check_keys(object, in, allowed);
       }};
   try {
-    return layout::read_choices(j, where, lists, size, field_names, compile_time_tiles, compile_time_partitions);
+    return layout::read_choices(j, where, lists, size, field_names, compile_time_tiles, compile_time_partitions,
+                                method);
   } catch (const layout::ChoiceError& e) {
     throw preset.error_at(e.key, e.what(), e.within);
   }
@@ -46,17 +83,16 @@ void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::st
                           std::string_view program) {
   for (const auto& l : preset.list_at<std::string>(j, "layouts", where))
     if (l == "split" || l == "split-ct")
-      throw preset.error_at("layouts", fmt::format("{} has no field partitions: layout '{}' (aos, soa, tiled, tiled-ct)",
-                                                   program, l),
+      throw preset.error_at("layouts",
+                            fmt::format("{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, "
+                                        "and the method's kdlg, tiled-tree, kdlg-tree)",
+                                        program, l),
                             where);
 }
 
 BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size) {
   BenchmarkId id{.version = std::move(version), .layout = layout.layout, .precision = std::move(precision)};
-  if (const std::string param = layout.param(); !param.empty()) {
-    const auto colon = param.find(':');
-    id.params.emplace_back(param.substr(0, colon), param.substr(colon + 1));
-  }
+  id.params = layout.params();
   id.params.emplace_back("size", std::to_string(size));
   return id;
 }
@@ -66,12 +102,12 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
                               std::vector<std::string> compile_time_partitions) {
   Axis layouts{"layout", {"aos", "soa", "tiled", "tiled-ct"}};
   if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
+  layouts.values.insert(layouts.values.end(), std::begin(layout::kMethodLayouts), std::end(layout::kMethodLayouts));
   Axis tiles{"compile_time_tile", {}};
   for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
   std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
-                         tiles};
-  if (partitions)
-    axes.insert(axes.end(), {{"partition", {}}, {"compile_time_partition", std::move(compile_time_partitions)}});
+                         tiles, {"partition", {}}, {"cluster_layouts", {}}};
+  if (partitions) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
   axes.push_back({"size", {}});
   return axes;
 }

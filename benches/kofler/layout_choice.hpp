@@ -27,13 +27,35 @@ using layout::Tiles;
 using layout::tiles_of;
 using layout::with_mapping;
 
-//! layout::read_choices over a program's object `j` of `preset` (at `where`, for errors): a
-//! mistake is a PresetError at its line. The program lists the keys it reads ("layouts",
-//! "tiles", "compile_time_tiles", "partitions") among its keys for Preset::check_keys.
+//! The option that gives the Kofler method's tree layouts their decision tree.
+inline constexpr const char* kTreeOption = "--kofler-tree";
+
+//! What the method's layouts of `program` (lb::kofler::record_program's name) are made from:
+//! its KDLG partition at ε = 128 B from its recorded accesses (recorded once per process, when
+//! a preset first asks; the recorded fields must be `field_names`), its record's field bytes
+//! (`field_bytes`: the record laid out, which for LavaMD's double differs from the float it
+//! is recorded at) and the --kofler-tree of `overrides`; tree layouts skipped by the preset's
+//! "without_tree" are noted once on stderr.
+layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
+                                   std::vector<std::size_t> field_bytes, const Overrides& overrides);
+
+//! The σ of each field of Rec, record order.
+template <class Rec>
+std::vector<std::size_t> record_field_bytes() {
+  std::vector<std::size_t> out;
+  for (std::size_t f = 0; f < Rec::field_count; ++f) out.push_back(Rec::size_of(f));
+  return out;
+}
+
+//! layout::read_choices over a program's object `j` of `preset` (at `where`, for errors), the
+//! method's layouts from `method` (none: asking for them is an error): a mistake is a PresetError at its line. The program lists
+//! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions", "without_tree")
+//! among its keys for Preset::check_keys.
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          std::size_t size, const std::vector<std::string>& field_names,
                                          const std::vector<std::size_t>& compile_time_tiles,
-                                         const std::vector<std::string>& compile_time_partitions);
+                                         const std::vector<std::string>& compile_time_partitions,
+                                         const layout::MethodSource* method = nullptr);
 
 //! A program's sizes: `key` of its preset object `j`, or the --sizes override where given;
 //! each must pass `ok`, else an error at the preset's line (or naming --sizes) that says
@@ -51,12 +73,14 @@ void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::st
                           std::string_view program);
 
 //! A Kofler benchmark's place on its axes: <version>/<layout>/<precision>[/tile:<t> |
-//! /partition:<p>]/size:<n> (the planner adds kofler/<program>).
+//! /partition:<p>[/cluster_layouts:<l>]]/size:<n> (the planner adds kofler/<program>).
 BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size);
 
 //! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
-//! `partitions`), "precision", the run-time "tile" and "partition" (any the preset gives) and
-//! what the program instantiates ("compile_time_tile", "compile_time_partition"), "size".
+//! `partitions`; the method's kdlg, tiled-tree, kdlg-tree in every program), "precision", the
+//! run-time "tile", "partition" (any the preset gives or the method makes) and
+//! "cluster_layouts" (the tree's, per cluster), what the program instantiates
+//! ("compile_time_tile", "compile_time_partition"), "size".
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions = {});

@@ -108,13 +108,14 @@ namespace {
 
 std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
   if (!precision_wanted(overrides, "float")) return {};
   lb::kofler::NBodyParams params;
   if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||
       j["steps"].get<std::uint64_t>() > 1000)
     throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
   params.steps = j["steps"].get<int>();
+  const auto method = method_source("nbody", {"pos", "vel"}, record_field_bytes<Body>(), overrides);
   std::vector<PlannedCase> plan;
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // One reference per size, made when its first benchmark runs, shared by all layouts.
@@ -126,7 +127,7 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
     const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::PosVelSplit::name)})) {
+                        {std::string(lb::kofler::PosVelSplit::name)}, &method)) {
       plan.push_back({kofler_id("gpu", choice, "float", n),
                       {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}});
     }

@@ -137,7 +137,7 @@ namespace {
 std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
   preset.check_keys(j, where,
-                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
+                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
   std::vector<std::size_t> sizes = overrides.sizes;
   if (sizes.empty()) sizes = preset.list_at<std::size_t>(j, "sizes", where);
   for (std::size_t s : sizes)
@@ -148,11 +148,13 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
 
   const std::vector<std::string> fields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
   const std::vector<std::size_t> ct_tiles(std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles));
+  const auto method = method_source("sampo", fields, record_field_bytes<Agent>(), overrides);
   std::vector<PlannedCase> plan;
   for (std::size_t size : sizes) {
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition})) {
+         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition},
+                        &method)) {
       // host: the snapshot's staging copy and the final population's download, one array each
       const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
       plan.push_back({kofler_id("gpu", choice, "mixed", size),

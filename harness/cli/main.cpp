@@ -9,6 +9,7 @@
 //!   bfs                BFS levels of a SNAP edge list over an inner-array layout (GPU or CPU)
 //!   street-network     statistics of an OSMnx GraphML street network (the traffic simulation's input)
 //!   traffic            the traffic simulation on such a network (the CPU reference), final state as CSV
+//!   advise             Kofler et al.'s advisor: a program's KDLG clusters and their layouts (docs/advisor.md)
 //! The orchestrator harness/run.py drives plan/run, one process per GPU.
 
 #include <algorithm>
@@ -34,6 +35,8 @@
 #include "lb/harness/journal.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/layout/decision_tree.hpp"
+#include "advise.hpp"
 #include "bfs.hpp"
 #include "common.hpp"
 #include "idw_interpolate.hpp"
@@ -53,6 +56,7 @@ struct Selection {
   std::string filter;
   std::vector<std::string> sizes;  //!< as typed: checked by sizes_of
   std::vector<std::string> precisions;
+  std::string kofler_tree;  //!< --kofler-tree
 };
 
 //! --sizes as distinct positive integers: "-1" or "1024.5" is an error naming the option, never
@@ -80,6 +84,8 @@ void add_selection_options(CLI::App* cmd, Selection& s) {
   cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")
       ->delimiter(',')
       ->check(lb::tools::one_of({"float", "double"}));
+  cmd->add_option("--kofler-tree", s.kofler_tree,
+                  "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts");
 }
 
 struct Plan {
@@ -90,7 +96,10 @@ struct Plan {
 Plan make_plan(const Selection& s) {
   Plan plan{load_preset(s.preset), {}};
   const Suite& suite = find_suite(s.suite);
-  auto all = suite.plan(plan.preset, Overrides{sizes_of(s.sizes), s.precisions});
+  Overrides overrides{sizes_of(s.sizes), s.precisions, nullptr};
+  if (!s.kofler_tree.empty())
+    overrides.kofler_tree = std::make_shared<const lb::layout::DecisionTree>(lb::layout::read_decision_tree(s.kofler_tree));
+  auto all = suite.plan(plan.preset, overrides);
   std::optional<std::regex> filter;
   if (!s.filter.empty()) {
     try {
@@ -280,6 +289,8 @@ int main(int argc, char** argv) {
   lb::tools::add_street_network_command(app, street_network);
   lb::tools::TrafficCommand traffic;
   lb::tools::add_traffic_command(app, traffic);
+  lb::tools::AdviseCommand advise;
+  lb::tools::add_advise_command(app, advise);
   if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
@@ -292,6 +303,7 @@ int main(int argc, char** argv) {
     if (*bfs) return lb::tools::bfs(bfs_opts);
     if (street_network) return street_network.run();
     if (traffic) return traffic.run();
+    if (advise) return advise.run();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "layoutbench: error: %s\n", lb::tools::out_of_memory_message().c_str());
     return 2;

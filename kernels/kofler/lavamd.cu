@@ -13,6 +13,7 @@
 #include "lb/kofler/lavamd_body.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/aosoa.hpp"
+#include "lb/layout/partition.hpp"
 #include "lb/layout/soa.hpp"
 
 namespace lb::kofler {
@@ -82,7 +83,9 @@ using LavaTiledCt2 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[2
   LB_LAVAMD_FOR(LavaSoA<T>)                                                                                    \
   LB_LAVAMD_FOR(LavaTiled<T>)                                                                                  \
   LB_LAVAMD_FOR(LavaTiledPow2<T>)                                                                              \
-  LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)
+  LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)                   \
+  LB_LAVAMD_FOR(layout::PartitionMapping<FourVector<T>>) /* the method's layouts (docs/advisor.md) */          \
+  LB_LAVAMD_FOR(layout::Pow2PartitionMapping<FourVector<T>>)
 LB_LAVAMD_LAYOUTS(float)
 LB_LAVAMD_LAYOUTS(double)
 #undef LB_LAVAMD_LAYOUTS

@@ -14,6 +14,7 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/sort_body.hpp"
 #include "lb/layout/aosoa.hpp"
+#include "lb/layout/partition.hpp"
 
 namespace lb::kofler {
 
@@ -119,6 +120,11 @@ template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, k
                            const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&, cudaStream_t, SortFault);
 template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&,
                            const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&, cudaStream_t, SortFault);
+// The method's layouts (kdlg, tiled-tree, kdlg-tree: docs/advisor.md) as run-time partitions.
+template void bitonic_sort(const layout::View<layout::PartitionMapping<SortRecord>>&,
+                           const layout::View<layout::PartitionMapping<SortRecord>>&, cudaStream_t, SortFault);
+template void bitonic_sort(const layout::View<layout::Pow2PartitionMapping<SortRecord>>&,
+                           const layout::View<layout::Pow2PartitionMapping<SortRecord>>&, cudaStream_t, SortFault);
 
 // --- CUB -----------------------------------------------------------------------------------
 

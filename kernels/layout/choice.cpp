@@ -6,30 +6,140 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "lb/layout/decision_tree.hpp"
+
 namespace lb::layout {
 
-std::string LayoutChoice::param() const {
-  if (layout == "tiled" || layout == "tiled-ct") return fmt::format("tile:{}", tile);
-  if (layout == "split" || layout == "split-ct") return "partition:" + partition;
+std::vector<std::pair<std::string, std::string>> LayoutChoice::params() const {
+  if (layout == "tiled" || layout == "tiled-ct") return {{"tile", std::to_string(tile)}};
+  if (runs_on_partition(layout) || layout == "split-ct") {
+    std::vector<std::pair<std::string, std::string>> out{{"partition", partition}};
+    if (layout == "tiled-tree" || layout == "kdlg-tree") {
+      std::string layouts;
+      for (const ClusterLayout& c : fields.clusters) {
+        if (!layouts.empty()) layouts += '|';
+        layouts += cluster_layout_name(c);
+      }
+      out.emplace_back("cluster_layouts", layouts);
+    }
+    return out;
+  }
   return {};
+}
+
+std::string LayoutChoice::param() const {
+  std::string out;
+  for (const auto& [key, value] : params()) {
+    if (!out.empty()) out += '/';
+    out += key + ':' + value;
+  }
+  return out;
+}
+
+bool runs_on_partition(std::string_view layout) {
+  return layout == "split" || std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) !=
+                                  std::end(kMethodLayouts);
+}
+
+std::optional<ClusterLayout> parse_cluster_layout(std::string_view text) {
+  using K = ClusterLayout::Kind;
+  if (text == "aos") return ClusterLayout{K::aos, 1};
+  if (text == "soa") return ClusterLayout{K::soa, 1};
+  if (text.starts_with("tiled:")) {
+    const std::string t(text.substr(6));
+    if (!t.empty() && std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) && t.size() < 10 &&
+        std::stoul(t) >= 1)
+      return ClusterLayout{K::tiled, std::stoul(t)};
+  }
+  return std::nullopt;
+}
+
+std::string cluster_layout_text(const ClusterLayout& c) {
+  if (c.kind == ClusterLayout::Kind::tiled) return fmt::format("tiled:{}", c.lanes);
+  return c.kind == ClusterLayout::Kind::soa ? "soa" : "aos";
+}
+
+std::string cluster_layout_name(const ClusterLayout& c) {
+  std::string text = cluster_layout_text(c);
+  std::replace(text.begin(), text.end(), ':', '-');
+  return text;
+}
+
+LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
+                           const std::vector<std::size_t>& bytes, const DecisionTree* tree) {
+  if (std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) == std::end(kMethodLayouts))
+    throw std::invalid_argument(fmt::format("'{}' is not one of the method's layouts", layout));
+  if (layout != "kdlg" && tree == nullptr)
+    throw std::invalid_argument(fmt::format("layout '{}' needs a decision tree", layout));
+  if (bytes.size() != names.size())
+    throw std::invalid_argument(fmt::format("{} field sizes for {} fields", bytes.size(), names.size()));
+  KdlgPartition clusters = p;
+  if (layout == "tiled-tree") {  // one cluster of every field
+    clusters.clusters.assign(1, {});
+    for (std::size_t f = 0; f < names.size(); ++f) clusters.clusters[0].push_back(f);
+    clusters.merges.clear();
+  }
+  LayoutChoice c{std::string(layout), 0, partition_name(clusters, names), to_field_partition(clusters, names.size())};
+  if (layout == "kdlg") return c;
+  for (std::size_t k = 0; k < clusters.clusters.size(); ++k) {  // to_field_partition keeps the clusters' order
+    std::uint64_t sigma = 0;
+    for (std::size_t f : clusters.clusters[k]) sigma += bytes[f];
+    c.fields.clusters[k] = tree->class_for(sigma);
+  }
+  return c;
 }
 
 namespace {
 
-constexpr std::string_view kLayouts[] = {"aos", "soa", "tiled", "tiled-ct", "split", "split-ct"};
+constexpr std::string_view kLayouts[] = {"aos",      "soa",  "tiled",      "tiled-ct", "split",
+                                         "split-ct", "kdlg", "tiled-tree", "kdlg-tree"};
 
 ClusterLayout cluster_layout(const std::string& text, const std::string& name) {
-  using K = ClusterLayout::Kind;
-  if (text == "aos") return {K::aos, 1};
-  if (text == "soa") return {K::soa, 1};
-  if (text.starts_with("tiled:")) {
-    const std::string t = text.substr(6);
-    if (!t.empty() && std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) && t.size() < 10 &&
-        std::stoul(t) >= 1)
-      return {K::tiled, std::stoul(t)};
-  }
+  if (const auto c = parse_cluster_layout(text)) return *c;
   throw ChoiceError(name, fmt::format("partition '{}': cluster layout '{}' is not aos, soa or tiled:<t>", name, text),
                         "partitions");
+}
+
+//! The method's layouts the data asks for: each made from `method`'s partition and tree; the
+//! tree's left out (and noted) where no tree is given and the data says "without_tree": "skip".
+void add_method_choices(std::vector<LayoutChoice>& out, const nlohmann::json& j, std::string_view where,
+                        const std::vector<std::string>& layouts, const std::vector<std::string>& field_names,
+                        const MethodSource* method) {
+  bool skip = false;
+  if (j.contains("without_tree")) {
+    if (j["without_tree"] != "skip" && j["without_tree"] != "error")
+      throw ChoiceError("without_tree", "'without_tree' must be \"skip\" or \"error\"", where);
+    skip = j["without_tree"] == "skip";
+  }
+  std::vector<std::string_view> planned, skipped;
+  for (std::string_view l : kMethodLayouts) {
+    if (std::find(layouts.begin(), layouts.end(), l) == layouts.end()) continue;
+    if (method == nullptr)
+      throw ChoiceError("layouts", fmt::format("layout '{}': this program records no accesses for the method", l), where);
+    if (l != "kdlg" && method->tree == nullptr) {
+      if (!skip)
+        throw ChoiceError("layouts",
+                          fmt::format("layout '{}' needs a decision tree: {} (or \"without_tree\": \"skip\" in "
+                                      "'{}' to plan the others without it)",
+                                      l, method->tree_hint, where),
+                          where);
+      skipped.push_back(l);
+      continue;
+    }
+    planned.push_back(l);
+  }
+  if (!skipped.empty() && method->note)
+    method->note(fmt::format("{}: {} not planned: no decision tree given ({})", where, fmt::join(skipped, ", "),
+                             method->tree_hint));
+  if (planned.empty()) return;
+  KdlgPartition p;
+  try {
+    p = method->partition();
+  } catch (const std::invalid_argument& e) {
+    throw ChoiceError("layouts", fmt::format("layout '{}' needs the program's recorded accesses: {}", planned.front(), e.what()),
+                      where);
+  }
+  for (std::string_view l : planned) out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree));
 }
 
 FieldPartition read_partition(const ChoiceLists& lists, const std::string& name, const nlohmann::json& clusters,
@@ -77,12 +187,12 @@ FieldPartition read_partition(const ChoiceLists& lists, const std::string& name,
 std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view where, const ChoiceLists& lists,
                                        std::size_t size, const std::vector<std::string>& field_names,
                                        const std::vector<std::size_t>& compile_time_tiles,
-                                       const std::vector<std::string>& compile_time_partitions) {
+                                       const std::vector<std::string>& compile_time_partitions,
+                                       const MethodSource* method) {
   const auto layouts = lists.strings("layouts");
   for (const auto& l : layouts)
     if (std::find(std::begin(kLayouts), std::end(kLayouts), l) == std::end(kLayouts))
-      throw ChoiceError("layouts", fmt::format("unknown layout '{}' (aos, soa, tiled, tiled-ct, split, split-ct)", l),
-                            where);
+      throw ChoiceError("layouts", fmt::format("unknown layout '{}' ({})", l, fmt::join(kLayouts, ", ")), where);
   auto wants = [&](std::string_view l) { return std::find(layouts.begin(), layouts.end(), l) != layouts.end(); };
 
   std::vector<LayoutChoice> out;
@@ -125,6 +235,7 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
       }
     }
   }
+  add_method_choices(out, j, where, layouts, field_names, method);
   return out;
 }
 

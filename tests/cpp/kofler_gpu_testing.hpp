@@ -1,10 +1,18 @@
 #pragma once
-//! What the Kofler programs' GPU tests share: every layout kind a program compiles, and one
-//! validated run of a variant as the harness does it.
+//! What the Kofler programs' GPU tests share: every layout kind a program compiles, the
+//! method's layouts made from the program's recorded accesses and a small hand-written
+//! decision tree, and one validated run of a variant as the harness does it.
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "kofler/layout_choice.hpp"
+#include "lb/layout/decision_tree.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 
@@ -28,6 +36,43 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
   out.push_back({"split", 0, partition, p});
   out.push_back({"split-ct", 0, partition, p});
   return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.layout; });
+}
+
+//! A small hand-written decision tree over the Kofler records' bytes, read from a file as
+//! --kofler-tree reads one, with every kind of cluster layout: SoA to 4 B, tiles of 4 records
+//! to 16 B, of 3 records (not a power of two) to 40 B, of 64 records beyond.
+inline std::shared_ptr<const layout::DecisionTree> test_tree() {
+  static const auto tree = [] {
+    // one file per process: ctest runs the tests side by side
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("lb_kofler_gpu_test_tree." + std::to_string(::getpid()) + ".json");
+    std::ofstream(path) << R"({"format": "layoutbench-kofler-tree/1", "gpu": {"name": "any", "uuid": "any"},
+      "feature": "cluster_bytes", "tile_unit": "records",
+      "intervals": [{"from_bytes": 1, "to_bytes": 4, "class": "soa"},
+                    {"from_bytes": 5, "to_bytes": 16, "class": "tiled:4"},
+                    {"from_bytes": 17, "to_bytes": 40, "class": "tiled:3"},
+                    {"from_bytes": 41, "to_bytes": null, "class": "tiled:64"}]})";
+    auto t = std::make_shared<const layout::DecisionTree>(layout::read_decision_tree(path.string()));
+    std::filesystem::remove(path);
+    return t;
+  }();
+  return tree;
+}
+
+//! `layouts` and then the method's kdlg, tiled-tree and kdlg-tree of `program` (fields `names`
+//! of `bytes` bytes) as its planner makes them: the partition from its recorded accesses, the
+//! classes from test_tree(); those of LB_GPU_TEST_LAYOUTS when it is set.
+inline std::vector<harness::kofler::LayoutChoice> with_method_layouts(std::vector<harness::kofler::LayoutChoice> layouts,
+                                                                      const std::string& program,
+                                                                      const std::vector<std::string>& names,
+                                                                      const std::vector<std::size_t>& bytes) {
+  harness::Overrides with_tree;
+  with_tree.kofler_tree = test_tree();
+  const auto method = harness::kofler::method_source(program, names, bytes, with_tree);
+  const layout::KdlgPartition partition = method.partition();
+  for (std::string_view l : layout::kMethodLayouts)
+    layouts.push_back(layout::method_choice(l, partition, names, bytes, with_tree.kofler_tree.get()));
+  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.layout; });
 }
 
 //! Set-up, poison, prepare, run (unless `skip_run`), validate: the harness's validated run.

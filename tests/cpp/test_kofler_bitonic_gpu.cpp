@@ -10,6 +10,7 @@
 #include "kofler/sort_variant.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "gpu_test_scope.hpp"
+#include "kofler_gpu_testing.hpp"
 
 namespace lb::harness::kofler {
 namespace {
@@ -34,7 +35,8 @@ const std::vector<LayoutChoice>& bitonic_layouts() {
 
 TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (const auto& choice : testing::layouts_under_test(bitonic_layouts(), [](const auto& c) { return c.layout; })) {
+  for (const auto& choice : testing::with_method_layouts(bitonic_layouts(), "bitonic", lb::kofler::kSortFieldNames,
+                                                         record_field_bytes<lb::kofler::SortRecord>())) {
     SCOPED_TRACE(choice.layout + " " + choice.param());
     for (std::size_t n : {std::size_t(1024), std::size_t(8192)}) {
       const Check ok = sort_once(choice, "bitonic", n, SortFault::none);

@@ -18,8 +18,9 @@ constexpr std::size_t kOptions = 100003;
 
 TEST(KoflerBlackScholesGpu, EveryLayoutMatchesTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (const auto& choice : testing::kofler_layouts(
-           tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}), "inputs|outputs", 5, 3)) {
+  for (const auto& choice : testing::with_method_layouts(
+           testing::kofler_layouts(tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}), "inputs|outputs", 5, 3),
+           "blackscholes", {"S", "X", "T", "call", "put"}, record_field_bytes<lb::kofler::Option>())) {
     auto v = make_black_scholes_variant(choice, kOptions, BlackScholesParams{}, BlackScholesParams{});
     const Check c = testing::validated_run(*v);
     EXPECT_TRUE(c.ok) << choice.layout << " " << choice.param() << ": " << c.message;

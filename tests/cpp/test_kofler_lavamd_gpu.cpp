@@ -9,6 +9,7 @@
 #include "kofler/lavamd_variant.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "gpu_test_scope.hpp"
+#include "kofler_gpu_testing.hpp"
 
 namespace lb::harness::kofler {
 namespace {
@@ -31,7 +32,10 @@ TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
       {"aos", 0, {}, {}},     {"soa", 0, {}, {}},      {"tiled", 2, {}, {}},     {"tiled", 64, {}, {}},
       {"tiled", 4096, {}, {}}, {"tiled-ct", 4, {}, {}}, {"tiled-ct", 32, {}, {}}, {"tiled-ct", 128, {}, {}}};
   for (const std::string precision : {"float", "double"})
-    for (const auto& choice : testing::layouts_under_test(layouts, [](const auto& c) { return c.layout; })) {
+    for (const auto& choice : testing::with_method_layouts(
+             layouts, "lavamd", lb::kofler::kLavaFieldNames,
+             precision == "float" ? record_field_bytes<lb::kofler::FourVector<float>>()
+                                  : record_field_bytes<lb::kofler::FourVector<double>>())) {
       SCOPED_TRACE(precision + " " + choice.layout + " " + choice.param());
       const Check ok = lavamd_once(choice, 3, precision, LavaFault::none);
       EXPECT_TRUE(ok.ok) << ok.message;

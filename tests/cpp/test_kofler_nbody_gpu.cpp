@@ -20,8 +20,9 @@ std::shared_ptr<const NBodyCase> small_case() {
 
 TEST(KoflerNBodyGpu, EveryLayoutMatchesTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (const auto& choice : testing::kofler_layouts(tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                                                    "pos|vel", 2, 1)) {
+  for (const auto& choice : testing::with_method_layouts(
+           testing::kofler_layouts(tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}), "pos|vel", 2, 1), "nbody",
+           {"pos", "vel"}, record_field_bytes<lb::kofler::Body>())) {
     auto v = make_nbody_variant(choice, small_case());
     const Check c = testing::validated_run(*v);
     EXPECT_TRUE(c.ok) << choice.layout << " " << choice.param() << ": " << c.message;

@@ -10,6 +10,7 @@
 #include "gpu_available.hpp"
 #include "kofler/sampo_variant.hpp"
 #include "gpu_test_scope.hpp"
+#include "kofler_gpu_testing.hpp"
 
 namespace lb::kofler::sampo {
 namespace {
@@ -48,7 +49,7 @@ std::vector<LayoutChoice> every_kind() {
           choice("split-ct", 0, "by-kernel", by_kernel())};
 }
 
-std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.partition; }
+std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.param(); }
 
 TEST(SampoGpu, WarmUpFromEggsMatchesTheCpuAgentForAgent) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
@@ -65,7 +66,9 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
   for (const StepStats& s : expected()->stats) laid += s.eggs_laid, bites += s.bites;
   ASSERT_GT(laid, 0u) << "the case lays no eggs: createEggs would go unchecked";
   ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
-  for (const LayoutChoice& c : testing::layouts_under_test(every_kind(), [](const auto& k) { return k.layout; })) {
+  const std::vector<std::string> fields(std::begin(kFieldNames), std::end(kFieldNames));
+  for (const LayoutChoice& c :
+       lb::testing::with_method_layouts(every_kind(), "sampo", fields, harness::kofler::record_field_bytes<Agent>())) {
     auto v = make_sampo_variant(c, small(), expected());
     v->setup(nullptr);
     v->poison(nullptr);

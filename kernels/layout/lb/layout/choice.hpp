@@ -3,7 +3,7 @@
 //! each a LayoutChoice that choice_mapping.hpp's with_mapping turns into a mapping value.
 //! Every program records its fields by name so the data can give a field partition:
 //!
-//!   "layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct"],
+//!   "layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct", "kdlg", "tiled-tree", "kdlg-tree"],
 //!   "tiles": "sweep" | [2, 4, ...]      run-time tile sizes; "sweep" = powers of two 2 .. size
 //!   "compile_time_tiles": [32, 128]     tiled-ct: only tiles the program instantiates
 //!   "partitions": {"pos|vel": [["pos"], ["vel"]],
@@ -13,30 +13,80 @@
 //! "soa" | "tiled:<t>"}; every field in exactly one cluster. `split` runs a partition through
 //! the run-time PartitionMapping, `split-ct` through the compile-time Split of the same
 //! clusters, which a program provides for the partitions it names.
+//!
+//! The method's layouts (Kofler et al. 2015, docs/advisor.md) run through the run-time
+//! PartitionMapping too, their partition made from the program's recorded accesses and the
+//! GPU's decision tree (MethodSource): `kdlg` the KDLG clusters each AoS, `tiled-tree` one
+//! cluster of all fields laid out as the tree's class for its bytes, `kdlg-tree` the KDLG
+//! clusters each laid out as the tree's class for its bytes.
+//!   "without_tree": "skip"              no tree given: leave tiled-tree and kdlg-tree out
+//!                                       (with a note) instead of the error naming the option
 
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "lb/layout/field_partition.hpp"
+#include "lb/layout/kdlg.hpp"
 
 namespace lb::layout {
 
-struct LayoutChoice {
-  std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct
-  std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile
-  std::string partition;       //!< split, split-ct: the partition's name
-  FieldPartition fields = {};  //!< split, split-ct: the partition as data
+struct DecisionTree;
 
-  //! The name's layout field and its parameters, e.g. "tiled", "tile:64" (empty for aos/soa).
+//! The method's layout values, in the order read_choices plans them.
+inline constexpr std::string_view kMethodLayouts[] = {"kdlg", "tiled-tree", "kdlg-tree"};
+
+struct LayoutChoice {
+  std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree
+  std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile
+  std::string partition;       //!< split, split-ct: the partition's name; the method's: partition_name's
+  FieldPartition fields = {};  //!< split, split-ct and the method's: the partition as data
+
+  //! The name's parameters after the layout: tile:64; partition:pos|vel; for the tree's
+  //! layouts also cluster_layouts:tiled-32|soa, each cluster's cluster_layout_name in the
+  //! partition's order (none for aos/soa).
+  std::vector<std::pair<std::string, std::string>> params() const;
+  //! params() as the name writes them, '/'-joined ("tile:64"; empty for aos/soa).
   std::string param() const;
 };
+
+//! Whether `layout` runs through the run-time PartitionMapping (split and the method's).
+bool runs_on_partition(std::string_view layout);
+
+//! A cluster layout as data gives it: "aos", "soa", "tiled:<t>" (t ≥ 1); nullopt otherwise.
+std::optional<ClusterLayout> parse_cluster_layout(std::string_view text);
+//! The inverse: "aos", "soa", "tiled:32".
+std::string cluster_layout_text(const ClusterLayout& c);
+//! As a benchmark name's value writes it (no ':'): "aos", "soa", "tiled-32".
+std::string cluster_layout_name(const ClusterLayout& c);
+
+//! What the method's layouts are made from; read_choices asks for it only when the data
+//! names one of them.
+struct MethodSource {
+  //! The program's KDLG partition (clusters of field indices, in read_choices' field order),
+  //! from its recorded accesses; throws std::invalid_argument when it cannot be recorded.
+  std::function<KdlgPartition()> partition;
+  std::vector<std::size_t> field_bytes;  //!< σ of each field of the record laid out
+  const DecisionTree* tree = nullptr;    //!< the GPU's decision tree; none given: nullptr
+  std::string tree_hint;                 //!< how to give one, for the error ("give --kofler-tree FILE")
+  std::function<void(const std::string&)> note;  //!< told what "without_tree": "skip" left out
+};
+
+//! The method's layout `layout` (one of kMethodLayouts) from the KDLG partition `p` of a
+//! record with fields `names` of `bytes` bytes each, with the tree's classes for the tree's
+//! layouts (`tree` must then be given). Exactly: kdlg = p's clusters, each AoS; tiled-tree =
+//! one cluster of every field, of the tree's class for the record's bytes; kdlg-tree = p's
+//! clusters, each of the tree's class for its bytes.
+LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
+                           const std::vector<std::size_t>& bytes, const DecisionTree* tree);
 
 //! A mistake in the data, for its owner to point at: `key` is the key it is at, `within` the
 //! object holding that key (empty: the first `key` anywhere), what() the problem.
@@ -61,10 +111,12 @@ struct ChoiceLists {
 //! Reads "layouts", "tiles", "compile_time_tiles" and "partitions" of a program's object `j`
 //! (found under `where`) for one size; `field_names` in record order. `compile_time_tiles`
 //! and `compile_time_partitions` are what the program instantiates: data asking for others
-//! is an error naming them. Throws ChoiceError (and whatever `lists` throws).
+//! is an error naming them. The method's layouts come from `method` (nullptr: the program has
+//! none, an error naming the layout). Throws ChoiceError (and whatever `lists` throws).
 std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view where, const ChoiceLists& lists,
                                        std::size_t size, const std::vector<std::string>& field_names,
                                        const std::vector<std::size_t>& compile_time_tiles,
-                                       const std::vector<std::string>& compile_time_partitions);
+                                       const std::vector<std::string>& compile_time_partitions,
+                                       const MethodSource* method = nullptr);
 
 }  // namespace lb::layout

@@ -43,8 +43,9 @@ void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, LayoutList<
   // Power-of-two tiles (every sweep) go through the mappings with no division in their code.
   if (c.layout == "tiled" && detail::Pow2Tiles::accepts(c.tile)) return f(Pow2AoSoAMapping<Rec>(n, c.tile));
   if (c.layout == "tiled") return f(RuntimeAoSoAMapping<Rec>(n, c.tile));
-  if (c.layout == "split" && power_of_two_tiles(c.fields)) return f(Pow2PartitionMapping<Rec>(n, c.fields));
-  if (c.layout == "split") return f(PartitionMapping<Rec>(n, c.fields));
+  // split and the method's layouts (kdlg, tiled-tree, kdlg-tree): a field partition as data
+  if (runs_on_partition(c.layout) && power_of_two_tiles(c.fields)) return f(Pow2PartitionMapping<Rec>(n, c.fields));
+  if (runs_on_partition(c.layout)) return f(PartitionMapping<Rec>(n, c.fields));
   if (c.layout == "tiled-ct") {
     bool found = false;
     ((c.tile == T ? (found = true, f(AoSoAMapping<Rec, T>{n})) : void()), ...);
@@ -67,18 +68,15 @@ constexpr auto tiles_of() {
       std::make_index_sequence<std::size(A)>{});
 }
 
-//! with_mapping for a program without field partitions: returns make(mapping); a split
-//! choice is an error naming `program`.
+//! with_mapping for a program without partitions of its own (no preset names one): returns
+//! make(mapping); a split choice is an error naming `program`. The method's layouts, whose
+//! partition comes from the program's recorded accesses, run through PartitionMapping.
 template <class Rec, class CtTiles, class Make>
 auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
+  if (c.layout == "split" || c.layout == "split-ct")
+    throw std::invalid_argument(std::string(program) + " has no split layouts");
   std::invoke_result_t<Make&, AoSMapping<Rec>> out{};
-  with_mapping<Rec>(c, n, tiles, LayoutList<>{}, [&](auto mapping) {
-    if constexpr (std::is_same_v<decltype(mapping), PartitionMapping<Rec>> ||
-                  std::is_same_v<decltype(mapping), Pow2PartitionMapping<Rec>>)
-      throw std::invalid_argument(std::string(program) + " has no split layouts");
-    else
-      out = make(mapping);
-  });
+  with_mapping<Rec>(c, n, tiles, LayoutList<>{}, [&](auto mapping) { out = make(mapping); });
   return out;
 }
 

@@ -1,0 +1,53 @@
+#pragma once
+//! The per-GPU decision tree of Kofler et al. 2015's second step, as the tree-training suite
+//! writes it (docs/advisor.md): the layout class of a cluster by its bytes σ, as contiguous
+//! σ intervals from 1 B to ∞. Host only. The file:
+//!
+//!   {"format": "layoutbench-kofler-tree/1", "gpu": {"name": ..., "uuid": ...},
+//!    "feature": "cluster_bytes", "tile_unit": "records",
+//!    "intervals": [{"from_bytes": 1, "to_bytes": 12, "class": "tiled:32"},
+//!                  {"from_bytes": 13, "to_bytes": null, "class": "soa"}], ...}
+//!
+//! Classes are "aos", "soa" and "tiled:<t>" (t records per tile, the AoSoA lanes); other keys
+//! ("classes", "training", "sklearn") are the trainer's and are not read here.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "lb/layout/field_partition.hpp"
+
+namespace lb::layout {
+
+//! The format string a tree file must carry.
+inline constexpr const char* kTreeFormat = "layoutbench-kofler-tree/1";
+
+struct DecisionTree {
+  //! The last interval's to_bytes (null in the file).
+  static constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
+  struct Interval {
+    std::uint64_t from_bytes, to_bytes;  //!< inclusive
+    ClusterLayout layout;
+  };
+  std::string source;  //!< the file it was read from (messages name it)
+  std::string gpu_name, gpu_uuid;
+  std::vector<Interval> intervals;  //!< contiguous from 1 to kUnbounded
+
+  //! The class of a cluster of `cluster_bytes` bytes (σ ≥ 1; 0 is std::invalid_argument).
+  const ClusterLayout& class_for(std::uint64_t cluster_bytes) const;
+};
+
+//! Checks and reads a tree from its JSON `j`, found in `source`. Throws std::invalid_argument
+//! "<source>: <problem>": the wrong format string or feature or tile unit, a missing key,
+//! intervals with a gap or an overlap (each named by its from_bytes), not ending at null, an
+//! unknown class.
+DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string& source);
+
+//! Reads the tree file at `path`: decision_tree_from_json's errors, and "<path>: cannot be
+//! read" or "<path>: malformed JSON: ...".
+DecisionTree read_decision_tree(const std::string& path);
+
+}  // namespace lb::layout

@@ -1,0 +1,261 @@
+// Kofler et al.'s method after the KDLG (docs/advisor.md): the decision-tree reader (a good
+// file, each bad file's one error, the class at the intervals' edges), the advisor's output on
+// the paper's worked example recorded by hand, and the method's layout values as exact field
+// partitions, names and plan errors.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kofler/layout_choice.hpp"
+#include "lb/kofler/recorded.hpp"
+#include "lb/layout/advisor.hpp"
+#include "lb/layout/decision_tree.hpp"
+#include "preset_testing.hpp"
+
+namespace {
+
+using namespace lb::layout;
+using K = ClusterLayout::Kind;
+
+//! A tree of three classes: soa for 1..4 B, tiled:32 for 5..8 B, aos from 9 B.
+const char* kTree = R"({"format": "layoutbench-kofler-tree/1", "gpu": {"name": "Test GPU", "uuid": "GPU-1234"},
+  "feature": "cluster_bytes", "tile_unit": "records", "classes": ["aos", "soa", "tiled:32"],
+  "intervals": [{"from_bytes": 1, "to_bytes": 4, "class": "soa"},
+                {"from_bytes": 5, "to_bytes": 8, "class": "tiled:32"},
+                {"from_bytes": 9, "to_bytes": null, "class": "aos"}]})";
+
+DecisionTree test_tree() { return decision_tree_from_json(nlohmann::json::parse(kTree), "tree.json"); }
+
+//! The error reading kTree with `key` of the interval `k` (or of the tree, k < 0) set to `value`.
+std::string tree_error(int k, const std::string& key, const nlohmann::json& value) {
+  nlohmann::json j = nlohmann::json::parse(kTree);
+  (k < 0 ? j : j["intervals"][k])[key] = value;
+  try {
+    decision_tree_from_json(j, "tree.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+bool operator==(const ClusterLayout& a, const ClusterLayout& b) { return a.kind == b.kind && a.lanes == b.lanes; }
+
+TEST(DecisionTree, ReadsAGoodFile) {
+  const auto path = std::filesystem::temp_directory_path() / ("lb_test_tree." + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << kTree;
+  const DecisionTree t = read_decision_tree(path.string());
+  std::filesystem::remove(path);
+  EXPECT_EQ(t.source, path.string());
+  EXPECT_EQ(t.gpu_name, "Test GPU");
+  EXPECT_EQ(t.gpu_uuid, "GPU-1234");
+  ASSERT_EQ(t.intervals.size(), 3u);
+  EXPECT_EQ(t.intervals[1].from_bytes, 5u);
+  EXPECT_EQ(t.intervals[1].to_bytes, 8u);
+  EXPECT_TRUE((t.intervals[1].layout == ClusterLayout{K::tiled, 32}));
+  EXPECT_EQ(t.intervals[2].to_bytes, DecisionTree::kUnbounded);
+}
+
+TEST(DecisionTree, ClassAtTheIntervalsEdges) {
+  const DecisionTree t = test_tree();
+  EXPECT_TRUE((t.class_for(1) == ClusterLayout{K::soa, 1}));
+  EXPECT_TRUE((t.class_for(4) == ClusterLayout{K::soa, 1}));
+  EXPECT_TRUE((t.class_for(5) == ClusterLayout{K::tiled, 32}));
+  EXPECT_TRUE((t.class_for(8) == ClusterLayout{K::tiled, 32}));
+  EXPECT_TRUE((t.class_for(9) == ClusterLayout{K::aos, 1}));
+  EXPECT_TRUE((t.class_for(DecisionTree::kUnbounded) == ClusterLayout{K::aos, 1}));
+  EXPECT_THROW(t.class_for(0), std::invalid_argument);
+}
+
+TEST(DecisionTree, EachBadFileIsOneErrorNamingTheFileAndTheProblem) {
+  EXPECT_EQ(tree_error(-1, "format", "layoutbench-kofler-tree/2"),
+            "tree.json: format 'layoutbench-kofler-tree/2' is not 'layoutbench-kofler-tree/1'");
+  EXPECT_EQ(tree_error(-1, "feature", "cluster_fields"), "tree.json: feature 'cluster_fields' is not 'cluster_bytes'");
+  EXPECT_EQ(tree_error(-1, "tile_unit", "bytes"), "tree.json: tile_unit 'bytes' is not 'records'");
+  EXPECT_EQ(tree_error(-1, "gpu", nlohmann::json::object({{"name", "x"}})), "tree.json: 'gpu' needs 'uuid' (a string)");
+  EXPECT_EQ(tree_error(-1, "intervals", nlohmann::json::array()), "tree.json: 'intervals' must be a non-empty list");
+  EXPECT_EQ(tree_error(0, "from_bytes", 2), "tree.json: interval 1: the intervals must start at 1 byte, not 2");
+  EXPECT_EQ(tree_error(1, "from_bytes", 7),
+            "tree.json: interval 2: from_bytes 7 leaves a gap after the previous interval, which ends at 4");
+  EXPECT_EQ(tree_error(1, "from_bytes", 3),
+            "tree.json: interval 2: from_bytes 3 overlaps the previous interval, which ends at 4");
+  EXPECT_EQ(tree_error(1, "to_bytes", 4), "tree.json: interval 2: to_bytes 4 is below from_bytes 5");
+  EXPECT_EQ(tree_error(1, "to_bytes", nullptr), "tree.json: interval 2: only the last interval's 'to_bytes' is null");
+  EXPECT_EQ(tree_error(2, "to_bytes", 100),
+            "tree.json: interval 3: the last interval's 'to_bytes' must be null (no upper end)");
+  EXPECT_EQ(tree_error(1, "class", "tiled:0"), "tree.json: interval 2: unknown class 'tiled:0' (aos, soa or tiled:<t>)");
+  EXPECT_EQ(tree_error(1, "class", "hybrid"), "tree.json: interval 2: unknown class 'hybrid' (aos, soa or tiled:<t>)");
+  EXPECT_EQ(tree_error(1, "from_bytes", -5), "tree.json: interval 2: 'from_bytes' must be a positive integer");
+  EXPECT_EQ(tree_error(1, "to_bytes", "8"), "tree.json: interval 2: 'to_bytes' must be a positive integer or null");
+
+  const auto path = std::filesystem::temp_directory_path() / ("lb_test_tree_bad." + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << "{\"format\": ";
+  try {
+    read_decision_tree(path.string());
+    ADD_FAILURE() << "malformed JSON read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path.string() + ": malformed JSON", 0), 0u) << e.what();
+  }
+  std::filesystem::remove(path);
+  try {
+    read_decision_tree(path.string());
+    ADD_FAILURE() << "a missing file read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": cannot be read");
+  }
+}
+
+//! The paper's worked example (l.71, Fig. 2a) recorded by hand: 32 iterations each loading a
+//! and b of record i (4 B floats of a 12-byte AoS record), then c of record 0.
+lb::kofler::RecordedProgram worked_example() {
+  lb::kofler::RecordedProgram r{"example", {"a", "b", "c"}, {4, 4, 4}, {{"fig2a", {}}}, "32 records, one thread"};
+  const std::uintptr_t base = 4096;
+  for (std::uintptr_t i = 0; i < 32; ++i) {
+    r.kernels[0].accesses.push_back({0, base + 12 * i, 4, AccessKind::load});
+    r.kernels[0].accesses.push_back({1, base + 12 * i + 4, 4, AccessKind::load});
+  }
+  r.kernels[0].accesses.push_back({2, base + 8, 4, AccessKind::load});
+  return r;
+}
+
+TEST(Advisor, WorkedExampleGivesClustersAPlusBAndCWithoutATree) {
+  const auto r = worked_example();
+  const Advice a = advise(r.field_names, r.field_bytes, r.kernels, 128, nullptr);
+  EXPECT_EQ(partition_name(a.partition, a.field_names), "a+b|c");
+  EXPECT_EQ(advice_text(a),
+            "fields (sigma, bytes): a 4 b 4 c 4\n"
+            "delta (distinct bytes between accesses; inf: never near within a kernel):\n"
+            "      a   b   c\n"
+            "  a   0   4 256\n"
+            "  b   4   0 252\n"
+            "  c 256 252   0\n"
+            "clusters (epsilon 128 B): a+b|c\n"
+            "  a+b: sigma 8 B, diameter 4\n"
+            "  c: sigma 4 B, diameter 0\n"
+            "merges:\n"
+            "  joined a and b at delta 4\n"
+            "no tree given: clusters only\n");
+  const nlohmann::json j = advice_json(a);
+  EXPECT_EQ(j["partition"], "a+b|c");
+  EXPECT_EQ(j["delta"][0], nlohmann::json::parse("[0, 4, 256]"));
+  EXPECT_EQ(j["clusters"][0]["bytes"], 8);
+  EXPECT_FALSE(j["clusters"][0].contains("layout"));
+  EXPECT_TRUE(j["tree"].is_null());
+}
+
+TEST(Advisor, WithATreeEachClusterGetsItsClassAndInfinityPrintsAsInf) {
+  auto r = worked_example();
+  r.field_names.push_back("d");  // never accessed: δ = ∞ to every field
+  r.field_bytes.push_back(8);
+  const DecisionTree tree = test_tree();
+  const Advice a = advise(r.field_names, r.field_bytes, r.kernels, 128, &tree);
+  const std::string text = advice_text(a);
+  EXPECT_NE(text.find("  a   0   4 256 inf\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  a+b: sigma 8 B, diameter 4, layout tiled:32\n"
+                      "  c: sigma 4 B, diameter 0, layout soa\n"
+                      "  d: sigma 8 B, diameter 0, layout tiled:32\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tree tree.json:\n  kdlg-tree: a+b tiled:32 | c soa | d tiled:32\n"
+                      "  tiled-tree: one cluster, sigma 20 B, layout aos\n"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = advice_json(a);
+  EXPECT_EQ(j["delta"][0][3], "inf");
+  EXPECT_EQ(j["clusters"][1]["layout"], "soa");
+  EXPECT_EQ(j["whole_record_layout"], "aos");
+  EXPECT_EQ(j["tree"], "tree.json");
+}
+
+//! A program object's choices with the method from the worked example's partition and `tree`.
+std::vector<LayoutChoice> method_choices(const std::string& object, const DecisionTree* tree,
+                                         const std::function<KdlgPartition()>& partition = {}) {
+  const auto r = worked_example();
+  MethodSource m{partition ? partition
+                           : [&] {
+                               return kdlg_partition(program_kdlg(r.field_bytes, r.kernels));
+                             },
+                 r.field_bytes, tree, "give --tree-option FILE", {}};
+  const auto preset = lb::testing::preset_from(R"({"example": )" + object + "}");
+  return lb::harness::kofler::layout_choices(preset, preset.suites["example"], "example", 1024, r.field_names, {}, {}, &m);
+}
+
+TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
+  const DecisionTree tree = test_tree();
+  const auto c = method_choices(R"({"layouts": ["kdlg-tree", "aos", "tiled-tree", "kdlg"]})", &tree);
+  ASSERT_EQ(c.size(), 4u);  // aos, then the method's in their order: kdlg, tiled-tree, kdlg-tree
+  EXPECT_EQ(c[0].layout, "aos");
+
+  EXPECT_EQ(c[1].layout, "kdlg");
+  EXPECT_EQ(c[1].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
+  ASSERT_EQ(c[1].fields.clusters.size(), 2u);
+  EXPECT_TRUE((c[1].fields.clusters[0] == ClusterLayout{K::aos, 1}) && (c[1].fields.clusters[1] == ClusterLayout{K::aos, 1}));
+  EXPECT_EQ(c[1].param(), "partition:a+b|c");
+
+  EXPECT_EQ(c[2].layout, "tiled-tree");  // one cluster of 12 B: aos
+  EXPECT_EQ(c[2].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 0}));
+  ASSERT_EQ(c[2].fields.clusters.size(), 1u);
+  EXPECT_TRUE((c[2].fields.clusters[0] == ClusterLayout{K::aos, 1}));
+  EXPECT_EQ(c[2].param(), "partition:a+b+c/cluster_layouts:aos");
+
+  EXPECT_EQ(c[3].layout, "kdlg-tree");  // a+b: 8 B, tiled:32; c: 4 B, soa
+  EXPECT_EQ(c[3].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
+  ASSERT_EQ(c[3].fields.clusters.size(), 2u);
+  EXPECT_TRUE((c[3].fields.clusters[0] == ClusterLayout{K::tiled, 32}));
+  EXPECT_TRUE((c[3].fields.clusters[1] == ClusterLayout{K::soa, 1}));
+  EXPECT_EQ(c[3].param(), "partition:a+b|c/cluster_layouts:tiled-32|soa");
+  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[3], "float", 1024).params.size(), 3u);  // + size
+}
+
+//! The PresetError of planning `object` (no error: "no error").
+std::string choice_error(const std::string& object, const DecisionTree* tree,
+                         const std::function<KdlgPartition()>& partition = {}) {
+  try {
+    method_choices(object, tree, partition);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(MethodLayouts, PlanErrorsNameTheOptionOrTheProgram) {
+  // The tree's layouts without a tree: one error naming how to give one.
+  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg-tree"]})", nullptr),
+            "test.json:1: layout 'kdlg-tree' needs a decision tree: give --tree-option FILE (or \"without_tree\": "
+            "\"skip\" in 'example' to plan the others without it)");
+  // "without_tree": "skip" plans the rest; kdlg needs no tree.
+  const auto c = method_choices(R"({"layouts": ["kdlg", "tiled-tree", "kdlg-tree"], "without_tree": "skip"})", nullptr);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].layout, "kdlg");
+  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg"], "without_tree": "maybe"})", nullptr),
+            "test.json:1: 'without_tree' must be \"skip\" or \"error\"");
+  // A program whose accesses cannot be recorded: the recorder's error, with the layout.
+  const std::string e = choice_error(R"({"layouts": ["aos", "kdlg"]})", nullptr, [] {
+    return lb::kofler::record_program("no-such-program"), KdlgPartition{};
+  });
+  EXPECT_EQ(e.rfind("test.json:1: layout 'kdlg' needs the program's recorded accesses: no recorded bodies for program "
+                    "'no-such-program'; recordable: ",
+                    0),
+            0u)
+      << e;
+  // The benches' method source names the program the same way.
+  const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["kdlg"]}})");
+  try {
+    const auto m = lb::harness::kofler::method_source("no-such-program", {"a"}, {4}, {});
+    lb::harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {}, &m);
+    ADD_FAILURE() << "an unrecordable program planned";
+  } catch (const lb::harness::PresetError& err) {
+    EXPECT_NE(std::string(err.what()).find("no recorded bodies for program 'no-such-program'"), std::string::npos)
+        << err.what();
+  }
+}
+
+}  // namespace
