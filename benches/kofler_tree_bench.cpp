@@ -206,7 +206,7 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
   // --sizes does not apply: 'records' sizes every case (docs/kofler-tree.md).
   if (!kofler::precision_wanted(overrides, "float")) return {};
   TreeCase base;
-  if (!j.contains("records") || !j["records"].is_number_unsigned())
+  if (!j.contains("records") || !j["records"].is_number_integer() || j["records"].get<long long>() < 1)
     throw preset.error_at(where, "'kofler-tree' needs 'records', a positive integer");
   base.records = j["records"].get<std::size_t>();
   const auto iterations = integers(preset, j, "iterations", where, power_of_two, "a power of two");
