@@ -13,6 +13,7 @@
 #include "kofler_tree_bench.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -47,6 +48,10 @@ Checksum reference(std::size_t records, std::size_t m) {
     cached_m = m;
   }
   return cached;
+}
+
+std::string wrong_field(std::size_t record, std::size_t field, float got, float want) {
+  return fmt::format("record {} field {}: got {}, expected {}", record, field, got, want);
 }
 
 //! A device Checksum, freed on scope exit.
@@ -110,33 +115,31 @@ class Synthetic final : public TreeVariant {
   void inject_fault(std::size_t record, std::size_t field) override {
     layout::HostStorage<Mapping> host(storage_.view().mapping);
     storage_.download(host);
-    float* target = nullptr;
-    [&]<std::size_t... J>(std::index_sequence<J...>) {
-      ((J == field ? (target = &host.view().template get<tree::Slot<J>>(record), 0) : 0), ...);
-    }(std::make_index_sequence<M>{});
-    *target += 1.0f;
+    *fields_of(host.view(), record).at(field) += 1.0f;
     storage_.upload(host);
     check(cudaDeviceSynchronize(), "inject fault");
   }
 
  private:
   Geometry geometry() const { return {c_.records, c_.iterations}; }
+  //! The fields of record r, by index.
+  static std::array<float*, M> fields_of(const layout::View<Mapping>& v, std::size_t r) {
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::array<float*, M>{&v.template get<tree::Slot<J>>(r)...};
+    }(std::make_index_sequence<M>{});
+  }
   //! The first field that differs from the closed form, as "record r field j: got x, expected y".
   std::string first_wrong_field(cudaStream_t stream) const {
     layout::HostStorage<Mapping> host(storage_.view().mapping);
     storage_.download(host, stream);
-    const auto v = host.view();
-    std::string message;
-    for (std::size_t r = 0; r < c_.records && message.empty(); ++r)
-      [&]<std::size_t... J>(std::index_sequence<J...>) {
-        (([&] {
-           const float got = v.template get<tree::Slot<J>>(r), want = tree::expected_field(r, J, M);
-           if (message.empty() && std::memcmp(&got, &want, sizeof got) != 0)
-             message = fmt::format("record {} field {}: got {}, expected {}", r, J, got, want);
-         }()),
-         ...);
-      }(std::make_index_sequence<M>{});
-    return message;
+    for (std::size_t r = 0; r < c_.records; ++r) {
+      const auto fields = fields_of(host.view(), r);
+      for (std::size_t j = 0; j < M; ++j) {
+        const float got = *fields[j], want = tree::expected_field(r, j, M);
+        if (std::memcmp(&got, &want, sizeof got) != 0) return wrong_field(r, j, got, want);
+      }
+    }
+    return {};
   }
 
   TreeCase c_;
