@@ -236,6 +236,12 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
     repetitions = j["repetitions"].get<int>();
   }
   const double min_time_s = positive_number(preset, j, "min_time_s", where, 0, 10);
+  // Whole tiles only: a partial tile's padding would hold words the validation's checksum of
+  // every word does not expect.
+  for (std::size_t t : tiles)
+    if (base.records % t != 0)
+      throw preset.error_at("records", fmt::format("'records' {} must be a multiple of every tile ({} is not a divisor)",
+                                                   base.records, t), where);
   for (std::size_t n : iterations)
     if (const char* why = Geometry{base.records, static_cast<std::uint32_t>(n)}.problem(); *why)
       throw preset.error_at("records", fmt::format("'records' {} with {} iterations: {}", base.records, n, why), where);

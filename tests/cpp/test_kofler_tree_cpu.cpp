@@ -167,5 +167,14 @@ TEST(KoflerTreePlan, BadValuesNameTheirKey) {
   }
 }
 
+TEST(KoflerTreePlan, RecordsHoldWholeTilesOnly) {
+  nlohmann::json section = small_grid();
+  section["iterations"] = nlohmann::json::parse("[128]");
+  section["records"] = 4096;  // whole warps' loops, but tile 32768 would be a partial tile
+  EXPECT_THROW(find_suite("kofler-tree").plan(tree_preset(section), {}), PresetError);
+  section["tiles"] = nlohmann::json::parse("[2, 4096]");
+  EXPECT_EQ(find_suite("kofler-tree").plan(tree_preset(section), {}).size(), 2u * 4u);  // m 1, 4 x 4 classes
+}
+
 }  // namespace
 }  // namespace lb::harness
