@@ -17,7 +17,9 @@ apt_install() {
 }
 
 # Python: figures need matplotlib and numpy, the tests pytest; pykrige is optional (a
-# kriging cross-check that skips without it), and so is pytest-xdist (tests on every core). A python3 that has the required modules is used
+# kriging cross-check that skips without it), and so is pytest-xdist (tests on every core);
+# scikit-learn fits Kofler's decision tree (plots/kofler_tree.py: without it the fit step
+# warns in one line naming it, and its tests skip; the GPU machines have it). A python3 that has the required modules is used
 # as is, downloading nothing. Otherwise they go into a virtual environment under the build
 # folder: the system python3 of Debian 12 / Ubuntu 24.04 refuses pip (PEP 668), and
 # --break-system-packages is never an answer. The Makefile uses the venv's python when it
@@ -41,6 +43,7 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
   # kernels with them (tests/python/test_sass.py, test_kofler_sass.py).
   optional "pytest-xdist" "the Python tests will run on one core"
   optional "pykrige" "the kriging cross-check test will be skipped"
+  optional "scikit-learn" "Kofler's decision tree will not be fitted (its tests skip)"
   optional "nvidia-cuda-cuobjdump>=13" "the SASS tests will be skipped"
   optional "nvidia-cuda-nvdisasm>=13" "the SASS tests will be skipped"
 }

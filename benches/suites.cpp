@@ -9,6 +9,7 @@ namespace lb::harness {
 // Each program is declared with its benchmarks (benches/<paper>_bench.cpp, benches/<paper>/).
 Program shepard_program();
 Program ok_program();
+Program kofler_tree_program();
 
 const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
@@ -24,6 +25,18 @@ const std::vector<Suite>& suites() {
          .argv = {"krige", "--scale", "{scale}", "--experiment", "{experiment}", "--device", "gpu", "--out",
                   "{out:model}", "--wells-out", "{out:wells}"},
          .outputs = {"model", "wells"}}}},
+      {"kofler-tree",
+       {Section::one_program, "", {kofler_tree_program()}},
+       {{.name = "fit",
+         .preset_key = "fit",
+         .command = "plots.kofler_tree",
+         .figure = "the decision tree",
+         .description = "Kofler's per-GPU decision tree: fit on this device's training results (plots/kofler_tree.py; "
+                        "{\"reuse\": 1} skips training where a committed tree fits every device)",
+         .parameters = {{"reuse", 0, 1}},
+         .argv = {"plots.kofler_tree", "fit", "--results", "{results}", "--out", "{out:tree}"},
+         .outputs = {"tree"},
+         .runner = "python"}}},
       {"kofler",
        {Section::programs, "Kofler program",
         {kofler::nbody_program(), kofler::black_scholes_program(), kofler::bitonic_program(), kofler::lavamd_program(),
@@ -51,7 +64,8 @@ nlohmann::json registry_json() {
                        {"description", step.description},
                        {"parameters", parameters},
                        {"argv", step.argv},
-                       {"outputs", step.outputs}});
+                       {"outputs", step.outputs},
+                       {"runner", step.runner}});
     }
     for (const auto& p : s.programs.programs) {
       nlohmann::json axes = nlohmann::json::array();

@@ -37,7 +37,10 @@ std::vector<PlannedBenchmark> plan_program(const std::string& suite, const Progr
     c.id.suite = suite;
     c.id.program = program.name;
     std::string name = c.name();
-    plan.push_back({name, [name, pc = std::move(c.run)](benchmark::State& st) { run_case(st, name, pc); }});
+    const int repetitions = c.run.repetitions;
+    const double min_time_s = c.run.min_time_s;
+    plan.push_back({name, [name, pc = std::move(c.run)](benchmark::State& st) { run_case(st, name, pc); },
+                    repetitions, min_time_s});
   }
   return plan;
 }

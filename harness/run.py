@@ -9,11 +9,15 @@ rest; when the orchestrator itself is interrupted, nothing is recorded as failed
 `--resume DIR` later runs only what is missing. Each journal is assembled into
 `<suite>.gpu<k>.json` (Google Benchmark JSON, see results/README.md), then `python3 -m plots`
 draws the figures. The suites, their order, their artifact steps and the named presets come
-from the binary's registry (`layoutbench suites --json`), read once. The one step kind is a
-`layoutbench krige` step (kriging's "model"): when the suite runs and its preset object has
-the step's key, `{"scale": S, "experiment": E}`, each device kriges the generated case at
-scale S with experiment E into `<suite>-model.gpu<k>.csv` and `<suite>-wells.gpu<k>.csv`, the
-data of the geological-model figure (Fig. 4); a failure there is a warning, not an error.
+from the binary's registry (`layoutbench suites --json`), read once. A step runs when its
+suite runs and the suite's preset object has the step's key. A layoutbench step (kriging's
+"model", `{"scale": S, "experiment": E}`) runs on each device after all its suites: it kriges
+the generated case into `<suite>-model.gpu<k>.csv` and `<suite>-wells.gpu<k>.csv`, the data of
+the geological-model figure (Fig. 4). A Python step (kofler-tree's "fit") runs on each device
+right after its suite: it fits Kofler's decision tree into `<suite>/tree.gpu<k>.json`, which
+the kofler suite's run then gets as `--kofler-tree` (orchestrator/trees.py, docs/kofler-tree.md;
+`quick` skips the training where a committed tree fits every GPU). A step's failure is a
+warning, not an error.
 Paths inside the repository are named relative to its root in everything the run records
 (run.json, run.log, the children's command lines, the report), so committed results name no
 one's checkout; children run from that root. Paths outside it are named absolute.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from plots import idw, inner, kofler, kriging
+from plots import idw, inner, kofler, kofler_tree, kriging
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -41,6 +41,10 @@ PAPERS = {
     "kofler": Paper("kofler", "Automatic data layout optimizations for GPUs (Kofler, Cosenza & "
                     "Fahringer 2015)", kofler.INTRO, kofler.render, CLAIMS_DIR / "kofler.json",
                     {}, {}, kofler.CLAIMS_INTRO),
+    "kofler-tree": Paper("kofler-tree", "Kofler et al. 2015: the per-GPU decision tree's training",
+                         kofler_tree.INTRO, kofler_tree.render, CLAIMS_DIR / "kofler-tree.json",
+                         {}, {}, "Ratios are time(AoS) / time(best tile) of the training kernels "
+                         "at each loop length n.", "n"),
     "inner": Paper("inner", "Inner array inlining for SoA (Springer, Sun & Masuhara 2018)",
                    inner.INTRO, inner.render, CLAIMS_DIR / "inner.json", {}, {},
                    "The synthetic claims are read at 262,144 objects (the paper's count), the "

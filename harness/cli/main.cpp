@@ -148,9 +148,10 @@ int cmd_suites(bool as_json) {
   for (const auto& s : registry["suites"]) {
     std::printf("  %s\n", s["name"].get<std::string>().c_str());
     for (const auto& step : s["steps"])
-      std::printf("    step %s: when the preset has '%s', `layoutbench %s` (%s)\n",
-                  step["name"].get<std::string>().c_str(), step["preset_key"].get<std::string>().c_str(),
-                  step["command"].get<std::string>().c_str(), step["description"].get<std::string>().c_str());
+      std::printf("    step %s: when the preset has '%s', `%s %s` (%s)\n", step["name"].get<std::string>().c_str(),
+                  step["preset_key"].get<std::string>().c_str(),
+                  step["runner"] == "python" ? "python3 -m" : "layoutbench", step["command"].get<std::string>().c_str(),
+                  step["description"].get<std::string>().c_str());
   }
   std::printf("presets (%s):\n", preset_dir().c_str());
   for (const auto& p : registry["presets"])
@@ -216,7 +217,7 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
   JournalReporter reporter(journal, already_done, plan.benchmarks.size(), plan.preset.spread_flag_pct);
   for (auto& b : plan.benchmarks) {
     if (skip.count(b.name)) continue;
-    benchmark::RegisterBenchmark(b.name.c_str(),
+    auto* registered = benchmark::RegisterBenchmark(b.name.c_str(),
                                  [run = b.run, name = b.name, &reporter](benchmark::State& st) {
                                    reporter.started(name);
                                    if (context_lost()) {
@@ -247,6 +248,8 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
               return median > 0 ? (s.back() - s.front()) / median : 0.0;
             },
             benchmark::StatisticUnit::kPercentage);
+    if (b.repetitions > 0) registered->Repetitions(b.repetitions);
+    if (b.min_time_s > 0) registered->MinTime(b.min_time_s);
   }
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

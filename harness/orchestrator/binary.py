@@ -13,7 +13,12 @@ from pathlib import Path
 from orchestrator.common import REPO_ROOT, UsageError
 
 SUITE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-STICKY_CUDA_ERROR_EXIT = 3  # layoutbench: the CUDA context broke; start again to continue
+STICKY_CUDA_ERROR_EXIT = 3
+# How a step's argv runs: `layoutbench <argv>` (at the end of the device's suites, CSV
+# outputs) or `python3 -m <argv>` (right after its suite, JSON outputs, "{results}" = the
+# device's results of the suite).
+RUNNERS = ("layoutbench", "python")
+RESULTS_PLACEHOLDER = "{results}"  # layoutbench: the CUDA context broke; start again to continue
 
 
 def call_binary(binary: str, args: list[str]) -> str:
@@ -51,7 +56,8 @@ class Registry:
     """`layoutbench suites --json`: the suites in run order, each one's artifact steps, and the
     named presets (name -> file). A step: {name, preset_key, command, figure, description,
     parameters: [{key, min[, max]}], argv: ["krige", "--scale", "{scale}", ..., "{out:model}"],
-    outputs: ["model", ...]} (benches/suites.cpp, lb/harness/suite.hpp's ArtifactStep)."""
+    outputs: ["model", ...], runner: "layoutbench" | "python"} (benches/suites.cpp,
+    lb/harness/suite.hpp's ArtifactStep)."""
     suites: list[str]
     steps: dict[str, list[dict]]
     presets: dict[str, Path]
@@ -78,7 +84,12 @@ def check_step(suite: str, step: dict) -> None:
     if not (isinstance(argv, list) and argv and argv[0] == step["command"]
             and all(isinstance(a, str) for a in argv)):
         raise ValueError(f"step {step['name']} of suite {suite}: argv must start with its command")
+    runner = step.setdefault("runner", "layoutbench")
+    if runner not in RUNNERS:
+        raise ValueError(f"step {step['name']} of suite {suite}: unknown runner {runner!r}")
     known = {f"{{{p['key']}}}" for p in parameters} | {f"{{out:{o}}}" for o in outputs}
+    if runner == "python":
+        known.add(RESULTS_PLACEHOLDER)
     unknown = [a for a in argv if a.startswith("{") and a not in known]
     if unknown:
         raise ValueError(f"step {step['name']} of suite {suite}: argv names {unknown[0]}, "

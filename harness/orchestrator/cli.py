@@ -14,9 +14,10 @@ from orchestrator.console import Console, now_iso
 from orchestrator.executors import Executor, LocalExecutor
 from orchestrator.journal import write_json_atomic
 from orchestrator.locks import RunLock
-from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices,
+from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices, suite_steps,
                                   parse_preset, parse_suites, plan_suite, preset_suites)
 from orchestrator.runs import Run, load_run_json
+from orchestrator.trees import skip_reused_training
 from orchestrator.shards import Shards, Task, local_tasks, slurm_tasks
 from orchestrator import slurm
 
@@ -180,6 +181,10 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
         devices = [d for index in selection.devices for d in visible if d["index"] == index]
         tasks, slots, where = local_tasks(selection.devices), len(devices), "devices"
         listing = f"(selected: {', '.join(str(d['index']) for d in devices)})"
+    steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
+             if s in selection.suites}
+    if not meta and not args.slurm and not args.suites:
+        skip_reused_training(selection, plans, steps, devices, console)
     if selection.split and slots < 2:
         raise UsageError(f"--split needs two or more {where} to split the benchmarks across "
                          + listing)
@@ -207,7 +212,8 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
             meta.update(executor="slurm", tasks=[t.as_json() for t in tasks],
                         slurm={"options": {}, "submissions": []})
     run = Run(run_dir.resolve(), binary, selection, devices, plans, console,
-              Shards(run_dir.resolve(), tasks, selection.split), model, meta=meta)
+              Shards(run_dir.resolve(), tasks, selection.split), model, suite_steps=steps,
+              meta=meta)
     if args.slurm:
         meta["slurm"]["options"] = asdict(options)
         executor: Executor = slurm.SlurmExecutor(options, args.dry_run, created,
@@ -261,10 +267,13 @@ def recorded_run(run_dir: Path, console: Console) -> Run:
         raise UsageError(f"{run_dir} is not a Slurm run (run.json has no Slurm tasks)")
     args = argparse.Namespace(bin=None, preset=None, suites=None, filter=None, sizes=None,
                               precision=None, split=False, resume=run_dir)
-    binary, _, selection, plans, model = selection_and_plans(args, meta)
+    binary, registry, selection, plans, model = selection_and_plans(args, meta)
     tasks = [Task.from_json(t) for t in meta["tasks"]]
+    steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
+             if s in selection.suites}
     return Run(run_dir.resolve(), binary, selection, [], plans, console,
-               Shards(run_dir.resolve(), tasks, selection.split), model, meta=meta)
+               Shards(run_dir.resolve(), tasks, selection.split), model, suite_steps=steps,
+               meta=meta)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -60,6 +60,13 @@ def run_task(run: Run, task: Task) -> tuple[int, list[DeviceWorker]]:
                          f"done{failed}{where}")
     for index, name, message in failures:
         console.info(f"  failed on gpu{index}: {name}: {message}")
+    for suite, step in run.suite_steps.items():
+        for worker in workers:
+            if suite in worker.steps_made:
+                files = step.files(worker.folder, worker.index)
+                made = (", ".join(p.name for p in files) if worker.steps_made[suite] else
+                        f"not made (see the warning above): {step.step['figure']} is missing")
+                console.info(f"  {step.title} gpu{worker.index}: {made}")
     if run.model and not run.stop.signum:
         for worker in workers:
             files = run.model.files(worker.folder, worker.index)

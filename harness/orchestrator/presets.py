@@ -4,10 +4,11 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from orchestrator.binary import SUITE_NAME, Registry, call_binary
+from orchestrator.binary import RESULTS_PLACEHOLDER, SUITE_NAME, Registry, call_binary
 from orchestrator.common import REPO_ROOT, UsageError, repo_path
 
 
@@ -57,16 +58,30 @@ class ArtifactSpec:
     def title(self) -> str:
         return f"{self.suite} {self.step['name']}"
 
+    @property
+    def python(self) -> bool:
+        """A Python step: runs right after its suite, writes JSON (binary.RUNNERS)."""
+        return self.step.get("runner") == "python"
+
+    @property
+    def runner(self) -> str:
+        return "python3 -m" if self.python else "layoutbench"
+
     def files(self, run_dir: Path, index: int) -> tuple[Path, ...]:
         """The files the step writes on device `index`, in the step's order of outputs."""
+        if self.python:  # in a folder of the suite's: <suite>-<o>.gpu<k>.json would read as results
+            return tuple(run_dir / self.suite / f"{o}.gpu{index}.json" for o in self.step["outputs"])
         return tuple(run_dir / f"{self.suite}-{o}.gpu{index}.csv" for o in self.step["outputs"])
 
     def argv(self, binary: str, run_dir: Path, index: int) -> list[str]:
-        """`layoutbench <argv>` of the step on device `index`, its placeholders filled in."""
+        """`layoutbench <argv>` (or `python3 -m <argv>`) of the step on device `index`, its
+        placeholders filled in."""
         filled = {f"{{{key}}}": str(value) for key, value in self.values.items()}
         filled.update({f"{{out:{o}}}": repo_path(path) for o, path
                        in zip(self.step["outputs"], self.files(run_dir, index))})
-        return [binary, *(filled.get(arg, arg) for arg in self.step["argv"])]
+        filled[RESULTS_PLACEHOLDER] = repo_path(run_dir / f"{self.suite}.gpu{index}.json")
+        command = [sys.executable, "-m"] if self.python else [binary]
+        return [*command, *(filled.get(arg, arg) for arg in self.step["argv"])]
 
     def summary(self) -> str:
         """The parameters as a run's summary says them: "scale 2, experiment 6"."""
@@ -83,11 +98,27 @@ def preset_file(preset: str, registry: Registry) -> Path:
 
 
 def artifact_spec(preset: str, registry: Registry) -> ArtifactSpec | None:
-    """The first registry step whose preset object the preset's suite has (kriging's "model"),
-    checked against the step's parameters: {"scale": int >= 1, "experiment": 1..8}."""
+    """The first layoutbench step whose preset object the preset's suite has (kriging's
+    "model"), checked against the step's parameters: {"scale": int >= 1, "experiment": 1..8}."""
+    specs = [s for s in artifact_specs(preset, registry) if not s.python]
+    return specs[0] if specs else None
+
+
+model_spec = artifact_spec  # the name cli.py knows it by
+
+
+def suite_steps(preset: str, registry: Registry) -> dict[str, ArtifactSpec]:
+    """The Python steps (kofler-tree's "fit") whose preset object the preset's suites have, by
+    suite: each runs right after its suite on each device."""
+    return {s.suite: s for s in artifact_specs(preset, registry) if s.python}
+
+
+def artifact_specs(preset: str, registry: Registry) -> list[ArtifactSpec]:
+    """Every registry step whose preset object the preset's suite has, in run order, each
+    checked against its parameters (one UsageError at the object's line)."""
     steps = registry.artifact_steps()
     if not steps:
-        return None
+        return []
     path = preset_file(preset, registry)
     try:
         text = path.read_text(encoding="utf-8")
@@ -98,15 +129,13 @@ def artifact_spec(preset: str, registry: Registry) -> ArtifactSpec | None:
         line = getattr(e, "lineno", 1)
         raise UsageError(f"{path}:{line}: malformed JSON ({e})")
     suites = document.get("suites") if isinstance(document, dict) else None
+    specs = []
     for suite_name, step in steps:
         suite = suites.get(suite_name) if isinstance(suites, dict) else None
         if isinstance(suite, dict) and step["preset_key"] in suite:
-            return ArtifactSpec(suite_name, step, step_values(path, text, suite_name, step,
-                                                              suite[step["preset_key"]]))
-    return None
-
-
-model_spec = artifact_spec  # the name cli.py knows it by
+            specs.append(ArtifactSpec(suite_name, step, step_values(path, text, suite_name, step,
+                                                                    suite[step["preset_key"]])))
+    return specs
 
 
 def step_values(path: Path, text: str, suite_name: str, step: dict, given) -> dict:

@@ -43,6 +43,8 @@ class Run:
     console: Console
     shards: Shards
     model: ModelSpec | None = None  # the Fig. 4 kriging model each device makes at the end
+    # Python steps by suite (kofler-tree's fit), each made on each device right after its suite
+    suite_steps: dict[str, ModelSpec] = field(default_factory=dict)
     stop: StopRequest = field(default_factory=StopRequest)
     lock: RunLock | None = None
     started: float = field(default_factory=time.monotonic)

@@ -1,5 +1,6 @@
 """One thread per device: runs its suites, restarts layoutbench after a death in a benchmark,
-makes the artifact step's files."""
+makes the artifact steps' files (a Python step right after its suite, kriging's model at the
+end) and gives the kofler suite the GPU's decision tree (orchestrator/trees.py)."""
 from __future__ import annotations
 
 import os
@@ -20,6 +21,7 @@ from orchestrator.journal import (RECORDED_BY, Journal, JournalError, JournalTai
 from orchestrator.progress import Progress
 from orchestrator.runs import tally
 from orchestrator.shards import Slot, Task
+from orchestrator.trees import kofler_tree_args, read_tree, run_tree_path
 
 if TYPE_CHECKING:
     from orchestrator.runs import Run
@@ -50,6 +52,7 @@ class DeviceWorker(threading.Thread):
         self.prefix = f"[{task.folder + ' ' if task.folder else ''}gpu {self.index}]"
         self.results: dict[str, SuiteResult] = {}
         self.model_made = False
+        self.steps_made: dict[str, bool] = {}  # suite -> its Python step's files made
 
     def run(self) -> None:
         console = self.run_.console
@@ -77,12 +80,28 @@ class DeviceWorker(threading.Thread):
                     result.json_path = None
                     result.error = result.error or str(e)
                     console.error(f"{self.prefix} {suite}: {e}")
+            step = self.run_.suite_steps.get(suite)
+            if step and not self.run_.stop.event.is_set():
+                self.steps_made[suite] = self.try_step(step)
         if self.run_.model and not self.run_.stop.event.is_set():
-            try:
-                self.make_model()
-            except Exception as e:  # OSError starting it, or a bug here: Fig. 4 only
-                console.warn(f"{self.prefix} {self.run_.model.title} ({self.run_.model.step['figure']}) "
-                             f"not made: {e!r}")
+            self.model_made = self.try_step(self.run_.model)
+
+    def try_step(self, step) -> bool:
+        """make_step, a failure to start it (or a bug there) a warning: the run goes on."""
+        try:
+            return self.make_step(step)
+        except Exception as e:
+            self.run_.console.warn(f"{self.prefix} {step.title} ({step.step['figure']}) not made: {e!r}")
+            return False
+
+    def gpu(self) -> tuple[str | None, str | None]:
+        """This slot's GPU (name, uuid): from the devices the run listed, else (Slurm) from the
+        run's own tree of this slot."""
+        for device in self.run_.devices:
+            if device.get("index") == self.slot.device:
+                return device.get("name"), device.get("uuid")
+        gpu = (read_tree(run_tree_path(self.folder, self.index)) or {}).get("gpu") or {}
+        return gpu.get("name"), gpu.get("uuid")
 
     def run_suite(self, suite: str, plan: list[str], journal_path: Path,
                   result: SuiteResult) -> None:
@@ -139,38 +158,38 @@ class DeviceWorker(threading.Thread):
     def run_child(self, suite: str, journal_path: Path, skip_path: Path, journal: Journal,
                   progress: "Progress") -> int:
         argv = [repo_path(self.run_.binary), "run", *self.run_.selection.binary_args(suite),
+                *kofler_tree_args(suite, self.folder, *self.gpu()),
                 "--journal", repo_path(journal_path), "--skip-file", repo_path(skip_path)]
         tail = JournalTail(journal_path, journal.valid_end)
         return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
 
-    def make_model(self) -> None:
-        """The artifact step of this device (run.model, e.g. kriging's Fig. 4 model): skipped
-        when all its files exist (a resumed run); a failure is a warning naming the exit status
-        and the output's tail."""
+    def make_step(self, model) -> bool:
+        """An artifact step of this device (run.model, e.g. kriging's Fig. 4 model, or a suite's
+        Python step, kofler-tree's fit): skipped when all its files exist (a resumed run); a
+        failure is a warning naming the exit status and the output's tail. True if its files
+        are there."""
         run, console = self.run_, self.run_.console
-        model = run.model
         files = model.files(self.folder, self.index)
         what = f"{model.title} ({model.step['figure']})"
         if all(p.exists() for p in files):
             console.info(f"{self.prefix} {model.title}: {' and '.join(p.name for p in files)} exist, kept")
-            self.model_made = True
-            return
+            return True
         output: list[str] = []
         returncode = self.supervise(model.argv(repo_path(run.binary), self.folder, self.index), output.append)
         if run.stop.event.is_set():
-            return  # interrupted: --resume makes it
+            return False  # interrupted: --resume makes it
         missing = [p.name for p in files if not p.exists()]
         if returncode == 0 and not missing:
-            self.model_made = True
             for line in output[-1:]:
                 console.info(f"{self.prefix} {line}")
-            return
+            return True
         problem = (describe_exit(returncode) if returncode != 0
                    else f"exited with 0 but did not write {' and '.join(missing)}")
         tail = [line for line in output if line.strip()][-MODEL_OUTPUT_LINES:]
-        console.warn(f"{self.prefix} {what} not made: layoutbench {model.step['command']} "
+        console.warn(f"{self.prefix} {what} not made: {model.runner} {model.step['command']} "
                      f"{problem}; the run goes on without it"
                      + "".join(f"\n{self.prefix}   {line}" for line in tail))
+        return False
 
     def supervise(self, argv: list[str], on_line, on_poll=None) -> int:
         """Runs argv with this device as the only visible one until it exits, passing each

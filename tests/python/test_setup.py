@@ -16,7 +16,8 @@ REPO = Path(__file__).resolve().parents[2]
 DEPS = REPO / ".ci" / "deps.sh"
 REQUIRED = {"matplotlib", "numpy", "pytest"}
 # installed when pip can, a note when not
-OPTIONAL = {"pytest-xdist", "pykrige", "nvidia-cuda-cuobjdump>=13", "nvidia-cuda-nvdisasm>=13"}
+OPTIONAL = {"pytest-xdist", "pykrige", "scikit-learn", "nvidia-cuda-cuobjdump>=13",
+            "nvidia-cuda-nvdisasm>=13"}
 
 # The fake interpreter: `-c "import a, b"` succeeds when every module is in its `modules`
 # file; `-m pip install` adds to it (refused for the system python: PEP 668); `-m venv DIR`

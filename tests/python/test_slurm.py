@@ -386,7 +386,7 @@ def paper_dry_run(tmp_path, env):
     work.env.pop("LB_PRESET_DIR")
     result = work.run("--slurm", "--preset", "paper", "--partition", "cpu", "--partition", "cpu2",
                       "--tasks", "2", "--split", "--time", "01:00:00", "--dry-run",
-                      FAKE_LB_SUITES="idw,kriging,kofler,inner")
+                      FAKE_LB_SUITES="idw,kriging,kofler-tree,kofler,inner")
     assert result.returncode == 0, result.stderr
     assert not work.root.exists()  # nothing created
     return dry_run_scripts(result.stdout)

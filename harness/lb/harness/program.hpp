@@ -114,6 +114,10 @@ struct ProgramCase {
   Where where = Where::gpu;
   MemoryNeed memory;
   std::function<std::unique_ptr<Variant>()> make;
+  //! Google Benchmark's repetitions and minimum time for this case; 0: the preset's. A suite of
+  //! many short cases (kofler-tree's training) sets them from its own preset object.
+  int repetitions = 0;
+  double min_time_s = 0;
 };
 
 //! The counters the convention above derives from Work, the mean seconds of one run, the

@@ -33,6 +33,8 @@ struct Overrides {
 struct PlannedBenchmark {
   std::string name;
   std::function<void(benchmark::State&)> run;
+  int repetitions = 0;    //!< 0: the preset's (ProgramCase::repetitions)
+  double min_time_s = 0;  //!< 0: the preset's
 };
 
 //! An integer the preset's step object gives, from `min` (to `max`, where not 0).
@@ -46,6 +48,11 @@ struct StepParameter {
 //! runs `layoutbench <argv>` on each device k, argv with "{<key>}" replaced by that parameter's
 //! value and "{out:<output>}" by the file <run folder>/<suite>-<output>.gpu<k>.csv it writes
 //! (e.g. kriging's Fig. 4 model). A suite with a step of its own needs no Python change.
+//! A step whose runner is "python" runs `python3 -m <argv>` from the repository root right
+//! after its suite on each device (before the next suite), "{results}" standing for that
+//! device's results of the suite (<suite>.gpu<k>.json) and "{out:<output>}" for
+//! <suite>-<output>.gpu<k>.json (kofler-tree's decision tree, which the kofler suite then
+//! reads).
 struct ArtifactStep {
   std::string name;
   std::string preset_key;
@@ -55,6 +62,7 @@ struct ArtifactStep {
   std::vector<StepParameter> parameters;
   std::vector<std::string> argv;
   std::vector<std::string> outputs;  //!< in the order argv names them
+  std::string runner = "layoutbench";  //!< or "python" (above)
 };
 
 struct Suite {

@@ -1,0 +1,284 @@
+//! The decision tree's training (Kofler et al. 2015, Sect. 3.2): the synthetic kernels of
+//! lb/kofler/tree_synthetic.hpp over AoS, SoA and the tile sweep, one benchmark a (fields,
+//! iterations, class). Validation: a checksum of every word of the storage against the closed
+//! form (computed once per record count and m); on a mismatch, the storage is downloaded and
+//! the first wrong field named. The preset object (docs/kofler-tree.md):
+//!
+//!   "kofler-tree": {"records": 16777216, "iterations": [128, ..., 16384], "fields": [1, ..., 16],
+//!                   "layouts": ["aos", "soa", "tiled"], "tiles": [2, ..., 32768], "block": 256,
+//!                   "repetitions": 3, "min_time_s": 0.001, "fit": {"reuse": 0}}
+//!
+//! ("fit" is the artifact step's, read by harness/run.py.)
+
+#include "kofler_tree_bench.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "kofler/layout_choice.hpp"
+#include "lb/common/cuda_check.hpp"
+#include "lb/harness/suite.hpp"
+#include "lb/kofler/tree_synthetic_device.hpp"
+#include "lb/layout/device_storage.hpp"
+#include "lb/layout/host_storage.hpp"
+
+namespace lb::harness::kofler_tree {
+
+namespace tree = lb::kofler::tree;
+using tree::Checksum;
+using tree::Geometry;
+
+namespace {
+
+//! The reference checksum of the latest (records, m): the planner orders cases by m, so each
+//! is computed once.
+Checksum reference(std::size_t records, std::size_t m) {
+  static std::mutex mutex;
+  static std::size_t cached_records = 0, cached_m = 0;
+  static Checksum cached;
+  std::lock_guard lock(mutex);
+  if (records != cached_records || m != cached_m) {
+    cached = tree::reference_checksum(records, m);
+    cached_records = records;
+    cached_m = m;
+  }
+  return cached;
+}
+
+std::string wrong_field(std::size_t record, std::size_t field, float got, float want) {
+  return fmt::format("record {} field {}: got {}, expected {}", record, field, got, want);
+}
+
+//! A device Checksum, freed on scope exit.
+struct DeviceChecksum {
+  DeviceChecksum() {
+    void* raw = nullptr;
+    check(cudaMalloc(&raw, sizeof(Checksum)), "cudaMalloc (checksum)");
+    p = static_cast<Checksum*>(raw);
+  }
+  ~DeviceChecksum() { cudaFree(p); }
+  DeviceChecksum(const DeviceChecksum&) = delete;
+  DeviceChecksum& operator=(const DeviceChecksum&) = delete;
+  Checksum* p = nullptr;
+};
+
+template <std::size_t M, class Mapping>
+class Synthetic final : public TreeVariant {
+ public:
+  Synthetic(const TreeCase& c, const Mapping& mapping) : c_(c), storage_(mapping) {}
+
+  void setup(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), true, stream); }
+  void poison(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), false, stream); }
+  void run(cudaStream_t stream) override { tree::synthetic_run(storage_.view(), geometry(), c_.block, stream); }
+  Check validate(cudaStream_t stream) override {
+    const Checksum want = reference(c_.records, M);
+    Checksum got;
+    {
+      DeviceChecksum d;
+      check(cudaMemsetAsync(d.p, 0, sizeof(Checksum), stream), "cudaMemset (checksum)");
+      const auto v = storage_.view();
+      for (std::size_t b = 0; b < Mapping::blob_count; ++b)
+        tree::synthetic_checksum(reinterpret_cast<const float*>(v.blobs[b]), v.mapping.blob_bytes(b) / sizeof(float),
+                                 d.p, stream);
+      check(cudaMemcpyAsync(&got, d.p, sizeof got, cudaMemcpyDeviceToHost, stream), "download checksum");
+      check(cudaStreamSynchronize(stream), "kofler-tree checksum");
+    }
+    Check result;
+    if (got == want) {
+      result.ok = true;
+      result.counters = {{"max_abs_err", 0.0}, {"tolerance", 0.0}, {"checked", double(c_.records * M)}};
+      return result;
+    }
+    result.message = first_wrong_field(stream);
+    if (result.message.empty())
+      result.message = fmt::format("checksum {} over {} words, expected {} over {} words, yet every field matches",
+                                   got.sum, got.words, want.sum, want.words);
+    return result;
+  }
+  //! Every field of every record read once, field 0 written once.
+  Work work() const override {
+    const double n = double(c_.records);
+    return {.unit = "records", .units = n, .bytes_read = 4.0 * M * n, .bytes_written = 4.0 * n};
+  }
+  double footprint_bytes() const override { return double(layout::footprint_bytes(storage_.view().mapping)); }
+  void add_counters(benchmark::State& st, double) const override {
+    st.counters["fields"] = double(M);
+    st.counters["cluster_bytes"] = double(4 * M);
+    st.counters["iterations"] = double(c_.iterations);
+    st.counters["threads"] = double(geometry().threads());
+  }
+  void inject_fault(std::size_t record, std::size_t field) override {
+    layout::HostStorage<Mapping> host(storage_.view().mapping);
+    storage_.download(host);
+    *fields_of(host.view(), record).at(field) += 1.0f;
+    storage_.upload(host);
+    check(cudaDeviceSynchronize(), "inject fault");
+  }
+
+ private:
+  Geometry geometry() const { return {c_.records, c_.iterations}; }
+  //! The fields of record r, by index.
+  static std::array<float*, M> fields_of(const layout::View<Mapping>& v, std::size_t r) {
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::array<float*, M>{&v.template get<tree::Slot<J>>(r)...};
+    }(std::make_index_sequence<M>{});
+  }
+  //! The first field that differs from the closed form, as "record r field j: got x, expected y".
+  std::string first_wrong_field(cudaStream_t stream) const {
+    layout::HostStorage<Mapping> host(storage_.view().mapping);
+    storage_.download(host, stream);
+    for (std::size_t r = 0; r < c_.records; ++r) {
+      const auto fields = fields_of(host.view(), r);
+      for (std::size_t j = 0; j < M; ++j) {
+        const float got = *fields[j], want = tree::expected_field(r, j, M);
+        if (std::memcmp(&got, &want, sizeof got) != 0) return wrong_field(r, j, got, want);
+      }
+    }
+    return {};
+  }
+
+  TreeCase c_;
+  layout::DeviceStorage<Mapping> storage_;
+};
+
+template <std::size_t M>
+std::unique_ptr<TreeVariant> make_for_fields(const TreeCase& c) {
+  if (c.layout == "aos") return std::make_unique<Synthetic<M, tree::AoS<M>>>(c, tree::AoS<M>{c.records});
+  if (c.layout == "soa") return std::make_unique<Synthetic<M, tree::SoA<M>>>(c, tree::SoA<M>{c.records});
+  if (c.layout == "tiled") return std::make_unique<Synthetic<M, tree::Tiled<M>>>(c, tree::Tiled<M>(c.records, c.tile));
+  throw std::invalid_argument(fmt::format("kofler-tree: unknown layout '{}'", c.layout));
+}
+
+}  // namespace
+
+std::string class_name(const TreeCase& c) { return c.layout == "tiled" ? fmt::format("tiled:{}", c.tile) : c.layout; }
+
+std::unique_ptr<TreeVariant> make_tree_variant(const TreeCase& c) {
+  if (const char* why = Geometry{c.records, c.iterations}.problem(); *why) throw std::invalid_argument(why);
+  std::unique_ptr<TreeVariant> v;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((c.fields == I + 1 ? (v = make_for_fields<I + 1>(c), 0) : 0), ...);
+  }(std::make_index_sequence<tree::kMaxFields>{});
+  if (!v) throw std::invalid_argument(fmt::format("kofler-tree: {} fields (expected 1 to {})", c.fields, tree::kMaxFields));
+  return v;
+}
+
+BenchmarkId tree_id(const TreeCase& c) {
+  BenchmarkId id{.version = "gpu", .layout = c.layout, .precision = "float"};
+  if (c.layout == "tiled") id.params.emplace_back("tile", std::to_string(c.tile));
+  id.params.emplace_back("fields", std::to_string(c.fields));
+  id.params.emplace_back("n", std::to_string(c.iterations));
+  return id;
+}
+
+namespace {
+
+constexpr std::size_t kMaxTile = std::size_t{1} << 15;
+
+bool power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+//! The integers of `key`, each checked by `ok` (else "<key>: <requirement>; <value> is not").
+template <class Ok>
+std::vector<std::size_t> integers(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
+                                  Ok ok, std::string_view requirement) {
+  const auto values = preset.list_at<std::size_t>(j, key, where);
+  preset.check_unique(j[key], key, where);
+  for (std::size_t v : values)
+    if (!ok(v)) throw preset.error_at(key, fmt::format("'{}' must be {}; {} is not", key, requirement, v), where);
+  return values;
+}
+
+//! A positive number (`key` of j), or `fallback` where the object has none.
+double positive_number(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
+                       double fallback, double max) {
+  if (!j.contains(key)) return fallback;
+  if (!j[key].is_number() || j[key].get<double>() <= 0 || j[key].get<double>() > max)
+    throw preset.error_at(key, fmt::format("'{}' must be a number in (0, {}]", key, max), where);
+  return j[key].get<double>();
+}
+
+std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                   const Overrides& overrides) {
+  preset.check_keys(j, where, {"records", "iterations", "fields", "layouts", "tiles", "block", "repetitions",
+                               "min_time_s", "fit"});
+  // --sizes does not apply: 'records' sizes every case (docs/kofler-tree.md).
+  if (!kofler::precision_wanted(overrides, "float")) return {};
+  TreeCase base;
+  if (!j.contains("records") || !j["records"].is_number_integer() || j["records"].get<long long>() < 1)
+    throw preset.error_at(where, "'kofler-tree' needs 'records', a positive integer");
+  base.records = j["records"].get<std::size_t>();
+  const auto iterations = integers(preset, j, "iterations", where, power_of_two, "a power of two");
+  const auto fields = integers(preset, j, "fields", where, [](std::size_t m) { return m >= 1 && m <= tree::kMaxFields; },
+                               fmt::format("a field count from 1 to {}", tree::kMaxFields));
+  const auto layouts = preset.list_at<std::string>(j, "layouts", where);
+  preset.check_unique(j["layouts"], "layouts", where);
+  const Axis layout_axis{"layout", {"aos", "soa", "tiled"}};
+  for (const auto& l : layouts) layout_axis.check(preset, l, "layouts", where);
+  std::vector<std::size_t> tiles;
+  if (std::find(layouts.begin(), layouts.end(), "tiled") != layouts.end())
+    tiles = integers(preset, j, "tiles", where, [](std::size_t t) { return t >= 2 && t <= kMaxTile && power_of_two(t); },
+                     "a power of two from 2 to 32768");
+  if (j.contains("block")) {
+    if (!j["block"].is_number_integer() || j["block"].get<int>() < 32 || j["block"].get<int>() > 1024 ||
+        j["block"].get<int>() % 32 != 0)
+      throw preset.error_at("block", "'block' must be a multiple of 32 in [32, 1024]", where);
+    base.block = j["block"].get<int>();
+  }
+  int repetitions = 0;
+  if (j.contains("repetitions")) {
+    if (!j["repetitions"].is_number_integer() || j["repetitions"].get<int>() < 1 || j["repetitions"].get<int>() > 100)
+      throw preset.error_at("repetitions", "'repetitions' must be an integer from 1 to 100", where);
+    repetitions = j["repetitions"].get<int>();
+  }
+  const double min_time_s = positive_number(preset, j, "min_time_s", where, 0, 10);
+  // Whole tiles only: a partial tile's padding would hold words the validation's checksum of
+  // every word does not expect.
+  for (std::size_t t : tiles)
+    if (base.records % t != 0)
+      throw preset.error_at("records", fmt::format("'records' {} must be a multiple of every tile ({} is not a divisor)",
+                                                   base.records, t), where);
+  for (std::size_t n : iterations)
+    if (const char* why = Geometry{base.records, static_cast<std::uint32_t>(n)}.problem(); *why)
+      throw preset.error_at("records", fmt::format("'records' {} with {} iterations: {}", base.records, n, why), where);
+
+  std::vector<PlannedCase> plan;
+  for (std::size_t m : fields)  // outermost: the reference checksum is computed once per m
+    for (std::size_t n : iterations)
+      for (const auto& layout : layouts)
+        for (std::size_t t : layout == "tiled" ? tiles : std::vector<std::size_t>{0}) {
+          TreeCase c = base;
+          c.fields = m;
+          c.iterations = static_cast<std::uint32_t>(n);
+          c.layout = layout;
+          c.tile = t;
+          const double bytes = 4.0 * double(m) * double(c.records);
+          ProgramCase run{Where::gpu, {.host_bytes = bytes, .device_bytes = bytes}, [c] {
+                            return std::unique_ptr<Variant>(make_tree_variant(c));
+                          }};
+          run.repetitions = repetitions;
+          run.min_time_s = min_time_s;
+          plan.push_back({tree_id(c), std::move(run)});
+        }
+  return plan;
+}
+
+}  // namespace
+
+}  // namespace lb::harness::kofler_tree
+
+namespace lb::harness {
+
+Program kofler_tree_program() {
+  return {"synthetic",
+          {{"version", {"gpu"}}, {"layout", {"aos", "soa", "tiled"}}, {"precision", {"float"}}, {"tile", {}},
+           {"fields", {}}, {"n", {}}},
+          {"fields", "cluster_bytes", "iterations", "threads"},
+          kofler_tree::plan_tree};
+}
+
+}  // namespace lb::harness
