@@ -144,6 +144,84 @@ struct UniformStrategy<Strategies, true> {
   static constexpr InnerStrategy strategy = Strategies::at(0);
 };
 
+[[noreturn]] inline void inner_mapping_error(const std::string& why) {
+  throw std::invalid_argument("inner array mapping: " + why);
+}
+
+//! Elements record i reserves for array a: its capacity where given, else its length.
+inline std::uint32_t reserved_elements(const ArrayLengths& lengths, const ArrayLengths& capacities, std::size_t a,
+                                       std::size_t i) {
+  return capacities.empty() || capacities[a].empty() ? lengths[a][i] : capacities[a][i];
+}
+
+//! Lists of one entry per array (lengths; inline counts and capacities where given).
+inline void check_inner_list_counts(std::size_t arrays, const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+  const auto check = [&](std::size_t got, bool optional, const char* what) {
+    if (got != arrays && !(optional && got == 0))
+      inner_mapping_error(std::to_string(got) + " " + what + " for a record with " + std::to_string(arrays) +
+                          " inner arrays");
+  };
+  check(lengths.size(), false, "length lists");
+  check(sizes.inline_counts.size(), true, "inline counts");
+  check(sizes.capacities.size(), true, "capacity lists");
+}
+
+//! One array field of a mapping, checked and sized: what it holds inline per record, its
+//! arena, its footprint, and the bytes of its headers and elements. Not a template (the
+//! mapping's per-type code stays small): a for array a with strategy s, capacity max.
+struct InnerArrayPlan {
+  std::size_t inline_count = 0, arena_elements = 0;
+  InnerFootprint footprint;
+  std::size_t owned_bytes = 0;
+};
+inline InnerArrayPlan plan_inner_array(std::size_t a, InnerStrategy s, std::size_t max, std::size_t element_bytes,
+                                       const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+  const std::size_t n_records = lengths[0].size();
+  const bool has_arena = s == InnerStrategy::none || s == InnerStrategy::partial;
+  const auto array = [&] { return "array " + std::to_string(a); };
+  const auto record = [&](std::size_t i) { return array() + " of record " + std::to_string(i); };
+  const std::vector<std::uint32_t>& len = lengths[a];
+  if (len.size() != n_records)
+    inner_mapping_error(array() + " has " + std::to_string(len.size()) + " lengths, array 0 has " +
+                        std::to_string(n_records));
+  if (!sizes.capacities.empty() && !sizes.capacities[a].empty() && sizes.capacities[a].size() != n_records)
+    inner_mapping_error(array() + " has " + std::to_string(sizes.capacities[a].size()) + " capacities for " +
+                        std::to_string(n_records) + " records");
+  const std::size_t n = sizes.inline_counts.empty() ? 0 : sizes.inline_counts[a];
+  if (s != InnerStrategy::partial && n != 0)
+    inner_mapping_error(array() + ": an inline count of " + std::to_string(n) + " is for the partial strategy only");
+  if (n > max)
+    inner_mapping_error("inline count " + std::to_string(n) + " above " + array() + "'s capacity " +
+                        std::to_string(max));
+  InnerArrayPlan plan;
+  plan.inline_count = s == InnerStrategy::none ? 0 : s == InnerStrategy::partial ? n : max;
+  std::size_t arena = 0, elements = 0;
+  for (std::size_t i = 0; i < n_records; ++i) {
+    if (!has_arena && len[i] > max)
+      inner_mapping_error(record(i) + " has length " + std::to_string(len[i]) + " above its capacity " +
+                          std::to_string(max) + " (full and object reserve Max slots; none and partial take any length)");
+    const std::uint32_t reserved = reserved_elements(lengths, sizes.capacities, a, i);
+    if (reserved < len[i])
+      inner_mapping_error(record(i) + " has length " + std::to_string(len[i]) + " above the capacity " +
+                          std::to_string(reserved) + " given for it");
+    if (!has_arena && reserved > max)
+      inner_mapping_error(record(i) + ": a capacity of " + std::to_string(reserved) + " above Max = " +
+                          std::to_string(max) + " (full and object hold Max slots)");
+    arena += reserved > plan.inline_count ? reserved - plan.inline_count : 0;
+    elements += len[i];
+  }
+  if (!has_arena) arena = 0;
+  if (arena > std::numeric_limits<std::uint32_t>::max())
+    inner_mapping_error(array() + "'s arena holds " + std::to_string(arena) + " elements, past 32-bit offsets");
+  plan.arena_elements = arena;
+  const std::size_t headers = n_records * (has_arena ? 8 : 4);
+  plan.owned_bytes = headers + elements * element_bytes;
+  plan.footprint.inline_bytes = headers + n_records * plan.inline_count * element_bytes;
+  plan.footprint.arena_bytes = arena * element_bytes;
+  plan.footprint.wasted_bytes = plan.footprint.total() - plan.owned_bytes;
+  return plan;
+}
+
 //! A broken precondition of a view's write or element access (LB_INNER_CHECKS builds).
 [[noreturn]] LB_HD inline void inner_precondition_failed(const char* what, std::size_t record, std::size_t value,
                                                          std::size_t capacity) {
@@ -216,7 +294,8 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
   //! 2^32 elements. Each none/partial array reserves its records' lengths.
   InnerFieldsMapping(const ArrayLengths& lengths, std::size_t partial_inline = 0) {
     if (!has_partial() && partial_inline != 0)
-      fail("an inline count of " + std::to_string(partial_inline) + " is for the partial strategy only");
+      detail::inner_mapping_error("an inline count of " + std::to_string(partial_inline) +
+                                  " is for the partial strategy only");
     InnerArraySizes sizes;
     for (std::size_t a = 0; a < array_count; ++a)
       sizes.inline_counts.push_back(Strategies::at(a) == InnerStrategy::partial ? partial_inline : 0);
@@ -329,7 +408,7 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
           differ();
         std::uint32_t next = 0;
         for (std::size_t i = 0; i < n_; ++i) {
-          const std::uint32_t len = lengths[a][i], reserved = reserved_of(lengths, capacities, a, i);
+          const std::uint32_t len = lengths[a][i], reserved = detail::reserved_elements(lengths, capacities, a, i);
           if ((!field_has_arena<I> && reserved > Rec::template field_type<I>::max) || len > reserved)
             differ();  // past the reserved slots
           const Location l = locate_length<Tag>(i);
@@ -363,79 +442,27 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     return I;
   }
 
-  [[noreturn]] static void fail(const std::string& why) { throw std::invalid_argument("inner array mapping: " + why); }
-
   static constexpr bool has_partial() {
     for (std::size_t a = 0; a < array_count; ++a)
       if (Strategies::at(a) == InnerStrategy::partial) return true;
     return false;
   }
 
-  //! Elements record i reserves for array a: its capacity where given, else its length.
-  static std::uint32_t reserved_of(const ArrayLengths& lengths, const ArrayLengths& capacities, std::size_t a,
-                                   std::size_t i) {
-    return capacities.empty() || capacities[a].empty() ? lengths[a][i] : capacities[a][i];
-  }
-
   void build(const ArrayLengths& lengths, const InnerArraySizes& sizes) {
-    const auto count_error = [](std::size_t got, const char* what) {
-      fail(std::to_string(got) + " " + what + " for a record with " + std::to_string(array_count) + " inner arrays");
-    };
-    if (lengths.size() != array_count) count_error(lengths.size(), "length lists");
-    if (!sizes.inline_counts.empty() && sizes.inline_counts.size() != array_count)
-      count_error(sizes.inline_counts.size(), "inline counts");
-    if (!sizes.capacities.empty() && sizes.capacities.size() != array_count)
-      count_error(sizes.capacities.size(), "capacity lists");
+    detail::check_inner_list_counts(array_count, lengths, sizes);
     n_ = lengths[0].size();
     std::size_t owned = 0;  // bytes that hold data: scalars, headers, elements
     for_each_field<Rec>([&](auto f) {
       constexpr std::size_t I = decltype(f)::value;
       if constexpr (detail::is_array_field<Rec, I>) {
         using A = typename Rec::template field_type<I>;
-        constexpr InnerStrategy S = field_strategy<I>;
         constexpr std::size_t a = detail::arrays_before<Rec, I>();
-        const std::string array = "array " + std::to_string(a);
-        const std::vector<std::uint32_t>& len = lengths[a];
-        if (len.size() != n_)
-          fail(array + " has " + std::to_string(len.size()) + " lengths, array 0 has " + std::to_string(n_));
-        if (!sizes.capacities.empty() && !sizes.capacities[a].empty() && sizes.capacities[a].size() != n_)
-          fail(array + " has " + std::to_string(sizes.capacities[a].size()) + " capacities for " +
-               std::to_string(n_) + " records");
-        const std::size_t n = sizes.inline_counts.empty() ? 0 : sizes.inline_counts[a];
-        if (S != InnerStrategy::partial && n != 0)
-          fail(array + ": an inline count of " + std::to_string(n) + " is for the partial strategy only");
-        if (n > A::max)
-          fail("inline count " + std::to_string(n) + " above " + array + "'s capacity " + std::to_string(A::max));
-        const std::size_t inline_count = S == InnerStrategy::none ? 0 : S == InnerStrategy::partial ? n : A::max;
-        std::size_t arena = 0;
-        for (std::size_t i = 0; i < n_; ++i) {
-          const std::string record = array + " of record " + std::to_string(i);
-          if (!field_has_arena<I> && len[i] > A::max)
-            fail(record + " has length " + std::to_string(len[i]) + " above its capacity " + std::to_string(A::max) +
-                 " (full and object reserve Max slots; none and partial take any length)");
-          const std::uint32_t reserved = reserved_of(lengths, sizes.capacities, a, i);
-          if (reserved < len[i])
-            fail(record + " has length " + std::to_string(len[i]) + " above the capacity " +
-                 std::to_string(reserved) + " given for it");
-          if (!field_has_arena<I> && reserved > A::max)
-            fail(record + ": a capacity of " + std::to_string(reserved) + " above Max = " + std::to_string(A::max) +
-                 " (full and object hold Max slots)");
-          arena += reserved > inline_count ? reserved - inline_count : 0;
-          owned += len[i] * sizeof(typename A::element);
-        }
-        if (!field_has_arena<I>) arena = 0;
-        if (arena > std::numeric_limits<std::uint32_t>::max())
-          fail(array + "'s arena holds " + std::to_string(arena) + " elements, past 32-bit offsets");
-        places_[I].inline_count = static_cast<std::uint32_t>(inline_count);
-        arena_elements_[a] = arena;
-        const std::size_t headers = n_ * (field_has_arena<I> ? 8 : 4);
-        owned += headers;
-        InnerFootprint& fp = array_footprint_[a];
-        fp.inline_bytes = headers + n_ * inline_count * sizeof(typename A::element);
-        fp.arena_bytes = arena * sizeof(typename A::element);
-        std::size_t elements = 0;
-        for (std::uint32_t l : len) elements += l;
-        fp.wasted_bytes = fp.total() - headers - elements * sizeof(typename A::element);
+        const detail::InnerArrayPlan plan =
+            detail::plan_inner_array(a, field_strategy<I>, A::max, sizeof(typename A::element), lengths, sizes);
+        places_[I].inline_count = static_cast<std::uint32_t>(plan.inline_count);
+        arena_elements_[a] = plan.arena_elements;
+        array_footprint_[a] = plan.footprint;
+        owned += plan.owned_bytes;
       } else {
         owned += n_ * Rec::size_of(I);
       }
