@@ -31,6 +31,9 @@ static_assert(FM<Cell, L::aos, S::none, S::full>::has_arena && !FM<Cell, L::aos,
 static_assert(FM<Cell, L::soa, S::none, S::full>::has_arena_of<B> && !FM<Cell, L::soa, S::none, S::full>::has_arena_of<D>);
 static_assert(FM<Cell, L::soa, S::full, S::partial>::strategy_of<D> == S::partial);
 static_assert(InnerArrayMapping<Cell, L::soa, S::full>::strategy == S::full);
+static_assert(std::is_same_v<OneFieldStrategies<Cell, D, S::partial>, InnerStrategies<S::full, S::partial>>);
+static_assert(std::is_same_v<OneFieldStrategies<Cell, B, S::none, S::object>, InnerStrategies<S::none, S::object>>);
+static_assert(std::is_same_v<OneFieldStrategies<Car, B, S::object>, UniformStrategies<Car, S::object>>);
 
 bool same(const Location& a, const Location& b) { return a.blob == b.blob && a.offset == b.offset; }
 #define EXPECT_AT(loc, b, off) EXPECT_TRUE(same(loc, Location{b, off})) << "got blob " << (loc).blob << " offset " << (loc).offset

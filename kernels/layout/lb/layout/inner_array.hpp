@@ -129,11 +129,12 @@ struct is_inner_strategies : std::false_type {};
 template <InnerStrategy... S>
 struct is_inner_strategies<InnerStrategies<S...>> : std::true_type {};
 
-template <InnerStrategy S, class Seq>
-struct repeat_strategy;
-template <InnerStrategy S, std::size_t... I>
-struct repeat_strategy<S, std::index_sequence<I...>> {
-  using type = InnerStrategies<(static_cast<void>(I), S)...>;
+//! InnerStrategies with S at array `swept` and Others at every other of the Seq's arrays.
+template <std::size_t swept, InnerStrategy S, InnerStrategy Others, class Seq>
+struct one_field_strategies;
+template <std::size_t swept, InnerStrategy S, InnerStrategy Others, std::size_t... A>
+struct one_field_strategies<swept, S, Others, std::index_sequence<A...>> {
+  using type = InnerStrategies<(A == swept ? S : Others)...>;
 };
 
 //! `strategy` names the one strategy of a mapping whose arrays all share it.
@@ -238,10 +239,17 @@ inline InnerArrayPlan plan_inner_array(std::size_t a, InnerStrategy s, std::size
 }
 }  // namespace detail
 
+//! S for array field Tag of Rec, Others for the rest: the paper's sweep of one field over the
+//! strategies while the other arrays stay fully inlined.
+template <class Rec, class Tag, InnerStrategy S, InnerStrategy Others = InnerStrategy::full>
+using OneFieldStrategies = typename detail::one_field_strategies<
+    detail::arrays_before<Rec, Rec::template index_of<Tag>>(), S, Others,
+    std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
+
 //! S for every array field of Rec.
 template <class Rec, InnerStrategy S>
-using UniformStrategies =
-    typename detail::repeat_strategy<S, std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
+using UniformStrategies = typename detail::one_field_strategies<
+    0, S, S, std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
 
 template <class Rec, InnerLayout L, class Strategies>
 class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
