@@ -27,7 +27,7 @@
 //! length can grow to Max without reallocation). Lengths and elements are writable:
 //! set_length<Tag>(i, n) needs n <= capacity<Tag>(i); element k of record i may be read and
 //! written for any k < capacity<Tag>(i), also past the length (its value persists). Both
-//! preconditions are checked where LB_INNER_CHECKS is set or NDEBUG is not (debug builds, on
+//! preconditions are checked where LB_INNER_CHECKS is 1, by default where NDEBUG is not (on
 //! host and device): a violation prints one line and aborts (traps on the device).
 //!
 //! Not a `Mapping`: a record with a variable-length array has no fixed-size value, so there is
