@@ -11,20 +11,34 @@
 //!   object   Max slots as one value: AoS gives full's bytes; SoA one column whose element is
 //!            the whole Max-slot array (record i's slots contiguous).
 //!
+//! Each array field has its own strategy and inlining size: InnerFieldsMapping<Rec, L,
+//! InnerStrategies<S0, S1, ...>> takes one strategy per array field in field order (a template
+//! argument: the strategy changes the code's shape) and one N per array at run time
+//! (InnerArraySizes; one instantiation per (layout, strategies) serves the whole inlining
+//! sweep). InnerArrayMapping<Rec, L, S> is the same mapping with S for every array field.
+//!
 //! Every strategy keeps the length (32 bits) beside the record (the paper's `size` field).
 //! The arena holds offsets, never pointers, so a view built on the host works on the device.
-//! N is a run-time value of the mapping: one instantiation per (layout, strategy) serves the
-//! whole inlining sweep (a register compare where a constant would fold; the strategy, which
-//! changes the code's shape, is a template parameter). For none and partial a length may
-//! exceed Max (ragged data such as neighbour lists); full and object need length <= Max.
+//!
+//! Capacity (docs/inner-arrays-library.md): full and object hold Max slots per record; none
+//! and partial hold N slots inline (0 for none) plus an arena run per record reserved at
+//! construction, by default as long as the record's length (so lengths may exceed Max: ragged
+//! data such as neighbour lists), or as long as a given per-record capacity (e.g. Max, so a
+//! length can grow to Max without reallocation). Lengths and elements are writable:
+//! set_length<Tag>(i, n) needs n <= capacity<Tag>(i); element k of record i may be read and
+//! written for any k < capacity<Tag>(i), also past the length (its value persists). Both
+//! preconditions are checked where LB_INNER_CHECKS is 1, by default where NDEBUG is not (on
+//! host and device): a violation prints one line and aborts (traps on the device).
 //!
 //! Not a `Mapping`: a record with a variable-length array has no fixed-size value, so there is
 //! no whole-record load/store. It models `StorageMapping` (storages and views take it) plus
 //! locate<Tag>(i) for scalar fields and element/length access for array fields; View's
-//! get<Tag>(i, k) and length<Tag>(i) use it.
+//! get<Tag>(i, k), length<Tag>(i), set_length<Tag>(i, n) and capacity<Tag>(i) use it.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -35,6 +49,10 @@
 #include "lb/layout/host_storage.hpp"
 #include "lb/layout/mapping.hpp"
 #include "lb/layout/packing.hpp"
+
+#if !defined(NDEBUG) && !defined(LB_INNER_CHECKS)
+#define LB_INNER_CHECKS 1
+#endif
 
 namespace lb::layout {
 
@@ -48,8 +66,37 @@ struct InnerArray {
 enum class InnerStrategy { none, partial, full, object };
 enum class InnerLayout { aos, soa };
 
+namespace detail {
+template <InnerStrategy... S>
+LB_HD constexpr InnerStrategy strategy_at(std::size_t a) {
+  std::size_t k = 0;
+  InnerStrategy r = InnerStrategy::none;
+  ((r = k++ == a ? S : r), ...);
+  return r;
+}
+}  // namespace detail
+
+//! One strategy per array field of a record, in field order.
+template <InnerStrategy... S>
+struct InnerStrategies {
+  static constexpr std::size_t size = sizeof...(S);
+  LB_HD static constexpr InnerStrategy at(std::size_t a) { return detail::strategy_at<S...>(a); }
+  static constexpr bool uniform = ((S == detail::strategy_at<S...>(0)) && ...);
+  static constexpr bool any_arena = ((S == InnerStrategy::none || S == InnerStrategy::partial) || ...);
+};
+
 //! Per-record lengths of every inner array of a record: lengths[a][i] for array a, record i.
 using ArrayLengths = std::vector<std::vector<std::uint32_t>>;
+
+//! The run-time sizes of a record's arrays, one entry per array field in field order.
+struct InnerArraySizes {
+  //! N of each partial array (0 for arrays of the other strategies); empty: 0 for all.
+  std::vector<std::size_t> inline_counts;
+  //! Per-record capacity to reserve (none, partial: N inline + the rest in the arena; full,
+  //! object: at most Max, which they hold anyway); empty, or an empty list for an array: the
+  //! record's length.
+  ArrayLengths capacities;
+};
 
 //! Bytes of a storage: the records (scalars, length/offset headers, inline slots), the
 //! arenas, and how much of the two is wasted (alignment padding, inline slots past a length).
@@ -76,18 +123,160 @@ constexpr std::size_t arrays_before() {
     return (std::size_t{0} + ... + (is_array_field<Rec, I> ? 1 : 0));
   }(std::make_index_sequence<End>{});
 }
+
+template <class T>
+struct is_inner_strategies : std::false_type {};
+template <InnerStrategy... S>
+struct is_inner_strategies<InnerStrategies<S...>> : std::true_type {};
+
+//! InnerStrategies with S at array `swept` and Others at every other of the Seq's arrays.
+template <std::size_t swept, InnerStrategy S, InnerStrategy Others, class Seq>
+struct one_field_strategies;
+template <std::size_t swept, InnerStrategy S, InnerStrategy Others, std::size_t... A>
+struct one_field_strategies<swept, S, Others, std::index_sequence<A...>> {
+  using type = InnerStrategies<(A == swept ? S : Others)...>;
+};
+
+//! `strategy` names the one strategy of a mapping whose arrays all share it.
+template <class Strategies, bool = Strategies::uniform && Strategies::size != 0>
+struct UniformStrategy {};
+template <class Strategies>
+struct UniformStrategy<Strategies, true> {
+  static constexpr InnerStrategy strategy = Strategies::at(0);
+};
+
+[[noreturn]] inline void inner_mapping_error(const std::string& why) {
+  throw std::invalid_argument("inner array mapping: " + why);
+}
+
+//! Elements record i reserves for array a: its capacity where given, else its length.
+inline std::uint32_t reserved_elements(const ArrayLengths& lengths, const ArrayLengths& capacities, std::size_t a,
+                                       std::size_t i) {
+  return capacities.empty() || capacities[a].empty() ? lengths[a][i] : capacities[a][i];
+}
+
+//! Lists of one entry per array (lengths; inline counts and capacities where given).
+inline void check_inner_list_counts(std::size_t arrays, const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+  const auto check = [&](std::size_t got, bool optional, const char* what) {
+    if (got != arrays && !(optional && got == 0))
+      inner_mapping_error(std::to_string(got) + " " + what + " for a record with " + std::to_string(arrays) +
+                          " inner arrays");
+  };
+  check(lengths.size(), false, "length lists");
+  check(sizes.inline_counts.size(), true, "inline counts");
+  check(sizes.capacities.size(), true, "capacity lists");
+}
+
+//! One array field of a mapping, checked and sized: what it holds inline per record, its
+//! arena, its footprint, and the bytes of its headers and elements. Not a template (the
+//! mapping's per-type code stays small): a for array a with strategy s, capacity max.
+struct InnerArrayPlan {
+  std::size_t inline_count = 0, arena_elements = 0;
+  InnerFootprint footprint;
+  std::size_t owned_bytes = 0;
+};
+inline InnerArrayPlan plan_inner_array(std::size_t a, InnerStrategy s, std::size_t max, std::size_t element_bytes,
+                                       const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+  const std::size_t n_records = lengths[0].size();
+  const bool has_arena = s == InnerStrategy::none || s == InnerStrategy::partial;
+  const auto array = [&] { return "array " + std::to_string(a); };
+  const auto record = [&](std::size_t i) { return array() + " of record " + std::to_string(i); };
+  const std::vector<std::uint32_t>& len = lengths[a];
+  if (len.size() != n_records)
+    inner_mapping_error(array() + " has " + std::to_string(len.size()) + " lengths, array 0 has " +
+                        std::to_string(n_records));
+  if (!sizes.capacities.empty() && !sizes.capacities[a].empty() && sizes.capacities[a].size() != n_records)
+    inner_mapping_error(array() + " has " + std::to_string(sizes.capacities[a].size()) + " capacities for " +
+                        std::to_string(n_records) + " records");
+  const std::size_t n = sizes.inline_counts.empty() ? 0 : sizes.inline_counts[a];
+  if (s != InnerStrategy::partial && n != 0)
+    inner_mapping_error(array() + ": an inline count of " + std::to_string(n) + " is for the partial strategy only");
+  if (n > max)
+    inner_mapping_error("inline count " + std::to_string(n) + " above " + array() + "'s capacity " +
+                        std::to_string(max));
+  InnerArrayPlan plan;
+  plan.inline_count = s == InnerStrategy::none ? 0 : s == InnerStrategy::partial ? n : max;
+  std::size_t arena = 0, elements = 0;
+  for (std::size_t i = 0; i < n_records; ++i) {
+    if (!has_arena && len[i] > max)
+      inner_mapping_error(record(i) + " has length " + std::to_string(len[i]) + " above its capacity " +
+                          std::to_string(max) + " (full and object reserve Max slots; none and partial take any length)");
+    const std::uint32_t reserved = reserved_elements(lengths, sizes.capacities, a, i);
+    if (reserved < len[i])
+      inner_mapping_error(record(i) + " has length " + std::to_string(len[i]) + " above the capacity " +
+                          std::to_string(reserved) + " given for it");
+    if (!has_arena && reserved > max)
+      inner_mapping_error(record(i) + ": a capacity of " + std::to_string(reserved) + " above Max = " +
+                          std::to_string(max) + " (full and object hold Max slots)");
+    arena += reserved > plan.inline_count ? reserved - plan.inline_count : 0;
+    elements += len[i];
+  }
+  if (!has_arena) arena = 0;
+  if (arena > std::numeric_limits<std::uint32_t>::max())
+    inner_mapping_error(array() + "'s arena holds " + std::to_string(arena) + " elements, past 32-bit offsets");
+  plan.arena_elements = arena;
+  const std::size_t headers = n_records * (has_arena ? 8 : 4);
+  plan.owned_bytes = headers + elements * element_bytes;
+  plan.footprint.inline_bytes = headers + n_records * plan.inline_count * element_bytes;
+  plan.footprint.arena_bytes = arena * element_bytes;
+  plan.footprint.wasted_bytes = plan.footprint.total() - plan.owned_bytes;
+  return plan;
+}
+
+//! A broken precondition of a view's write or element access (LB_INNER_CHECKS builds).
+[[noreturn]] LB_HD inline void inner_precondition_failed(const char* what, std::size_t record, std::size_t value,
+                                                         std::size_t capacity) {
+#if defined(__CUDA_ARCH__)
+  printf("layoutbench: inner array: %s %llu at record %llu, past its capacity %llu\n", what,
+         static_cast<unsigned long long>(value), static_cast<unsigned long long>(record),
+         static_cast<unsigned long long>(capacity));
+  __trap();
+#else
+  std::fprintf(stderr, "layoutbench: inner array: %s %zu at record %zu, past its capacity %zu\n", what, value, record,
+               capacity);
+  std::abort();
+#endif
+}
 }  // namespace detail
 
-template <class Rec, InnerLayout L, InnerStrategy S>
-class InnerArrayMapping {
+//! S for array field Tag of Rec, Others for the rest: the paper's sweep of one field over the
+//! strategies while the other arrays stay fully inlined.
+template <class Rec, class Tag, InnerStrategy S, InnerStrategy Others = InnerStrategy::full>
+using OneFieldStrategies = typename detail::one_field_strategies<
+    detail::arrays_before<Rec, Rec::template index_of<Tag>>(), S, Others,
+    std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
+
+//! S for every array field of Rec.
+template <class Rec, InnerStrategy S>
+using UniformStrategies = typename detail::one_field_strategies<
+    0, S, S, std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
+
+template <class Rec, InnerLayout L, class Strategies>
+class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
+  static_assert(detail::is_inner_strategies<Strategies>::value, "strategies come as InnerStrategies<S...>");
+
  public:
   using record = Rec;
+  using strategies = Strategies;
   static constexpr InnerLayout layout = L;
-  static constexpr InnerStrategy strategy = S;
   static constexpr std::size_t field_count = Rec::field_count;
   static constexpr std::size_t array_count = detail::arrays_before<Rec, field_count>();
   static_assert(array_count >= 1, "an inner-array mapping needs a record with an InnerArray field");
-  static constexpr bool has_arena = S == InnerStrategy::none || S == InnerStrategy::partial;
+  static_assert(Strategies::size == array_count, "one strategy per inner-array field of the record");
+
+  //! Strategy of field I (an array), and whether it keeps an arena offset and an arena.
+  template <std::size_t I>
+  static constexpr InnerStrategy field_strategy = Strategies::at(detail::arrays_before<Rec, I>());
+  template <std::size_t I>
+  static constexpr bool field_has_arena =
+      field_strategy<I> == InnerStrategy::none || field_strategy<I> == InnerStrategy::partial;
+  template <class Tag>
+  static constexpr InnerStrategy strategy_of = field_strategy<Rec::template index_of<Tag>>;
+  template <class Tag>
+  static constexpr bool has_arena_of = field_has_arena<Rec::template index_of<Tag>>;
+  //! Whether any array keeps an arena (every one, where all share a strategy).
+  static constexpr bool has_arena = Strategies::any_arena;
+
   //! AoS: blob 0 holds the records, blob 1 + a array a's arena. SoA: one blob per scalar
   //! field; per array four: lengths, arena offsets, inline slots, arena (empty where the
   //! strategy has none).
@@ -108,64 +297,33 @@ class InnerArrayMapping {
       L == InnerLayout::aos ? 1 + detail::arrays_before<Rec, I>() : first_blob<I> + 3;
 
   //! Throws std::invalid_argument naming the problem: lengths not one list per array of one
-  //! record count, `partial_inline` (the partial strategy's N; 0 for the other strategies)
-  //! above an array's Max, a length above Max under full or object, an arena past 2^32 elements.
-  InnerArrayMapping(const ArrayLengths& lengths, std::size_t partial_inline = 0) {
-    auto fail = [](const std::string& why) { throw std::invalid_argument("inner array mapping: " + why); };
-    if (lengths.size() != array_count)
-      fail(std::to_string(lengths.size()) + " length lists for a record with " + std::to_string(array_count) +
-           " inner arrays");
-    n_ = lengths[0].size();
-    if (S != InnerStrategy::partial && partial_inline != 0)
-      fail("an inline count of " + std::to_string(partial_inline) + " is for the partial strategy only");
-    std::size_t owned = 0;  // bytes that hold data: scalars, headers, elements
-    for_each_field<Rec>([&](auto f) {
-      constexpr std::size_t I = decltype(f)::value;
-      if constexpr (detail::is_array_field<Rec, I>) {
-        using A = typename Rec::template field_type<I>;
-        constexpr std::size_t a = detail::arrays_before<Rec, I>();
-        const std::vector<std::uint32_t>& len = lengths[a];
-        if (len.size() != n_)
-          fail("array " + std::to_string(a) + " has " + std::to_string(len.size()) + " lengths, array 0 has " +
-               std::to_string(n_));
-        if (S == InnerStrategy::partial && partial_inline > A::max)
-          fail("inline count " + std::to_string(partial_inline) + " above array " + std::to_string(a) +
-               "'s capacity " + std::to_string(A::max));
-        const std::size_t inline_count = S == InnerStrategy::none      ? 0
-                                         : S == InnerStrategy::partial ? partial_inline
-                                                                       : A::max;
-        std::size_t arena = 0;
-        for (std::size_t i = 0; i < n_; ++i) {
-          if (!has_arena && len[i] > A::max)
-            fail("array " + std::to_string(a) + " of record " + std::to_string(i) + " has length " +
-                 std::to_string(len[i]) + " above its capacity " + std::to_string(A::max) +
-                 " (full and object reserve Max slots; none and partial take any length)");
-          arena += len[i] > inline_count ? len[i] - inline_count : 0;
-          owned += len[i] * sizeof(typename A::element);
-        }
-        if (!has_arena) arena = 0;
-        if (arena > std::numeric_limits<std::uint32_t>::max())
-          fail("array " + std::to_string(a) + "'s arena holds " + std::to_string(arena) +
-               " elements, past 32-bit offsets");
-        places_[I].inline_count = static_cast<std::uint32_t>(inline_count);
-        arena_elements_[a] = arena;
-        owned += n_ * (has_arena ? 8 : 4);
-      } else {
-        owned += n_ * Rec::size_of(I);
-      }
-    });
-    if constexpr (L == InnerLayout::aos)
-      place_aos();
-    else
-      place_soa();
-    for (std::size_t b = 0; b < blob_count; ++b) (is_arena_blob(b) ? footprint_.arena_bytes : footprint_.inline_bytes) += blob_bytes_[b];
-    footprint_.wasted_bytes = footprint_.total() - owned;
+  //! record count, `partial_inline` (N of every partial array) nonzero where no array is
+  //! partial or above an array's Max, a length above Max under full or object, an arena past
+  //! 2^32 elements. Each none/partial array reserves its records' lengths.
+  InnerFieldsMapping(const ArrayLengths& lengths, std::size_t partial_inline = 0) {
+    if (!has_partial() && partial_inline != 0)
+      detail::inner_mapping_error("an inline count of " + std::to_string(partial_inline) +
+                                  " is for the partial strategy only");
+    InnerArraySizes sizes;
+    for (std::size_t a = 0; a < array_count; ++a)
+      sizes.inline_counts.push_back(Strategies::at(a) == InnerStrategy::partial ? partial_inline : 0);
+    build(lengths, sizes);
   }
+  //! Per array: N (InnerArraySizes::inline_counts) and the capacity each record reserves.
+  //! Throws as above, and for lists of the wrong count, an N for a non-partial array, a
+  //! capacity below a length or (full, object) above Max.
+  InnerFieldsMapping(const ArrayLengths& lengths, const InnerArraySizes& sizes) { build(lengths, sizes); }
 
   LB_HD constexpr std::size_t size() const { return n_; }
   constexpr std::size_t blob_bytes(std::size_t b) const { return blob_bytes_[b]; }
   constexpr std::size_t blob_alignment(std::size_t b) const { return blob_alignment_[b]; }
   constexpr const InnerFootprint& footprint() const { return footprint_; }
+  //! Array Tag's share of the footprint: its headers and inline slots (AoS: without the
+  //! record's padding), its arena, and its slots (inline and arena) past the records' lengths.
+  template <class Tag>
+  constexpr const InnerFootprint& footprint_of() const {
+    return array_footprint_[detail::arrays_before<Rec, array_field<Tag>()>()];
+  }
   //! Elements of array Tag held inline per record (0, N or Max by strategy).
   template <class Tag>
   LB_HD constexpr std::size_t inline_count() const {
@@ -190,8 +348,8 @@ class InnerArrayMapping {
   }
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate_arena_offset(std::size_t i) const {
-    static_assert(has_arena, "full and object keep no arena offset");
     constexpr std::size_t I = array_field<Tag>();
+    static_assert(field_has_arena<I>, "full and object keep no arena offset");
     return {offset_blob<I>, places_[I].offset_base + i * places_[I].offset_stride};
   }
 
@@ -200,42 +358,76 @@ class InnerArrayMapping {
     const Location loc = locate_length<Tag>(i);
     return detail::load_scalar<std::uint32_t>(blobs[loc.blob] + loc.offset);
   }
+  //! Sets array Tag's length of record i; needs length <= capacity<Tag>(blobs, i).
+  template <class Tag>
+  LB_HD LB_FORCEINLINE void set_length(std::byte* const* blobs, std::size_t i, std::uint32_t length) const {
+#if LB_INNER_CHECKS
+    const std::uint32_t cap = capacity<Tag>(blobs, i);
+    if (length > cap) detail::inner_precondition_failed("length", i, length, cap);
+#endif
+    const Location loc = locate_length<Tag>(i);
+    detail::store_scalar<std::uint32_t>(blobs[loc.blob] + loc.offset, length);
+  }
+  //! Elements array Tag of record i can hold: Max (full, object); N plus its arena run (none,
+  //! partial; the run ends where record i + 1's starts).
+  template <class Tag>
+  LB_HD LB_FORCEINLINE std::uint32_t capacity(const std::byte* const* blobs, std::size_t i) const {
+    constexpr std::size_t I = array_field<Tag>();
+    if constexpr (field_has_arena<I>) {
+      const Place& p = places_[I];
+      const std::byte* offsets = blobs[offset_blob<I>] + p.offset_base;
+      const std::uint32_t start = detail::load_scalar<std::uint32_t>(offsets + i * p.offset_stride);
+      const std::uint32_t end = i + 1 < n_ ? detail::load_scalar<std::uint32_t>(offsets + (i + 1) * p.offset_stride)
+                                           : static_cast<std::uint32_t>(arena_elements_[detail::arrays_before<Rec, I>()]);
+      return p.inline_count + (end - start);
+    } else {
+      return static_cast<std::uint32_t>(Rec::template field_type<I>::max);
+    }
+  }
 
   //! Where element k of array Tag of record i lives (none and partial read the arena offset).
   template <class Tag>
   LB_HD LB_FORCEINLINE Location locate_element(const std::byte* const* blobs, std::size_t i, std::size_t k) const {
     return with_element<Tag>(blobs, i, k, [](auto blob, std::size_t offset) { return Location{blob, offset}; });
   }
+  //! Address of element k of array Tag of record i; needs k < capacity<Tag>(blobs, i).
   template <class Tag>
   LB_HD LB_FORCEINLINE std::byte* element_address(std::byte* const* blobs, std::size_t i, std::size_t k) const {
+#if LB_INNER_CHECKS
+    const std::uint32_t cap = capacity<Tag>(blobs, i);
+    if (k >= cap) detail::inner_precondition_failed("element", i, k, cap);
+#endif
     return with_element<Tag>(blobs, i, k, [&](auto blob, std::size_t offset) { return blobs[blob] + offset; });
   }
 
   //! Writes every record's length and arena offset (arena runs assigned in record order, a
-  //! prefix sum) into the blobs. `lengths` must be those the mapping was built from.
-  void write_headers(std::byte* const* blobs, const ArrayLengths& lengths) const {
+  //! prefix sum of the reserved capacities) into the blobs. `lengths` and `capacities` must
+  //! be those the mapping was built from.
+  void write_headers(std::byte* const* blobs, const ArrayLengths& lengths, const ArrayLengths& capacities = {}) const {
     for_each_field<Rec>([&](auto f) {
       constexpr std::size_t I = decltype(f)::value;
       if constexpr (detail::is_array_field<Rec, I>) {
         constexpr std::size_t a = detail::arrays_before<Rec, I>();
         using Tag = typename Rec::template field<I>::tag;
-        if (lengths.size() != array_count || lengths[a].size() != n_)
-          throw std::invalid_argument("inner array headers: lengths differ from the mapping's");
+        const auto differ = [] { throw std::invalid_argument("inner array headers: lengths differ from the mapping's"); };
+        if (lengths.size() != array_count || lengths[a].size() != n_ ||
+            !(capacities.empty() || (capacities.size() == array_count &&
+                                     (capacities[a].empty() || capacities[a].size() == n_))))
+          differ();
         std::uint32_t next = 0;
         for (std::size_t i = 0; i < n_; ++i) {
-          const std::uint32_t len = lengths[a][i];
-          if (!has_arena && len > Rec::template field_type<I>::max)  // past the reserved slots
-            throw std::invalid_argument("inner array headers: lengths differ from the mapping's");
+          const std::uint32_t len = lengths[a][i], reserved = detail::reserved_elements(lengths, capacities, a, i);
+          if ((!field_has_arena<I> && reserved > Rec::template field_type<I>::max) || len > reserved)
+            differ();  // past the reserved slots
           const Location l = locate_length<Tag>(i);
           detail::store_scalar<std::uint32_t>(blobs[l.blob] + l.offset, len);
-          if constexpr (has_arena) {
+          if constexpr (field_has_arena<I>) {
             const Location o = locate_arena_offset<Tag>(i);
             detail::store_scalar<std::uint32_t>(blobs[o.blob] + o.offset, next);
-            next += len > places_[I].inline_count ? len - places_[I].inline_count : 0;
+            next += reserved > places_[I].inline_count ? reserved - places_[I].inline_count : 0;
           }
         }
-        if (has_arena && next != arena_elements_[a])
-          throw std::invalid_argument("inner array headers: lengths differ from the mapping's");
+        if (field_has_arena<I> && next != arena_elements_[a]) differ();
       }
     });
   }
@@ -258,6 +450,40 @@ class InnerArrayMapping {
     return I;
   }
 
+  static constexpr bool has_partial() {
+    for (std::size_t a = 0; a < array_count; ++a)
+      if (Strategies::at(a) == InnerStrategy::partial) return true;
+    return false;
+  }
+
+  void build(const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+    detail::check_inner_list_counts(array_count, lengths, sizes);
+    n_ = lengths[0].size();
+    std::size_t owned = 0;  // bytes that hold data: scalars, headers, elements
+    for_each_field<Rec>([&](auto f) {
+      constexpr std::size_t I = decltype(f)::value;
+      if constexpr (detail::is_array_field<Rec, I>) {
+        using A = typename Rec::template field_type<I>;
+        constexpr std::size_t a = detail::arrays_before<Rec, I>();
+        const detail::InnerArrayPlan plan =
+            detail::plan_inner_array(a, field_strategy<I>, A::max, sizeof(typename A::element), lengths, sizes);
+        places_[I].inline_count = static_cast<std::uint32_t>(plan.inline_count);
+        arena_elements_[a] = plan.arena_elements;
+        array_footprint_[a] = plan.footprint;
+        owned += plan.owned_bytes;
+      } else {
+        owned += n_ * Rec::size_of(I);
+      }
+    });
+    if constexpr (L == InnerLayout::aos)
+      place_aos();
+    else
+      place_soa();
+    for (std::size_t b = 0; b < blob_count; ++b)
+      (is_arena_blob(b) ? footprint_.arena_bytes : footprint_.inline_bytes) += blob_bytes_[b];
+    footprint_.wasted_bytes = footprint_.total() - owned;
+  }
+
   //! Calls at(blob as a compile-time constant, byte offset) for element k of array Tag of
   //! record i; one body serves locations (tests) and addresses (kernels).
   template <class Tag, class At>
@@ -268,12 +494,12 @@ class InnerArrayMapping {
     const auto in_record = [&] {
       return at(std::integral_constant<std::size_t, slots_blob<I>>{}, p.slots_base + i * p.slot_record_stride + k * p.slot_stride);
     };
-    if constexpr (has_arena) {
+    if constexpr (field_has_arena<I>) {
       const auto in_arena = [&] {
         const std::size_t start = detail::load_scalar<std::uint32_t>(blobs[offset_blob<I>] + p.offset_base + i * p.offset_stride);
         return at(std::integral_constant<std::size_t, arena_blob<I>>{}, (start + k - p.inline_count) * sizeof(T));
       };
-      if constexpr (S == InnerStrategy::none) return in_arena();
+      if constexpr (field_strategy<I> == InnerStrategy::none) return in_arena();
       else return k < p.inline_count ? in_record() : in_arena();
     } else {
       return in_record();
@@ -306,7 +532,7 @@ class InnerArrayMapping {
       if constexpr (detail::is_array_field<Rec, I>) {
         using T = typename Rec::template field_type<I>::element;
         shapes[count++] = {4, 4};
-        if (has_arena) shapes[count++] = {4, 4};
+        if (field_has_arena<I>) shapes[count++] = {4, 4};
         if (places_[I].inline_count > 0) shapes[count++] = {places_[I].inline_count * sizeof(T), alignof(T)};
       } else {
         shapes[count++] = {Rec::size_of(I), Rec::align_of(I)};
@@ -321,7 +547,7 @@ class InnerArrayMapping {
       p.stride = record_stride_;
       if constexpr (detail::is_array_field<Rec, I>) {
         using T = typename Rec::template field_type<I>::element;
-        if (has_arena) {
+        if (field_has_arena<I>) {
           p.offset_base = offsets[k++];
           p.offset_stride = record_stride_;
         }
@@ -348,9 +574,9 @@ class InnerArrayMapping {
         blob_bytes_[length_blob<I>] = n_ * 4;
         blob_alignment_[length_blob<I>] = 4;
         p.offset_stride = 4;
-        blob_bytes_[offset_blob<I>] = has_arena ? n_ * 4 : 0;
+        blob_bytes_[offset_blob<I>] = field_has_arena<I> ? n_ * 4 : 0;
         blob_alignment_[offset_blob<I>] = 4;
-        const bool whole_arrays = S == InnerStrategy::object;
+        const bool whole_arrays = field_strategy<I> == InnerStrategy::object;
         p.slot_record_stride = whole_arrays ? p.inline_count * sizeof(T) : sizeof(T);
         p.slot_stride = whole_arrays ? sizeof(T) : n_ * sizeof(T);
         blob_bytes_[slots_blob<I>] = n_ * p.inline_count * sizeof(T);
@@ -371,13 +597,25 @@ class InnerArrayMapping {
   std::size_t blob_bytes_[blob_count] = {};
   std::size_t blob_alignment_[blob_count] = {};
   InnerFootprint footprint_;
+  InnerFootprint array_footprint_[array_count] = {};
 };
+
+//! One strategy S for every array field of Rec: the mapping of the inner suite's programs.
+template <class Rec, InnerLayout L, InnerStrategy S>
+using InnerArrayMapping = InnerFieldsMapping<Rec, L, UniformStrategies<Rec, S>>;
 
 //! A host storage of mapping M for these lengths, headers written, elements and scalars zero.
 template <class M>
 HostStorage<M> inner_host_storage(const ArrayLengths& lengths, std::size_t partial_inline = 0) {
   HostStorage<M> storage(M(lengths, partial_inline));
   storage.mapping().write_headers(storage.view().blobs, lengths);
+  return storage;
+}
+//! The same with per-array inline counts and reserved capacities.
+template <class M>
+HostStorage<M> inner_host_storage(const ArrayLengths& lengths, const InnerArraySizes& sizes) {
+  HostStorage<M> storage(M(lengths, sizes));
+  storage.mapping().write_headers(storage.view().blobs, lengths, sizes.capacities);
   return storage;
 }
 

@@ -3,7 +3,7 @@
 //! `get<Tag>(i)` returns a real reference to one field; `load(i)` / `store(i, v)` move the
 //! whole record with the layout's own access pattern (Mappings only); over an inner-array
 //! mapping `get<Tag>(i, k)` is a real reference to element k of an array, `length<Tag>(i)` its
-//! length.
+//! length, `set_length<Tag>(i, n)` writes it (up to `capacity<Tag>(i)`, inner_array.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +37,14 @@ struct View {
   template <class Tag>
   LB_HD LB_FORCEINLINE std::uint32_t length(std::size_t i) const {
     return mapping.template length<Tag>(blobs, i);
+  }
+  template <class Tag>
+  LB_HD LB_FORCEINLINE void set_length(std::size_t i, std::uint32_t length) const {
+    mapping.template set_length<Tag>(blobs, i, length);
+  }
+  template <class Tag>
+  LB_HD LB_FORCEINLINE std::uint32_t capacity(std::size_t i) const {
+    return mapping.template capacity<Tag>(blobs, i);
   }
   LB_HD LB_FORCEINLINE value_type load(std::size_t i) const
     requires Mapping<M>
