@@ -17,17 +17,15 @@ REGRET_GOAL = 1.05  # issue 22: geometric-mean regret at most 5 % on the H100
 REGRET_LAYOUTS = (METHOD, "kdlg")  # the full method, and its clusters alone (no tree needed)
 REGRET_COLORS = {METHOD: "C3", "kdlg": "C2"}
 REGRET_LABELS = {METHOD: "KDLG + tree (kdlg-tree)", "kdlg": "KDLG alone (kdlg)"}
-# The other papers' records the issue asks about (item 7), and why the method has no choice
-# for them: its access recording runs the Kofler programs' bodies only (recordable_programs(),
-# kernels/kofler/recorded.cpp).
-OTHER_RECORDS = (
-    ("idw", "shepard", "IDW (Mei & Tian 2016)", "a data point {x, y, z}"),
-    ("kriging", "ok", "Kriging (Li & Dong)", "a well {x, y, value}"),
-    ("inner", "synthetic", "Inner arrays (Springer et al. 2018)", "a synthetic object and "
-     "its inner array"),
-    ("inner", "bfs", "Inner arrays (Springer et al. 2018)", "a BFS vertex and its neighbour "
-     "array"),
-    ("traffic", None, "Traffic simulation", "its vehicle classes"),
+# The other papers' records the issue asks about (item 7).
+# The method has no choice for them: its access recording runs the Kofler programs' bodies
+# only (recordable_programs(), kernels/kofler/recorded.cpp).
+OTHER_RECORDS = (  # (paper, record)
+    ("IDW (Mei & Tian 2016)", "a data point {x, y, z}"),
+    ("Kriging (Li & Dong)", "a well {x, y, value}"),
+    ("Inner arrays (Springer et al. 2018)", "a synthetic object and its inner array"),
+    ("Inner arrays (Springer et al. 2018)", "a BFS vertex and its neighbour array"),
+    ("Traffic simulation", "its vehicle classes"),
 )
 NOT_RECORDABLE = "not recordable yet: its body does not run under the access recording"
 
@@ -193,18 +191,13 @@ def other_records_section(devices, figures_dir):
     """The issue's second regret table: the other papers' records. The method's choice needs
     the record's body under the access recording, which only the Kofler programs have; the
     table is there in every Kofler report, so that the gap is stated, not left out."""
-    rows = []
-    for paper, app, title, record in OTHER_RECORDS:
-        layouts = sorted({b.layout for d in devices for b in d.benchmarks
-                          if b.paper == paper and (app is None or b.app == app)})
-        rows.append([title, record, ", ".join(layouts) if layouts else "none in this run",
-                     NOT_RECORDABLE, "not measured"])
+    rows = [[title, record, NOT_RECORDABLE, "not measured"]
+            for title, record in OTHER_RECORDS]
     body = ("KDLG + tree's choice against the best measured layout for the other papers' "
             "records (issue 22 item 7). The method's partition comes from a record's recorded "
             "accesses (docs/advisor.md); the recording runs the five Kofler programs' bodies "
             "only (kernels/kofler/recorded.cpp), so no choice exists for these records and "
-            "no regret is given: nothing is guessed. Layouts measured: the layout values of "
-            "this run's benchmarks of that program.\n\n"
-            + markdown_table(["paper", "record", "layouts measured", "KDLG + tree's choice",
-                              "regret"], rows))
+            "no regret is given: nothing is guessed. Their measured layouts are in each "
+            "paper's own sections.\n\n"
+            + markdown_table(["paper", "record", "KDLG + tree's choice", "regret"], rows))
     return Section("Regret beyond Kofler — the other papers' records", body)
