@@ -1,48 +1,54 @@
 """Kofler, Cosenza & Fahringer 2015 figures and tables: Table 2, the tile sweep per program,
-Fig. 1 (SAMPO's one-cluster heat map), Fig. 5 (speedup over AoS), run-time vs compile-time
-tiles and partitions, bitonic sort vs CUB, and % of bound.
+Fig. 1 (SAMPO's optimisation space), Fig. 5 (speedup over AoS), run-time vs compile-time
+tiles and partitions, bitonic sort vs CUB, % of bound, and the method's regret
+(plots/kofler_method.py).
 
 Every comparison is over AoS at the same program, version, precision and size. "Best tile" /
 "best partition" is the fastest median time of the run-time sweep (`tiled`, `split`; the
 compile-time `tiled-ct` / `split-ct` where the run-time one was not run) at that size: the
-measured optimum, not the paper's decision tree (the method is a later issue). A section
-without data in the results is left out with a one-line note.
+measured optimum. The method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, docs/advisor.md)
+are one benchmark each per size, their choice in the name. A section without data in the
+results is left out with a one-line note.
 """
 
 import math
 
 import numpy as np
 
+from plots import kofler_method
 from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
 from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_does_not_run,
                            legend, mark_not_measured, panel_grid, panel_title, ratio_axis,
                            thinned_tick_labels)
+from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, best, best_of, cases,
+                               compared, counter_of, method_layout_text, speedup, timed,
+                               version_of)
 from plots.text import count_label, format_seconds, markdown_table, size_label
 
-PAPER = "Kofler, Cosenza & Fahringer 2015"
+PAPER = kofler_method.PAPER
 INTRO = (
     "K. Kofler, B. Cosenza, T. Fahringer, *Automatic Data Layout Optimizations for GPUs*, "
     "Euro-Par 2015, LNCS 9233, pp. 263–274. The five programs (N-body, bitonic sort, SAMPO, "
     "BlackScholes, LavaMD) are this project's CUDA ports of the OpenCL originals; the paper "
     "measured an AMD FirePro S9000, an NVIDIA GeForce GTX 480 and a Tesla K20m, so absolute "
-    "speedups are not expected to carry over. Its method (KDLG clustering and the per-device "
-    "decision tree) is not built yet: here every layout is measured, AoS is the baseline, and "
-    "the tiled layouts are a sweep over the tile size t (records per tile; t = 1 is AoS)."
+    "speedups are not expected to carry over. AoS is the baseline; the tiled layouts are a "
+    "sweep over the tile size t (records per tile; t = 1 is AoS). The method is this "
+    "project's implementation (docs/advisor.md): `kdlg` (the KDLG clusters, each AoS), "
+    "`tiled-tree` (one cluster, the GPU's decision tree's layout) and `kdlg-tree` (the KDLG "
+    "clusters, each as the tree says: the full method); a run without a tree for its GPU has "
+    "`kdlg` only."
 )
 CLAIMS_INTRO = (
     "Each verbal claim is read through its word class (the band and reason in the note). "
     "Ratios are time over time at the same size; claims about every tile read the tile closest "
     "to the other layout at each size, and the tiling gain reads the best tile at each size "
-    "(the measured optimum of the sweep, not the paper's decision tree)."
+    "(the measured optimum of the sweep). Claims about the method read its layout values "
+    "(`kdlg`, `tiled-tree`, `kdlg-tree`); those about the clusters it chose read the partition "
+    "in their benchmark names."
 )
-PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
-            "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
-VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gpu"
 SORT_LIBRARIES = ("cub-radix", "cub-merge")
 FIG5_PROGRAMS = ("nbody", "bitonic", "sampo")
 HEAT_MAP_PROGRAM = "sampo"
-KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition"}
-RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> compile-time twin
 RUN_TIME_GOAL = 1.05  # issue 11: the run-time mapping at most 5 % slower
 BOUND_COUNTERS = ("pct_of_bound", "pct_copy_bandwidth", "pct_compute_bound")
 BOUND_GOALS = {  # issue 11's goals on the H100, for the best layout of the program
@@ -50,9 +56,12 @@ BOUND_GOALS = {  # issue 11's goals on the H100, for the best layout of the prog
     "nbody": ("pct_compute_bound", 70, "of its compute bound"),
 }
 TABLE2_COUNTERS = ("struct_bytes", "fields", "kernels")
-BAR_LAYOUTS = ("soa", "tiled", "split")
-BAR_COLORS = {"soa": "C0", "tiled": "C1", "split": "C2"}
-BAR_LABELS = {"soa": "SoA", "tiled": "tiled (best tile)", "split": "split (best partition)"}
+TABLE2_LAYOUTS = ("soa", "tiled", "split", METHOD)
+# Fig. 5's bars: the paper's four versions (l.118)
+BAR_LAYOUTS = ("soa", "kdlg", "tiled-tree", METHOD)
+BAR_COLORS = {"soa": "C0", "kdlg": "C2", "tiled-tree": "C1", METHOD: "C3"}
+BAR_LABELS = {"soa": "SoA", "kdlg": "KDLG", "tiled-tree": "tiled (tree)",
+              METHOD: "KDLG + tiled (tree)"}
 SWEEP_COLUMNS = 3  # tile-sweep panels to a row: six programs side by side would be 30 in wide
 
 
@@ -60,6 +69,7 @@ def render(devices, figures_dir):
     """All Kofler sections for these devices; a section without data becomes a note."""
     sections, missing = [], []
     for build in (table2_section, tile_sweep_section, fig1_section, fig5_section,
+                  kofler_method.regret_section, kofler_method.other_records_section,
                   run_time_section, sort_section, bound_section):
         section = build(devices, figures_dir)
         if isinstance(section, str):
@@ -69,96 +79,6 @@ def render(devices, figures_dir):
     if missing:
         sections.append(Section("Sections without data", "\n".join(f"- {m}" for m in missing)))
     return sections
-
-
-# --- data ----------------------------------------------------------------------------------
-
-def version_of(app):
-    return VERSIONS.get(app, "gpu")
-
-
-def knob(benchmark):
-    """The tile size or partition name of a tiled / split benchmark; None for AoS and SoA."""
-    key = KNOBS.get(benchmark.layout)
-    return benchmark.params.get(key) if key else None
-
-
-def cases(device, versions=None):
-    """{(app, version, precision): {size: {(layout, knob): Benchmark}}} of the programs'
-    benchmarks (their own version unless `versions` maps an app to others), errored included.
-    The naming convention has no other parameters; were one added (a second sweep axis), the
-    first benchmark of each (layout, knob, size) in file order would stand for it."""
-    found = {}
-    for b in device.benchmarks:
-        size = b.params.get("size")
-        wanted = versions.get(b.app, ()) if versions else (version_of(b.app),)
-        if b.app in PROGRAMS and b.version in wanted and isinstance(size, (int, float)):
-            variants = found.setdefault((b.app, b.version, b.precision), {}).setdefault(size, {})
-            variants.setdefault((b.layout, knob(b)), b)
-    return {key: found[key] for key in sorted(found, key=_case_order)}
-
-
-def _case_order(key):
-    app, version, precision = key
-    return list(PROGRAMS).index(app), version, precision
-
-
-def timed(benchmark):
-    return benchmark is not None and benchmark.error is None and benchmark.time_s is not None
-
-
-def best(variants, layouts):
-    """(layout, knob, Benchmark) of the fastest timed variant of the first of `layouts` that
-    has one; None when none was timed."""
-    for layout in layouts:
-        runs = [(k, b) for (l, k), b in variants.items() if l == layout and timed(b)]
-        if runs:
-            k, b = min(runs, key=lambda run: run[1].time_s)
-            return layout, k, b
-    return None
-
-
-def best_of(variants, layout):
-    """The best variant of a layout family (`tiled` falls back to `tiled-ct`), or AoS / SoA."""
-    if layout in RUN_TIME:
-        return best(variants, (layout, RUN_TIME[layout]))
-    b = variants.get((layout, None))
-    return (layout, None, b) if timed(b) else None
-
-
-def largest_baselined(sizes):
-    """The largest size with a timed AoS: where Table 2 and Fig. 5 compare."""
-    candidates = [s for s, variants in sizes.items() if timed(variants.get(("aos", None)))]
-    return max(candidates) if candidates else None
-
-
-def speedup(aos, other):
-    """Estimate of time(AoS) / time(other), its interval from the repetitions' extremes."""
-    return ratio_estimate(aos, other)
-
-
-def counter_of(sizes, name):
-    """A program's counter (same at every size and layout): the first benchmark's value."""
-    for variants in sizes.values():
-        for b in variants.values():
-            if name in b.counters:
-                return b.counters[name]
-    return None
-
-
-def compared(device):
-    """[(app, version, precision, size, aos, {layout: (layout run, knob, Benchmark)})] at the
-    largest size with a timed AoS of each program: Table 2's and Fig. 5's data."""
-    rows = []
-    for (app, version, precision), sizes in cases(device).items():
-        size = largest_baselined(sizes)
-        if size is None:
-            continue
-        variants = sizes[size]
-        others = {layout: best_of(variants, layout) for layout in BAR_LAYOUTS}
-        rows.append((app, version, precision, size, variants["aos", None],
-                     {k: v for k, v in others.items() if v}))
-    return rows
 
 
 # --- Table 2 -------------------------------------------------------------------------------
@@ -176,7 +96,7 @@ LOOP_BOUNDS = {
     "lavamd": "c",  # lavamd.cu: the 27 neighbour boxes (the 100 particles: shared memory)
 }
 SPEEDUP_COLUMNS = {"soa": "× AoS: SoA", "tiled": "× AoS: best tile",
-                   "split": "× AoS: best partition"}
+                   "split": "× AoS: best partition", METHOD: "× AoS: method (kdlg-tree)"}
 
 
 def table2_section(devices, figures_dir):
@@ -188,26 +108,34 @@ def table2_section(devices, figures_dir):
             rows.append([device.label, PROGRAMS[app], precision, count_label(size),
                          *(("not reported" if v is None else f"{v:g}") for v in counters),
                          LOOP_BOUNDS.get(app, "not classified"), format_seconds(aos.time_s),
-                         *(_speedup_cell(aos, others.get(layout)) for layout in BAR_LAYOUTS)])
+                         *(_speedup_cell(aos, others.get(layout)) for layout in TABLE2_LAYOUTS),
+                         _method_layout_cell(others.get(METHOD))])
     if not rows:
         return "Table 2: no program with a timed AoS benchmark."
     header = ["GPU", "program", "precision", "size", "struct bytes", "fields", "kernels",
-              "loop bound approx.", "AoS time", *(SPEEDUP_COLUMNS[l] for l in BAR_LAYOUTS)]
+              "loop bound approx.", "AoS time", *(SPEEDUP_COLUMNS[l] for l in TABLE2_LAYOUTS),
+              "method's layout"]
     body = ("Per program at its largest size with an AoS time: struct bytes, fields and kernels "
             "as the program reports them (counters `struct_bytes`, `fields`, `kernels`). Loop "
             "bound approx.: the paper's classes (l.184: n loops over all work-items of the "
             "NDRange, g over the work-group size, c constant bounds, u unknown bounds; none: "
             "no loop) of the loops around our CUDA kernels' global accesses to the record; "
             "the paper's own cells are not in its text.\n\n"
-            "The speedup columns are not the paper's \"speedup over AoS\", the speedup of the "
-            "layout its method chooses (l.118; the method is a later issue): they are time(AoS) "
-            "/ time of SoA, of the best tile and of the best partition of our sweep, with the "
-            "interval from the repetitions' extremes. Best tile / partition: the fastest of the "
-            "sweep at that size, named in brackets (picked on the same data, so slightly "
-            "optimistic).\n\n"
+            "The paper's \"speedup over AoS\" is the speedup of the layout its method chooses "
+            "(l.118): here the column × AoS: method (kdlg-tree), time(AoS) / time(kdlg-tree), "
+            "and the method's layout its benchmark name carries (each KDLG cluster: the "
+            "tree's class; `tiled-t`: tiles of t records); not measured where the run had no "
+            "decision tree for its GPU. Beside it, time(AoS) / time of SoA, of the best tile "
+            "and of the best partition of our sweep. Every speedup has the interval from the "
+            "repetitions' extremes. Best tile / partition: the fastest of the sweep at that "
+            "size, named in brackets (picked on the same data, so slightly optimistic).\n\n"
             + markdown_table(header, rows))
-    return Section("Table 2 — the programs, and the speedup over AoS of SoA, the best tile and "
-                   "the best partition", body)
+    return Section("Table 2 — the programs, and the speedup over AoS of the method's layout, "
+                   "SoA, the best tile and the best partition", body)
+
+
+def _method_layout_cell(chosen):
+    return "not measured" if chosen is None else method_layout_text(chosen[2])
 
 
 def _speedup_cell(aos, chosen):
@@ -340,44 +268,103 @@ def heat_map_rows(sizes):
     return columns, rows
 
 
+def method_map_rows(sizes):
+    """(columns, {size: [time or "error" or None per column]}) of SAMPO's chosen clustering:
+    the KDLG clusters each AoS (`kdlg`) and each laid out as the tree says (`kdlg-tree`), at
+    the sizes that ran either."""
+    columns = [layout for layout in ("kdlg", METHOD)
+               if any((layout, None) in variants for variants in sizes.values())]
+    rows = {}
+    for size, variants in sorted(sizes.items()):
+        cells = [variants.get((layout, None)) for layout in columns]
+        if any(cells):
+            rows[size] = [None if b is None else b.time_s if timed(b) else "error"
+                          for b in cells]
+    return columns, rows
+
+
 def fig1_section(devices, figures_dir):
-    """SAMPO's one-cluster heat map: run time over the tile sizes, one row per size."""
-    maps = [(d, [(key, heat_map_rows(sizes)) for key, sizes in cases(d).items()
+    """SAMPO's optimisation space: the one-cluster heat map (run time over the tile sizes,
+    one row per size) above the measured points of the clustering the method chose; both
+    coloured by the row's fastest time over the two maps."""
+    maps = [(d, [(key, heat_map_rows(sizes), method_map_rows(sizes))
+                 for key, sizes in cases(d).items()
                  if key[0] == HEAT_MAP_PROGRAM and heat_map_rows(sizes)[1]]) for d in devices]
-    width = max((len(cols) for _, ms in maps for _, (cols, _) in ms), default=0)
+    width = max((len(cols) for _, ms in maps for _, (cols, _), _ in ms), default=0)
     if not width:
         return "Fig. 1: no SAMPO tiled benchmarks."
-    fig, axes = panel_grid(len(devices), 1, width=max(6.5, 0.6 * width + 2.5), height=3.2)
-    for (device, device_maps), (ax,) in zip(maps, axes):
+    fig, axes = panel_grid(2 * len(devices), 1, width=max(6.5, 0.6 * width + 2.5), height=3.2)
+    chosen = []
+    for d, (device, device_maps) in enumerate(maps):
+        (top,), (low,) = axes[2 * d], axes[2 * d + 1]
         if not device_maps:
-            ax.set_title(panel_title("SAMPO, one cluster", device, devices))
-            mark_not_measured(ax, "no SAMPO tiled benchmarks")
+            for ax in (top, low):
+                ax.set_title(panel_title("SAMPO", device, devices))
+                mark_not_measured(ax, "no SAMPO tiled benchmarks")
             continue
-        (_, _, precision), (columns, rows) = device_maps[0]
-        ax.set_title(panel_title(f"SAMPO, one cluster of 12 fields ({precision})", device,
+        (_, _, precision), (columns, rows), (method_columns, method_rows) = device_maps[0]
+        fastest = {s: min((c for c in [*cells, *method_rows.get(s, ())]
+                           if isinstance(c, float)), default=math.nan)
+                   for s, cells in rows.items()}
+        fastest.update({s: min((c for c in cells if isinstance(c, float)), default=math.nan)
+                        for s, cells in method_rows.items() if s not in fastest})
+        vmax = max([1.01, *(c / fastest[s] for table in (rows, method_rows)
+                            for s, cells in table.items() for c in cells
+                            if isinstance(c, float))])
+        top.set_title(panel_title(f"SAMPO, one cluster of 12 fields ({precision})", device,
                                   devices))
-        _draw_heat_map(fig, ax, columns, rows)
-    body = ("The paper's top map: the one-cluster grouping of all twelve fields over every "
-            "tile size, from AoS (t = 1, left) to SoA (t = n, right); its lower map (the "
-            "clustering the method chose, each cluster tiled) needs the KDLG method, a later "
-            "issue. The paper's axes are tile sizes of one run; ours add one row per problem "
-            "size (initial eggs). Colour: time / the fastest time of its row (red fast, blue "
-            "slow, as the paper); the cell text is that ratio, the row's fastest time is under "
-            "its size. × = the benchmark errored (listed under Errored and flagged "
-            "benchmarks); blank = not run at that size.")
+        _draw_heat_map(fig, top, [{"aos": "AoS", "soa": "SoA"}.get(l, str(k))
+                                  for l, k in columns], rows, fastest, vmax)
+        top.set_xlabel("tile size t (records per tile)")
+        low.set_title(panel_title(f"SAMPO, the clustering the method chose ({precision})",
+                                  device, devices))
+        if not method_rows:
+            mark_not_measured(low, "no kdlg or kdlg-tree benchmark")
+            continue
+        _draw_heat_map(fig, low, [_METHOD_COLUMNS[c] for c in method_columns], method_rows,
+                       fastest, vmax)
+        low.set_xlabel("each KDLG cluster's layout")
+        chosen += _chosen_text(device, devices, cases(device)[device_maps[0][0]])
+    body = ("The paper's maps (l.35): top, the one-cluster grouping of all twelve fields over "
+            "every tile size, from AoS (t = 1, left) to SoA (t = n, right); below, the "
+            "clustering the method chose (the KDLG clusters). The paper's lower map varies "
+            "each cluster's tile; ours has the two points the method's layout values measure: "
+            "every cluster AoS (`kdlg`) and every cluster as the GPU's decision tree says "
+            "(`kdlg-tree`, not measured without a tree). A sweep of each cluster's tile is "
+            "not measured: a preset can give such partitions (clusters as `{\"fields\": [...], "
+            "\"layout\": \"tiled:<t>\"}` under `partitions`, run as `split`), but none does, "
+            "and a `split` benchmark's name carries the partition's preset name, not its "
+            "clusters' layouts. The paper's axes are tile sizes of one run; ours add one row "
+            "per problem size (initial eggs). Colour: time / the fastest time of its row over "
+            "both maps (red fast, blue slow, as the paper); the cell text is that ratio, the "
+            "row's fastest time is under its size. × = the benchmark errored (listed under "
+            "Errored and flagged benchmarks); blank = not run at that size."
+            + ("\n\nThe method's clusters and layouts (from the benchmark names):\n\n"
+               + "\n".join(chosen) if chosen else ""))
     return figure_section(fig, figures_dir, "kofler_fig1",
-                          f"{PAPER}, Fig. 1 (top map): SAMPO run time over the tile size",
-                          "Fig. 1 — SAMPO's one-cluster optimisation space", body, devices)
+                          f"{PAPER}, Fig. 1: SAMPO run time over the tile size (one cluster) "
+                          "and for the method's clustering",
+                          "Fig. 1 — SAMPO's optimisation space", body, devices)
 
 
-def _draw_heat_map(fig, ax, columns, rows):
+_METHOD_COLUMNS = {"kdlg": "KDLG,\neach AoS", METHOD: "KDLG +\ntree's layouts"}
+
+
+def _chosen_text(device, devices, sizes):
+    """One line per size and method layout: the clusters and each one's layout."""
+    where = f"{device.label}, " if len(devices) > 1 else ""
+    return [f"- {where}{count_label(size)} initial eggs, `{layout}`: "
+            f"{method_layout_text(variants[layout, None])}"
+            for size, variants in sorted(sizes.items()) for layout in ("kdlg", METHOD)
+            if (layout, None) in variants]
+
+
+def _draw_heat_map(fig, ax, labels, rows, fastest, vmax):
     sizes = list(rows)
-    fastest = {s: min((c for c in cells if isinstance(c, float)), default=math.nan)
-               for s, cells in rows.items()}
     values = np.array([[c / fastest[s] if isinstance(c, float) else np.nan for c in rows[s]]
                        for s in sizes])
     image = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlBu", aspect="auto",
-                      vmin=1.0, vmax=max(1.01, float(np.nanmax(values))))
+                      vmin=1.0, vmax=vmax)
     for r, s in enumerate(sizes):
         for c, cell in enumerate(rows[s]):
             text = "×" if cell == "error" else "" if cell is None else f"{values[r, c]:.2f}"
@@ -386,14 +373,12 @@ def _draw_heat_map(fig, ax, columns, rows):
             dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # white on dark cells
             ax.text(c, r, text, ha="center", va="center", fontsize=SMALL,
                     color="white" if dark else "black")
-    ax.set_xticks(range(len(columns)))
-    ax.set_xticklabels([{"aos": "AoS", "soa": "SoA"}.get(l, str(k)) for l, k in columns],
-                       fontsize=SMALL)
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=SMALL)
     ax.set_yticks(range(len(sizes)))
     ax.set_yticklabels([f"{count_label(s)}\nfastest\n{format_seconds(fastest[s])}"
                         if fastest[s] == fastest[s] else count_label(s) for s in sizes],
                        fontsize=SMALL)
-    ax.set_xlabel("tile size t (records per tile)")
     ax.set_ylabel("initial eggs")
     fig.colorbar(image, ax=ax, label="time / row's fastest")
 
@@ -401,64 +386,72 @@ def _draw_heat_map(fig, ax, columns, rows):
 # --- Fig. 5 --------------------------------------------------------------------------------
 
 def fig5_section(devices, figures_dir):
-    """Speedup over AoS of SoA, the best tile and the best partition: the paper's panels
-    (a) N-body, (b) bitonic sort, (c) SAMPO, each with a group of bars per GPU (and
-    precision)."""
+    """Speedup over AoS of the paper's four versions (l.118): SoA, KDLG, tiled with the
+    tree's tile, KDLG + the tree's layouts; panels (a) N-body, (b) bitonic sort, (c) SAMPO,
+    each with a group of bars per GPU (and precision)."""
     groups = {app: [(device, r) for device in devices for r in compared(device)
                     if r[0] == app and r[5]] for app in FIG5_PROGRAMS}
     if not any(groups.values()):
         return "Fig. 5: no N-body, bitonic or SAMPO layout with an AoS time."
-    width = max(4.2, 1.9 * max(len(g) for g in groups.values()) + 1.6)
-    fig, axes = panel_grid(1, len(FIG5_PROGRAMS), width=width, height=4.4)
+    width = max(4.6, 2.2 * max(len(g) for g in groups.values()) + 1.6)
+    fig, axes = panel_grid(1, len(FIG5_PROGRAMS), width=width, height=4.6)
     for ax, (letter, app) in zip(axes[0], zip("abc", FIG5_PROGRAMS)):
         ax.set_title(f"({letter}) {PROGRAMS[app]}")
         if not groups[app]:
             mark_not_measured(ax, f"no {PROGRAMS[app]} layout with an AoS time")
             continue
         _plot_bars(ax, groups[app], devices)
-    body = ("Panels (a)–(c) as the paper's: one per program, bars: time(AoS) / time at the "
-            "program's largest size with an AoS time (Table 2), one group per GPU; whiskers: "
-            "the interval from the repetitions' extremes; the best tile / partition is named "
-            "above its bar. The paper's KDLG and decision-tree bars need the method (a later "
-            "issue); split is the field partitions the preset gives (SAMPO's `manual` is the "
-            "original's three structs).")
+    body = ("Panels (a)–(c) as the paper's: one per program, bars: time(AoS) / time of SoA, "
+            "KDLG (`kdlg`: the KDLG clusters, each AoS), tiled (tree) (`tiled-tree`: one "
+            "cluster laid out as the GPU's decision tree says, its layout above the bar) and "
+            "KDLG + tiled (tree) (`kdlg-tree`, the full method) at the program's largest size "
+            "with an AoS time (Table 2), one group per GPU; whiskers: the interval from the "
+            "repetitions' extremes. n/m: not measured in this run (the tree's two versions "
+            "need a decision tree for the GPU). The best tile and partition of the sweep are "
+            "in Table 2.")
     return figure_section(fig, figures_dir, "kofler_fig5",
-                          f"{PAPER}, Fig. 5: speedup over AoS of SoA, tiled (best tile) and split "
-                          "(best partition)", "Fig. 5 — speedup over AoS", body, devices)
+                          f"{PAPER}, Fig. 5: speedup over AoS of SoA, KDLG, tiled (tree) and "
+                          "KDLG + tiled (tree)", "Fig. 5 — speedup over AoS", body, devices)
 
 
 def _plot_bars(ax, groups, devices):
-    """One group of bars per (GPU, precision) row of compared(); the knob above its bar."""
+    """One group of bars per (GPU, precision) row of compared(); tiled (tree)'s layout above
+    its bar; n/m where a version was not measured."""
     width = 0.8 / len(BAR_LAYOUTS)
     top, labelled = 1.0, set()
-    knobs = []
+    above, missing = [], []
     for g, (device, (app, _, precision, size, aos, others)) in enumerate(groups):
         for k, layout in enumerate(BAR_LAYOUTS):
-            if layout not in others:
-                continue
-            run, knob_value, b = others[layout]
-            est = speedup(aos, b)
             x = g + (k - (len(BAR_LAYOUTS) - 1) / 2) * width
+            if layout not in others:
+                missing.append(x)
+                continue
+            _, knob_value, b = others[layout]
+            est = speedup(aos, b)
             ax.bar(x, est.value, width=width, color=BAR_COLORS[layout],
                    yerr=[[est.value - est.low], [est.high - est.value]], capsize=3,
                    label=BAR_LABELS[layout] if layout not in labelled else None)
             labelled.add(layout)
-            if knob_value is not None:
-                knobs.append((x, est.high, str(knob_value)))
+            if layout == "tiled-tree" and "cluster_layouts" in b.params:
+                above.append((x, est.high, str(b.params["cluster_layouts"])))
             top = max(top, est.high)
-    for x, high, text in knobs:  # above the whisker: a short bar has no room inside
+    for x, high, text in above:  # above the whisker: a short bar has no room inside
         ax.annotate(text, (x, high), xytext=(0, 3), textcoords="offset points", rotation=90,
                     ha="center", va="bottom", fontsize=SMALL)
+    for x in missing:
+        ax.text(x, 0.02, "n/m", rotation=90, ha="center", va="bottom", fontsize=SMALL,
+                color="0.35", transform=ax.get_xaxis_transform())
     ax.axhline(1.0, color="black", linewidth=0.9)
-    # room above the tallest bar for its knob's label and the legend
-    ax.set_ylim(0, top * 1.45)
+    # room above the tallest bar for its label and the legend
+    ax.set_ylim(0, top * 1.6)
     ax.set_xlim(-0.6, len(groups) - 0.4)  # bars clear of the frame
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([(f"{device.label}\n" if len(devices) > 1 else "")
                         + f"{precision}, size {count_label(size)}"
                         for device, (_, _, precision, size, *_) in groups])
     ax.set_ylabel("speedup over AoS (×)")
-    ax.legend(loc="upper left")
+    if labelled:
+        ax.legend(loc="upper left")
 
 
 # --- run-time vs compile-time --------------------------------------------------------------

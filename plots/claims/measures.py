@@ -418,6 +418,48 @@ def measure_ratio_every(spec, scope):
                     per_size=tuple(per_size))
 
 
+def _clusters_unlike_soa(clusters, layouts):
+    """Clusters of several fields not laid out SoA (a one-field cluster stores its field
+    contiguously whatever its tile, as SoA does)."""
+    return sum(len(c) > 1 and l != "soa" for c, l in zip(clusters, layouts))
+
+
+PARTITION_COUNTS = {  # count -> (what it counts, (clusters, layouts) -> number)
+    "clusters": ("cluster(s)", lambda clusters, layouts: len(clusters)),
+    "largest_cluster": ("field(s) in the largest cluster",
+                        lambda clusters, layouts: max(map(len, clusters))),
+    "unlike_soa": ("cluster(s) of several fields not laid out SoA", _clusters_unlike_soa),
+}
+
+
+def measure_partition(spec, scope):
+    """A count over the field partition a benchmark's name carries (`partition:a+b|c`, the
+    Kofler method's layouts; `cluster_layouts:tiled-64|soa` each cluster's layout, AoS where
+    the name has none; docs/advisor.md): `count` is one of PARTITION_COUNTS. Names are exact,
+    so there is no interval; the value is the largest over the sizes, the detail names each
+    partition."""
+    if spec["count"] not in PARTITION_COUNTS:
+        raise ClaimsError(f"measure 'partition': 'count' must be one of "
+                          f"{', '.join(PARTITION_COUNTS)}")
+    what, count = PARTITION_COUNTS[spec["count"]]
+    chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
+    values, named = [], {}
+    for benchmark in chosen["variant"].values():
+        partition = benchmark.params.get("partition")
+        if not isinstance(partition, str):
+            raise NotMeasured([f"no partition in the name: {benchmark.name}"])
+        clusters = [c.split("+") for c in partition.split("|")]
+        layouts = str(benchmark.params.get("cluster_layouts", "")).split("|")
+        if len(layouts) != len(clusters):
+            layouts = ["aos"] * len(clusters)
+        values.append(count(clusters, layouts))
+        named[f"{partition}" + (f" ({'|'.join(layouts)})" if "cluster_layouts" in
+                                benchmark.params else "")] = None
+    value = max(values)
+    return Measured(value, f"{value} {what}", f"partition {'; '.join(named)} at "
+                    f"{coverage.labelled}", {}, interval=(value, value), hull=(value, value))
+
+
 def _one_variant(spec, scope):
     variants = expand(spec["select"], scope.sweep)
     if len(variants) != 1:
@@ -440,6 +482,7 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "ratio_every": (measure_ratio_every, ("select", "faster", "slower", "every")),
     "span": (measure_span, ("select",)),
     "counter_ratio": (measure_counter_ratio, ("select", "counter", "of", "to")),
+    "partition": (measure_partition, ("select", "count")),
 }
 
 

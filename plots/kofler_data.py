@@ -1,0 +1,119 @@
+"""Kofler et al. 2015: the benchmarks of one device grouped per program, the best variant of
+a layout family, and the method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, docs/advisor.md)
+as their names carry them: the figure and table modules (plots/kofler.py,
+plots/kofler_method.py) read the same points through these."""
+
+from plots.claims import ratio_estimate
+
+PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
+            "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
+VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gpu"
+KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition"}
+RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> compile-time twin
+# The method's layout values (docs/advisor.md): one benchmark per size each; their partition
+# and each cluster's layout are parameters of the name, not a knob of a sweep.
+METHOD = "kdlg-tree"
+METHOD_LAYOUTS = ("kdlg", "tiled-tree", METHOD)
+COMPARED = ("soa", "tiled", "split", *METHOD_LAYOUTS)  # compared() finds each of these
+
+
+def version_of(app):
+    return VERSIONS.get(app, "gpu")
+
+
+def knob(benchmark):
+    """The tile size or partition name of a tiled / split benchmark; None for AoS and SoA."""
+    key = KNOBS.get(benchmark.layout)
+    return benchmark.params.get(key) if key else None
+
+
+def cases(device, versions=None):
+    """{(app, version, precision): {size: {(layout, knob): Benchmark}}} of the programs'
+    benchmarks (their own version unless `versions` maps an app to others), errored included.
+    The naming convention has no other parameters; were one added (a second sweep axis), the
+    first benchmark of each (layout, knob, size) in file order would stand for it."""
+    found = {}
+    for b in device.benchmarks:
+        size = b.params.get("size")
+        wanted = versions.get(b.app, ()) if versions else (version_of(b.app),)
+        if b.app in PROGRAMS and b.version in wanted and isinstance(size, (int, float)):
+            variants = found.setdefault((b.app, b.version, b.precision), {}).setdefault(size, {})
+            variants.setdefault((b.layout, knob(b)), b)
+    return {key: found[key] for key in sorted(found, key=_case_order)}
+
+
+def _case_order(key):
+    app, version, precision = key
+    return list(PROGRAMS).index(app), version, precision
+
+
+def timed(benchmark):
+    return benchmark is not None and benchmark.error is None and benchmark.time_s is not None
+
+
+def best(variants, layouts):
+    """(layout, knob, Benchmark) of the fastest timed variant of the first of `layouts` that
+    has one; None when none was timed."""
+    for layout in layouts:
+        runs = [(k, b) for (l, k), b in variants.items() if l == layout and timed(b)]
+        if runs:
+            k, b = min(runs, key=lambda run: run[1].time_s)
+            return layout, k, b
+    return None
+
+
+def best_of(variants, layout):
+    """The best variant of a layout family (`tiled` falls back to `tiled-ct`), or AoS / SoA."""
+    if layout in RUN_TIME:
+        return best(variants, (layout, RUN_TIME[layout]))
+    b = variants.get((layout, None))
+    return (layout, None, b) if timed(b) else None
+
+
+def largest_baselined(sizes):
+    """The largest size with a timed AoS: where Table 2 and Fig. 5 compare."""
+    candidates = [s for s, variants in sizes.items() if timed(variants.get(("aos", None)))]
+    return max(candidates) if candidates else None
+
+
+def speedup(aos, other):
+    """Estimate of time(AoS) / time(other), its interval from the repetitions' extremes."""
+    return ratio_estimate(aos, other)
+
+
+def counter_of(sizes, name):
+    """A program's counter (same at every size and layout): the first benchmark's value."""
+    for variants in sizes.values():
+        for b in variants.values():
+            if name in b.counters:
+                return b.counters[name]
+    return None
+
+
+def compared(device):
+    """[(app, version, precision, size, aos, {layout: (layout run, knob, Benchmark)})] at the
+    largest size with a timed AoS of each program: Table 2's and Fig. 5's data."""
+    rows = []
+    for (app, version, precision), sizes in cases(device).items():
+        size = largest_baselined(sizes)
+        if size is None:
+            continue
+        variants = sizes[size]
+        others = {layout: best_of(variants, layout) for layout in COMPARED}
+        rows.append((app, version, precision, size, variants["aos", None],
+                     {k: v for k, v in others.items() if v}))
+    return rows
+
+
+def method_layout_text(benchmark):
+    """The layout a method benchmark's name carries, cluster by cluster: "pos: tiled-64;
+    vel: tiled-64" (`kdlg`: every cluster AoS); None for other layouts or without a
+    partition."""
+    partition = benchmark.params.get("partition")
+    if benchmark.layout not in METHOD_LAYOUTS or not isinstance(partition, str):
+        return None
+    clusters = partition.split("|")
+    layouts = str(benchmark.params.get("cluster_layouts", "")).split("|")
+    if benchmark.layout == "kdlg" or len(layouts) != len(clusters):
+        layouts = ["aos"] * len(clusters)
+    return "; ".join(f"{c}: {l}" for c, l in zip(clusters, layouts))

@@ -1,0 +1,251 @@
+"""The Kofler claims about the method itself (issue 22 item 6) on hand-built results: each
+gives its designed verdict, and a changed number or a changed partition in a benchmark name
+flips it. The structural claims read the partition (and each cluster's layout) from the
+method's benchmark names (`kdlg`, `kdlg-tree`: docs/advisor.md)."""
+
+import pytest
+
+from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, ClaimsError,
+                          Scope, evaluate_claim, load_claims)
+from plots.papers import PAPERS
+
+from tests.python.test_claims_parts import bench
+
+# program -> (version, precisions, sizes)
+PROGRAMS = {"nbody": ("gpu", ("float",), (65536, 131072)),
+            "bitonic": ("bitonic", ("u32",), (1 << 20, 1 << 22)),
+            "sampo": ("gpu", ("mixed",), (32000, 128000)),
+            "blackscholes": ("gpu", ("float",), (1 << 24,)),
+            "lavamd": ("gpu", ("float", "double"), (1000,))}
+SAMPO_KDLG = ("availableEggs+cycleLength+humanBloodmealCount+delay+numEggBatches+"
+              "ovipositionOrLarvalDelay+hoursInState|dead|state|ageInHours|"
+              "isFemale+cumulativeSporogonicDevelopment")
+# the advisor's partitions (tests/python/fixtures/plans/paper.txt) and a tree's layouts
+KDLG = {"nbody": "pos|vel", "bitonic": "key+id+weight+value", "sampo": SAMPO_KDLG,
+        "blackscholes": "S+X+T+call+put", "lavamd": "v+x+y+z"}
+TREE = {"nbody": "tiled-64|tiled-64", "bitonic": "tiled-32",
+        "sampo": "tiled-16|soa|soa|soa|tiled-64", "blackscholes": "tiled-32", "lavamd": "soa"}
+SPLIT = {"sampo": ("manual", "by-kernel")}
+TILES = (2, 16, 256, 16384)
+# time of each layout when a model does not say otherwise: the paper's SAMPO picture
+BASE = {"aos": 2.0, "soa": 1.1, "tiled": 1.3, "split": 1.25, "kdlg": 1.15,
+        "tiled-tree": 1.3, "kdlg-tree": 1.0}
+
+
+def claim(claim_id):
+    return next(c for c in load_claims(PAPERS["kofler"].claims_file) if c["id"] == claim_id)
+
+
+def variants(app):
+    """(layout, knob, name tail) of one program: the sweep's layouts and the method's."""
+    rows = [("aos", None, ""), ("soa", None, "")]
+    rows += [("tiled", t, f"/tile:{t}") for t in TILES]
+    rows += [("split", p, f"/partition:{p}") for p in SPLIT.get(app, ())]
+    one = KDLG[app].replace("|", "+")
+    rows += [("kdlg", None, f"/partition:{KDLG[app]}"),
+             ("tiled-tree", None, f"/partition:{one}/cluster_layouts:tiled-32"),
+             ("kdlg-tree", None, f"/partition:{KDLG[app]}/cluster_layouts:{TREE[app]}")]
+    return rows
+
+
+def scope(special=None, names=None):
+    """Every program at every size; `special[(app, layout, knob)]` (or with the precision:
+    `(app, precision, layout, knob)`) replaces one variant's time (None: not run);
+    `names[(app, layout)]` replaces a method layout's name tail."""
+    special, names = special or {}, names or {}
+    rows = []
+    for app, (version, precisions, sizes) in PROGRAMS.items():
+        for precision in precisions:
+            for size in sizes:
+                for layout, knob, tail in variants(app):
+                    time_s = BASE[layout]
+                    for key in ((app, precision, layout, knob), (app, layout, knob)):
+                        time_s = special.get(key, time_s)
+                    if time_s is None:
+                        continue
+                    tail = names.get((app, layout), tail)
+                    rows.append(bench(f"kofler/{app}/{version}/{layout}/{precision}{tail}"
+                                      f"/size:{size}", time_s))
+    return Scope(tuple(rows), {}, {})
+
+
+def verdict(claim_id, special=None, names=None):
+    return evaluate_claim(claim(claim_id), scope(special, names))
+
+
+NEW = ("nbody-kdlg-splits-the-fields", "nbody-method-selects-soa", "bitonic-kdlg-one-cluster",
+       "bitonic-tree-tiling-gain", "sampo-kdlg-gain", "sampo-kdlg-within-10-percent-of-soa",
+       "sampo-kdlg-tree-gain", "sampo-method-outperforms-every-other-version",
+       "sampo-method-beats-manual-layout", "method-never-slower-than-aos")
+
+
+def test_the_method_claims_quote_their_lines_and_read_words_or_the_papers_structure():
+    claims = {c["id"]: c for c in load_claims(PAPERS["kofler"].claims_file)}
+    assert {k: claims[k]["line"] for k in NEW} == {
+        "nbody-kdlg-splits-the-fields": 186, "nbody-method-selects-soa": 186,
+        "bitonic-kdlg-one-cluster": 191, "bitonic-tree-tiling-gain": 191,
+        "sampo-kdlg-gain": 193, "sampo-kdlg-within-10-percent-of-soa": 193,
+        "sampo-kdlg-tree-gain": 193, "sampo-method-outperforms-every-other-version": 193,
+        "sampo-method-beats-manual-layout": 193, "method-never-slower-than-aos": 118}
+    for k in NEW:
+        rule = claims[k]["rule"]
+        structural = claims[k]["measure"]["kind"] == "partition"
+        # a structure is the paper's own count (one cluster, one field a cluster, none
+        # unlike SoA); every number is read through a word class, never a threshold
+        assert (rule["rule"], structural) in (("at_most", True), ("words", False)), k
+        if structural:
+            assert rule["limit"] in (0, 1), k
+
+
+def test_the_designed_results_reproduce_every_method_claim():
+    special = {("bitonic", "kdlg-tree", None): 1.4 / 1.44, ("bitonic", "tiled-tree", None):
+               1.4 / 1.44, ("bitonic", "aos", None): 1.4,
+               ("sampo", "split", "manual"): 1.12, ("sampo", "kdlg", None): 1.05 * 2 / 1.8,
+               ("sampo", "soa", None): 2 / 1.8}
+    for claim_id in NEW:
+        result = verdict(claim_id, special)
+        assert result.verdict == REPRODUCED, (claim_id, result.measured, result.note)
+
+
+# --- structural claims: the partition in the name --------------------------------------------
+
+@pytest.mark.parametrize("claim_id, names, measured", [
+    ("nbody-kdlg-splits-the-fields", {("nbody", "kdlg"): "/partition:pos+vel"},
+     "2 field(s) in the largest cluster"),
+    ("bitonic-kdlg-one-cluster", {("bitonic", "kdlg"): "/partition:key+id|weight+value"},
+     "2 cluster(s)"),
+    ("nbody-method-selects-soa",
+     {("nbody", "kdlg-tree"): "/partition:pos+vel/cluster_layouts:tiled-64"},
+     "1 cluster(s) of several fields not laid out SoA"),
+])
+def test_a_partition_unlike_the_papers_fails_the_structural_claim(claim_id, names, measured):
+    assert verdict(claim_id).verdict == REPRODUCED
+    result = verdict(claim_id, names=names)
+    assert result.verdict == NOT_REPRODUCED and result.measured == measured
+
+
+def test_one_cluster_laid_out_soa_is_soa_and_tiled_single_fields_are_too():
+    soa = {("nbody", "kdlg-tree"): "/partition:pos+vel/cluster_layouts:soa"}
+    assert verdict("nbody-method-selects-soa", names=soa).verdict == REPRODUCED
+    result = verdict("nbody-method-selects-soa")  # pos|vel, each tiled-64
+    assert "partition pos|vel (tiled-64|tiled-64)" in result.note
+
+
+def test_a_structural_claim_reads_every_size():
+    """A partition that differs at one size only (a recording at another size, say) counts."""
+    names = {("nbody", "kdlg"): "/partition:pos+vel"}
+    rows = [b for b in scope().benchmarks if not (b.layout == "kdlg" and b.app == "nbody"
+                                                 and b.params["size"] == 131072)]
+    rows += [b for b in scope(names=names).benchmarks if b.layout == "kdlg" and b.app ==
+             "nbody" and b.params["size"] == 131072]
+    result = evaluate_claim(claim("nbody-kdlg-splits-the-fields"), Scope(tuple(rows), {}, {}))
+    assert result.verdict == NOT_REPRODUCED
+    assert "pos|vel; pos+vel" in result.note
+
+
+def test_a_structural_claim_without_the_method_layout_is_not_measured():
+    result = verdict("bitonic-kdlg-one-cluster", {("bitonic", "kdlg", None): None})
+    assert result.verdict == NOT_MEASURED and "absent: bitonic/bitonic/kdlg" in result.note
+
+
+# --- the method's speedups --------------------------------------------------------------------
+
+@pytest.mark.parametrize("claim_id, app, layout, gains, verdict_", [
+    ("bitonic-tree-tiling-gain", "bitonic", "tiled-tree", (1.44, 1.2), NOT_REPRODUCED),
+    ("bitonic-tree-tiling-gain", "bitonic", "kdlg-tree", (1.44, 1.6), NOT_REPRODUCED),
+    ("sampo-kdlg-gain", "sampo", "kdlg", (1.8, 1.4), NOT_REPRODUCED),
+    ("sampo-kdlg-gain", "sampo", "kdlg", (1.8, 2.3), NOT_REPRODUCED),
+    ("sampo-kdlg-tree-gain", "sampo", "kdlg-tree", (2.0, 1.5), NOT_REPRODUCED),
+    ("sampo-kdlg-tree-gain", "sampo", "kdlg-tree", (2.0, 2.1), REPRODUCED),
+])
+def test_a_speedup_over_aos_outside_the_papers_range_fails(claim_id, app, layout, gains,
+                                                           verdict_):
+    """Gain over AoS of `layout` (the other tree layout at the first gain); every other
+    layout as designed."""
+    other = {"tiled-tree": "kdlg-tree", "kdlg-tree": "tiled-tree", "kdlg": None}[layout]
+    special = {(app, "aos", None): 2.0, (app, layout, None): 2.0 / gains[1]}
+    if other:
+        special[app, other, None] = 2.0 / gains[0]
+    result = verdict(claim_id, special)
+    assert result.verdict == verdict_, result.note
+    assert f"{gains[1]:.2f}×" in result.measured
+
+
+def test_kdlg_far_from_soa_fails_within_ten_percent():
+    claim_id = "sampo-kdlg-within-10-percent-of-soa"
+    assert verdict(claim_id, {("sampo", "kdlg", None): 1.15}).verdict == REPRODUCED  # 1.05×
+    result = verdict(claim_id, {("sampo", "kdlg", None): 1.3})  # 1.18× SoA's time
+    assert result.verdict == NOT_REPRODUCED and "band 0.909 – 1.1" in result.note
+
+
+@pytest.mark.parametrize("manual, verdict_", [(1.12, REPRODUCED), (1.03, NOT_REPRODUCED),
+                                              (1.25, NOT_REPRODUCED), (0.95, NOT_REPRODUCED)])
+def test_the_gain_over_the_manual_layout_must_lie_in_7_to_18_percent(manual, verdict_):
+    result = verdict("sampo-method-beats-manual-layout", {("sampo", "split", "manual"): manual})
+    assert result.verdict == verdict_
+    assert "needs every value in 1.07–1.18" in result.note
+
+
+def test_the_manual_layout_is_the_presets_manual_partition():
+    result = verdict("sampo-method-beats-manual-layout", {("sampo", "split", "manual"): None})
+    assert result.verdict == NOT_MEASURED
+    assert "absent: sampo/gpu/split/partition:manual" in result.note
+
+
+@pytest.mark.parametrize("layout, knob, label", [
+    ("soa", None, "SoA"), ("kdlg", None, "KDLG"), ("tiled-tree", None, "tiled (tree)"),
+    ("tiled", 256, "every tile"), ("split", "manual", "manual"),
+    ("split", "by-kernel", "by-kernel")])
+def test_one_version_faster_than_the_method_fails_outperforming_any_other(layout, knob, label):
+    claim_id = "sampo-method-outperforms-every-other-version"
+    result = verdict(claim_id, {("sampo", layout, knob): 0.9})
+    assert result.verdict == NOT_REPRODUCED
+    assert "1 not reproduced, 5 reproduced" in result.note and f"{label} 0.90×" in \
+        result.measured
+
+
+@pytest.mark.parametrize("app, precision, label", [
+    ("nbody", "float", "N-body"), ("bitonic", "u32", "bitonic"), ("sampo", "mixed", "SAMPO"),
+    ("blackscholes", "float", "BlackScholes"), ("lavamd", "float", "LavaMD float"),
+    ("lavamd", "double", "LavaMD double")])
+def test_one_program_whose_choice_is_slower_than_aos_fails_never_slower(app, precision, label):
+    claim_id = "method-never-slower-than-aos"
+    assert "6 reproduced" in verdict(claim_id).note
+    result = verdict(claim_id, {(app, precision, "kdlg-tree", None): 2.2})
+    assert result.verdict == NOT_REPRODUCED
+    assert "1 not reproduced, 5 reproduced" in result.note and f"{label} 0.91×" in \
+        result.measured
+
+
+def test_a_choice_as_fast_as_aos_within_the_noise_is_not_slower():
+    """'At least the performance of AoS': a reversal inside the repetitions' noise holds."""
+    result = verdict("method-never-slower-than-aos", {("lavamd", "double", "kdlg-tree", None):
+                                                      2.01})
+    assert result.verdict == REPRODUCED
+
+
+def test_straddling_the_range_edge_is_inconclusive():
+    special = {("sampo", "split", "manual"): 1.07}  # 1.06–1.08 with 1 % repetitions
+    assert verdict("sampo-method-beats-manual-layout", special).verdict == INCONCLUSIVE
+
+
+# --- the partition measure --------------------------------------------------------------------
+
+def partition_claim(count, select=None):
+    return {"id": "c", "text": "a claim", "quote": "q", "line": 1, "paper_value": "one",
+            "measure": {"kind": "partition", "count": count,
+                        "select": select or {"app": "bitonic", "layout": "kdlg"}},
+            "rule": {"rule": "at_most", "limit": 1}}
+
+
+def test_an_unknown_count_is_one_clear_error():
+    with pytest.raises(ClaimsError, match="'count' must be one of clusters, largest_cluster, "
+                                          "unlike_soa"):
+        evaluate_claim(partition_claim("fields"), scope())
+
+
+def test_a_layout_without_a_partition_in_its_name_is_not_measured():
+    result = evaluate_claim(partition_claim("clusters", {"app": "bitonic", "layout": "soa"}),
+                            scope())
+    assert result.verdict == NOT_MEASURED
+    assert "no partition in the name: kofler/bitonic/bitonic/soa/u32/size:1048576" in result.note
