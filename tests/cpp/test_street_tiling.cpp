@@ -104,10 +104,10 @@ TEST_F(StreetTiling, TwoByTwoOfAHandMadeNetwork) {
   const StreetNetwork city = tile_street_network(base, {2, 2});
 
   // Counts: 4 copies, 8 joints (2 per border, 4 borders) of two streets each.
-  EXPECT_EQ(city.nodes.size(), 20u);
-  EXPECT_EQ(city.streets.size(), 4 * 9 + 16u);
+  ASSERT_EQ(city.nodes.size(), 20u);
+  ASSERT_EQ(city.streets.size(), 4 * 9 + 16u);
   EXPECT_EQ(city.edges, 4 * 5 + 16u);  // the file's 5 undirected edges a copy, and one per joint street
-  EXPECT_EQ(city.cells.size(), 4 * 216 + 2 * 2 * 2 * 35 + 2 * 2 * 2 * 25u);
+  ASSERT_EQ(city.cells.size(), 4 * 216 + 2 * 2 * 2 * 35 + 2 * 2 * 2 * 25u);
   EXPECT_EQ(city.tiles_x, 2u);
   EXPECT_EQ(city.tiles_y, 2u);
   const StreetNetworkStats s = street_network_stats(city);
