@@ -73,8 +73,9 @@ std::uint32_t joint_cells(double length) {
 }
 
 void check_tiling(Tiling tiling) {
-  if (tiling.x == 0 || tiling.y == 0)
-    throw std::invalid_argument(fmt::format("tiling {}x{}: at least 1 copy along each axis", tiling.x, tiling.y));
+  if (tiling.x == 0 || tiling.y == 0 || tiling.x > kMaxTiles || tiling.y > kMaxTiles)
+    throw std::invalid_argument(fmt::format("tiling {}x{}: from 1 to {} copies along each axis", tiling.x, tiling.y,
+                                            kMaxTiles));
 }
 
 }  // namespace

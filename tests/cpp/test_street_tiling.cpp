@@ -263,6 +263,8 @@ TEST_F(StreetTiling, ZeroCopiesAndTooLargeCitiesAreRefused) {
   const StreetNetwork base = square();
   EXPECT_THROW(tile_street_network(base, {0, 2}), std::invalid_argument);
   EXPECT_THROW(tile_street_network(base, {2, 0}), std::invalid_argument);
+  EXPECT_THROW(tile_street_network(base, {kMaxTiles + 1, 1}), std::invalid_argument);
+  EXPECT_THROW(tile_street_network(base, {std::size_t{1} << 33, std::size_t{1} << 33}), std::invalid_argument);
   StreetNetworkOptions small;
   small.max_cells = 4 * 216 + 479;  // one cell short of the 2 × 2 city
   try {

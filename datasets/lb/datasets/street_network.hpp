@@ -176,7 +176,7 @@ Tiling parse_tiling(std::string_view text);
 //! controllers are then recomputed by the loader's code for the whole city (so a node a joint
 //! reaches may gain a light or yield controller). The city is weakly connected when base is,
 //! and strongly connected when base is. 1 × 1 returns base unchanged. Throws
-//! std::invalid_argument for a zero count, InputError naming base.source when the city would
+//! std::invalid_argument for a count of 0 or above kMaxTiles, InputError naming base.source when the city would
 //! exceed options.max_cells cells (or turns) or 2^32 nodes or streets (checked before
 //! allocating).
 StreetNetwork tile_street_network(const StreetNetwork& base, Tiling tiling, const StreetNetworkOptions& options = {});

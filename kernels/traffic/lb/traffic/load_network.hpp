@@ -19,7 +19,7 @@ struct NetworkInfo {
 
 //! load_osmnx_graphml(path), tiled tile_x × tile_y times (1 × 1: as loaded), then
 //! build_network. Throws datasets::InputError for a malformed file or a city over the limits,
-//! std::invalid_argument for a zero tile count.
+//! std::invalid_argument for a tile count of 0 or above datasets::kMaxTiles.
 Network load_network(const std::string& path, std::size_t tile_x = 1, std::size_t tile_y = 1,
                      NetworkInfo* info = nullptr);
 
