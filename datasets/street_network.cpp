@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "lb/datasets/text.hpp"
+#include "street_network_build.hpp"
 
 namespace lb::datasets {
 namespace {
@@ -536,24 +537,6 @@ struct Builder {
     return points;
   }
 
-  //! Cell centres: `cells` points at equal distances along the polyline (the middle of each
-  //! of `cells` equal pieces).
-  static void place_cells(const std::vector<std::array<double, 2>>& poly, std::uint32_t cells, std::uint32_t street,
-                          std::uint8_t limit, StreetType type, std::vector<StreetNetwork::Cell>& out) {
-    std::vector<double> at(poly.size(), 0.0);
-    for (std::size_t i = 1; i < poly.size(); ++i)
-      at[i] = at[i - 1] + std::hypot(poly[i][0] - poly[i - 1][0], poly[i][1] - poly[i - 1][1]);
-    std::size_t seg = 1;
-    for (std::uint32_t c = 0; c < cells; ++c) {
-      const double s = at.back() * (c + 0.5) / cells;
-      while (seg + 1 < poly.size() && at[seg] < s) ++seg;
-      const double piece = at[seg] - at[seg - 1];
-      const double f = piece > 0 ? std::clamp((s - at[seg - 1]) / piece, 0.0, 1.0) : 0.0;
-      out.push_back({poly[seg - 1][0] + f * (poly[seg][0] - poly[seg - 1][0]),
-                     poly[seg - 1][1] + f * (poly[seg][1] - poly[seg - 1][1]), street, limit, type, false});
-    }
-  }
-
   bool oneway(const Value& v, std::size_t line, const std::string& what) const {
     bool any = false;
     for (std::string_view e : list_entries(v.text)) {
@@ -687,86 +670,164 @@ struct Builder {
       for (int dir = 0; dir < (two_way ? 2 : 1); ++dir) {
         const auto street = static_cast<std::uint32_t>(net.streets.size());
         net.streets.push_back({dir == 0 ? from : to, dir == 0 ? to : from, static_cast<std::uint32_t>(net.cells.size()),
-                               cells, static_cast<std::uint32_t>(e), length, limit, type, speed > 0, known});
+                               cells, static_cast<std::uint32_t>(e), length, limit, type, speed > 0, known, false});
         if (dir == 1) std::reverse(poly.begin(), poly.end());
-        place_cells(poly, cells, street, limit, type, net.cells);
+        detail::place_cells(poly, cells, street, limit, type, net.cells);
       }
       r.fields = {};  // the geometry text is no longer needed
     }
     net.edges = g.edges.size();
-    connect(net);
+    detail::connect_streets(net, options);
     return net;
-  }
-
-  //! The cell graph, sinks, and the controllers with their signal groups.
-  void connect(StreetNetwork& net) const {
-    const std::size_t nodes = net.nodes.size(), cells = net.cells.size();
-    // Streets leaving (out) and entering (in) each node, in street order, as CSR.
-    std::vector<std::uint32_t> out_at(nodes + 1, 0), in_at(nodes + 1, 0);
-    for (const auto& s : net.streets) ++out_at[s.from + 1], ++in_at[s.to + 1];
-    std::partial_sum(out_at.begin(), out_at.end(), out_at.begin());
-    std::partial_sum(in_at.begin(), in_at.end(), in_at.begin());
-    std::vector<std::uint32_t> out_streets(net.streets.size()), in_streets(net.streets.size());
-    {
-      std::vector<std::uint32_t> o(out_at.begin(), out_at.end() - 1), i(in_at.begin(), in_at.end() - 1);
-      for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
-        out_streets[o[net.streets[s].from]++] = s;
-        in_streets[i[net.streets[s].to]++] = s;
-      }
-    }
-    std::uint64_t joins = 0;
-    for (std::size_t v = 0; v < nodes; ++v)
-      joins += std::uint64_t{in_at[v + 1] - in_at[v]} * (out_at[v + 1] - out_at[v]);
-    if (joins > options.max_cells)
-      throw InputError(fmt::format("{}: {} turns between streets at intersections: over the limit of {}", path, joins,
-                                   options.max_cells));
-
-    auto last = [&](std::uint32_t s) { return net.streets[s].first_cell + net.streets[s].cells - 1; };
-    net.out_offsets.assign(cells + 1, 0);
-    for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
-      const auto& st = net.streets[s];
-      for (std::uint32_t c = st.first_cell; c < last(s); ++c) net.out_offsets[c + 1] = 1;
-      net.out_offsets[last(s) + 1] = out_at[st.to + 1] - out_at[st.to];
-    }
-    std::partial_sum(net.out_offsets.begin(), net.out_offsets.end(), net.out_offsets.begin());
-    net.out_cells.resize(net.out_offsets.back());
-    for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
-      const auto& st = net.streets[s];
-      for (std::uint32_t c = st.first_cell; c < last(s); ++c) net.out_cells[net.out_offsets[c]] = c + 1;
-      std::uint32_t k = net.out_offsets[last(s)];
-      for (std::uint32_t j = out_at[st.to]; j < out_at[st.to + 1]; ++j)
-        net.out_cells[k++] = net.streets[out_streets[j]].first_cell;
-      net.cells[last(s)].sink = out_at[st.to] == out_at[st.to + 1];
-    }
-    // The reverse graph: cells in ascending order of the cell they come from.
-    net.in_offsets.assign(cells + 1, 0);
-    for (std::uint32_t t : net.out_cells) ++net.in_offsets[t + 1];
-    std::partial_sum(net.in_offsets.begin(), net.in_offsets.end(), net.in_offsets.begin());
-    net.in_cells.resize(net.out_cells.size());
-    std::vector<std::uint32_t> fill(net.in_offsets.begin(), net.in_offsets.end() - 1);
-    for (std::uint32_t c = 0; c < cells; ++c)
-      for (std::uint32_t k = net.out_offsets[c]; k < net.out_offsets[c + 1]; ++k)
-        net.in_cells[fill[net.out_cells[k]]++] = c;
-
-    // Controllers (the authors' rule): a node with exactly 2 incoming streets of different types
-    // gets a yield controller (the larger type first); one with 2 or more otherwise a traffic
-    // light; one with fewer, or without outgoing streets (its incoming streets end in sinks), none.
-    for (std::uint32_t v = 0; v < nodes; ++v) {
-      const std::uint32_t in = in_at[v + 1] - in_at[v];
-      if (in < 2 || out_at[v] == out_at[v + 1]) continue;
-      std::vector<std::uint32_t> order(in_streets.begin() + in_at[v], in_streets.begin() + in_at[v + 1]);
-      const auto type = [&](std::uint32_t s) { return net.streets[s].type; };
-      const bool yield = in == 2 && type(order[0]) != type(order[1]);
-      if (yield && type(order[0]) < type(order[1])) std::swap(order[0], order[1]);
-      const auto controller = static_cast<std::uint32_t>(net.controllers.size());
-      net.controllers.push_back({v, yield ? ControllerKind::yield : ControllerKind::traffic_light,
-                                 static_cast<std::uint32_t>(net.groups.size()), in});
-      for (std::uint32_t s : order) net.groups.push_back({controller, s, last(s)});
-    }
   }
 };
 
 }  // namespace
+
+namespace detail {
+
+//! Cell centres: `cells` points at equal distances along the polyline (the middle of each
+//! of `cells` equal pieces).
+void place_cells(const std::vector<std::array<double, 2>>& poly, std::uint32_t cells, std::uint32_t street,
+                 std::uint8_t limit, StreetType type, std::vector<StreetNetwork::Cell>& out) {
+  std::vector<double> at(poly.size(), 0.0);
+  for (std::size_t i = 1; i < poly.size(); ++i)
+    at[i] = at[i - 1] + std::hypot(poly[i][0] - poly[i - 1][0], poly[i][1] - poly[i - 1][1]);
+  std::size_t seg = 1;
+  for (std::uint32_t c = 0; c < cells; ++c) {
+    const double s = at.back() * (c + 0.5) / cells;
+    while (seg + 1 < poly.size() && at[seg] < s) ++seg;
+    const double piece = at[seg] - at[seg - 1];
+    const double f = piece > 0 ? std::clamp((s - at[seg - 1]) / piece, 0.0, 1.0) : 0.0;
+    out.push_back({poly[seg - 1][0] + f * (poly[seg][0] - poly[seg - 1][0]),
+                   poly[seg - 1][1] + f * (poly[seg][1] - poly[seg - 1][1]), street, limit, type, false});
+  }
+}
+
+//! The cell graph, sinks, and the controllers with their signal groups.
+void connect_streets(StreetNetwork& net, const StreetNetworkOptions& options) {
+  const std::size_t nodes = net.nodes.size(), cells = net.cells.size();
+  // Streets leaving (out) and entering (in) each node, in street order, as CSR.
+  std::vector<std::uint32_t> out_at(nodes + 1, 0), in_at(nodes + 1, 0);
+  for (const auto& s : net.streets) ++out_at[s.from + 1], ++in_at[s.to + 1];
+  std::partial_sum(out_at.begin(), out_at.end(), out_at.begin());
+  std::partial_sum(in_at.begin(), in_at.end(), in_at.begin());
+  std::vector<std::uint32_t> out_streets(net.streets.size()), in_streets(net.streets.size());
+  {
+    std::vector<std::uint32_t> o(out_at.begin(), out_at.end() - 1), i(in_at.begin(), in_at.end() - 1);
+    for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
+      out_streets[o[net.streets[s].from]++] = s;
+      in_streets[i[net.streets[s].to]++] = s;
+    }
+  }
+  net.controllers.clear();
+  net.groups.clear();
+  std::uint64_t joins = 0;
+  for (std::size_t v = 0; v < nodes; ++v)
+    joins += std::uint64_t{in_at[v + 1] - in_at[v]} * (out_at[v + 1] - out_at[v]);
+  if (joins > options.max_cells)
+    throw InputError(fmt::format("{}: {} turns between streets at intersections: over the limit of {}", net.source, joins,
+                                 options.max_cells));
+
+  auto last = [&](std::uint32_t s) { return net.streets[s].first_cell + net.streets[s].cells - 1; };
+  net.out_offsets.assign(cells + 1, 0);
+  for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
+    const auto& st = net.streets[s];
+    for (std::uint32_t c = st.first_cell; c < last(s); ++c) net.out_offsets[c + 1] = 1;
+    net.out_offsets[last(s) + 1] = out_at[st.to + 1] - out_at[st.to];
+  }
+  std::partial_sum(net.out_offsets.begin(), net.out_offsets.end(), net.out_offsets.begin());
+  net.out_cells.resize(net.out_offsets.back());
+  for (std::uint32_t s = 0; s < net.streets.size(); ++s) {
+    const auto& st = net.streets[s];
+    for (std::uint32_t c = st.first_cell; c < last(s); ++c) net.out_cells[net.out_offsets[c]] = c + 1;
+    std::uint32_t k = net.out_offsets[last(s)];
+    for (std::uint32_t j = out_at[st.to]; j < out_at[st.to + 1]; ++j)
+      net.out_cells[k++] = net.streets[out_streets[j]].first_cell;
+    net.cells[last(s)].sink = out_at[st.to] == out_at[st.to + 1];
+  }
+  // The reverse graph: cells in ascending order of the cell they come from.
+  net.in_offsets.assign(cells + 1, 0);
+  for (std::uint32_t t : net.out_cells) ++net.in_offsets[t + 1];
+  std::partial_sum(net.in_offsets.begin(), net.in_offsets.end(), net.in_offsets.begin());
+  net.in_cells.resize(net.out_cells.size());
+  std::vector<std::uint32_t> fill(net.in_offsets.begin(), net.in_offsets.end() - 1);
+  for (std::uint32_t c = 0; c < cells; ++c)
+    for (std::uint32_t k = net.out_offsets[c]; k < net.out_offsets[c + 1]; ++k)
+      net.in_cells[fill[net.out_cells[k]]++] = c;
+
+  // Controllers (the authors' rule): a node with exactly 2 incoming streets of different types
+  // gets a yield controller (the larger type first); one with 2 or more otherwise a traffic
+  // light; one with fewer, or without outgoing streets (its incoming streets end in sinks), none.
+  for (std::uint32_t v = 0; v < nodes; ++v) {
+    const std::uint32_t in = in_at[v + 1] - in_at[v];
+    if (in < 2 || out_at[v] == out_at[v + 1]) continue;
+    std::vector<std::uint32_t> order(in_streets.begin() + in_at[v], in_streets.begin() + in_at[v + 1]);
+    const auto type = [&](std::uint32_t s) { return net.streets[s].type; };
+    const bool yield = in == 2 && type(order[0]) != type(order[1]);
+    if (yield && type(order[0]) < type(order[1])) std::swap(order[0], order[1]);
+    const auto controller = static_cast<std::uint32_t>(net.controllers.size());
+    net.controllers.push_back({v, yield ? ControllerKind::yield : ControllerKind::traffic_light,
+                               static_cast<std::uint32_t>(net.groups.size()), in});
+    for (std::uint32_t s : order) net.groups.push_back({controller, s, last(s)});
+  }
+}
+
+std::uint32_t strong_components(const StreetNetwork& net, std::vector<std::uint32_t>& component) {
+  const auto n = static_cast<std::uint32_t>(net.nodes.size());
+  std::vector<std::uint32_t> at(n + 1, 0), next(net.streets.size());
+  for (const auto& s : net.streets) ++at[s.from + 1];
+  std::partial_sum(at.begin(), at.end(), at.begin());
+  {
+    std::vector<std::uint32_t> fill(at.begin(), at.end() - 1);
+    for (const auto& s : net.streets) next[fill[s.from]++] = s.to;
+  }
+  // Tarjan's algorithm without recursion: `frames` holds (node, next arc to look at).
+  constexpr std::uint32_t unseen = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> index(n, unseen), low(n, 0), stack;
+  std::vector<bool> on_stack(n, false);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames;
+  component.assign(n, 0);
+  std::uint32_t counter = 0, components = 0;
+  for (std::uint32_t root = 0; root < n; ++root) {
+    if (index[root] != unseen) continue;
+    frames.push_back({root, at[root]});
+    index[root] = low[root] = counter++;
+    stack.push_back(root);
+    on_stack[root] = true;
+    while (!frames.empty()) {
+      auto& [v, arc] = frames.back();
+      if (arc < at[v + 1]) {
+        const std::uint32_t w = next[arc++];
+        if (index[w] == unseen) {
+          index[w] = low[w] = counter++;
+          stack.push_back(w);
+          on_stack[w] = true;
+          frames.push_back({w, at[w]});
+        } else if (on_stack[w]) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      const std::uint32_t done = v;
+      frames.pop_back();
+      if (!frames.empty()) low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+      if (low[done] == index[done]) {
+        std::uint32_t w = 0;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = false;
+          component[w] = components;
+        } while (w != done);
+        ++components;
+      }
+    }
+  }
+  return components;
+}
+
+}  // namespace detail
 
 std::string_view to_string(StreetType t) { return kTypeNames[static_cast<std::size_t>(t)]; }
 
@@ -826,6 +887,8 @@ StreetNetworkStats street_network_stats(const StreetNetwork& net) {
   s.cells = net.cells.size();
   s.self_loops = net.self_loops;
   s.parallel_edges = net.parallel_edges;
+  s.tiles_x = net.tiles_x;
+  s.tiles_y = net.tiles_y;
   for (const auto& c : net.controllers) ++(c.kind == ControllerKind::traffic_light ? s.lights : s.yield_controllers);
   s.signal_groups = net.groups.size();
   std::vector<std::uint32_t> parent(s.nodes);
@@ -839,6 +902,7 @@ StreetNetworkStats street_network_stats(const StreetNetwork& net) {
     s.length_m += st.length;
     ++(st.speed_from_file ? s.speed_from_file : s.speed_default);
     s.unknown_highway += !st.type_known;
+    s.joint_streets += st.joint;
     touched[st.from] = touched[st.to] = true;
     if (net.cells[st.first_cell + st.cells - 1].sink) sink_node[st.to] = true;
     const std::uint32_t a = find(st.from), b = find(st.to);
@@ -854,6 +918,10 @@ StreetNetworkStats street_network_stats(const StreetNetwork& net) {
     s.components += size[v] > 0;
     s.largest_component = std::max(s.largest_component, size[v]);
   }
+  std::vector<std::uint32_t> strong;
+  s.strong_components = detail::strong_components(net, strong);
+  std::fill(size.begin(), size.end(), 0);
+  for (std::uint32_t c : strong) s.largest_strong_component = std::max(s.largest_strong_component, ++size[c]);
   for (std::size_t c = 0; c < s.cells; ++c) {
     s.sink_cells += net.cells[c].sink;
     s.max_cell_out = std::max(s.max_cell_out, net.out_offsets[c + 1] - net.out_offsets[c]);
@@ -863,17 +931,23 @@ StreetNetworkStats street_network_stats(const StreetNetwork& net) {
 }
 
 std::string describe(const StreetNetworkStats& s) {
-  return fmt::format(
+  std::string text = fmt::format(
       "nodes {}, edges {} ({} self-loops, {} parallel), streets {}, cells {} of {} m ({:.1f} km of street)\n"
       "controllers: {} traffic lights, {} yield controllers, {} signal groups; {} sink cells at {} nodes without "
       "outgoing streets\n"
-      "weak components {} (largest {} nodes; {} isolated nodes); cell fan-in at most {}, fan-out at most {}\n"
+      "weak components {} (largest {} nodes; {} isolated nodes), strong components {} (largest {} nodes); cell "
+      "fan-in at most {}, fan-out at most {}\n"
       "speed limits: {} streets from maxspeed, {} the default {} m/s ({} cells a {} s step); {} streets of unknown "
       "highway type (taken as {})",
       s.nodes, s.edges, s.self_loops, s.parallel_edges, s.streets, s.cells, kCellMetres, s.length_m / 1000, s.lights,
       s.yield_controllers, s.signal_groups, s.sink_cells, s.sink_nodes, s.components, s.largest_component,
-      s.isolated_nodes, s.max_cell_in, s.max_cell_out, s.speed_from_file, s.speed_default, kDefaultSpeedMs,
-      cells_per_step(kDefaultSpeedMs), kStepSeconds, s.unknown_highway, to_string(kDefaultStreetType));
+      s.isolated_nodes, s.strong_components, s.largest_strong_component, s.max_cell_in, s.max_cell_out,
+      s.speed_from_file, s.speed_default, kDefaultSpeedMs, cells_per_step(kDefaultSpeedMs), kStepSeconds,
+      s.unknown_highway, to_string(kDefaultStreetType));
+  if (s.tiles_x * s.tiles_y > 1)
+    text += fmt::format("\ntiled: {} x {} copies of the file's network, joined by {} joint streets ({}, {} m/s)",
+                        s.tiles_x, s.tiles_y, s.joint_streets, to_string(kJointStreetType), kJointSpeedMs);
+  return text;
 }
 
 }  // namespace lb::datasets

@@ -11,6 +11,7 @@
 #include "lb/datasets/grid_writer.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "lb/traffic/simulation.hpp"
+#include "street_network.hpp"
 
 namespace lb::tools {
 
@@ -31,6 +32,7 @@ void add_traffic_command(CLI::App& app, TrafficCommand& c) {
       ->capture_default_str();
   c.cmd->add_option("--out", c.out, ".csv file to write: car,active,cell,x,y,velocity,max_velocity,path per car")
       ->required();
+  add_tile_option(c.cmd, c.tile);
 }
 
 namespace {
@@ -64,15 +66,13 @@ int TrafficCommand::run() const {
   // The output is checked (and its temporary file made) before any work.
   datasets::output_extension({"--out", out}, {".csv"});
   datasets::AtomicFiles outputs({{"--out", out}}, {network});
-  const datasets::StreetNetwork streets = [&] {
-    const Phase phase(fmt::format("loading the street network {} ({})", network, file_size_text(network)));
-    return datasets::load_osmnx_graphml(network);
-  }();
+  const datasets::StreetNetwork streets = load_street_network_option(network, tile);
   traffic::BuildReport report;
   const traffic::Network net = traffic::build_network(streets, &report);
   traffic::State state = traffic::initial_state(net, cars, seed);  // refuses too many cars
   std::printf("%s: %s\n%s\n", network.c_str(), datasets::describe(datasets::street_network_stats(streets)).c_str(),
               traffic::describe(report).c_str());
+  print_paper_scale(streets, tile, cars);
   std::fflush(stdout);
 
   const Phase phase(fmt::format("simulating {} cars for {} steps", cars, steps));

@@ -14,6 +14,7 @@ namespace lb::tools {
 struct TrafficCommand {
   CLI::App* cmd = nullptr;
   std::string network, out, device = "cpu";
+  std::string tile;  //!< --tile KxL (street_network.hpp), "" when not given
   std::size_t cars = 0, steps = 0;
   std::uint64_t seed = 1;
   explicit operator bool() const { return cmd != nullptr && cmd->parsed(); }

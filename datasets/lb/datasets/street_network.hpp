@@ -69,6 +69,7 @@ struct StreetNetwork {
     StreetType type;
     bool speed_from_file;  //!< maxspeed understood (else kDefaultSpeedMs)
     bool type_known;       //!< highway named a known type (else kDefaultStreetType)
+    bool joint = false;    //!< a street tile_street_network added between two copies
   };
   struct Cell {
     double x, y;  //!< its centre, metres (as Node::x, y)
@@ -104,6 +105,7 @@ struct StreetNetwork {
   std::size_t parallel_edges = 0;  //!< edges joining the nodes an earlier edge joins (kept)
   bool directed = true;            //!< the graph's edgedefault
   std::string source;              //!< the file
+  std::size_t tiles_x = 1, tiles_y = 1;  //!< copies of the file's network (tile_street_network)
 };
 
 struct StreetNetworkOptions {
@@ -128,6 +130,10 @@ struct StreetNetworkStats {
   std::size_t sink_cells = 0, sink_nodes = 0;
   std::size_t components = 0;         //!< weakly connected, over nodes (an isolated node is one)
   std::size_t largest_component = 0;  //!< its nodes
+  std::size_t strong_components = 0;         //!< strongly connected (streets as arcs), over nodes
+  std::size_t largest_strong_component = 0;  //!< its nodes
+  std::size_t tiles_x = 1, tiles_y = 1;      //!< the network's
+  std::size_t joint_streets = 0;             //!< streets tile_street_network added
   std::size_t isolated_nodes = 0;     //!< nodes no street touches
   std::size_t self_loops = 0, parallel_edges = 0;
   std::size_t speed_from_file = 0, speed_default = 0, unknown_highway = 0;  //!< streets
@@ -135,6 +141,58 @@ struct StreetNetworkStats {
 };
 
 StreetNetworkStats street_network_stats(const StreetNetwork& net);
+
+// --- a city of copies (docs/street-networks.md, "Paper scale") ------------------------------
+
+inline constexpr double kTileGapMetres = 100;    //!< between neighbouring copies' bounding boxes
+inline constexpr std::size_t kJointBands = 4;    //!< joints per border: at most one per band
+inline constexpr StreetType kJointStreetType = StreetType::residential;  //!< joint streets'
+inline constexpr double kJointSpeedMs = kDefaultSpeedMs;                 //!< joint streets' (6 cells a step)
+inline constexpr std::size_t kMaxTiles = 1u << 16;  //!< copies along one axis, at most
+
+//! The copies a tiling makes along x (east) and y (north).
+struct Tiling {
+  std::size_t x = 1, y = 1;
+};
+
+//! "KxL" (two decimal integers from 1 to kMaxTiles joined by 'x', e.g. "8x8") as a Tiling.
+//! Throws std::invalid_argument "'3x' is not KxL ...", without an option name (the caller
+//! adds one).
+Tiling parse_tiling(std::string_view text);
+
+//! `base` copied tiling.x × tiling.y times into one city. Copy (i, j) (column i of x, row j of y;
+//! copy number t = j·x + i) is `base` shifted by (i·px, j·py), px and py the width and height of
+//! the bounding box of base's nodes and cells plus kTileGapMetres; its nodes, streets, cells and
+//! edges are base's with indices offset by t times base's counts, node ids "<id>@i,j". Then
+//! neighbouring copies are joined: the base's "core" is its largest strongly connected component
+//! (nodes; the first in node order among equals); for the border between copies (i, j) and
+//! (i+1, j) the base's y range is cut into kJointBands equal bands, and in each band holding a
+//! core node the core node of largest x in copy (i, j) (the first in node order among equals)
+//! is joined with the core node of smallest x in copy (i+1, j); likewise between (i, j) and
+//! (i, j+1) with x bands, largest y below and smallest y above. A joint is a two-way street (two
+//! streets, two edges, appended after the copies' in border order: all x borders row by row,
+//! then all y borders) along the straight line between the two nodes: its length that line's,
+//! max(1, round(length / 4 m)) cells, kJointStreetType, kJointSpeedMs. Cell graph, sinks and
+//! controllers are then recomputed by the loader's code for the whole city (so a node a joint
+//! reaches may gain a light or yield controller). The city is weakly connected when base is,
+//! and strongly connected when base is. 1 × 1 returns base unchanged. Throws
+//! std::invalid_argument for a count of 0 or above kMaxTiles, InputError naming base.source when the city would
+//! exceed options.max_cells cells (or turns) or 2^32 nodes or streets (checked before
+//! allocating).
+StreetNetwork tile_street_network(const StreetNetwork& base, Tiling tiling, const StreetNetworkOptions& options = {});
+
+//! The file loaded, then tiled (1 × 1: just loaded).
+StreetNetwork load_street_network(const std::string& path, Tiling tiling = {}, const StreetNetworkOptions& options = {});
+
+//! The paper's city (Springer et al. 2018, the authors' LARGE configuration: the Denver–Aurora
+//! urbanized area), for tables beside ours.
+struct PaperScale {
+  static constexpr std::size_t cells = 8'339'802, cars = 229'376, lights = 62'819, yield_controllers = 4'792,
+                               signal_groups = 205'129, steps = 1000;
+};
+//! Lower Manhattan (../shared/datasets/lowermanhattan.graphml, 123,696 cells) tiled so: 64
+//! copies, about 7.9 M cells (the paper's 8.34 M lies between 8 × 8 and 9 × 8).
+inline constexpr Tiling kPaperScaleManhattanTiling{8, 8};
 
 //! The statistics as a few lines of text (no trailing newline), for `layoutbench street-network`
 //! and the traffic simulation's CLI.
