@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "kofler/layout_choice.hpp"
@@ -174,10 +175,12 @@ struct Captured : benchmark::BenchmarkReporter {
 };
 
 std::vector<benchmark::BenchmarkReporter::Run> run_one(const std::string& name, Log& log, bool skip_writes,
-                                                       int repetitions, const std::string& after_timing = {}) {
+                                                       int repetitions, const std::string& after_timing = {},
+                                                       const std::string& label = {}) {
   Ceilings c;
   c.copy_bandwidth_gbs = 10;
   ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, skip_writes, after_timing); }};
+  pc.label = label;
   benchmark::ClearRegisteredBenchmarks();
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run_case(st, name, pc, c, nullptr); })
       ->UseManualTime()
@@ -211,6 +214,14 @@ TEST(ProgramRun, SetsUpPoisonsRunsAndValidatesOnceThenTimesWithCounters) {
     EXPECT_GT(r.counters.at("pct_copy_bandwidth").value, 0);
   }
   EXPECT_EQ(iteration_runs, 3u);
+}
+
+TEST(ProgramRun, TheCasesLabelIsEveryRunsLabel) {
+  Log log;
+  const auto runs = run_one("test/doubler/labelled", log, false, 2, {}, "cluster_layouts=soa;tree_gpu=Test GPU");
+  ASSERT_FALSE(runs.empty());
+  for (const auto& r : runs) EXPECT_EQ(r.report_label, "cluster_layouts=soa;tree_gpu=Test GPU");
+  EXPECT_EQ(run_one("test/doubler/unlabelled", log, false, 1).front().report_label, "");
 }
 
 TEST(ProgramRun, EveryTimedLoopEndsWithTheAfterTimingCheckThenTheWorkSeconds) {
