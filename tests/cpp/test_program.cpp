@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -361,6 +362,20 @@ TEST(KoflerLayouts, EveryChoiceBuildsItsMappingAndRunTimeEqualsCompileTimeBytes)
   EXPECT_EQ(first_blob_bytes.at("tiled-ct"), first_blob_bytes.at("tiled"));
   EXPECT_EQ(first_blob_bytes.at("split-ct"), 80u);     // the doubles' blob
   EXPECT_EQ(first_blob_bytes.at("split"), 256u + 40);  // one blob: the doubles' region, the floats' at 256
+}
+
+TEST(KoflerLayouts, AChoiceThatIsUnavailableHereBuildsNoMapping) {
+  kofler::LayoutChoice c{"kdlg-tree", 0, "a|b", {{0, 1}, {{}, {}}}};
+  c.unavailable = "layout 'kdlg-tree' needs a decision tree: give --kofler-tree FILE";
+  bool built = false;
+  try {
+    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{},
+                                    [&](const auto&) { built = true; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), c.unavailable);
+  }
+  EXPECT_FALSE(built);
 }
 }  // namespace
 }  // namespace lb::harness
