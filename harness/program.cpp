@@ -107,6 +107,7 @@ double time_cpu(benchmark::State& state, Variant& v) {
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
               cudaStream_t stream) {
   Current& cur = current();
+  if (!c.label.empty()) state.SetLabel(c.label);
   if (cur.name != name) {
     cur = Current{};  // frees the previous variant's memory before the next one allocates
     if (const std::string why = memory_shortfall(c.memory); !why.empty()) {

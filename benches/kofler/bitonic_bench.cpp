@@ -145,7 +145,7 @@ namespace {
 std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                       const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "bitonic sort");
-  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "without_tree"});
+  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
   const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
                                    fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);
@@ -160,9 +160,9 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
     const double record_bytes = double(n) * kRecordBytes;
     // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
     // downloaded output, its plain copy and the reference
-    plan.push_back({kofler_id(version, choice, std::string(kPrecision), n),
-                    {Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
-                     [=] { return make_sort_variant(choice, version, n, SortFault::none); }}});
+    plan.push_back(kofler_case(version, choice, std::string(kPrecision), n,
+                               {Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
+                                [=] { return make_sort_variant(choice, version, n, SortFault::none); }}));
   };
   for (const std::size_t n : sizes)
     for (const auto& version : versions) {

@@ -99,7 +99,7 @@ namespace {
 
 std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                             const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
+  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
   if (!precision_wanted(overrides, "float")) return {};
   const std::vector<std::string> fields = {"S", "X", "T", "call", "put"};
   const auto method = method_source("blackscholes", fields, record_field_bytes<Option>(), overrides);
@@ -111,9 +111,9 @@ std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, fields, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
                         {std::string(lb::kofler::InputsOutputsSplit::name)}, &method)) {
-      plan.push_back({kofler_id("gpu", choice, "float", n), {Where::gpu, need, [choice, n] {
+      plan.push_back(kofler_case("gpu", choice, "float", n, {Where::gpu, need, [choice, n] {
                         return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
-                      }}});
+                      }}));
     }
   }
   return plan;

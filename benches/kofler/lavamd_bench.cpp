@@ -153,7 +153,7 @@ namespace {
 std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                      const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "lavamd");
-  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles", "without_tree"});
+  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles"});
   // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
   const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
                                    [](std::size_t b) { return b <= 1000; }, "at most 1000");
@@ -176,9 +176,9 @@ std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json&
       for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
                                                ct_tiles, {}, &method)) {
         // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
-        plan.push_back({kofler_id("gpu", choice, precision, boxes),
-                        {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
-                         [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }}});
+        plan.push_back(kofler_case("gpu", choice, precision, boxes,
+                                   {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
+                                    [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }}));
       }
     }
   }

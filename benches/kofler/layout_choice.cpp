@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <mutex>
-#include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -32,13 +33,8 @@ layout::KdlgPartition recorded_partition(const std::string& program, const std::
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides) {
   return {[program, names = std::move(field_names)] { return recorded_partition(program, names); },
-          std::move(field_bytes), overrides.kofler_tree.get(), fmt::format("give {} FILE", kTreeOption),
-          [](const std::string& note) {
-            static std::mutex mutex;
-            static std::set<std::string> said;
-            std::lock_guard lock(mutex);
-            if (said.insert(note).second) std::fprintf(stderr, "layoutbench: note: %s\n", note.c_str());
-          }};
+          std::move(field_bytes), overrides.kofler_tree.get(),
+          fmt::format("give {} FILE (make reproduce trains one: suite kofler-tree, docs/kofler-tree.md)", kTreeOption)};
 }
 
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
@@ -97,6 +93,16 @@ BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::stri
   return id;
 }
 
+PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
+                        ProgramCase run) {
+  run.label = layout.label;
+  // Fails before the program makes anything (its reference): the tree's value without a tree.
+  if (!layout.unavailable.empty()) run.make = [why = layout.unavailable]() -> std::unique_ptr<Variant> {
+    throw std::invalid_argument(why);
+  };
+  return {kofler_id(std::move(version), layout, std::move(precision), size), std::move(run)};
+}
+
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions) {
@@ -106,7 +112,7 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
   Axis tiles{"compile_time_tile", {}};
   for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
   std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
-                         tiles, {"partition", {}}, {"cluster_layouts", {}}};
+                         tiles, {"partition", {}}};
   if (partitions) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
   axes.push_back({"size", {}});
   return axes;

@@ -34,8 +34,8 @@ inline constexpr const char* kTreeOption = "--kofler-tree";
 //! its KDLG partition at ε = 128 B from its recorded accesses (recorded once per process, when
 //! a preset first asks; the recorded fields must be `field_names`), its record's field bytes
 //! (`field_bytes`: the record laid out, which for LavaMD's double differs from the float it
-//! is recorded at) and the --kofler-tree of `overrides`; tree layouts skipped by the preset's
-//! "without_tree" are noted once on stderr.
+//! is recorded at) and the --kofler-tree of `overrides` (none: the tree's layouts are planned
+//! all the same, each failing when made with the error naming the option).
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides);
 
@@ -49,7 +49,7 @@ std::vector<std::size_t> record_field_bytes() {
 
 //! layout::read_choices over a program's object `j` of `preset` (at `where`, for errors), the
 //! method's layouts from `method` (none: asking for them is an error): a mistake is a PresetError at its line. The program lists
-//! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions", "without_tree")
+//! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions")
 //! among its keys for Preset::check_keys.
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          std::size_t size, const std::vector<std::string>& field_names,
@@ -73,13 +73,19 @@ void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::st
                           std::string_view program);
 
 //! A Kofler benchmark's place on its axes: <version>/<layout>/<precision>[/tile:<t> |
-//! /partition:<p>[/cluster_layouts:<l>]]/size:<n> (the planner adds kofler/<program>).
+//! /partition:<p>]/size:<n> (the planner adds kofler/<program>); the same with or without a
+//! decision tree.
 BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size);
+
+//! A planned Kofler benchmark: kofler_id's name and `run` with the layout's label (what the
+//! tree chose); a layout that is unavailable (a tree's without a tree) fails when made, with
+//! its message, before `run`'s make runs.
+PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
+                        ProgramCase run);
 
 //! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
 //! `partitions`; the method's kdlg, tiled-tree, kdlg-tree in every program), "precision", the
-//! run-time "tile", "partition" (any the preset gives or the method makes) and
-//! "cluster_layouts" (the tree's, per cluster), what the program instantiates
+//! run-time "tile", "partition" (any the preset gives or the method makes), what the program instantiates
 //! ("compile_time_tile", "compile_time_partition"), "size".
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,

@@ -108,7 +108,7 @@ namespace {
 
 std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
+  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
   if (!precision_wanted(overrides, "float")) return {};
   lb::kofler::NBodyParams params;
   if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||
@@ -128,8 +128,8 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
                         {std::string(lb::kofler::PosVelSplit::name)}, &method)) {
-      plan.push_back({kofler_id("gpu", choice, "float", n),
-                      {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}});
+      plan.push_back(kofler_case("gpu", choice, "float", n,
+                                 {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}));
     }
   }
   return plan;

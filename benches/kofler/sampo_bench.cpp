@@ -137,7 +137,7 @@ namespace {
 std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
   preset.check_keys(j, where,
-                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "without_tree"});
+                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
   std::vector<std::size_t> sizes = overrides.sizes;
   if (sizes.empty()) sizes = preset.list_at<std::size_t>(j, "sizes", where);
   for (std::size_t s : sizes)
@@ -157,8 +157,8 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
                         &method)) {
       // host: the snapshot's staging copy and the final population's download, one array each
       const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
-      plan.push_back({kofler_id("gpu", choice, "mixed", size),
-                      {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }}});
+      plan.push_back(kofler_case("gpu", choice, "mixed", size,
+                                 {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }}));
     }
   }
   return plan;

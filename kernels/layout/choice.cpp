@@ -12,18 +12,8 @@ namespace lb::layout {
 
 std::vector<std::pair<std::string, std::string>> LayoutChoice::params() const {
   if (layout == "tiled" || layout == "tiled-ct") return {{"tile", std::to_string(tile)}};
-  if (runs_on_partition(layout) || layout == "split-ct") {
-    std::vector<std::pair<std::string, std::string>> out{{"partition", partition}};
-    if (layout == "tiled-tree" || layout == "kdlg-tree") {
-      std::string layouts;
-      for (const ClusterLayout& c : fields.clusters) {
-        if (!layouts.empty()) layouts += '|';
-        layouts += cluster_layout_name(c);
-      }
-      out.emplace_back("cluster_layouts", layouts);
-    }
-    return out;
-  }
+  if (layout == "tiled-tree") return {};  // one cluster of every field, whatever the tree
+  if (runs_on_partition(layout) || layout == "split-ct") return {{"partition", partition}};
   return {};
 }
 
@@ -65,12 +55,14 @@ std::string cluster_layout_name(const ClusterLayout& c) {
   return text;
 }
 
+std::string needs_tree_message(std::string_view layout, std::string_view hint) {
+  return fmt::format("layout '{}' needs a decision tree: {}", layout, hint);
+}
+
 LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
-                           const std::vector<std::size_t>& bytes, const DecisionTree* tree) {
+                           const std::vector<std::size_t>& bytes, const DecisionTree* tree, std::string_view tree_hint) {
   if (std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) == std::end(kMethodLayouts))
     throw std::invalid_argument(fmt::format("'{}' is not one of the method's layouts", layout));
-  if (layout != "kdlg" && tree == nullptr)
-    throw std::invalid_argument(fmt::format("layout '{}' needs a decision tree", layout));
   if (bytes.size() != names.size())
     throw std::invalid_argument(fmt::format("{} field sizes for {} fields", bytes.size(), names.size()));
   KdlgPartition clusters = p;
@@ -81,11 +73,18 @@ LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, cons
   }
   LayoutChoice c{std::string(layout), 0, partition_name(clusters, names), to_field_partition(clusters, names.size())};
   if (layout == "kdlg") return c;
+  if (tree == nullptr) {
+    c.unavailable = needs_tree_message(layout, tree_hint);
+    return c;
+  }
+  std::vector<std::string> chosen;
   for (std::size_t k = 0; k < clusters.clusters.size(); ++k) {  // to_field_partition keeps the clusters' order
     std::uint64_t sigma = 0;
     for (std::size_t f : clusters.clusters[k]) sigma += bytes[f];
     c.fields.clusters[k] = tree->class_for(sigma);
+    chosen.push_back(cluster_layout_name(c.fields.clusters[k]));
   }
+  c.label = fmt::format("cluster_layouts={};tree_gpu={}", fmt::join(chosen, "|"), tree->gpu_name);
   return c;
 }
 
@@ -100,38 +99,17 @@ ClusterLayout cluster_layout(const std::string& text, const std::string& name) {
                         "partitions");
 }
 
-//! The method's layouts the data asks for: each made from `method`'s partition and tree; the
-//! tree's left out (and noted) where no tree is given and the data says "without_tree": "skip".
-void add_method_choices(std::vector<LayoutChoice>& out, const nlohmann::json& j, std::string_view where,
-                        const std::vector<std::string>& layouts, const std::vector<std::string>& field_names,
-                        const MethodSource* method) {
-  bool skip = false;
-  if (j.contains("without_tree")) {
-    if (j["without_tree"] != "skip" && j["without_tree"] != "error")
-      throw ChoiceError("without_tree", "'without_tree' must be \"skip\" or \"error\"", where);
-    skip = j["without_tree"] == "skip";
-  }
-  std::vector<std::string_view> planned, skipped;
-  for (std::string_view l : kMethodLayouts) {
-    if (std::find(layouts.begin(), layouts.end(), l) == layouts.end()) continue;
-    if (method == nullptr)
-      throw ChoiceError("layouts", fmt::format("layout '{}': this program records no accesses for the method", l), where);
-    if (l != "kdlg" && method->tree == nullptr) {
-      if (!skip)
-        throw ChoiceError("layouts",
-                          fmt::format("layout '{}' needs a decision tree: {} (or \"without_tree\": \"skip\" in "
-                                      "'{}' to plan the others without it)",
-                                      l, method->tree_hint, where),
-                          where);
-      skipped.push_back(l);
-      continue;
-    }
-    planned.push_back(l);
-  }
-  if (!skipped.empty() && method->note)
-    method->note(fmt::format("{}: {} not planned: no decision tree given ({})", where, fmt::join(skipped, ", "),
-                             method->tree_hint));
+//! The method's layouts the data asks for, each made from `method`'s partition and tree (the
+//! tree's without a tree: unavailable, method_choice).
+void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, const std::vector<std::string>& layouts,
+                        const std::vector<std::string>& field_names, const MethodSource* method) {
+  std::vector<std::string_view> planned;
+  for (std::string_view l : kMethodLayouts)
+    if (std::find(layouts.begin(), layouts.end(), l) != layouts.end()) planned.push_back(l);
   if (planned.empty()) return;
+  if (method == nullptr)
+    throw ChoiceError("layouts", fmt::format("layout '{}': this program records no accesses for the method", planned.front()),
+                      where);
   KdlgPartition p;
   try {
     p = method->partition();
@@ -139,7 +117,8 @@ void add_method_choices(std::vector<LayoutChoice>& out, const nlohmann::json& j,
     throw ChoiceError("layouts", fmt::format("layout '{}' needs the program's recorded accesses: {}", planned.front(), e.what()),
                       where);
   }
-  for (std::string_view l : planned) out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree));
+  for (std::string_view l : planned)
+    out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree, method->tree_hint));
 }
 
 FieldPartition read_partition(const ChoiceLists& lists, const std::string& name, const nlohmann::json& clusters,
@@ -235,7 +214,7 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
       }
     }
   }
-  add_method_choices(out, j, where, layouts, field_names, method);
+  add_method_choices(out, where, layouts, field_names, method);
   return out;
 }
 

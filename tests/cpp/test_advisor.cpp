@@ -19,6 +19,7 @@
 #include "lb/kofler/recorded.hpp"
 #include "lb/layout/advisor.hpp"
 #include "lb/layout/decision_tree.hpp"
+#include "lb/harness/suite.hpp"
 #include "preset_testing.hpp"
 
 namespace {
@@ -183,7 +184,7 @@ std::vector<LayoutChoice> method_choices(const std::string& object, const Decisi
                            : [&] {
                                return kdlg_partition(program_kdlg(r.field_bytes, r.kernels));
                              },
-                 r.field_bytes, tree, "give --tree-option FILE", {}};
+                 r.field_bytes, tree, "give --tree-option FILE"};
   const auto preset = lb::testing::preset_from(R"({"example": )" + object + "}");
   return lb::harness::kofler::layout_choices(preset, preset.suites["example"], "example", 1024, r.field_names, {}, {}, &m);
 }
@@ -204,15 +205,76 @@ TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
   EXPECT_EQ(c[2].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 0}));
   ASSERT_EQ(c[2].fields.clusters.size(), 1u);
   EXPECT_TRUE((c[2].fields.clusters[0] == ClusterLayout{K::aos, 1}));
-  EXPECT_EQ(c[2].param(), "partition:a+b+c/cluster_layouts:aos");
+  EXPECT_EQ(c[2].param(), "");  // whatever the tree chose: the label says
+  EXPECT_EQ(c[2].label, "cluster_layouts=aos;tree_gpu=Test GPU");
 
   EXPECT_EQ(c[3].layout, "kdlg-tree");  // a+b: 8 B, tiled:32; c: 4 B, soa
   EXPECT_EQ(c[3].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
   ASSERT_EQ(c[3].fields.clusters.size(), 2u);
   EXPECT_TRUE((c[3].fields.clusters[0] == ClusterLayout{K::tiled, 32}));
   EXPECT_TRUE((c[3].fields.clusters[1] == ClusterLayout{K::soa, 1}));
-  EXPECT_EQ(c[3].param(), "partition:a+b|c/cluster_layouts:tiled-32|soa");
-  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[3], "float", 1024).params.size(), 3u);  // + size
+  EXPECT_EQ(c[3].param(), "partition:a+b|c");
+  EXPECT_EQ(c[3].label, "cluster_layouts=tiled-32|soa;tree_gpu=Test GPU");
+  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[3], "float", 1024).params.size(), 2u);  // + size
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(c[k].unavailable, "") << c[k].layout;
+  EXPECT_EQ(c[0].label + c[1].label, "");  // nothing chosen by a tree
+}
+
+TEST(MethodLayouts, WithoutATreeTheSameValuesArePlannedUnderTheSameNamesAndCannotBeMade) {
+  const DecisionTree tree = test_tree();
+  const std::string object = R"({"layouts": ["kdlg", "tiled-tree", "kdlg-tree"]})";
+  const auto with = method_choices(object, &tree), without = method_choices(object, nullptr);
+  ASSERT_EQ(without.size(), with.size());
+  for (std::size_t k = 0; k < with.size(); ++k) {
+    EXPECT_EQ(without[k].layout, with[k].layout);
+    EXPECT_EQ(without[k].param(), with[k].param());
+    EXPECT_EQ(without[k].fields.cluster_of_field, with[k].fields.cluster_of_field);
+    EXPECT_EQ(without[k].label, "");
+  }
+  EXPECT_EQ(without[0].unavailable, "");  // kdlg needs no tree
+  EXPECT_EQ(without[1].unavailable, "layout 'tiled-tree' needs a decision tree: give --tree-option FILE");
+  EXPECT_EQ(without[2].unavailable, "layout 'kdlg-tree' needs a decision tree: give --tree-option FILE");
+}
+
+//! Every Kofler program's planned cases of the paper preset, with `tree` (null: without).
+std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const DecisionTree> tree) {
+  const lb::harness::Preset preset = lb::harness::load_preset("paper");
+  const lb::harness::Overrides overrides{{}, {}, std::move(tree)};
+  std::vector<lb::harness::PlannedCase> plan;
+  for (const lb::harness::Program& p : lb::harness::find_suite("kofler").programs.programs) {
+    auto part = p.plan(preset, preset.suites["kofler"][p.name], p.name, overrides);
+    plan.insert(plan.end(), part.begin(), part.end());
+  }
+  return plan;
+}
+
+TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOneTheTreesFailWhenMade) {
+  const auto with = kofler_paper_plan(std::make_shared<const DecisionTree>(test_tree()));
+  const auto without = kofler_paper_plan(nullptr);
+  ASSERT_EQ(without.size(), with.size());
+  std::size_t tree_values = 0;
+  for (std::size_t k = 0; k < with.size(); ++k) {
+    const std::string name = with[k].name();
+    EXPECT_EQ(without[k].name(), name);
+    const std::string layout = with[k].id.layout;
+    if (layout != "tiled-tree" && layout != "kdlg-tree") {
+      EXPECT_EQ(with[k].run.label + without[k].run.label, "") << name;
+      continue;
+    }
+    ++tree_values;
+    EXPECT_EQ(with[k].run.label.rfind("cluster_layouts=", 0), 0u) << name;
+    EXPECT_NE(with[k].run.label.find(";tree_gpu=Test GPU"), std::string::npos) << name;
+    EXPECT_EQ(without[k].run.label, "") << name;
+    // Made without a tree: the error, before the program makes anything (no GPU needed here).
+    try {
+      without[k].run.make();
+      ADD_FAILURE() << name << " was made without a tree";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "layout '" + layout + "' needs a decision tree: give --kofler-tree FILE (make "
+                                       "reproduce trains one: suite kofler-tree, docs/kofler-tree.md)");
+    }
+  }
+  EXPECT_GT(tree_values, 10u);  // every program's, every size
 }
 
 //! The PresetError of planning `object` (no error: "no error").
@@ -226,17 +288,7 @@ std::string choice_error(const std::string& object, const DecisionTree* tree,
   return "no error";
 }
 
-TEST(MethodLayouts, PlanErrorsNameTheOptionOrTheProgram) {
-  // The tree's layouts without a tree: one error naming how to give one.
-  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg-tree"]})", nullptr),
-            "test.json:1: layout 'kdlg-tree' needs a decision tree: give --tree-option FILE (or \"without_tree\": "
-            "\"skip\" in 'example' to plan the others without it)");
-  // "without_tree": "skip" plans the rest; kdlg needs no tree.
-  const auto c = method_choices(R"({"layouts": ["kdlg", "tiled-tree", "kdlg-tree"], "without_tree": "skip"})", nullptr);
-  ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(c[0].layout, "kdlg");
-  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg"], "without_tree": "maybe"})", nullptr),
-            "test.json:1: 'without_tree' must be \"skip\" or \"error\"");
+TEST(MethodLayouts, APlanErrorNamesAProgramThatCannotBeRecorded) {
   // A program whose accesses cannot be recorded: the recorder's error, with the layout.
   const std::string e = choice_error(R"({"layouts": ["aos", "kdlg"]})", nullptr, [] {
     return lb::kofler::record_program("no-such-program"), KdlgPartition{};

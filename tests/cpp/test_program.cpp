@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kofler/layout_choice.hpp"
@@ -174,10 +176,12 @@ struct Captured : benchmark::BenchmarkReporter {
 };
 
 std::vector<benchmark::BenchmarkReporter::Run> run_one(const std::string& name, Log& log, bool skip_writes,
-                                                       int repetitions, const std::string& after_timing = {}) {
+                                                       int repetitions, const std::string& after_timing = {},
+                                                       const std::string& label = {}) {
   Ceilings c;
   c.copy_bandwidth_gbs = 10;
   ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, skip_writes, after_timing); }};
+  pc.label = label;
   benchmark::ClearRegisteredBenchmarks();
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run_case(st, name, pc, c, nullptr); })
       ->UseManualTime()
@@ -211,6 +215,14 @@ TEST(ProgramRun, SetsUpPoisonsRunsAndValidatesOnceThenTimesWithCounters) {
     EXPECT_GT(r.counters.at("pct_copy_bandwidth").value, 0);
   }
   EXPECT_EQ(iteration_runs, 3u);
+}
+
+TEST(ProgramRun, TheCasesLabelIsEveryRunsLabel) {
+  Log log;
+  const auto runs = run_one("test/doubler/labelled", log, false, 2, {}, "cluster_layouts=soa;tree_gpu=Test GPU");
+  ASSERT_FALSE(runs.empty());
+  for (const auto& r : runs) EXPECT_EQ(r.report_label, "cluster_layouts=soa;tree_gpu=Test GPU");
+  EXPECT_EQ(run_one("test/doubler/unlabelled", log, false, 1).front().report_label, "");
 }
 
 TEST(ProgramRun, EveryTimedLoopEndsWithTheAfterTimingCheckThenTheWorkSeconds) {
@@ -350,6 +362,20 @@ TEST(KoflerLayouts, EveryChoiceBuildsItsMappingAndRunTimeEqualsCompileTimeBytes)
   EXPECT_EQ(first_blob_bytes.at("tiled-ct"), first_blob_bytes.at("tiled"));
   EXPECT_EQ(first_blob_bytes.at("split-ct"), 80u);     // the doubles' blob
   EXPECT_EQ(first_blob_bytes.at("split"), 256u + 40);  // one blob: the doubles' region, the floats' at 256
+}
+
+TEST(KoflerLayouts, AChoiceThatIsUnavailableHereBuildsNoMapping) {
+  kofler::LayoutChoice c{"kdlg-tree", 0, "a|b", {{0, 1}, {{}, {}}}};
+  c.unavailable = "layout 'kdlg-tree' needs a decision tree: give --kofler-tree FILE";
+  bool built = false;
+  try {
+    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{},
+                                    [&](const auto&) { built = true; });
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), c.unavailable);
+  }
+  EXPECT_FALSE(built);
 }
 }  // namespace
 }  // namespace lb::harness

@@ -25,8 +25,12 @@ Names are `<suite>/shepard/naive/<layout>/<precision>/p:2/size:<n>/manual_time` 
 precision (default float,double), layout and size (quick: 1024; paper: 1024,4096; any other
 preset: 2048); suite kofler-tree plans the decision tree's training names instead
 (`kofler-tree/synthetic/gpu/<aos|soa|tiled>/float[/tile:32]/fields:<4|8>/n:128`), timed so
-that a 16-byte cluster is fastest with tile 32 and a 32-byte one with SoA. `run` takes any
-further `--key value` option (kofler's `--kofler-tree FILE`) and ignores it. A preset is a name of the preset folder (LB_PRESET_DIR, else harness/presets, as
+that a 16-byte cluster is fastest with tile 32 and a 32-byte one with SoA. Suite kofler also
+plans the Kofler method's values per size, the same with or without `--kofler-tree FILE`
+(`kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:<n>`, `.../tiled-tree/float/size:<n>`,
+`.../kdlg-tree/float/partition:pos|vel/size:<n>`); `run` without a tree fails tiled-tree and
+kdlg-tree, each with the binary's message, and goes on. `run` takes any further `--key value`
+option and ignores it. A preset is a name of the preset folder (LB_PRESET_DIR, else harness/presets, as
 the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
 them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
@@ -81,6 +85,18 @@ def fake_time(name):
     return 100.0 if fastest in name else 150.0
 
 
+METHOD_VALUES = ("kdlg/float/partition:pos|vel", "tiled-tree/float", "kdlg-tree/float/partition:pos|vel")
+
+
+def needs_tree(name, options):
+    """The binary's failure of a tree's value made without --kofler-tree (None: it runs)."""
+    layout = name.split("/")[3]
+    if name.startswith("kofler/") and layout in ("tiled-tree", "kdlg-tree") and "kofler-tree" not in options:
+        return (f"layout '{layout}' needs a decision tree: give --kofler-tree FILE (make reproduce trains "
+                "one: suite kofler-tree, docs/kofler-tree.md)")
+    return None
+
+
 def plan(options):
     suite = options.get("suite")
     if suite not in os.environ.get("FAKE_LB_SUITES", "idw").split(","):
@@ -104,6 +120,9 @@ def plan(options):
     layouts = os.environ.get("FAKE_LB_LAYOUTS", "soa,aos,aoas").split(",")
     names = [f"{suite}/shepard/naive/{layout}/{precision}/p:2/size:{size}/manual_time"
              for precision in precisions for layout in layouts for size in sizes]
+    if suite == "kofler":  # planned whether a tree is given or not
+        names += [f"kofler/nbody/gpu/{value}/size:{size}/manual_time"
+                  for size in sizes for value in METHOD_VALUES]
     if "filter" in options:
         names = [n for n in names if re.search(options["filter"], n)]
     return names
@@ -123,6 +142,12 @@ def iteration(name, rep, reps, real_time):
             "repetition_index": rep, "threads": 1, "iterations": 10,
             "real_time": real_time, "cpu_time": real_time / 2, "time_unit": "us",
             "interactions": 1048576.0, "interactions_per_s": 1.0e12}
+
+
+def failed_iteration(name, rep, reps, message):
+    return {"name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
+            "repetition_index": rep, "threads": 1, "error_occurred": True, "error_message": message,
+            "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ms"}
 
 
 def aggregate(name, kind, reps, value, unit="time"):
@@ -181,14 +206,18 @@ def run(options):
         print(f"[{k}/{len(todo)}] {name} ...", file=sys.stderr, flush=True)
         action = crash_action(name) if name not in started_before else None
         if action == "3":
-            append({"type": "run", "name": name, "run": {
-                "name": name, "run_name": name, "run_type": "iteration", "repetitions": reps,
-                "repetition_index": 0, "threads": 1, "error_occurred": True,
-                "error_message": "CUDA error: an illegal memory access was encountered",
-                "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "ms"}})
+            append({"type": "run", "name": name, "run": failed_iteration(
+                name, 0, reps, "CUDA error: an illegal memory access was encountered")})
             append({"type": "done", "name": name, "ok": False})
             print("layoutbench: sticky CUDA error, exiting", file=sys.stderr, flush=True)
             sys.exit(3)
+        why = needs_tree(name, options)
+        if why:  # fails each repetition, as Google Benchmark reports a skipped-with-error run
+            for rep in range(reps):
+                append({"type": "run", "name": name, "run": failed_iteration(name, rep, reps, why)})
+            append({"type": "done", "name": name, "ok": False})
+            print(f"[{k}/{len(todo)}] {name} FAILED: {why}", file=sys.stderr, flush=True)
+            continue
         append({"type": "run", "name": name, "run": iteration(name, 0, reps, fake_time(name))})
         time.sleep(delay)  # an interruption now leaves a partial benchmark in the journal
         if action == "torn":

@@ -1,8 +1,10 @@
 """`layoutbench advise` end to end (docs/advisor.md): N-body's recorded accesses give the
 clusters pos|vel, each laid out as a given tree says; --json is the same as one object; an
 unknown program, a bad tree file or a bad --kofler-tree is one line on stderr, exit 2, nothing
-on stdout. The advisor's output on the paper's worked example is tested in
-tests/cpp/test_advisor.cpp. Skipped when the binary has not been built."""
+on stdout. The method's layout values in `plan` (the same names with or without a tree) and,
+on a GPU, in `run` (without a tree they fail, with one they carry its choice in their label).
+The advisor's output on the paper's worked example is tested in tests/cpp/test_advisor.cpp.
+Skipped when the binary has not been built."""
 import json
 import os
 import subprocess
@@ -79,20 +81,61 @@ def test_mistakes_are_one_line_and_exit_2(tmp_path, args, problem):
     assert r.stderr == problem.replace("{tree}", tree) + "\n"
 
 
-def test_paper_plans_the_tree_layouts_only_with_a_tree(tmp_path):
-    """Without --kofler-tree the paper preset plans kdlg and notes what it left out; with one it
-    plans all three values, named by the partition and each cluster's layout."""
-    r = run("plan", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree)")
+NBODY_METHOD = ["kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:65536",
+                "kofler/nbody/gpu/tiled-tree/float/size:65536",
+                "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/size:65536"]
+
+
+def test_paper_plans_the_tree_layouts_the_same_with_or_without_a_tree(tmp_path):
+    """The method's three values are planned with or without --kofler-tree, under names that do
+    not depend on the tree (the KDLG partition only): runs on GPUs with different trees pair up,
+    and the orchestrator's plan (made before kofler-tree trains the tree) is the run's."""
+    args = ["plan", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree).*/size:65536"]
+    r = run(*args)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:65536",
-                                "kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:131072"]
-    assert "layoutbench: note: nbody: tiled-tree, kdlg-tree not planned: no decision tree given " \
-           "(give --kofler-tree FILE)" in r.stderr
-    r = run("plan", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree).*/size:65536",
-            "--kofler-tree", write_tree(tmp_path))
+    assert r.stdout.split() == NBODY_METHOD
+    assert r.stderr == ""
+    with_tree = run(*args, "--kofler-tree", write_tree(tmp_path))
+    assert with_tree.returncode == 0, with_tree.stderr
+    assert with_tree.stdout == r.stdout and with_tree.stderr == ""
+    whole = run("plan", "--suite", "kofler", "--preset", "paper")
+    assert whole.returncode == 0, whole.stderr
+    assert run("plan", "--suite", "kofler", "--preset", "paper", "--kofler-tree", write_tree(tmp_path)).stdout \
+        == whole.stdout
+
+
+def journal_runs(path):
+    """{name: [its "run" records]} and {name: ok} of a `layoutbench run` journal."""
+    runs, done = {}, {}
+    for line in path.read_text().splitlines():
+        entry = json.loads(line)
+        if entry["type"] == "run":
+            runs.setdefault(entry["name"], []).append(entry["run"])
+        elif entry["type"] == "done":
+            done[entry["name"]] = entry["ok"]
+    return runs, done
+
+
+def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry_the_trees_choice(tmp_path, gpu):
+    """Run on the GPU: without a tree, tiled-tree and kdlg-tree fail (each its own failure, the
+    message naming --kofler-tree) and the run goes on (kdlg passes); with a tree every value
+    passes and the tree's carry what it chose in their label."""
+    args = ["run", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree)",
+            "--sizes", "4096"]
+    names = [n.replace("65536", "4096") for n in NBODY_METHOD]
+    r = run(*args, "--journal", tmp_path / "without.jsonl")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == [
-        "kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:65536",
-        "kofler/nbody/gpu/tiled-tree/float/partition:pos+vel/cluster_layouts:soa/size:65536",
-        "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/cluster_layouts:tiled-64|tiled-64/size:65536"]
-    assert "note" not in r.stderr
+    runs, done = journal_runs(tmp_path / "without.jsonl")
+    assert done == {names[0]: True, names[1]: False, names[2]: False}
+    for name, layout in ((names[1], "tiled-tree"), (names[2], "kdlg-tree")):
+        assert {x["error_message"] for x in runs[name]} == {
+            f"layout '{layout}' needs a decision tree: give --kofler-tree FILE (make reproduce trains one: "
+            "suite kofler-tree, docs/kofler-tree.md)"}
+    r = run(*args, "--journal", tmp_path / "with.jsonl", "--kofler-tree", write_tree(tmp_path))
+    assert r.returncode == 0, r.stderr
+    runs, done = journal_runs(tmp_path / "with.jsonl")
+    assert done == {name: True for name in names}
+    assert {x.get("label") for x in runs[names[0]]} == {None}
+    # TREE: 16 B (pos, vel) -> tiled:64; 32 B (the whole record) -> soa
+    assert {x["label"] for x in runs[names[1]]} == {"cluster_layouts=soa;tree_gpu=Test GPU"}
+    assert {x["label"] for x in runs[names[2]]} == {"cluster_layouts=tiled-64|tiled-64;tree_gpu=Test GPU"}

@@ -282,3 +282,33 @@ def test_without_a_committed_tree_quick_trains_and_a_failed_fit_is_a_warning(tmp
     if not HAS_SKLEARN:  # the step fails with the one line naming scikit-learn
         assert "scikit-learn is not installed" in result.stdout + result.stderr
         assert "--kofler-tree" not in runs[1]
+
+
+TREE_VALUES = ("tiled-tree/float/size:2048", "kdlg-tree/float/partition:pos|vel/size:2048")
+
+
+@pytest.mark.parametrize("tree_from", ["training", "committed"])
+def test_the_kofler_plan_made_before_the_tree_is_what_the_kofler_run_runs(tmp_path, tree_from):
+    """The orchestrator plans every suite before kofler-tree trains the tree; kofler's plan holds
+    the method's tree values all the same (the binary plans them with or without a tree), so
+    the plan counts, progress and results agree and a resume finds the same plan. Without a
+    tree (no scikit-learn: the fit fails) the tree values are failures, not missing."""
+    if tree_from == "committed":
+        tree_file(tmp_path / "trees" / "nvidia-h100-80gb-hbm3.json", "NVIDIA H100 80GB HBM3", "GPU-elsewhere")
+    preset = tree_preset(1 if tree_from == "committed" else 0)
+    result, runs = orchestrate(tmp_path, preset)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    planned = json.loads((run_dir / "run.json").read_text())["plan"]["kofler"]
+    results = json.loads((run_dir / "kofler.gpu0.json").read_text())["benchmarks"]
+    names = {b["run_name"] for b in results}
+    assert len(names) == planned == 9  # 6 of the fake's own, the method's 3
+    assert f"kofler: {planned}/{planned} benchmarks done" in result.stdout
+    with_tree = "--kofler-tree" in runs[-1]
+    assert with_tree == (tree_from == "committed" or HAS_SKLEARN)
+    failed = {b["run_name"] for b in results if b.get("error_occurred")}
+    assert failed == (set() if with_tree else {f"kofler/nbody/gpu/{v}/manual_time" for v in TREE_VALUES})
+    resumed, _ = orchestrate(tmp_path, preset, "--resume", str(run_dir))
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "now plans" not in resumed.stdout + resumed.stderr
+    assert json.loads((run_dir / "run.json").read_text())["plan"]["kofler"] == planned

@@ -118,6 +118,9 @@ struct ProgramCase {
   //! many short cases (kofler-tree's training) sets them from its own preset object.
   int repetitions = 0;
   double min_time_s = 0;
+  //! The result's label (Google Benchmark's, the JSON's "label"), when it records more than
+  //! the name does: the Kofler tree layouts' chosen cluster layouts. Empty: none.
+  std::string label = {};
 };
 
 //! The counters the convention above derives from Work, the mean seconds of one run, the

@@ -18,9 +18,10 @@
 //! PartitionMapping too, their partition made from the program's recorded accesses and the
 //! GPU's decision tree (MethodSource): `kdlg` the KDLG clusters each AoS, `tiled-tree` one
 //! cluster of all fields laid out as the tree's class for its bytes, `kdlg-tree` the KDLG
-//! clusters each laid out as the tree's class for its bytes.
-//!   "without_tree": "skip"              no tree given: leave tiled-tree and kdlg-tree out
-//!                                       (with a note) instead of the error naming the option
+//! clusters each laid out as the tree's class for its bytes. Their names do not depend on the
+//! tree (so runs on GPUs with different trees pair up): tiled-tree has no parameter, kdlg and
+//! kdlg-tree the KDLG partition's name. Without a tree the tree's values are planned all the
+//! same, each `unavailable`: making one fails with the error naming how to give a tree.
 
 #include <cstddef>
 #include <functional>
@@ -49,10 +50,16 @@ struct LayoutChoice {
   std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile
   std::string partition;       //!< split, split-ct: the partition's name; the method's: partition_name's
   FieldPartition fields = {};  //!< split, split-ct and the method's: the partition as data
+  //! The tree's layouts made with a tree: what it chose, for the result's label:
+  //! "cluster_layouts=tiled-64|soa;tree_gpu=<the tree's GPU name>" (each cluster's
+  //! cluster_layout_name in the partition's order). Empty otherwise.
+  std::string label = {};
+  //! Non-empty: why this value cannot be made here (a tree's layout planned without a tree;
+  //! `fields` then holds its clusters, each AoS). Making it fails with this message.
+  std::string unavailable = {};
 
-  //! The name's parameters after the layout: tile:64; partition:pos|vel; for the tree's
-  //! layouts also cluster_layouts:tiled-32|soa, each cluster's cluster_layout_name in the
-  //! partition's order (none for aos/soa).
+  //! The name's parameters after the layout: tile:64 (tiled, tiled-ct); partition:pos|vel
+  //! (split, split-ct, kdlg, kdlg-tree); none for aos, soa, tiled-tree.
   std::vector<std::pair<std::string, std::string>> params() const;
   //! params() as the name writes them, '/'-joined ("tile:64"; empty for aos/soa).
   std::string param() const;
@@ -76,17 +83,23 @@ struct MethodSource {
   std::function<KdlgPartition()> partition;
   std::vector<std::size_t> field_bytes;  //!< σ of each field of the record laid out
   const DecisionTree* tree = nullptr;    //!< the GPU's decision tree; none given: nullptr
-  std::string tree_hint;                 //!< how to give one, for the error ("give --kofler-tree FILE")
-  std::function<void(const std::string&)> note;  //!< told what "without_tree": "skip" left out
+  //! How to give one, for the error of a tree's value made without it ("give --kofler-tree FILE")
+  std::string tree_hint;
 };
+
+//! The message of a tree's layout `layout` made without a tree:
+//! "layout '<layout>' needs a decision tree: <hint>".
+std::string needs_tree_message(std::string_view layout, std::string_view hint);
 
 //! The method's layout `layout` (one of kMethodLayouts) from the KDLG partition `p` of a
 //! record with fields `names` of `bytes` bytes each, with the tree's classes for the tree's
-//! layouts (`tree` must then be given). Exactly: kdlg = p's clusters, each AoS; tiled-tree =
-//! one cluster of every field, of the tree's class for the record's bytes; kdlg-tree = p's
-//! clusters, each of the tree's class for its bytes.
+//! layouts. Exactly: kdlg = p's clusters, each AoS; tiled-tree = one cluster of every field,
+//! of the tree's class for the record's bytes; kdlg-tree = p's clusters, each of the tree's
+//! class for its bytes, and `label` what the tree chose. A tree's layout without a tree
+//! (`tree` null) is `unavailable` with needs_tree_message(layout, tree_hint), its clusters AoS.
 LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
-                           const std::vector<std::size_t>& bytes, const DecisionTree* tree);
+                           const std::vector<std::size_t>& bytes, const DecisionTree* tree,
+                           std::string_view tree_hint = "give a decision tree");
 
 //! A mistake in the data, for its owner to point at: `key` is the key it is at, `within` the
 //! object holding that key (empty: the first `key` anywhere), what() the problem.
@@ -112,7 +125,8 @@ struct ChoiceLists {
 //! (found under `where`) for one size; `field_names` in record order. `compile_time_tiles`
 //! and `compile_time_partitions` are what the program instantiates: data asking for others
 //! is an error naming them. The method's layouts come from `method` (nullptr: the program has
-//! none, an error naming the layout). Throws ChoiceError (and whatever `lists` throws).
+//! none, an error naming the layout), the same list with or without its tree (method_choice).
+//! Throws ChoiceError (and whatever `lists` throws).
 std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view where, const ChoiceLists& lists,
                                        std::size_t size, const std::vector<std::string>& field_names,
                                        const std::vector<std::size_t>& compile_time_tiles,

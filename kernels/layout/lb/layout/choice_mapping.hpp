@@ -38,6 +38,7 @@ std::vector<std::size_t> tile_values(Tiles<T...>) {
 //! `static constexpr std::string_view name` and `template <class Rec> using mapping`.
 template <class Rec, std::size_t... T, class... Splits, class F>
 void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, LayoutList<Splits...> splits, F&& f) {
+  if (!c.unavailable.empty()) throw std::invalid_argument(c.unavailable);  // a tree's layout without a tree
   if (c.layout == "aos") return f(AoSMapping<Rec>{n});
   if (c.layout == "soa") return f(SoAMapping<Rec>{n});
   // Power-of-two tiles (every sweep) go through the mappings with no division in their code.
