@@ -1,0 +1,147 @@
+// The traffic simulation over the inner-array layouts on the host (kernels/traffic/
+// host_layouts.cpp: the GPU version's template code over host views): every layout the GPU
+// version instantiates (AoS, SoA x the swept field x none, partial, full, object) ends 50 steps
+// of a small built city in the reference's state (checksum, and the state itself), a fault
+// (one car skipping its move) does not, and the layouts' names and errors.
+
+#include <gtest/gtest.h>
+
+#include "lb/traffic/layouts.hpp"
+#include "traffic_test_city.hpp"
+
+namespace {
+
+using namespace lb::traffic;
+
+//! Every layout of the sweep: per (layout, field) none, partial (N = 2 for the cell arrays,
+//! which then hold some elements in the arena, N = 6 for paths; N = 0 once), full, object;
+//! and every array full.
+std::vector<TrafficLayout> every_layout() {
+  std::vector<TrafficLayout> out;
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
+    out.push_back({l, SweptField::none, InnerStrategy::full, 0});
+    for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path}) {
+      out.push_back({l, f, InnerStrategy::none, 0});
+      out.push_back({l, f, InnerStrategy::partial, f == SweptField::path ? 6u : 2u});
+      out.push_back({l, f, InnerStrategy::full, 0});
+      out.push_back({l, f, InnerStrategy::object, 0});
+    }
+    out.push_back({l, SweptField::path, InnerStrategy::partial, 0});
+  }
+  return out;
+}
+
+struct Reference {
+  Network net = test_city::grid_city();
+  State initial = initial_state(net, 150, 11);
+  State final_state = [this] {
+    State s = initial;
+    for (int t = 0; t < 50; ++t) reference_step(net, s);
+    return s;
+  }();
+};
+
+const Reference& reference() {
+  static const Reference r;
+  return r;
+}
+
+TEST(TrafficLayouts, TheCityExercisesEveryRule) {
+  // What the layouts are compared on: cars move, leave at sinks, come back and meet.
+  const Reference& r = reference();
+  EXPECT_EQ(check_invariants(r.net, r.final_state), "");
+  EXPECT_GT(r.final_state.left, 10u);
+  EXPECT_GT(r.final_state.reactivated, 10u);
+  EXPECT_GT(r.final_state.conflicts, 0u);
+}
+
+TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
+  const Reference& r = reference();
+  const std::uint64_t want = checksum(r.final_state);
+  for (const TrafficLayout& t : every_layout()) {
+    SCOPED_TRACE(describe(t));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, Device::cpu);
+    EXPECT_EQ(checksum(sim->state()), checksum(r.initial)) << "laid out and read back";
+    sim->run(20);
+    sim->run(30);
+    const State s = sim->state();
+    EXPECT_EQ(check_invariants(r.net, s), "");
+    EXPECT_EQ(checksum(s), want);
+    EXPECT_EQ(s.occupant, r.final_state.occupant);
+    EXPECT_EQ(s.left, r.final_state.left);
+    EXPECT_EQ(s.reactivated, r.final_state.reactivated);
+    EXPECT_EQ(s.conflicts, r.final_state.conflicts);
+    // reset starts over from a state: the same run again.
+    sim->reset(r.initial);
+    sim->run(50);
+    EXPECT_EQ(checksum(sim->state()), want) << "after reset";
+  }
+}
+
+TEST(TrafficLayouts, ACarThatSkipsItsMoveFailsValidation) {
+  const Reference& r = reference();
+  const auto sim = make_laid_out_traffic(r.net, r.initial, {InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6},
+                                         Device::cpu, TrafficFault{3});
+  sim->run(50);
+  const State s = sim->state();
+  EXPECT_NE(checksum(s), checksum(r.final_state));
+  EXPECT_NE(check_invariants(r.net, s), "");
+}
+
+TEST(TrafficLayouts, FootprintsFollowTheSweptStrategy) {
+  const Reference& r = reference();
+  auto footprint = [&](SweptField f, InnerStrategy s, std::size_t n) {
+    return make_laid_out_traffic(r.net, r.initial, {InnerLayout::soa, f, s, n}, Device::cpu)->footprint();
+  };
+  const std::size_t cars = r.initial.cars.size(), cells = r.net.cells.size();
+  // Car::path: full holds 30 slots inline; none keeps 30 in the arena; partial 6 splits them.
+  const TrafficFootprint full = footprint(SweptField::path, InnerStrategy::full, 0);
+  EXPECT_EQ(full.path.inline_bytes, cars * (4 + 30 * 4));
+  EXPECT_EQ(full.path.arena_bytes, 0u);
+  const TrafficFootprint none = footprint(SweptField::path, InnerStrategy::none, 0);
+  EXPECT_EQ(none.path.inline_bytes, cars * 8);
+  EXPECT_EQ(none.path.arena_bytes, cars * 30 * 4);
+  const TrafficFootprint partial = footprint(SweptField::path, InnerStrategy::partial, 6);
+  EXPECT_EQ(partial.path.inline_bytes, cars * (8 + 6 * 4));
+  EXPECT_EQ(partial.path.arena_bytes, cars * 24 * 4);
+  EXPECT_EQ(partial.total.total(), full.total.total() + cars * 4);  // one offset header more
+  // Cell::incoming without inlining: the arena holds exactly the incoming cells.
+  std::size_t incoming = 0;
+  for (const auto& c : r.net.cells) incoming += c.incoming_count;
+  const TrafficFootprint in_none = footprint(SweptField::incoming, InnerStrategy::none, 0);
+  EXPECT_EQ(in_none.incoming.arena_bytes, incoming * 4);
+  EXPECT_EQ(in_none.incoming.inline_bytes, cells * 8);
+  EXPECT_EQ(in_none.outgoing.inline_bytes, cells * (4 + 8 * 4));
+}
+
+TEST(TrafficLayouts, NamesAndErrors) {
+  EXPECT_EQ(describe({InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6}),
+            "soa, Car::path partial N = 6, the other arrays full");
+  EXPECT_EQ(describe({InnerLayout::aos, SweptField::none, InnerStrategy::full, 0}), "aos, every array full");
+  EXPECT_EQ(parse_swept_field("outgoing"), SweptField::outgoing);
+  auto error = [](auto&& f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error([] { parse_swept_field("cells"); }),
+            "unknown traffic array field 'cells' (expected one of: incoming, outgoing, path, none)");
+  EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::incoming, InnerStrategy::partial, 9}); }),
+            "--inline 9: Cell::incoming holds at most 8 elements");
+  EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::path, InnerStrategy::full, 6}); }),
+            "--inline: an inline count (6) is for the partial strategy only, not full");
+  EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::none, InnerStrategy::none, 0}); }),
+            "--strategy none: give the array field it is for (--field incoming, outgoing or path); without one every "
+            "array is fully inlined");
+  const Reference& r = reference();
+  EXPECT_EQ(error([&] {
+              make_laid_out_traffic(r.net, r.initial, {InnerLayout::aos, SweptField::path, InnerStrategy::none, 3},
+                                    Device::cpu);
+            }),
+            "--inline: an inline count (3) is for the partial strategy only, not none");
+}
+
+}  // namespace
