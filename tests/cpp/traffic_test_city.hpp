@@ -5,6 +5,8 @@
 // every node with i + j even (one group per incoming street) and a yield controller at the
 // others (the horizontal incoming streets' last cells as one group of priority, the vertical
 // ones as the second: groups of two cells, where cars meet and the conflict rule decides).
+// Streets are shorter than the largest limit, so the controllers' search upstream crosses
+// intersections (every incoming entry of a street's first cell is read).
 // Horizontal streets are larger (type and limit) than vertical ones (the biased walk).
 
 #include <cstdint>
@@ -14,7 +16,7 @@
 
 namespace lb::traffic::test_city {
 
-inline Network grid_city(std::uint32_t k = 4, std::uint32_t length = 8) {
+inline Network grid_city(std::uint32_t k = 4, std::uint32_t length = 4) {
   Network net;
   struct Street {
     std::uint32_t from, to, first;  // nodes (k * k: the outside), first cell
