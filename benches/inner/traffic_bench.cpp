@@ -203,15 +203,16 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
     throw preset.error_at("network", "'network' must be a GraphML file name (looked up in the data folders)", where);
   std::array<std::uint32_t, 2> tile{1, 1};
   if (j.contains("tile")) {
-    const auto t = preset.list_at<int>(j, "tile", where);
-    if (t.size() != 2 || t[0] < 1 || t[1] < 1)
-      throw preset.error_at("tile", "'tile' must be [K, L], K and L >= 1", where);
-    tile = {static_cast<std::uint32_t>(t[0]), static_cast<std::uint32_t>(t[1])};
+    const nlohmann::json& t = j["tile"];
+    const auto count = [](const nlohmann::json& x) { return x.is_number_unsigned() && x.get<std::uint64_t>() >= 1 && x.get<std::uint64_t>() <= 1024; };
+    if (!t.is_array() || t.size() != 2 || !count(t[0]) || !count(t[1]))
+      throw preset.error_at("tile", "'tile' must be [K, L], K and L in [1, 1024]", where);
+    tile = {t[0].get<std::uint32_t>(), t[1].get<std::uint32_t>()};
     if (tile != std::array<std::uint32_t, 2>{1, 1})
       throw preset.error_at("tile",
                             fmt::format("'tile' [{}, {}]: this build has no tiled city builder yet (issue 23, "
                                         "lb::traffic's tiling); only [1, 1]",
-                                        t[0], t[1]),
+                                        tile[0], tile[1]),
                             where);
   }
   TrafficCase base;

@@ -288,18 +288,22 @@ inline std::size_t n_of(const TrafficLayout& t, SweptField f) {
 }  // namespace detail
 
 //! The network laid out in M (cells' static fields and arrays, groups, lights' and yields'
-//! groups), every car with a path capacity of 30, the dynamic state zero: store_state fills it.
+//! groups) for the cars of `initial`, the dynamic state zero (store_state fills it). A car's
+//! path reserves its max velocity's slots (the authors' partially inlined Car::path; full and
+//! object hold 30 anyway): a path never outgrows the velocity it is drawn for.
 template <class M>
-HostSet<M> lay_out(const Network& net, std::size_t cars, const TrafficLayout& t) {
+HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout& t) {
   using layout::ArrayLengths, layout::InnerArraySizes, layout::inner_host_storage;
   const ArrayLengths cell_lengths{detail::each(net.cells, [](const auto& c) { return c.incoming_count; }),
                                   detail::each(net.cells, [](const auto& c) { return c.outgoing_count; })};
+  const std::size_t cars = initial.cars.size();
   const ArrayLengths path_lengths{std::vector<std::uint32_t>(cars, 0)};
   HostSet<M> set{
       inner_host_storage<typename M::Cells>(
           cell_lengths, InnerArraySizes{{detail::n_of(t, SweptField::incoming), detail::n_of(t, SweptField::outgoing)}, {}}),
       inner_host_storage<typename M::Cars>(
-          path_lengths, InnerArraySizes{{detail::n_of(t, SweptField::path)}, {std::vector<std::uint32_t>(cars, kMaxPath)}}),
+          path_lengths, InnerArraySizes{{detail::n_of(t, SweptField::path)},
+                                        {detail::each(initial.cars, [](const Car& c) { return c.max_velocity; })}}),
       inner_host_storage<typename M::Groups>(
           ArrayLengths{detail::each(net.groups, [](const auto& g) { return g.cell_count; })}),
       inner_host_storage<typename M::Lights>(
@@ -405,7 +409,7 @@ class LaidOutBase : public LaidOutTraffic {
 
  protected:
   LaidOutBase(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
-      : set_(lay_out<M>(net, initial.cars.size(), t)),
+      : set_(lay_out<M>(net, initial, t)),
         footprint_(footprint_of(set_)),
         cells_(static_cast<std::uint32_t>(net.cells.size())),
         fault_(fault) {}

@@ -75,8 +75,9 @@ class LaidOutTraffic {
   virtual const TrafficFootprint& footprint() const = 0;
 };
 
-//! `net` laid out in `t` on `device`, holding `initial` (reset). Throws std::invalid_argument
-//! as check_layout.
+//! `net` laid out in `t` on `device`, holding `initial` (reset). Each car's path reserves its
+//! max velocity's slots (none, partial): a later reset must keep the cars' max velocities.
+//! Throws std::invalid_argument as check_layout.
 std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const State& initial, const TrafficLayout& t,
                                                       Device device, TrafficFault fault = {});
 
