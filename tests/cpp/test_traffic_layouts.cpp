@@ -17,49 +17,18 @@ namespace {
 
 using namespace lb::traffic;
 
-//! Every layout of the sweep: per (layout, field) none, partial (N = 2 for the cell arrays,
-//! which then hold some elements in the arena, N = 6 for paths; N = 0 once), full, object;
-//! and every array full.
-std::vector<TrafficLayout> every_layout() {
-  std::vector<TrafficLayout> out;
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
-    out.push_back({l, SweptField::none, InnerStrategy::full, 0});
-    for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path}) {
-      out.push_back({l, f, InnerStrategy::none, 0});
-      out.push_back({l, f, InnerStrategy::partial, f == SweptField::path ? 6u : 2u});
-      out.push_back({l, f, InnerStrategy::full, 0});
-      out.push_back({l, f, InnerStrategy::object, 0});
-    }
-    out.push_back({l, SweptField::path, InnerStrategy::partial, 0});
-  }
-  return out;
-}
+using test_city::every_layout;
 
-//! 100 cars for 50 steps on a 5 x 5 grid city; without controllers cars meet at every merge.
-struct Reference {
-  explicit Reference(bool controllers) {
-    if (!controllers) {
-      net.lights.clear();
-      net.yields.clear();
-      net.groups.clear();
-    }
-    initial = initial_state(net, 100, 11);
-    final_state = initial;
-    for (int t = 0; t < 50; ++t) reference_step(net, final_state);
-  }
-  Network net = test_city::grid_city(5);
-  State initial, final_state;
-};
-
-const Reference& reference(bool controllers = true) {
-  static const Reference with(true), without(false);
+//! 100 cars for 50 steps on a 5 x 5 grid city, with and without controllers.
+const test_city::CityRun& reference(bool controllers = true) {
+  static const test_city::CityRun with = test_city::city_run(true, 50), without = test_city::city_run(false, 50);
   return controllers ? with : without;
 }
 
 TEST(TrafficLayouts, TheCityExercisesEveryRule) {
   // What the layouts are compared on: cars move, leave at sinks, come back and meet.
   for (bool controllers : {true, false}) {
-    const Reference& r = reference(controllers);
+    const test_city::CityRun& r = reference(controllers);
     EXPECT_EQ(check_invariants(r.net, r.final_state), "");
     EXPECT_GT(r.final_state.left, 10u);
     EXPECT_GT(r.final_state.reactivated, 10u);
@@ -68,32 +37,11 @@ TEST(TrafficLayouts, TheCityExercisesEveryRule) {
 }
 
 TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
-  for (bool controllers : {true, false}) {
-    const Reference& r = reference(controllers);
-    const std::uint64_t want = checksum(r.final_state);
-    for (const TrafficLayout& t : every_layout()) {
-      SCOPED_TRACE(describe(t) + (controllers ? "" : ", without controllers"));
-      const auto sim = make_laid_out_traffic(r.net, r.initial, t, Device::cpu);
-      EXPECT_EQ(checksum(sim->state()), checksum(r.initial)) << "laid out and read back";
-      sim->run(20);
-      sim->run(30);
-      const State s = sim->state();
-      EXPECT_EQ(check_invariants(r.net, s), "");
-      EXPECT_EQ(checksum(s), want);
-      EXPECT_EQ(s.occupant, r.final_state.occupant);
-      EXPECT_EQ(s.left, r.final_state.left);
-      EXPECT_EQ(s.reactivated, r.final_state.reactivated);
-      EXPECT_EQ(s.conflicts, r.final_state.conflicts);
-      // reset starts over from a state: the same run again.
-      sim->reset(r.initial);
-      sim->run(50);
-      EXPECT_EQ(checksum(sim->state()), want) << "after reset";
-    }
-  }
+  for (bool controllers : {true, false}) test_city::expect_every_layout_matches(reference(controllers), Device::cpu);
 }
 
 TEST(TrafficLayouts, ACarThatSkipsItsMoveFailsValidation) {
-  const Reference& r = reference();
+  const test_city::CityRun& r = reference();
   const auto sim = make_laid_out_traffic(r.net, r.initial, {InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6},
                                          Device::cpu, TrafficFault{3});
   sim->run(50);
@@ -104,7 +52,7 @@ TEST(TrafficLayouts, ACarThatSkipsItsMoveFailsValidation) {
 }
 
 TEST(TrafficLayouts, FootprintsFollowTheSweptStrategy) {
-  const Reference& r = reference();
+  const test_city::CityRun& r = reference();
   auto footprint = [&](SweptField f, InnerStrategy s, std::size_t n) {
     return make_laid_out_traffic(r.net, r.initial, {InnerLayout::soa, f, s, n}, Device::cpu)->footprint();
   };
@@ -157,7 +105,7 @@ TEST(TrafficLayouts, NamesAndErrors) {
   EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::none, InnerStrategy::none, 0}); }),
             "--strategy none: give the array field it is for (--field incoming, outgoing or path); without one every "
             "array is fully inlined");
-  const Reference& r = reference();
+  const test_city::CityRun& r = reference();
   EXPECT_EQ(error([&] {
               make_laid_out_traffic(r.net, r.initial, {InnerLayout::aos, SweptField::path, InnerStrategy::none, 3},
                                     Device::cpu);

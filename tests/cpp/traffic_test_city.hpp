@@ -9,9 +9,13 @@
 // intersections (every incoming entry of a street's first cell is read).
 // Horizontal streets are larger (type and limit) than vertical ones (the biased walk).
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "lb/traffic/layouts.hpp"
 #include "lb/traffic/simulation.hpp"
 
 namespace lb::traffic::test_city {
@@ -78,6 +82,71 @@ inline Network grid_city(std::uint32_t k = 4, std::uint32_t length = 4) {
     }
   }
   return net;
+}
+
+//! Every layout of the sweep: per (layout, field) none, partial (N = 2 for the cell arrays,
+//! which then hold some elements in the arena, N = 6 for paths; N = 0 once), full, object;
+//! and every array full.
+inline std::vector<TrafficLayout> every_layout() {
+  std::vector<TrafficLayout> out;
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
+    out.push_back({l, SweptField::none, InnerStrategy::full, 0});
+    for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path}) {
+      out.push_back({l, f, InnerStrategy::none, 0});
+      out.push_back({l, f, InnerStrategy::partial, f == SweptField::path ? 6u : 2u});
+      out.push_back({l, f, InnerStrategy::full, 0});
+      out.push_back({l, f, InnerStrategy::object, 0});
+    }
+    out.push_back({l, SweptField::path, InnerStrategy::partial, 0});
+  }
+  return out;
+}
+
+//! A network, its initial state and the reference after `steps` steps.
+struct CityRun {
+  CityRun(Network n, std::size_t cars, std::uint64_t seed, std::uint32_t steps)
+      : net(std::move(n)), initial(initial_state(net, cars, seed)), final_state(initial) {
+    for (std::uint32_t t = 0; t < steps; ++t) reference_step(net, final_state);
+  }
+  Network net;
+  State initial, final_state;
+};
+
+//! 100 cars (seed 11) on grid_city(5); without controllers cars meet at every merge (hundreds
+//! of conflicts in 50 steps).
+inline CityRun city_run(bool controllers, std::uint32_t steps) {
+  Network net = grid_city(5);
+  if (!controllers) {
+    net.lights.clear();
+    net.yields.clear();
+    net.groups.clear();
+  }
+  return CityRun(std::move(net), 100, 11, steps);
+}
+
+//! Every layout on `device` from r.initial for as many steps as r ran, in two runs (20 steps,
+//! then the rest), ends in r.final_state: checksum, invariants, occupancy and counters; read
+//! back before a step it is r.initial; after a reset the same run gives the same checksum.
+inline void expect_every_layout_matches(const CityRun& r, Device device) {
+  const std::uint64_t want = checksum(r.final_state);
+  const std::uint32_t steps = r.final_state.step, first = steps < 20 ? steps : 20;
+  for (const TrafficLayout& t : every_layout()) {
+    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : ""));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+    EXPECT_EQ(checksum(sim->state()), checksum(r.initial)) << "laid out and read back";
+    sim->run(first);
+    sim->run(steps - first);
+    const State s = sim->state();
+    EXPECT_EQ(check_invariants(r.net, s), "");
+    EXPECT_EQ(checksum(s), want);
+    EXPECT_EQ(s.occupant, r.final_state.occupant);
+    EXPECT_EQ(s.left, r.final_state.left);
+    EXPECT_EQ(s.reactivated, r.final_state.reactivated);
+    EXPECT_EQ(s.conflicts, r.final_state.conflicts);
+    sim->reset(r.initial);
+    sim->run(steps);
+    EXPECT_EQ(checksum(sim->state()), want) << "after reset";
+  }
 }
 
 }  // namespace lb::traffic::test_city
