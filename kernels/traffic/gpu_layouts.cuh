@@ -75,6 +75,7 @@ class GpuTraffic final : public LaidOutBase<M> {
   }
 
   void reset(const State& s) override {
+    check(cudaDeviceSynchronize(), "traffic steps before a reset");  // runs on any stream are done
     this->store_host(s);
     cells_.upload(this->set_.cells);
     cars_.upload(this->set_.cars);
