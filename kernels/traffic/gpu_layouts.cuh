@@ -10,7 +10,7 @@
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/device_storage.hpp"
-#include "lb/traffic/gpu_layouts.hpp"
+#include "lb/traffic/factories.hpp"
 #include "lb/traffic/laid_out.hpp"
 
 namespace lb::traffic {

@@ -1,5 +1,5 @@
 // The traffic simulation over the inner-array layouts on the host (kernels/traffic/
-// host_layouts.cpp: the GPU version's template code over host views): every layout the GPU
+// host_layouts.hpp: the GPU version's template code over host views): every layout the GPU
 // version instantiates (AoS, SoA x the swept field x none, partial, full, object) ends 50 steps
 // of a small built city (with and without its controllers) in the reference's state (checksum, and the state itself), a fault
 // (one car skipping its move) does not, and the layouts' names and errors; the bench program's

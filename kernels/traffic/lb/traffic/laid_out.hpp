@@ -2,7 +2,7 @@
 //! The traffic classes as inner-array records, their mappings for one TrafficLayout, the world
 //! and path accessors of lb/traffic/model.hpp over views of them, one function per (phase,
 //! object) that the host loop and the GPU kernels both call, and the state laid out and read
-//! back. Shared by host_layouts.cpp and gpu_layouts.cuh; everything here is a template.
+//! back. Shared by host_layouts.hpp and gpu_layouts.cuh; everything here is a template.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,13 +1,12 @@
-// The traffic simulation over the inner-array layouts on the host: the GPU version's template
-// code (lb/traffic/laid_out.hpp) run phase by phase over host views, so the CPU tests check
-// every layout's accessors against the reference. Also the layouts' names and checks.
+// The traffic simulation's layouts: their names and checks, and the one factory over the host
+// (host_aos.cpp, host_soa.cpp) and GPU (gpu_aos.cu, gpu_soa.cu) units.
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "lb/traffic/gpu_layouts.hpp"
-#include "lb/traffic/laid_out.hpp"
+#include "lb/inner/strategies.hpp"
+#include "lb/traffic/factories.hpp"
 
 namespace lb::traffic {
 
@@ -70,53 +69,14 @@ std::string describe(const TrafficLayout& t) {
                      t.strategy == InnerStrategy::partial ? fmt::format(" N = {}", t.inline_count) : std::string());
 }
 
-namespace {
-
-//! The phases one after another, each over its objects in id order, on the host copy.
-template <class M>
-class HostTraffic final : public LaidOutBase<M> {
- public:
-  HostTraffic(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
-      : LaidOutBase<M>(net, initial, t, fault) {
-    reset(initial);
-  }
-  void reset(const State& s) override { this->store_host(s); }
-  void run(std::uint32_t steps, cudaStream_t) override {
-    const Views<M> v = this->set_.views();
-    State& s = this->scalars_;
-    const auto each = [](std::size_t n, auto&& f) {
-      for (std::uint32_t i = 0; i < n; ++i) f(i);
-    };
-    for (std::uint32_t t = 0; t < steps; ++t) {
-      const StepParams p = this->params();
-      const std::size_t cars = v.cars.size();
-      each(v.lights.size(), [&](std::uint32_t l) { light_object(v, l); });
-      each(v.yields.size(), [&](std::uint32_t y) { yield_object(v, y); });
-      each(cars, [&](std::uint32_t k) { plan_object(v, k, p); });
-      each(cars, [&](std::uint32_t k) { claim_object(v, k); });
-      each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); });
-      each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); });
-      if (cars > 0) each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); });
-      ++s.step;
-    }
-  }
-  void wait(cudaStream_t) override {}
-  State state() const override { return this->load_host(); }
-};
-
-}  // namespace
-
 std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const State& initial, const TrafficLayout& t,
                                                       Device device, TrafficFault fault) {
   check_layout(t);
   if (device == Device::gpu)
     return t.layout == InnerLayout::aos ? make_gpu_traffic_aos(net, initial, t, fault)
                                         : make_gpu_traffic_soa(net, initial, t, fault);
-  const auto make = [&]<class M>() -> std::unique_ptr<LaidOutTraffic> {
-    return std::make_unique<HostTraffic<M>>(net, initial, t, fault);
-  };
-  return t.layout == InnerLayout::aos ? dispatch_maps<InnerLayout::aos>(t, make)
-                                      : dispatch_maps<InnerLayout::soa>(t, make);
+  return t.layout == InnerLayout::aos ? make_host_traffic_aos(net, initial, t, fault)
+                                      : make_host_traffic_soa(net, initial, t, fault);
 }
 
 }  // namespace lb::traffic
