@@ -42,7 +42,7 @@ const std::vector<Suite>& suites() {
         {kofler::nbody_program(), kofler::black_scholes_program(), kofler::bitonic_program(), kofler::lavamd_program(),
          kofler::sampo_program()}},
        {}},
-      {"inner", {Section::programs, "inner-array program", {inner::synthetic_program(), inner::bfs_program()}}, {}},
+      {"inner", {Section::programs, "inner-array program", {inner::synthetic_program(), inner::bfs_program(), inner::traffic_program()}}, {}},
   };
   return all;
 }

@@ -1,9 +1,11 @@
 #pragma once
 //! The inner suite's programs (Springer, Sun & Masuhara 2018). Each plans its benchmarks from
-//! its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs": {...}});
-//! benches/suites.cpp lists them and the one planner (lb/harness/plan.hpp) calls those the
-//! preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>.
+//! its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs": {...},
+//! "traffic": {...}}); benches/suites.cpp lists them and the one planner (lb/harness/plan.hpp)
+//! calls those the preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/
+//! <objects:<n> | graph:<name> | field:<f>/network:<name>/cars:<n>/steps:<k>>.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/inner/strategies.hpp"
+#include "lb/traffic/layouts.hpp"
 
 namespace lb::harness::inner {
 
@@ -39,6 +42,8 @@ std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::s
 Program synthetic_program();
 //! Fig. 10b: defined with the BFS benchmark (benches/inner/bfs_bench.cpp).
 Program bfs_program();
+//! Fig. 11: the traffic simulation (benches/inner/traffic_bench.cpp).
+Program traffic_program();
 
 //! One BFS variant (benches/inner/bfs_bench.cpp) on graph "road-like" or "roadnet-pa" from
 //! the vertex with file id `source`, for the planner and the tests (the CPU runs the same
@@ -67,5 +72,28 @@ class SyntheticVariant : public Variant {
 std::unique_ptr<SyntheticVariant> make_synthetic_variant(const SyntheticCase& c);
 //! Host and device bytes one case needs (inputs, three host images, the device copy).
 MemoryNeed synthetic_memory_need(const SyntheticCase& c);
+
+//! A traffic benchmark's network: a GraphML file name, found in the data folders
+//! ($LB_DATA_DIR, data/, ../shared/datasets); `missing` says why not (the case is skipped).
+struct TrafficSource {
+  std::string name;
+  std::array<std::uint32_t, 2> tile{1, 1};  //!< K x L copies (only [1, 1] until the tiling lands)
+  std::string path;                         //!< where it was found
+  std::string missing;                      //!< empty when found
+};
+TrafficSource find_traffic_network(const std::string& name, std::array<std::uint32_t, 2> tile = {1, 1});
+//! The name's network part: the file's stem (plus "-tiled-KxL" for a tiling).
+std::string traffic_network_name(const TrafficSource& s);
+
+//! One traffic variant, for the planner and the GPU tests.
+struct TrafficCase {
+  TrafficSource source;
+  std::size_t cars = 5000;
+  std::uint32_t steps = 100;
+  std::uint64_t seed = 7;
+  traffic::TrafficLayout layout;
+  traffic::TrafficFault fault;  //!< tests: one car skips its move (validation must fail)
+};
+std::unique_ptr<Variant> make_traffic_variant(const TrafficCase& c);
 
 }  // namespace lb::harness::inner

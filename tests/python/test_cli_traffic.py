@@ -3,6 +3,7 @@ state as CSV (one row per car), the same file for the same seed and another for 
 bad options are one line on stderr, `layoutbench: error: ...`, exit 2, no output file. The
 rules are tested in tests/cpp/test_traffic.cpp. Skipped when the binary has not been built."""
 import csv
+import re
 import subprocess
 from pathlib import Path
 
@@ -71,8 +72,15 @@ def test_lower_manhattan(tmp_path):
     (["--cars", "5", "--steps", "1.5"], "--steps: '1.5' is not a non-negative integer"),
     (["--cars", "5", "--steps", "4294967296"], "--steps 4294967296: at most 4294967295"),
     (["--cars", "5", "--steps", "1", "--seed", "x"], "--seed: 'x' is not a non-negative integer"),
-    (["--cars", "5", "--steps", "1", "--device", "gpu"],
-     "--device gpu: the traffic simulation's GPU version is not built yet; use --device cpu"),
+    (["--cars", "5", "--steps", "1", "--field", "path"],
+     "--field, --strategy and --inline choose a layout: give --layout aos|soa (or --device gpu)"),
+    (["--cars", "5", "--steps", "1", "--layout", "soa", "--strategy", "none"],
+     "--strategy none: give the array field it is for (--field incoming, outgoing or path)"),
+    (["--cars", "5", "--steps", "1", "--layout", "aos", "--field", "incoming", "--strategy", "partial", "--inline", "9"],
+     "--inline 9: Cell::incoming holds at most 8 elements"),
+    (["--cars", "5", "--steps", "1", "--device", "gpu", "--field", "path", "--inline", "3"],
+     "--inline: an inline count (3) is for the partial strategy only, not full"),
+    (["--cars", "5", "--steps", "1", "--layout", "aosoa"], "--layout: 'aosoa' is not one of aos, soa"),
     (["--cars", "5", "--steps", "1", "--device", "tpu"], "--device: 'tpu' is not one of cpu, gpu"),
     (["--cars", "5"], "--steps is required"),
 ])
@@ -84,6 +92,26 @@ def test_bad_options_are_one_error_with_exit_2_and_no_file(tmp_path, args, messa
     assert r.stderr.startswith("layoutbench: error: " + message), r.stderr
     assert r.stderr.count("\n") == 1
     assert not list(tmp_path.iterdir())
+
+
+def summary(stdout):
+    """The summary line's counts and checksum (without the time, the layout and the file)."""
+    found = re.search(r"^traffic \(.*\): (\d+ steps of \d+ cars) in [\d.]+ s: (.*) -> ", stdout.splitlines()[-1])
+    assert found, stdout
+    return found.groups()
+
+
+@pytest.mark.parametrize("layout", [["--layout", "aos", "--field", "path", "--strategy", "partial", "--inline", "6"],
+                                    ["--layout", "soa", "--field", "incoming", "--strategy", "none"]])
+def test_a_layout_on_the_host_ends_in_the_references_state(tmp_path, layout):
+    ref, ref_out = simulate(tmp_path, name="ref.csv")
+    out = tmp_path / "laid_out.csv"
+    r = run("--network", SMALL, "--cars", 20, "--steps", 50, "--seed", 3, *layout, "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert "traffic (cpu, " in r.stdout.splitlines()[-1]
+    assert summary(r.stdout) == summary(ref.stdout)
+    assert "checksum" in summary(r.stdout)[1]
+    assert out.read_text() == ref_out.read_text()
 
 
 def test_a_bad_network_or_output_is_refused(tmp_path):

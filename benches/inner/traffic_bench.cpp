@@ -1,0 +1,285 @@
+//! Springer et al. 2018, Fig. 11: the traffic simulation (kernels/traffic, docs/traffic.md) on
+//! the GPU over the inner-array layouts, one array field swept at a time (Cell::incoming,
+//! Cell::outgoing, Car::path: none, partial N, full, object) with the others fully inlined, in
+//! AoS and SoA; field "none": every array full. Names:
+//!   inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>
+//! N the swept array's elements held in the record (none 0, partial N, full and object Max;
+//! field none: 0). The network: a GraphML file found in the data folder ($LB_DATA_DIR, else
+//! data/ in the repository), else in ../shared/datasets beside the repository; absent, every
+//! case of it is skipped with that reason. Its name is the file's stem.
+//!
+//! One run: `steps` steps from the initial state (laid out again before every run, untimed).
+//! Validated against the CPU reference's final checksum (computed once per network, cars,
+//! seed and steps, shared by every layout) and the invariants. Declared Work (per run): unit
+//! cell_updates = cells x steps; bytes, with P the path cells the reference's cars drew over
+//! the run: read steps x (11 cars + 12 lights) + 18 P, written steps x (10 cars + 8 lights) +
+//! 8 P (a car's scalars read and written each step; per path cell: the path element written,
+//! read back, the cell's occupant, limits and one outgoing entry read (4 + 4 + 4 + 2 + 8), the
+//! claim written and cleared (one place)). An ideal cache's minimum: % of bandwidth is low
+//! because every access is a scattered 4 B in a 32 B sector.
+//!
+//!   "traffic": {"network": "lowermanhattan.graphml", "tile": [1, 1], "cars": 5000,
+//!               "steps": 100, "seed": 7, "layouts": ["aos", "soa"],
+//!               "fields": ["path", "incoming", "outgoing", "none"],
+//!               "strategies": ["none", "partial", "full", "object"], "inline_sizes": [6, 15]}
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "inner/programs.hpp"
+#include "lb/datasets/street_network.hpp"
+#include "lb/traffic/layouts.hpp"
+
+namespace lb::harness::inner {
+namespace {
+
+namespace fs = std::filesystem;
+using traffic::SweptField;
+
+//! Where the bench looks for a network file named `name` (a bare file name), in order.
+std::vector<fs::path> network_places(const std::string& name) {
+  std::vector<fs::path> places;
+  if (const char* dir = std::getenv("LB_DATA_DIR"); dir && *dir) places.push_back(fs::path(dir) / name);
+  places.push_back(fs::path(LB_SOURCE_DIR) / "data" / name);
+  places.push_back(fs::path(LB_SOURCE_DIR) / ".." / "shared" / "datasets" / name);
+  return places;
+}
+
+}  // namespace
+
+TrafficSource find_traffic_network(const std::string& name, std::array<std::uint32_t, 2> tile) {
+  TrafficSource s{name, tile, {}, {}};
+  for (const fs::path& p : network_places(name))
+    if (fs::exists(p)) {
+      s.path = p.string();
+      return s;
+    }
+  std::string tried;
+  for (const fs::path& p : network_places(name)) tried += (tried.empty() ? "" : ", ") + p.string();
+  s.missing = fmt::format("network {} not found (looked in {}; the data folder is $LB_DATA_DIR, else data/)", name, tried);
+  return s;
+}
+
+std::string traffic_network_name(const TrafficSource& s) {
+  std::string stem = fs::path(s.name).stem().string();
+  if (s.tile != std::array<std::uint32_t, 2>{1, 1}) stem += fmt::format("-tiled-{}x{}", s.tile[0], s.tile[1]);
+  return stem;
+}
+
+namespace {
+
+//! The network, built once per (file, tile) per process.
+const traffic::Network& bench_network(const TrafficSource& s) {
+  static std::map<std::pair<std::string, std::array<std::uint32_t, 2>>, traffic::Network> cache;
+  const auto key = std::make_pair(s.path, s.tile);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  // tile [1, 1] only until the tiled city builder lands (the planner refuses others).
+  const datasets::StreetNetwork streets = datasets::load_osmnx_graphml(s.path);
+  traffic::BuildReport report;
+  traffic::Network net = traffic::build_network(streets, &report);
+  std::fprintf(stderr, "traffic network %s: %s\n%s\n", s.path.c_str(),
+               datasets::describe(datasets::street_network_stats(streets)).c_str(), traffic::describe(report).c_str());
+  return cache.emplace(key, std::move(net)).first->second;
+}
+
+//! The initial state and the reference's final checksum, once per (network, cars, seed,
+//! steps) per process: every layout of a sweep compares with it.
+struct BenchReference {
+  traffic::State initial;
+  std::uint64_t checksum = 0;
+  double path_cells = 0;  //!< path cells the cars held after each step, summed over the steps
+};
+
+const BenchReference& bench_reference(const TrafficSource& s, const traffic::Network& net, std::size_t cars,
+                                      std::uint64_t seed, std::uint32_t steps) {
+  using Key = std::tuple<std::string, std::array<std::uint32_t, 2>, std::size_t, std::uint64_t, std::uint32_t>;
+  static std::map<Key, BenchReference> cache;
+  const Key key{s.path, s.tile, cars, seed, steps};
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  BenchReference r;
+  r.initial = traffic::initial_state(net, cars, seed);
+  traffic::State state = r.initial;
+  for (std::uint32_t t = 0; t < steps; ++t) {
+    traffic::reference_step(net, state);
+    for (const auto& c : state.cars) r.path_cells += c.path_length;
+  }
+  r.checksum = traffic::checksum(state);
+  return cache.emplace(key, std::move(r)).first->second;
+}
+
+class TrafficProgram final : public Variant {
+ public:
+  explicit TrafficProgram(TrafficCase c) : c_(std::move(c)) {}
+
+  void setup(cudaStream_t) override {
+    if (!c_.source.missing.empty()) return;
+    net_ = &bench_network(c_.source);
+    ref_ = &bench_reference(c_.source, *net_, c_.cars, c_.seed, c_.steps);
+    sim_ = traffic::make_laid_out_traffic(*net_, ref_->initial, c_.layout, traffic::Device::gpu, c_.fault);
+  }
+  //! prepare lays the whole initial state out before every run, and the checksum covers every
+  //! car, signal and light: a run that skips work fails it. Nothing to poison.
+  void poison(cudaStream_t) override {}
+  void prepare(cudaStream_t) override {
+    if (sim_) sim_->reset(ref_->initial);
+  }
+  void run(cudaStream_t stream) override {
+    if (sim_) sim_->run(c_.steps, stream);
+  }
+  Check validate(cudaStream_t stream) override {
+    Check c;
+    if (!sim_) {
+      c.message = "skipped: " + c_.source.missing;
+      return c;
+    }
+    sim_->wait(stream);
+    const traffic::State got = sim_->state();
+    if (const std::uint64_t sum = traffic::checksum(got); sum != ref_->checksum)
+      c.message = fmt::format("checksum {:016x} after {} steps, the CPU reference's is {:016x}", sum, got.step,
+                              ref_->checksum);
+    else if (const std::string broken = traffic::check_invariants(*net_, got); !broken.empty())
+      c.message = "invariants: " + broken;
+    c.counters = {{"checked", static_cast<double>(got.cars.size())}, {"max_abs_err", c.message.empty() ? 0.0 : 1.0},
+                  {"tolerance", 0}};
+    c.ok = c.message.empty();
+    return c;
+  }
+  Work work() const override {
+    if (!sim_) return {.unit = "cell_updates"};
+    const double steps = c_.steps, cars = static_cast<double>(c_.cars);
+    const double lights = static_cast<double>(net_->lights.size()), p = ref_->path_cells;
+    return {.unit = "cell_updates",
+            .units = static_cast<double>(net_->cells.size()) * steps,
+            .bytes_read = steps * (11 * cars + 12 * lights) + 18 * p,
+            .bytes_written = steps * (10 * cars + 8 * lights) + 8 * p};
+  }
+  double footprint_bytes() const override { return sim_ ? static_cast<double>(sim_->footprint().total.total()) : 0; }
+  void add_counters(benchmark::State& state, double) const override {
+    if (!sim_) return;
+    const traffic::TrafficFootprint& f = sim_->footprint();
+    state.counters["cars"] = static_cast<double>(c_.cars);
+    state.counters["cells"] = static_cast<double>(net_->cells.size());
+    state.counters["steps"] = c_.steps;
+    state.counters["footprint_inline_bytes"] = static_cast<double>(f.total.inline_bytes);
+    state.counters["footprint_arena_bytes"] = static_cast<double>(f.total.arena_bytes);
+    state.counters["footprint_wasted_bytes"] = static_cast<double>(f.total.wasted_bytes);
+    const std::pair<const char*, const layout::InnerFootprint*> parts[] = {
+        {"incoming", &f.incoming}, {"outgoing", &f.outgoing}, {"path", &f.path}};
+    for (const auto& [name, part] : parts) {
+      state.counters[fmt::format("{}_inline_bytes", name)] = static_cast<double>(part->inline_bytes);
+      state.counters[fmt::format("{}_arena_bytes", name)] = static_cast<double>(part->arena_bytes);
+    }
+  }
+
+ private:
+  TrafficCase c_;
+  const traffic::Network* net_ = nullptr;
+  const BenchReference* ref_ = nullptr;
+  std::unique_ptr<traffic::LaidOutTraffic> sim_;
+};
+
+}  // namespace
+
+std::unique_ptr<Variant> make_traffic_variant(const TrafficCase& c) { return std::make_unique<TrafficProgram>(c); }
+
+namespace {
+
+std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json& j, std::string_view where,
+                                      const Overrides&) {
+  preset.check_keys(j, where, {"network", "tile", "cars", "steps", "seed", "layouts", "fields", "strategies",
+                               "inline_sizes"});
+  const auto positive = [&](const char* key, std::uint64_t max) {
+    if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::uint64_t>() < 1 ||
+        j[key].get<std::uint64_t>() > max)
+      throw preset.error_at(key, fmt::format("'traffic' needs '{}', an integer in [1, {}]", key, max), where);
+    return j[key].get<std::uint64_t>();
+  };
+  if (!j.contains("network") || !j["network"].is_string() || j["network"].get<std::string>().empty() ||
+      j["network"].get<std::string>().find('/') != std::string::npos)
+    throw preset.error_at("network", "'network' must be a GraphML file name (looked up in the data folders)", where);
+  std::array<std::uint32_t, 2> tile{1, 1};
+  if (j.contains("tile")) {
+    const nlohmann::json& t = j["tile"];
+    const auto count = [](const nlohmann::json& x) { return x.is_number_unsigned() && x.get<std::uint64_t>() >= 1 && x.get<std::uint64_t>() <= 1024; };
+    if (!t.is_array() || t.size() != 2 || !count(t[0]) || !count(t[1]))
+      throw preset.error_at("tile", "'tile' must be [K, L], K and L in [1, 1024]", where);
+    tile = {t[0].get<std::uint32_t>(), t[1].get<std::uint32_t>()};
+    if (tile != std::array<std::uint32_t, 2>{1, 1})
+      throw preset.error_at("tile",
+                            fmt::format("'tile' [{}, {}]: this build has no tiled city builder yet (issue 23, "
+                                        "lb::traffic's tiling); only [1, 1]",
+                                        tile[0], tile[1]),
+                            where);
+  }
+  TrafficCase base;
+  base.source = find_traffic_network(j["network"].get<std::string>(), tile);
+  base.cars = positive("cars", 0xfffffffeu);
+  base.steps = static_cast<std::uint32_t>(positive("steps", 0xffffffffu));
+  base.seed = j.contains("seed") ? positive("seed", ~std::uint64_t{0}) : 7;
+  auto parsed = [&](const char* key, auto parse) {
+    std::vector<decltype(parse(std::string_view{}))> out;
+    for (const auto& name : preset.list_at<std::string>(j, key, where)) try {
+        out.push_back(parse(name));
+      } catch (const std::invalid_argument& e) {
+        throw preset.error_at(key, e.what(), where);
+      }
+    return out;
+  };
+  const auto layouts = parsed("layouts", lb::inner::parse_inner_layout);
+  const auto fields = parsed("fields", traffic::parse_swept_field);
+  const auto strategies = parsed("strategies", lb::inner::parse_inner_strategy);
+  std::vector<std::size_t> sizes;
+  if (j.contains("inline_sizes"))
+    for (int n : preset.list_at<int>(j, "inline_sizes", where)) {
+      if (n < 0 || n > static_cast<int>(traffic::kMaxPath))
+        throw preset.error_at("inline_sizes",
+                              fmt::format("inline sizes must lie in [0, {}]; got {}", traffic::kMaxPath, n), where);
+      sizes.push_back(static_cast<std::size_t>(n));
+    }
+  const std::string network = traffic_network_name(base.source);
+  // Host: the network, the reference's states and the host copy of the layout (a few hundred
+  // bytes a cell and a car); device: the layout (at most ~100 bytes a cell, ~200 a car).
+  const double tiles = double(tile[0]) * tile[1], cars = double(base.cars);
+  const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 200};
+
+  std::vector<PlannedCase> plan;
+  auto add = [&](InnerLayout l, SweptField f, InnerStrategy s, std::size_t shown, std::size_t n) {
+    TrafficCase c = base;
+    c.layout = {l, f, s, n};
+    BenchmarkId id = inner_id(s, l, shown, "field", std::string(traffic::to_string(f)));
+    id.params.emplace_back("network", network);
+    id.params.emplace_back("cars", std::to_string(c.cars));
+    id.params.emplace_back("steps", std::to_string(c.steps));
+    plan.push_back({std::move(id), {Where::gpu, need, [c] { return make_traffic_variant(c); }}});
+  };
+  for (SweptField f : fields)
+    for (InnerLayout l : layouts) {
+      if (f == SweptField::none) {
+        add(l, f, InnerStrategy::full, 0, 0);
+        continue;
+      }
+      for (InnerStrategy s : strategies)
+        for (std::size_t n : inline_counts(s, sizes, traffic::max_elements(f)))
+          add(l, f, s, n, s == InnerStrategy::partial ? n : 0);
+    }
+  return plan;
+}
+
+}  // namespace
+
+Program traffic_program() {
+  std::vector<Axis> axes = inner_axes({"field", {"incoming", "outgoing", "path", "none"}});
+  for (const char* name : {"network", "cars", "steps"}) axes.push_back({name, {}});
+  return {"traffic",
+          std::move(axes),
+          {"cars", "cells", "steps", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes",
+           "incoming_inline_bytes", "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes",
+           "path_inline_bytes", "path_arena_bytes"},
+          plan_traffic};
+}
+
+}  // namespace lb::harness::inner

@@ -1,0 +1,54 @@
+#pragma once
+// The traffic simulation over the inner-array layouts on the host: the GPU version's template
+// code (lb/traffic/laid_out.hpp) run phase by phase over host views, so the CPU tests check
+// every layout's accessors against the reference. Included by host_aos.cpp and host_soa.cpp,
+// which instantiate it for their layout.
+
+#include "lb/traffic/factories.hpp"
+#include "lb/traffic/laid_out.hpp"
+
+namespace lb::traffic {
+namespace host {
+
+//! The phases one after another, each over its objects in id order, on the host copy.
+template <class M>
+class HostTraffic final : public LaidOutBase<M> {
+ public:
+  HostTraffic(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
+      : LaidOutBase<M>(net, initial, t, fault) {
+    reset(initial);
+  }
+  void reset(const State& s) override { this->store_host(s); }
+  void run(std::uint32_t steps, cudaStream_t) override {
+    const Views<M> v = this->set_.views();
+    State& s = this->scalars_;
+    const auto each = [](std::size_t n, auto&& f) {
+      for (std::uint32_t i = 0; i < n; ++i) f(i);
+    };
+    for (std::uint32_t t = 0; t < steps; ++t) {
+      const StepParams p = this->params();
+      const std::size_t cars = v.cars.size();
+      each(v.lights.size(), [&](std::uint32_t l) { light_object(v, l); });
+      each(v.yields.size(), [&](std::uint32_t y) { yield_object(v, y); });
+      each(cars, [&](std::uint32_t k) { plan_object(v, k, p); });
+      each(cars, [&](std::uint32_t k) { claim_object(v, k); });
+      each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); });
+      each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); });
+      if (cars > 0) each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); });
+      ++s.step;
+    }
+  }
+  void wait(cudaStream_t) override {}
+  State state() const override { return this->load_host(); }
+};
+
+template <InnerLayout L>
+std::unique_ptr<LaidOutTraffic> make(const Network& net, const State& initial, const TrafficLayout& t,
+                                     TrafficFault fault) {
+  return dispatch_maps<L>(t, [&]<class M>() -> std::unique_ptr<LaidOutTraffic> {
+    return std::make_unique<HostTraffic<M>>(net, initial, t, fault);
+  });
+}
+
+}  // namespace host
+}  // namespace lb::traffic

@@ -1,0 +1,9 @@
+// The traffic simulation over the layouts on the host, SoA: its ten mappings (host_layouts.hpp).
+#include "host_layouts.hpp"
+
+namespace lb::traffic {
+std::unique_ptr<LaidOutTraffic> make_host_traffic_soa(const Network& net, const State& initial, const TrafficLayout& t,
+                                                      TrafficFault fault) {
+  return host::make<InnerLayout::soa>(net, initial, t, fault);
+}
+}  // namespace lb::traffic

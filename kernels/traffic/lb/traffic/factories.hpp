@@ -1,0 +1,19 @@
+#pragma once
+//! The factories behind make_laid_out_traffic (lb/traffic/layouts.hpp), one unit per device
+//! and layout (host_aos.cpp, host_soa.cpp, gpu_aos.cu, gpu_soa.cu: each instantiates its
+//! layout's ten mappings).
+
+#include <memory>
+
+#include "lb/traffic/layouts.hpp"
+
+namespace lb::traffic {
+std::unique_ptr<LaidOutTraffic> make_gpu_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
+                                                     TrafficFault fault);
+std::unique_ptr<LaidOutTraffic> make_gpu_traffic_soa(const Network& net, const State& initial, const TrafficLayout& t,
+                                                     TrafficFault fault);
+std::unique_ptr<LaidOutTraffic> make_host_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
+                                                      TrafficFault fault);
+std::unique_ptr<LaidOutTraffic> make_host_traffic_soa(const Network& net, const State& initial, const TrafficLayout& t,
+                                                      TrafficFault fault);
+}  // namespace lb::traffic

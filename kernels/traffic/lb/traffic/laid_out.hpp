@@ -1,0 +1,447 @@
+#pragma once
+//! The traffic classes as inner-array records, their mappings for one TrafficLayout, the world
+//! and path accessors of lb/traffic/model.hpp over views of them, one function per (phase,
+//! object) that the host loop and the GPU kernels both call, and the state laid out and read
+//! back. Shared by host_layouts.hpp and gpu_layouts.cuh; everything here is a template.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "lb/inner/strategies.hpp"
+#include "lb/layout/host_storage.hpp"
+#include "lb/layout/inner_array.hpp"
+#include "lb/layout/record.hpp"
+#include "lb/layout/view.hpp"
+#include "lb/traffic/layouts.hpp"
+#include "lb/traffic/model.hpp"
+
+namespace lb::traffic {
+
+namespace tag {
+struct SpeedLimit {};
+struct Type {};
+struct Sink {};
+struct ControllerLimit {};
+struct Occupant {};
+struct Claim {};
+struct Incoming {};
+struct Outgoing {};
+struct Position {};
+struct Velocity {};
+struct MaxVelocity {};
+struct Active {};
+struct Path {};
+struct GroupCells {};
+struct Timer {};
+struct PhaseTime {};
+struct Phase {};
+struct LightGroups {};
+struct YieldGroups {};
+}  // namespace tag
+
+using layout::Field;
+using layout::InnerArray;
+using layout::Record;
+
+//! Cell {speed limit, street type, sink, controller limit, car in it, claim, incoming ≤ 8,
+//! outgoing ≤ 8}: the static cell and its per-step state in one record.
+using CellRecord = Record<Field<tag::SpeedLimit, std::uint8_t>, Field<tag::Type, std::uint8_t>,
+                          Field<tag::Sink, std::uint8_t>, Field<tag::ControllerLimit, std::uint8_t>,
+                          Field<tag::Occupant, std::uint32_t>, Field<tag::Claim, std::uint32_t>,
+                          Field<tag::Incoming, InnerArray<std::uint32_t, kMaxIncoming>>,
+                          Field<tag::Outgoing, InnerArray<std::uint32_t, kMaxOutgoing>>>;
+//! Car {cell, velocity, max velocity, active, path ≤ 30 (its length is the path length)}.
+using CarRecord = Record<Field<tag::Position, std::uint32_t>, Field<tag::Velocity, std::uint8_t>,
+                         Field<tag::MaxVelocity, std::uint8_t>, Field<tag::Active, std::uint8_t>,
+                         Field<tag::Path, InnerArray<std::uint32_t, kMaxPath>>>;
+using GroupRecord = Record<Field<tag::GroupCells, InnerArray<std::uint32_t, kMaxGroupCells>>>;
+using LightRecord = Record<Field<tag::Timer, std::uint32_t>, Field<tag::PhaseTime, std::uint32_t>,
+                          Field<tag::Phase, std::uint32_t>,
+                          Field<tag::LightGroups, InnerArray<std::uint32_t, kMaxLightGroups>>>;
+using YieldRecord = Record<Field<tag::YieldGroups, InnerArray<std::uint32_t, kYieldGroups>>>;
+
+//! The mappings of one layout: L for every class; the strategies of Cell::incoming,
+//! Cell::outgoing and Car::path; the controllers' arrays fully inlined.
+template <InnerLayout L, InnerStrategy SIn, InnerStrategy SOut, InnerStrategy SPath>
+struct Maps {
+  static constexpr InnerLayout layout = L;
+  using Cells = layout::InnerFieldsMapping<CellRecord, L, layout::InnerStrategies<SIn, SOut>>;
+  using Cars = layout::InnerFieldsMapping<CarRecord, L, layout::InnerStrategies<SPath>>;
+  using Groups = layout::InnerArrayMapping<GroupRecord, L, InnerStrategy::full>;
+  using Lights = layout::InnerArrayMapping<LightRecord, L, InnerStrategy::full>;
+  using Yields = layout::InnerArrayMapping<YieldRecord, L, InnerStrategy::full>;
+};
+
+template <class M>
+struct Views {
+  layout::View<typename M::Cells> cells;
+  layout::View<typename M::Cars> cars;
+  layout::View<typename M::Groups> groups;
+  layout::View<typename M::Lights> lights;
+  layout::View<typename M::Yields> yields;
+};
+
+//! Calls f.template operator()<Maps<L, SIn, SOut, SPath>>() for the TrafficLayout (layout L
+//! given: each GPU unit instantiates one layout).
+template <InnerLayout L, class F>
+decltype(auto) dispatch_maps(const TrafficLayout& t, F&& f) {
+  constexpr InnerStrategy full = InnerStrategy::full;
+  return inner::dispatch_inner(L, t.strategy, [&]<InnerLayout, InnerStrategy S>() -> decltype(auto) {
+    switch (t.field) {
+      case SweptField::incoming: return f.template operator()<Maps<L, S, full, full>>();
+      case SweptField::outgoing: return f.template operator()<Maps<L, full, S, full>>();
+      case SweptField::path: return f.template operator()<Maps<L, full, full, S>>();
+      case SweptField::none: break;
+    }
+    return f.template operator()<Maps<L, full, full, full>>();
+  });
+}
+
+// --- accessors of lb/traffic/model.hpp over the views -------------------------------------
+
+//! The world (model.hpp's `W`): cells and signal groups.
+template <class M>
+struct ViewWorld {
+  layout::View<typename M::Cells> cells;
+  layout::View<typename M::Groups> groups;
+
+  LB_HD LB_FORCEINLINE std::uint32_t occupant(std::uint32_t c) const { return cells.template get<tag::Occupant>(c); }
+  LB_HD LB_FORCEINLINE std::uint32_t street_limit(std::uint32_t c) const {
+    return cells.template get<tag::SpeedLimit>(c);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t limit(std::uint32_t c) const {
+    const std::uint32_t street = cells.template get<tag::SpeedLimit>(c);
+    const std::uint32_t ctrl = cells.template get<tag::ControllerLimit>(c);
+    return ctrl < street ? ctrl : street;
+  }
+  LB_HD LB_FORCEINLINE bool sink(std::uint32_t c) const { return cells.template get<tag::Sink>(c) != 0; }
+  LB_HD LB_FORCEINLINE std::uint32_t type(std::uint32_t c) const { return cells.template get<tag::Type>(c); }
+  LB_HD LB_FORCEINLINE std::uint32_t outgoing_count(std::uint32_t c) const {
+    return cells.template length<tag::Outgoing>(c);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t outgoing(std::uint32_t c, std::uint32_t i) const {
+    return cells.template get<tag::Outgoing>(c, i);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t incoming_count(std::uint32_t c) const {
+    return cells.template length<tag::Incoming>(c);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t incoming(std::uint32_t c, std::uint32_t i) const {
+    return cells.template get<tag::Incoming>(c, i);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t group_cell_count(std::uint32_t g) const {
+    return groups.template length<tag::GroupCells>(g);
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t group_cell(std::uint32_t g, std::uint32_t i) const {
+    return groups.template get<tag::GroupCells>(g, i);
+  }
+  LB_HD LB_FORCEINLINE void set_controller_limit(std::uint32_t c, std::uint8_t v) const {
+    cells.template get<tag::ControllerLimit>(c) = v;
+  }
+  LB_HD LB_FORCEINLINE std::uint32_t claim(std::uint32_t c) const { return cells.template get<tag::Claim>(c); }
+  //! The lowest id wins: atomicMin on the device, so the order of the claims does not matter.
+  LB_HD LB_FORCEINLINE void claim_min(std::uint32_t c, std::uint32_t id) const {
+    std::uint32_t& claim = cells.template get<tag::Claim>(c);
+#if defined(__CUDA_ARCH__)
+    atomicMin(reinterpret_cast<unsigned int*>(&claim), id);
+#else
+    if (id < claim) claim = id;
+#endif
+  }
+  LB_HD LB_FORCEINLINE void clear_claim(std::uint32_t c) const { cells.template get<tag::Claim>(c) = kNone; }
+  LB_HD LB_FORCEINLINE void set_occupant(std::uint32_t c, std::uint32_t id) const {
+    cells.template get<tag::Occupant>(c) = id;
+  }
+};
+
+//! An array field of record i as model.hpp's path accessor and group list.
+template <class V, class Tag>
+struct ArrayOf {
+  V view;
+  std::uint32_t i;
+  LB_HD LB_FORCEINLINE std::uint32_t size() const { return view.template length<Tag>(i); }
+  LB_HD LB_FORCEINLINE std::uint32_t operator[](std::uint32_t k) const { return view.template get<Tag>(i, k); }
+  LB_HD LB_FORCEINLINE void set(std::uint32_t k, std::uint32_t c) const { view.template get<Tag>(i, k) = c; }
+};
+
+template <class M>
+LB_HD LB_FORCEINLINE ViewWorld<M> world(const Views<M>& v) {
+  return {v.cells, v.groups};
+}
+
+template <class M>
+LB_HD LB_FORCEINLINE CarScalars load_car(const Views<M>& v, std::uint32_t k) {
+  CarScalars c;
+  c.position = v.cars.template get<tag::Position>(k);
+  c.velocity = v.cars.template get<tag::Velocity>(k);
+  c.max_velocity = v.cars.template get<tag::MaxVelocity>(k);
+  c.path_length = static_cast<std::uint8_t>(v.cars.template length<tag::Path>(k));
+  c.active = v.cars.template get<tag::Active>(k) != 0;
+  return c;
+}
+//! Stores what a phase may change (max velocity never changes).
+template <class M>
+LB_HD LB_FORCEINLINE void store_car(const Views<M>& v, std::uint32_t k, const CarScalars& c) {
+  v.cars.template get<tag::Position>(k) = c.position;
+  v.cars.template get<tag::Velocity>(k) = c.velocity;
+  v.cars.template get<tag::Active>(k) = c.active ? 1 : 0;
+  v.cars.template set_length<tag::Path>(k, c.path_length);
+}
+
+// --- one object of one phase (model.hpp's rules over the views) ---------------------------
+
+//! What every phase of one step needs besides the views.
+struct StepParams {
+  std::uint64_t seed;
+  std::uint32_t step, dawdle, cells, cars, shift;
+  TrafficFault fault;
+};
+
+template <class M>
+LB_HD LB_FORCEINLINE void light_object(const Views<M>& v, std::uint32_t l) {
+  auto w = world(v);
+  LightState s{v.lights.template get<tag::Timer>(l), v.lights.template get<tag::PhaseTime>(l),
+               v.lights.template get<tag::Phase>(l)};
+  step_light(w, s, ArrayOf<decltype(v.lights), tag::LightGroups>{v.lights, l});
+  v.lights.template get<tag::Timer>(l) = s.timer;
+  v.lights.template get<tag::Phase>(l) = s.phase;
+}
+
+template <class M>
+LB_HD LB_FORCEINLINE void yield_object(const Views<M>& v, std::uint32_t y) {
+  auto w = world(v);
+  step_yield(w, ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y});
+}
+
+template <class M>
+LB_HD LB_FORCEINLINE void plan_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+  CarScalars c = load_car(v, k);
+  if (!c.active) return;
+  ArrayOf<decltype(v.cars), tag::Path> path{v.cars, k};
+  plan_car(world(v), c, path, p.seed, k, p.step, p.dawdle);
+  store_car(v, k, c);
+}
+
+template <class M>
+LB_HD LB_FORCEINLINE void claim_object(const Views<M>& v, std::uint32_t k) {
+  auto w = world(v);
+  const CarScalars c = load_car(v, k);
+  claim_path(w, c, ArrayOf<decltype(v.cars), tag::Path>{v.cars, k}, k);
+}
+
+//! Returns whether the car lost a cell (the conflicts counter).
+template <class M>
+LB_HD LB_FORCEINLINE bool resolve_object(const Views<M>& v, std::uint32_t k) {
+  CarScalars c = load_car(v, k);
+  if (!resolve_claims(world(v), c, ArrayOf<decltype(v.cars), tag::Path>{v.cars, k}, k)) return false;
+  v.cars.template get<tag::Velocity>(k) = c.velocity;
+  return true;
+}
+
+//! Returns whether the car left at a sink.
+template <class M>
+LB_HD LB_FORCEINLINE bool move_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+  if (k == p.fault.skip_move_of_car) return false;
+  auto w = world(v);
+  CarScalars c = load_car(v, k);
+  if (!c.active) return false;
+  const bool left = move_car(w, c, ArrayOf<decltype(v.cars), tag::Path>{v.cars, k}, k);
+  store_car(v, k, c);
+  return left;
+}
+
+//! Returns whether the car came back.
+template <class M>
+LB_HD LB_FORCEINLINE bool reactivate_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+  if (v.cars.template get<tag::Active>(k)) return false;
+  auto w = world(v);
+  CarScalars c = load_car(v, k);
+  if (!reactivate_car(w, c, k, p.cells, p.cars, p.shift)) return false;
+  store_car(v, k, c);
+  return true;
+}
+
+// --- the state laid out and read back -------------------------------------------------------
+
+template <class M>
+struct HostSet {
+  layout::HostStorage<typename M::Cells> cells;
+  layout::HostStorage<typename M::Cars> cars;
+  layout::HostStorage<typename M::Groups> groups;
+  layout::HostStorage<typename M::Lights> lights;
+  layout::HostStorage<typename M::Yields> yields;
+  Views<M> views() const { return {cells.view(), cars.view(), groups.view(), lights.view(), yields.view()}; }
+};
+
+namespace detail {
+template <class T, class F>
+std::vector<std::uint32_t> each(const std::vector<T>& items, F&& f) {
+  std::vector<std::uint32_t> out;
+  out.reserve(items.size());
+  for (const T& x : items) out.push_back(static_cast<std::uint32_t>(f(x)));
+  return out;
+}
+//! The swept array's N where it is partial, else 0 (one entry per array of the record).
+inline std::size_t n_of(const TrafficLayout& t, SweptField f) {
+  return t.field == f && t.strategy == InnerStrategy::partial ? t.inline_count : 0;
+}
+}  // namespace detail
+
+//! The network laid out in M (cells' static fields and arrays, groups, lights' and yields'
+//! groups) for the cars of `initial`, the dynamic state zero (store_state fills it). A car's
+//! path reserves its max velocity's slots (the authors' partially inlined Car::path; full and
+//! object hold 30 anyway): a path never outgrows the velocity it is drawn for.
+template <class M>
+HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout& t) {
+  using layout::ArrayLengths, layout::InnerArraySizes, layout::inner_host_storage;
+  const ArrayLengths cell_lengths{detail::each(net.cells, [](const auto& c) { return c.incoming_count; }),
+                                  detail::each(net.cells, [](const auto& c) { return c.outgoing_count; })};
+  const std::size_t cars = initial.cars.size();
+  const ArrayLengths path_lengths{std::vector<std::uint32_t>(cars, 0)};
+  HostSet<M> set{
+      inner_host_storage<typename M::Cells>(
+          cell_lengths, InnerArraySizes{{detail::n_of(t, SweptField::incoming), detail::n_of(t, SweptField::outgoing)}, {}}),
+      inner_host_storage<typename M::Cars>(
+          path_lengths, InnerArraySizes{{detail::n_of(t, SweptField::path)},
+                                        {detail::each(initial.cars, [](const Car& c) { return c.max_velocity; })}}),
+      inner_host_storage<typename M::Groups>(
+          ArrayLengths{detail::each(net.groups, [](const auto& g) { return g.cell_count; })}),
+      inner_host_storage<typename M::Lights>(
+          ArrayLengths{detail::each(net.lights, [](const auto& l) { return l.group_count; })}),
+      inner_host_storage<typename M::Yields>(
+          ArrayLengths{std::vector<std::uint32_t>(net.yields.size(), kYieldGroups)})};
+  const Views<M> v = set.views();
+  for (std::uint32_t c = 0; c < net.cells.size(); ++c) {
+    const Network::Cell& cell = net.cells[c];
+    v.cells.template get<tag::SpeedLimit>(c) = cell.speed_limit;
+    v.cells.template get<tag::Type>(c) = cell.type;
+    v.cells.template get<tag::Sink>(c) = cell.sink ? 1 : 0;
+    for (std::uint32_t i = 0; i < cell.incoming_count; ++i) v.cells.template get<tag::Incoming>(c, i) = cell.incoming[i];
+    for (std::uint32_t i = 0; i < cell.outgoing_count; ++i) v.cells.template get<tag::Outgoing>(c, i) = cell.outgoing[i];
+  }
+  for (std::uint32_t g = 0; g < net.groups.size(); ++g)
+    for (std::uint32_t i = 0; i < net.groups[g].cell_count; ++i)
+      v.groups.template get<tag::GroupCells>(g, i) = net.groups[g].cells[i];
+  for (std::uint32_t l = 0; l < net.lights.size(); ++l)
+    for (std::uint32_t i = 0; i < net.lights[l].group_count; ++i)
+      v.lights.template get<tag::LightGroups>(l, i) = net.lights[l].groups[i];
+  for (std::uint32_t y = 0; y < net.yields.size(); ++y)
+    for (std::uint32_t i = 0; i < kYieldGroups; ++i) v.yields.template get<tag::YieldGroups>(y, i) = net.yields[y].groups[i];
+  return set;
+}
+
+//! Writes the state's dynamic part (cars with their paths, occupants, controller limits,
+//! claims, lights' timers and phases) into views of a lay_out.
+template <class M>
+void store_state(const Views<M>& v, const State& s) {
+  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+    const Car& car = s.cars[k];
+    v.cars.template get<tag::MaxVelocity>(k) = car.max_velocity;
+    for (std::uint32_t i = 0; i < car.path_length; ++i) v.cars.template get<tag::Path>(k, i) = car.path[i];
+    store_car(v, static_cast<std::uint32_t>(k), car);
+  }
+  for (std::uint32_t c = 0; c < s.occupant.size(); ++c) {
+    v.cells.template get<tag::Occupant>(c) = s.occupant[c];
+    v.cells.template get<tag::ControllerLimit>(c) = s.controller_limit[c];
+    v.cells.template get<tag::Claim>(c) = s.claim[c];
+  }
+  for (std::uint32_t l = 0; l < s.lights.size(); ++l) {
+    v.lights.template get<tag::Timer>(l) = s.lights[l].timer;
+    v.lights.template get<tag::PhaseTime>(l) = s.lights[l].phase_time;
+    v.lights.template get<tag::Phase>(l) = s.lights[l].phase;
+  }
+}
+
+//! The dynamic part read back into `s` (which holds the seed, step and counters; its vectors
+//! are resized to the views' counts).
+template <class M>
+void load_state(const Views<M>& v, State& s) {
+  s.cars.resize(v.cars.size());
+  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+    Car& car = s.cars[k];
+    static_cast<CarScalars&>(car) = load_car(v, k);
+    car.max_velocity = v.cars.template get<tag::MaxVelocity>(k);
+    car.path.fill(kNone);
+    for (std::uint32_t i = 0; i < car.path_length; ++i) car.path[i] = v.cars.template get<tag::Path>(k, i);
+  }
+  const std::size_t cells = v.cells.size();
+  s.occupant.resize(cells);
+  s.controller_limit.resize(cells);
+  s.claim.resize(cells);
+  for (std::uint32_t c = 0; c < cells; ++c) {
+    s.occupant[c] = v.cells.template get<tag::Occupant>(c);
+    s.controller_limit[c] = v.cells.template get<tag::ControllerLimit>(c);
+    s.claim[c] = v.cells.template get<tag::Claim>(c);
+  }
+  s.lights.resize(v.lights.size());
+  for (std::uint32_t l = 0; l < s.lights.size(); ++l)
+    s.lights[l] = {v.lights.template get<tag::Timer>(l), v.lights.template get<tag::PhaseTime>(l),
+                   v.lights.template get<tag::Phase>(l)};
+}
+
+//! The laid-out bytes of a set: the total and each swept-able array's share.
+template <class M>
+TrafficFootprint footprint_of(const HostSet<M>& set) {
+  TrafficFootprint f;
+  for (const InnerFootprint& part : {set.cells.mapping().footprint(), set.cars.mapping().footprint(),
+                                     set.groups.mapping().footprint(), set.lights.mapping().footprint(),
+                                     set.yields.mapping().footprint()}) {
+    f.total.inline_bytes += part.inline_bytes;
+    f.total.arena_bytes += part.arena_bytes;
+    f.total.wasted_bytes += part.wasted_bytes;
+  }
+  f.incoming = set.cells.mapping().template footprint_of<tag::Incoming>();
+  f.outgoing = set.cells.mapping().template footprint_of<tag::Outgoing>();
+  f.path = set.cars.mapping().template footprint_of<tag::Path>();
+  return f;
+}
+
+}  // namespace lb::traffic
+
+namespace lb::traffic {
+
+//! What the host and GPU simulations share: the host copy of the layout (laid out once; the
+//! GPU uploads it), the state's scalars (seed, step, counters) and the footprint.
+template <class M>
+class LaidOutBase : public LaidOutTraffic {
+ public:
+  const TrafficFootprint& footprint() const override { return footprint_; }
+
+ protected:
+  LaidOutBase(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
+      : set_(lay_out<M>(net, initial, t)),
+        footprint_(footprint_of(set_)),
+        cells_(static_cast<std::uint32_t>(net.cells.size())),
+        fault_(fault) {}
+  //! The state into the host copy and its scalars into scalars_.
+  void store_host(const State& s) {
+    scalars_ = State{};
+    scalars_.seed = s.seed;
+    scalars_.step = s.step;
+    scalars_.dawdle = s.dawdle;
+    scalars_.left = s.left;
+    scalars_.reactivated = s.reactivated;
+    scalars_.conflicts = s.conflicts;
+    store_state(set_.views(), s);
+  }
+  //! The host copy read back, with scalars_.
+  State load_host() const {
+    State s = scalars_;
+    load_state(set_.views(), s);
+    return s;
+  }
+  //! This step's parameters (the reactivation shift drawn for it).
+  StepParams params() const {
+    const State& s = scalars_;
+    return {s.seed, s.step, s.dawdle, cells_, static_cast<std::uint32_t>(set_.cars.size()),
+            reactivation_shift(s.seed, s.step), fault_};
+  }
+
+  mutable HostSet<M> set_;  //!< the GPU version downloads into it (state() const)
+  TrafficFootprint footprint_;
+  std::uint32_t cells_;
+  TrafficFault fault_;
+  State scalars_;  //!< seed, step, dawdle and the counters (no vectors)
+};
+
+}  // namespace lb::traffic
