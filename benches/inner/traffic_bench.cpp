@@ -77,8 +77,8 @@ const traffic::Network& bench_network(const TrafficSource& s) {
   static std::map<std::pair<std::string, std::array<std::uint32_t, 2>>, traffic::Network> cache;
   const auto key = std::make_pair(s.path, s.tile);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  // tile [1, 1] only until the tiled city builder lands (the planner refuses others).
-  const datasets::StreetNetwork streets = datasets::load_osmnx_graphml(s.path);
+  // K x L copies of the file joined into one city (street_network.hpp's tiling; [1, 1]: the file).
+  const datasets::StreetNetwork streets = datasets::load_street_network(s.path, {s.tile[0], s.tile[1]});
   traffic::BuildReport report;
   traffic::Network net = traffic::build_network(streets, &report);
   std::fprintf(stderr, "traffic network %s: %s\n%s\n", s.path.c_str(),
@@ -208,12 +208,6 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
     if (!t.is_array() || t.size() != 2 || !count(t[0]) || !count(t[1]))
       throw preset.error_at("tile", "'tile' must be [K, L], K and L in [1, 1024]", where);
     tile = {t[0].get<std::uint32_t>(), t[1].get<std::uint32_t>()};
-    if (tile != std::array<std::uint32_t, 2>{1, 1})
-      throw preset.error_at("tile",
-                            fmt::format("'tile' [{}, {}]: this build has no tiled city builder yet (issue 23, "
-                                        "lb::traffic's tiling); only [1, 1]",
-                                        tile[0], tile[1]),
-                            where);
   }
   TrafficCase base;
   base.source = find_traffic_network(j["network"].get<std::string>(), tile);
