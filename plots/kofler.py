@@ -7,7 +7,8 @@ Every comparison is over AoS at the same program, version, precision and size. "
 "best partition" is the fastest median time of the run-time sweep (`tiled`, `split`; the
 compile-time `tiled-ct` / `split-ct` where the run-time one was not run) at that size: the
 measured optimum. The method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, docs/advisor.md)
-are one benchmark each per size, their choice in the name. A section without data in the
+are one benchmark each per size, their partition in the name and the tree's choice in the
+label (plots/kofler_label.py). A section without data in the
 results is left out with a one-line note.
 """
 
@@ -23,6 +24,7 @@ from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_
 from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, best, best_of, cases,
                                compared, counter_of, method_layout_text, speedup, timed,
                                version_of)
+from plots.kofler_label import method_choice
 from plots.text import count_label, format_seconds, markdown_table, size_label
 
 PAPER = kofler_method.PAPER
@@ -44,7 +46,7 @@ CLAIMS_INTRO = (
     "to the other layout at each size, and the tiling gain reads the best tile at each size "
     "(the measured optimum of the sweep). Claims about the method read its layout values "
     "(`kdlg`, `tiled-tree`, `kdlg-tree`); those about the clusters it chose read the partition "
-    "in their benchmark names."
+    "in their benchmark names and each cluster's layout in their labels (the tree's choice)."
 )
 SORT_LIBRARIES = ("cub-radix", "cub-merge")
 FIG5_PROGRAMS = ("nbody", "bitonic", "sampo")
@@ -123,8 +125,8 @@ def table2_section(devices, figures_dir):
             "the paper's own cells are not in its text.\n\n"
             "The paper's \"speedup over AoS\" is the speedup of the layout its method chooses "
             "(l.118): here the column × AoS: method (kdlg-tree), time(AoS) / time(kdlg-tree), "
-            "and the method's layout its benchmark name carries (each KDLG cluster: the "
-            "tree's class; `tiled-t`: tiles of t records); not measured where the run had no "
+            "and the method's layout: the KDLG clusters its benchmark name carries, each with "
+            "the tree's class its label records (`tiled-t`: tiles of t records); not measured where the run had no "
             "decision tree for its GPU. Beside it, time(AoS) / time of SoA, of the best tile "
             "and of the best partition of our sweep. Every speedup has the interval from the "
             "repetitions' extremes. Best tile / partition: the fastest of the sweep at that "
@@ -339,7 +341,8 @@ def fig1_section(devices, figures_dir):
             "both maps (red fast, blue slow, as the paper); the cell text is that ratio, the "
             "row's fastest time is under its size. × = the benchmark errored (listed under "
             "Errored and flagged benchmarks); blank = not run at that size."
-            + ("\n\nThe method's clusters and layouts (from the benchmark names):\n\n"
+            + ("\n\nThe method's clusters (from the benchmark names) and layouts (`kdlg`: "
+               "AoS; `kdlg-tree`: the tree's choice, from the results' labels):\n\n"
                + "\n".join(chosen) if chosen else ""))
     return figure_section(fig, figures_dir, "kofler_fig1",
                           f"{PAPER}, Fig. 1: SAMPO run time over the tile size (one cluster) "
@@ -432,8 +435,9 @@ def _plot_bars(ax, groups, devices):
                    yerr=[[est.value - est.low], [est.high - est.value]], capsize=3,
                    label=BAR_LABELS[layout] if layout not in labelled else None)
             labelled.add(layout)
-            if layout == "tiled-tree" and "cluster_layouts" in b.params:
-                above.append((x, est.high, str(b.params["cluster_layouts"])))
+            choice = method_choice(b) if layout == "tiled-tree" else None
+            if choice:
+                above.append((x, est.high, "|".join(choice["cluster_layouts"])))
             top = max(top, est.high)
     for x, high, text in above:  # above the whisker: a short bar has no room inside
         ax.annotate(text, (x, high), xytext=(0, 3), textcoords="offset points", rotation=90,

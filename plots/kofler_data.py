@@ -1,9 +1,10 @@
 """Kofler et al. 2015: the benchmarks of one device grouped per program, the best variant of
 a layout family, and the method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, docs/advisor.md)
-as their names carry them: the figure and table modules (plots/kofler.py,
+as their names and labels carry them: the figure and table modules (plots/kofler.py,
 plots/kofler_method.py) read the same points through these."""
 
 from plots.claims import ratio_estimate
+from plots.kofler_label import clusters, method_choice
 
 PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
             "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
@@ -11,7 +12,8 @@ VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gp
 KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition"}
 RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> compile-time twin
 # The method's layout values (docs/advisor.md): one benchmark per size each; their partition
-# and each cluster's layout are parameters of the name, not a knob of a sweep.
+# is a parameter of the name (none for tiled-tree: one cluster) and each cluster's layout
+# is in the label (plots/kofler_label.py), not a knob of a sweep.
 METHOD = "kdlg-tree"
 METHOD_LAYOUTS = ("kdlg", "tiled-tree", METHOD)
 COMPARED = ("soa", "tiled", "split", *METHOD_LAYOUTS)  # compared() finds each of these
@@ -106,14 +108,19 @@ def compared(device):
 
 
 def method_layout_text(benchmark):
-    """The layout a method benchmark's name carries, cluster by cluster: "pos: tiled-64;
-    vel: tiled-64" (`kdlg`: every cluster AoS); None for other layouts or without a
+    """A method benchmark's layout, cluster by cluster: "pos: tiled-64; vel: tiled-64" (the
+    partition in its name; `kdlg`: every cluster AoS; `tiled-tree`: "all fields: tiled-32",
+    its one cluster), each tree layout as its label records the tree's choice; "not measured"
+    for a tree layout that failed (run without a tree). None for other layouts and without a
     partition."""
-    partition = benchmark.params.get("partition")
-    if benchmark.layout not in METHOD_LAYOUTS or not isinstance(partition, str):
+    parts = clusters(benchmark) if benchmark.layout in METHOD_LAYOUTS else None
+    if parts is None:
         return None
-    clusters = partition.split("|")
-    layouts = str(benchmark.params.get("cluster_layouts", "")).split("|")
-    if benchmark.layout == "kdlg" or len(layouts) != len(clusters):
-        layouts = ["aos"] * len(clusters)
-    return "; ".join(f"{c}: {l}" for c, l in zip(clusters, layouts))
+    choice = method_choice(benchmark)
+    if benchmark.layout == "kdlg":
+        layouts = ["aos"] * len(parts)
+    elif choice is None:
+        return "not measured" if benchmark.error else "the tree's choice not recorded (no label)"
+    else:
+        layouts = choice["cluster_layouts"]
+    return "; ".join(f"{'+'.join(c)}: {l}" for c, l in zip(parts, layouts))

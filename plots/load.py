@@ -60,6 +60,7 @@ class Benchmark:
     error: str | None = None
     invalid: bool = False  # the error is a time that cannot be a measurement
     throttled: bool = False
+    label: str | None = None  # Google Benchmark's label (the same in every entry), if any
 
     def counter(self, name):
         """A counter by its name, or by its name before the rename in OLD_COUNTER_NAMES
@@ -217,7 +218,9 @@ def read_result_file(path):
 def _merge_problem(entries):
     """Why one benchmark's entries are not one run's, or None: a name given twice (a
     repetition index or an aggregate twice, more repetitions than the run had) or a counter
-    that some repetitions have and others lack."""
+    that some repetitions have and others lack, or a label that differs between entries
+    (Google Benchmark writes one run's label in each repetition; an aggregate without one
+    is not a difference)."""
     iterations = [e for e in entries if e["run_type"] == "iteration"]
     # Only well-formed names and indices are compared; others are ignored, as _fold does.
     known = [e["repetition_index"] for e in iterations
@@ -232,6 +235,13 @@ def _merge_problem(entries):
     if len(aggregates) != len(set(aggregates)):
         twice = next(a for a in aggregates if aggregates.count(a) > 1)
         return f"duplicate name: aggregate '{twice}' appears twice"
+    labels = [e.get("label") for e in iterations] + [e["label"] for e in entries if "label" in e]
+    odd = [l for l in labels if l is not None and not isinstance(l, str)]
+    if odd:
+        return f"label {odd[0]!r} is not a string"
+    if len(set(labels)) > 1:
+        return "labels differ between its entries: " + ", ".join(
+            sorted("none" if l is None else repr(l) for l in set(labels)))
     if any(e.get("error_occurred") or e.get("skipped") for e in entries):
         return None  # a failed repetition has no counters
     for key in _counter_keys(iterations):
@@ -246,7 +256,7 @@ def _fold(path, device, preset, parsed, entries):
     """Fold one benchmark's entries into a Benchmark (time, spread, counters or error)."""
     base = Benchmark(
         name=parsed["benchmark"], params=parsed["params"], device=device, preset=preset,
-        source=path, **{f: parsed[f] for f in FIELDS},
+        source=path, label=_label(entries), **{f: parsed[f] for f in FIELDS},
     )
     failure = _failure(entries)
     if failure:
@@ -287,6 +297,12 @@ def _fold(path, device, preset, parsed, entries):
     repetitions_s = tuple(_seconds(where, e) for e in iterations)
     return replace(base, time_s=time_s, spread=spread, repetitions_s=repetitions_s,
                    counters=counters, counter_ranges=counter_ranges, throttled=throttled)
+
+
+def _label(entries):
+    """The benchmark's label (_merge_problem checked it is one string in every repetition),
+    or None."""
+    return next((e["label"] for e in entries if isinstance(e.get("label"), str)), None)
 
 
 def _failure(entries):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from plots import idw, inner, kofler, kofler_tree, kriging
+from plots import idw, inner, kofler, kofler_label, kofler_tree, kriging
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -24,8 +24,8 @@ class Paper:
     prefer: dict  # parameters that pick one benchmark when several match at one size
     claims_intro: str  # how the claims table reads its verdicts, after the counts
     sweep: str = "size"  # the parameter figures and claims run along
-    # (devices) -> None: reads the paper's other input files (besides the JSON) before the
-    # report writes anything, raising ResultsError on a malformed one
+    # (devices) -> None: reads the paper's other inputs (files besides the JSON, labels)
+    # before the report writes anything, raising ResultsError on a malformed one
     check_inputs: Callable = lambda devices: None
 
 
@@ -40,7 +40,7 @@ PAPERS = {
                      kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),
     "kofler": Paper("kofler", "Automatic data layout optimizations for GPUs (Kofler, Cosenza & "
                     "Fahringer 2015)", kofler.INTRO, kofler.render, CLAIMS_DIR / "kofler.json",
-                    {}, {}, kofler.CLAIMS_INTRO),
+                    {}, {}, kofler.CLAIMS_INTRO, check_inputs=kofler_label.check_labels),
     "kofler-tree": Paper("kofler-tree", "Kofler et al. 2015: the per-GPU decision tree's training",
                          kofler_tree.INTRO, kofler_tree.render, CLAIMS_DIR / "kofler-tree.json",
                          {}, {}, "Ratios are time(AoS) / time(best tile) of the training kernels "

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from plots.claims.estimates import (Estimate, aggregate, geomean, hull_of, ratio_estimate,
                                       time_bounds)
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
+from plots.kofler_label import TREE_LAYOUTS, method_choice
 from plots.select import by_size, describe, expand, matches
 from plots.text import format_seconds, times_text
 
@@ -434,9 +435,12 @@ PARTITION_COUNTS = {  # count -> (what it counts, (clusters, layouts) -> number)
 
 def measure_partition(spec, scope):
     """A count over the field partition a benchmark's name carries (`partition:a+b|c`, the
-    Kofler method's layouts; `cluster_layouts:tiled-64|soa` each cluster's layout, AoS where
-    the name has none; docs/advisor.md): `count` is one of PARTITION_COUNTS. Names are exact,
-    so there is no interval; the value is the largest over the sizes, the detail names each
+    Kofler method's `kdlg` and `kdlg-tree`), each cluster's layout AoS for `kdlg` and the
+    tree's choice in the label for `kdlg-tree` (`cluster_layouts=tiled-64|soa;...`,
+    plots/kofler_label.py; docs/advisor.md): `count` is one of PARTITION_COUNTS. A benchmark
+    without a partition in its name (`tiled-tree`: one cluster of every field) or a tree
+    layout without the tree's choice is not measured. Names and labels are exact, so there
+    is no interval; the value is the largest over the sizes, the detail names each
     partition."""
     if spec["count"] not in PARTITION_COUNTS:
         raise ClaimsError(f"measure 'partition': 'count' must be one of "
@@ -449,12 +453,12 @@ def measure_partition(spec, scope):
         if not isinstance(partition, str):
             raise NotMeasured([f"no partition in the name: {benchmark.name}"])
         clusters = [c.split("+") for c in partition.split("|")]
-        layouts = str(benchmark.params.get("cluster_layouts", "")).split("|")
-        if len(layouts) != len(clusters):
-            layouts = ["aos"] * len(clusters)
+        choice = method_choice(benchmark)
+        if choice is None and benchmark.layout in TREE_LAYOUTS:
+            raise NotMeasured([f"no tree's choice in the label: {benchmark.name}"])
+        layouts = choice["cluster_layouts"] if choice else ["aos"] * len(clusters)
         values.append(count(clusters, layouts))
-        named[f"{partition}" + (f" ({'|'.join(layouts)})" if "cluster_layouts" in
-                                benchmark.params else "")] = None
+        named[f"{partition}" + (f" ({'|'.join(layouts)})" if choice else "")] = None
     value = max(values)
     return Measured(value, f"{value} {what}", f"partition {'; '.join(named)} at "
                     f"{coverage.labelled}", {}, interval=(value, value), hull=(value, value))

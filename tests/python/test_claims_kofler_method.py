@@ -1,15 +1,19 @@
 """The Kofler claims about the method itself (issue 22 item 6) on hand-built results: each
-gives its designed verdict, and a changed number or a changed partition in a benchmark name
-flips it. The structural claims read the partition (and each cluster's layout) from the
-method's benchmark names (`kdlg`, `kdlg-tree`: docs/advisor.md)."""
+gives its designed verdict, and a changed number, a changed partition in a benchmark name
+or a changed choice in a label flips it. The structural claims read the partition from the
+method's benchmark names (`kdlg`, `kdlg-tree`) and each cluster's layout from `kdlg-tree`'s
+label, the tree's choice (docs/advisor.md)."""
+
+from dataclasses import replace
 
 import pytest
 
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, ClaimsError,
                           Scope, evaluate_claim, load_claims)
+from plots.load import ResultsError
 from plots.papers import PAPERS
 
-from tests.python.test_claims_parts import bench
+from tests.python.test_claims_parts import bench as timed_bench
 
 # program -> (version, precisions, sizes)
 PROGRAMS = {"nbody": ("gpu", ("float",), (65536, 131072)),
@@ -36,41 +40,51 @@ def claim(claim_id):
     return next(c for c in load_claims(PAPERS["kofler"].claims_file) if c["id"] == claim_id)
 
 
+def bench(name, time_s, label=None):
+    return replace(timed_bench(name, time_s), label=label)
+
+
+def tree_label(layouts):
+    return f"cluster_layouts={layouts};tree_gpu=Test GPU"
+
+
 def variants(app):
-    """(layout, knob, name tail) of one program: the sweep's layouts and the method's."""
-    rows = [("aos", None, ""), ("soa", None, "")]
-    rows += [("tiled", t, f"/tile:{t}") for t in TILES]
-    rows += [("split", p, f"/partition:{p}") for p in SPLIT.get(app, ())]
-    one = KDLG[app].replace("|", "+")
-    rows += [("kdlg", None, f"/partition:{KDLG[app]}"),
-             ("tiled-tree", None, f"/partition:{one}/cluster_layouts:tiled-32"),
-             ("kdlg-tree", None, f"/partition:{KDLG[app]}/cluster_layouts:{TREE[app]}")]
+    """(layout, knob, name tail, label) of one program: the sweep's layouts and the
+    method's, named as the harness names them, the tree's choice in the label."""
+    rows = [("aos", None, "", None), ("soa", None, "", None)]
+    rows += [("tiled", t, f"/tile:{t}", None) for t in TILES]
+    rows += [("split", p, f"/partition:{p}", None) for p in SPLIT.get(app, ())]
+    rows += [("kdlg", None, f"/partition:{KDLG[app]}", None),
+             ("tiled-tree", None, "", tree_label("tiled-32")),
+             ("kdlg-tree", None, f"/partition:{KDLG[app]}", tree_label(TREE[app]))]
     return rows
 
 
-def scope(special=None, names=None):
+def scope(special=None, names=None, labels=None):
     """Every program at every size; `special[(app, layout, knob)]` (or with the precision:
     `(app, precision, layout, knob)`) replaces one variant's time (None: not run);
-    `names[(app, layout)]` replaces a method layout's name tail."""
-    special, names = special or {}, names or {}
+    `names[(app, layout)]` replaces a method layout's name tail, `labels[(app, layout)]` its
+    label (None: no label)."""
+    special, names, labels = special or {}, names or {}, labels or {}
     rows = []
     for app, (version, precisions, sizes) in PROGRAMS.items():
         for precision in precisions:
             for size in sizes:
-                for layout, knob, tail in variants(app):
+                for layout, knob, tail, label in variants(app):
                     time_s = BASE[layout]
                     for key in ((app, precision, layout, knob), (app, layout, knob)):
                         time_s = special.get(key, time_s)
                     if time_s is None:
                         continue
                     tail = names.get((app, layout), tail)
+                    label = labels.get((app, layout), label)
                     rows.append(bench(f"kofler/{app}/{version}/{layout}/{precision}{tail}"
-                                      f"/size:{size}", time_s))
+                                      f"/size:{size}", time_s, label))
     return Scope(tuple(rows), {}, {})
 
 
-def verdict(claim_id, special=None, names=None):
-    return evaluate_claim(claim(claim_id), scope(special, names))
+def verdict(claim_id, special=None, names=None, labels=None):
+    return evaluate_claim(claim(claim_id), scope(special, names, labels))
 
 
 NEW = ("nbody-kdlg-splits-the-fields", "nbody-method-selects-soa", "bitonic-kdlg-one-cluster",
@@ -109,26 +123,51 @@ def test_the_designed_results_reproduce_every_method_claim():
 
 # --- structural claims: the partition in the name --------------------------------------------
 
-@pytest.mark.parametrize("claim_id, names, measured", [
-    ("nbody-kdlg-splits-the-fields", {("nbody", "kdlg"): "/partition:pos+vel"},
+@pytest.mark.parametrize("claim_id, names, labels, measured", [
+    ("nbody-kdlg-splits-the-fields", {("nbody", "kdlg"): "/partition:pos+vel"}, {},
      "2 field(s) in the largest cluster"),
-    ("bitonic-kdlg-one-cluster", {("bitonic", "kdlg"): "/partition:key+id|weight+value"},
+    ("bitonic-kdlg-one-cluster", {("bitonic", "kdlg"): "/partition:key+id|weight+value"}, {},
      "2 cluster(s)"),
-    ("nbody-method-selects-soa",
-     {("nbody", "kdlg-tree"): "/partition:pos+vel/cluster_layouts:tiled-64"},
+    ("nbody-method-selects-soa", {("nbody", "kdlg-tree"): "/partition:pos+vel"},
+     {("nbody", "kdlg-tree"): tree_label("tiled-64")},
      "1 cluster(s) of several fields not laid out SoA"),
 ])
-def test_a_partition_unlike_the_papers_fails_the_structural_claim(claim_id, names, measured):
+def test_a_partition_unlike_the_papers_fails_the_structural_claim(claim_id, names, labels,
+                                                                  measured):
     assert verdict(claim_id).verdict == REPRODUCED
-    result = verdict(claim_id, names=names)
+    result = verdict(claim_id, names=names, labels=labels)
     assert result.verdict == NOT_REPRODUCED and result.measured == measured
 
 
+def test_the_trees_choice_is_read_from_the_label_not_assumed():
+    """One cluster of both fields: SoA as the tree chose it reproduces 'selects SoA', tiled
+    fails it; the partition is the same name in both."""
+    names = {("nbody", "kdlg-tree"): "/partition:pos+vel"}
+    soa = verdict("nbody-method-selects-soa", names=names,
+                  labels={("nbody", "kdlg-tree"): tree_label("soa")})
+    assert soa.verdict == REPRODUCED and "partition pos+vel (soa)" in soa.note
+    tiled = verdict("nbody-method-selects-soa", names=names,
+                    labels={("nbody", "kdlg-tree"): tree_label("tiled-8")})
+    assert tiled.verdict == NOT_REPRODUCED and "partition pos+vel (tiled-8)" in tiled.note
+
+
 def test_one_cluster_laid_out_soa_is_soa_and_tiled_single_fields_are_too():
-    soa = {("nbody", "kdlg-tree"): "/partition:pos+vel/cluster_layouts:soa"}
-    assert verdict("nbody-method-selects-soa", names=soa).verdict == REPRODUCED
+    soa = {("nbody", "kdlg-tree"): "/partition:pos+vel"}
+    assert verdict("nbody-method-selects-soa", names=soa,
+                   labels={("nbody", "kdlg-tree"): tree_label("soa")}).verdict == REPRODUCED
     result = verdict("nbody-method-selects-soa")  # pos|vel, each tiled-64
     assert "partition pos|vel (tiled-64|tiled-64)" in result.note
+
+
+def test_a_kdlg_tree_without_the_trees_choice_is_not_measured_and_a_bad_label_is_an_error():
+    result = verdict("nbody-method-selects-soa", labels={("nbody", "kdlg-tree"): None})
+    assert result.verdict == NOT_MEASURED
+    assert "no tree's choice in the label: kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/" \
+        "size:65536" in result.note
+    with pytest.raises(ResultsError, match="label 'cluster_layouts=soa;tree_gpu=Test GPU' is "
+                                           "not the decision tree's choice: .* with 2 "
+                                           r"layout\(s\)"):
+        verdict("nbody-method-selects-soa", labels={("nbody", "kdlg-tree"): tree_label("soa")})
 
 
 def test_a_structural_claim_reads_every_size():
@@ -244,8 +283,10 @@ def test_an_unknown_count_is_one_clear_error():
         evaluate_claim(partition_claim("fields"), scope())
 
 
-def test_a_layout_without_a_partition_in_its_name_is_not_measured():
-    result = evaluate_claim(partition_claim("clusters", {"app": "bitonic", "layout": "soa"}),
+@pytest.mark.parametrize("layout", ["soa", "tiled-tree"])
+def test_a_layout_without_a_partition_in_its_name_is_not_measured(layout):
+    result = evaluate_claim(partition_claim("clusters", {"app": "bitonic", "layout": layout}),
                             scope())
     assert result.verdict == NOT_MEASURED
-    assert "no partition in the name: kofler/bitonic/bitonic/soa/u32/size:1048576" in result.note
+    assert (f"no partition in the name: kofler/bitonic/bitonic/{layout}/u32/size:1048576"
+            in result.note)

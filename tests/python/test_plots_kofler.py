@@ -7,6 +7,7 @@ import io
 import json
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ from plots.__main__ import main
 from plots.figures import TextOutsideFigure, UnreadableFigure
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope,
                           evaluate_claim, load_claims)
-from plots.load import Benchmark
+from plots.kofler_data import method_layout_text
+from plots.kofler_label import method_choice
+from plots.load import Benchmark, ResultsError
 from plots.names import parse_name
 from plots.papers import PAPERS
 
@@ -81,16 +84,21 @@ def report(tmp_path_factory):
     return folder, (folder / "REPORT.md").read_text()
 
 
-def copy_without(fixture, tmp_path, drop):
-    """A copy of the fixture without the entries whose benchmark name `drop` accepts."""
+def copy_edited(fixture, tmp_path, edit):
+    """A copy of the fixture whose entries are `edit(entries)`."""
     folder = tmp_path / "run"
     shutil.copytree(fixture, folder)
     path = folder / "kofler.gpu0.json"
     doc = json.loads(path.read_text())
-    doc["benchmarks"] = [e for e in doc["benchmarks"]
-                         if not drop(parse_name(e["name"])["benchmark"])]
+    doc["benchmarks"] = edit(doc["benchmarks"])
     path.write_text(json.dumps(doc))
     return folder
+
+
+def copy_without(fixture, tmp_path, drop):
+    """A copy of the fixture without the entries whose benchmark name `drop` accepts."""
+    return copy_edited(fixture, tmp_path, lambda entries: [
+        e for e in entries if not drop(parse_name(e["name"])["benchmark"])])
 
 
 def rows_after(text, heading):
@@ -170,7 +178,7 @@ def test_table2_reads_the_counters_and_the_speedups_of_soa_and_the_best_tile(rep
     assert rows["LavaMD"][6] == "not reported"  # the fixture's LavaMD reports no kernels
     assert rows["LavaMD"][10] == rows["LavaMD"][11] == "not measured"
     method = median_seconds(folder, "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/"
-                            "cluster_layouts:tiled-64|tiled-64/size:65536")
+                            "size:65536")
     assert nbody[12].startswith(f"{aos / method:.2f}× [")
     assert nbody[13] == "pos: tiled-64; vel: tiled-64"
     assert rows["SAMPO"][13].endswith("dead: soa; state: soa; ageInHours: soa; "
@@ -410,8 +418,32 @@ def test_fig5_draws_the_papers_four_versions(report):
     assert "n/m" not in svg  # every version of N-body, bitonic and SAMPO is in the fixture
 
 
-def test_without_a_tree_fig5_marks_the_trees_versions_not_measured(fixture, tmp_path):
-    folder = copy_without(fixture, tmp_path, lambda n: any(t in n for t in TREE_LAYOUTS))
+def failed_without_a_tree(entries):
+    """The entries of a run without a tree: each tiled-tree and kdlg-tree benchmark one
+    failure naming --kofler-tree, without a label (docs/advisor.md section 4)."""
+    edited, failed = [], set()
+    for entry in entries:
+        layout = next((t.strip("/") for t in TREE_LAYOUTS if t in entry["name"]), None)
+        if layout is None:
+            edited.append(entry)
+        elif entry["run_name"] not in failed:
+            failed.add(entry["run_name"])
+            failure = make_kofler_fixture.idw.errored_entry(entry["run_name"].removesuffix(
+                "/manual_time"))
+            failure["error_message"] = (f"layout '{layout}' needs a decision tree: give "
+                                        "--kofler-tree FILE (make reproduce trains one: suite "
+                                        "kofler-tree, docs/kofler-tree.md)")
+            edited.append(failure)
+    return edited
+
+
+@pytest.mark.parametrize("without_a_tree", ["failed", "absent"])
+def test_without_a_tree_fig5_marks_the_trees_versions_not_measured(fixture, tmp_path,
+                                                                   without_a_tree):
+    """A run without a tree: its tree layouts failed (the harness's way) or were not run."""
+    folder = (copy_edited(fixture, tmp_path, failed_without_a_tree)
+              if without_a_tree == "failed" else
+              copy_without(fixture, tmp_path, lambda n: any(t in n for t in TREE_LAYOUTS)))
     text = report_of(folder)
     svg = (folder / "figures" / "kofler_fig5.svg").read_text()
     assert svg.count("n/m") == 6  # two versions in each of the three panels
@@ -425,6 +457,82 @@ def test_without_a_tree_fig5_marks_the_trees_versions_not_measured(fixture, tmp_
                      "method-never-slower-than-aos"):
         assert "| not measured |" in claim_row(text, claim_id), claim_id
     assert "| reproduced |" in claim_row(text, "bitonic-kdlg-one-cluster")  # kdlg needs no tree
+
+
+def test_fig1_says_the_trees_clustering_was_not_measured_without_a_tree(fixture, tmp_path):
+    text = report_of(copy_edited(fixture, tmp_path, failed_without_a_tree))
+    assert "- 128K initial eggs, `kdlg-tree`: not measured" in text
+    assert "- 128K initial eggs, `kdlg`: availableEggs+" in text  # kdlg needs no tree
+
+
+def test_a_label_that_is_not_the_trees_choice_is_one_error_and_nothing_is_written(fixture,
+                                                                                    tmp_path):
+    bad = "cluster_layouts=tiled-64;tree_gpu=NVIDIA H100 80GB HBM3"  # pos|vel: two clusters
+
+    def relabel(entries):
+        return [{**e, "label": bad} if "/nbody/gpu/kdlg-tree/" in e["name"] else e
+                for e in entries]
+    folder, out = copy_edited(fixture, tmp_path, relabel), tmp_path / "out"
+    stderr = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(stderr):
+        assert main(["--out", str(out), str(folder)]) == 2
+    (line,) = stderr.getvalue().splitlines()
+    assert (f"kofler.gpu0.json: kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/size:16384: "
+            f"label '{bad}' is not the decision tree's choice: expected "
+            "cluster_layouts=<layout>|...;tree_gpu=<GPU name> with 2 layout(s) (aos, soa or "
+            "tiled-<t>), one per cluster of pos|vel (docs/advisor.md)") in line
+    assert not out.exists() or not any(out.iterdir())
+
+
+def method_bench(layout, partition=None, label=None, error=None):
+    params = {**({"partition": partition} if partition else {}), "size": 1}
+    return replace(bench(layout, 1, 1.0, app="nbody", error=error), params=params, label=label)
+
+
+TREE_GPU = ";tree_gpu=NVIDIA H100 80GB HBM3; a name with ; and = in it"
+
+
+@pytest.mark.parametrize("layout, partition, label, choice, text", [
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa" + TREE_GPU,
+     ["tiled-64", "soa"], "pos: tiled-64; vel: soa"),
+    ("tiled-tree", None, "cluster_layouts=tiled-32" + TREE_GPU, ["tiled-32"],
+     "all fields: tiled-32"),
+    ("kdlg-tree", "a+b|c", "cluster_layouts=aos|tiled-8" + TREE_GPU, ["aos", "tiled-8"],
+     "a+b: aos; c: tiled-8"),
+    ("kdlg", "pos|vel", None, None, "pos: aos; vel: aos"),
+    ("kdlg-tree", "pos|vel", None, None, "the tree's choice not recorded (no label)"),
+    ("soa", None, "cluster_layouts=soa" + TREE_GPU, None, None),  # not a tree layout
+])
+def test_the_trees_choice_is_read_from_the_label(layout, partition, label, choice, text):
+    benchmark = method_bench(layout, partition, label)
+    expected = choice and {"cluster_layouts": choice, "tree_gpu": TREE_GPU.split("=", 1)[1]}
+    assert method_choice(benchmark) == expected
+    assert method_layout_text(benchmark) == text
+
+
+def test_a_tree_layout_that_failed_has_no_choice():
+    failed = method_bench("kdlg-tree", "pos|vel", error="layout 'kdlg-tree' needs a decision tree")
+    assert method_choice(failed) is None and method_layout_text(failed) == "not measured"
+
+
+@pytest.mark.parametrize("layout, partition, label", [
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64;tree_gpu=G"),  # one layout, 2 clusters
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa|soa;tree_gpu=G"),
+    ("tiled-tree", None, "cluster_layouts=soa|soa;tree_gpu=G"),
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa"),  # no GPU
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa;tree_gpu="),
+    ("kdlg-tree", "pos|vel", "tree_gpu=G;cluster_layouts=tiled-64|soa"),
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-0|soa;tree_gpu=G"),
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled:64|soa;tree_gpu=G"),  # the plan's spelling
+    ("kdlg-tree", "pos|vel", "cluster_layouts=blocked|soa;tree_gpu=G"),
+    ("kdlg-tree", "pos|vel", ""),
+    ("kdlg-tree", None, "cluster_layouts=soa;tree_gpu=G"),  # no partition in the name
+])
+def test_a_label_not_of_the_trees_form_is_an_error_naming_the_benchmark(layout, partition,
+                                                                        label):
+    with pytest.raises(ResultsError, match=r"^hand-built: p/nbody/gpu/.*: label '.*' is not the "
+                                           r"decision tree's choice: expected "):
+        method_choice(method_bench(layout, partition, label))
 
 
 def test_fig1_adds_the_methods_clustering_under_the_one_cluster_map(report):
@@ -445,7 +553,7 @@ def test_regret_is_the_choice_over_the_fastest_measured_layout(report):
     fastest = median_seconds(folder, "kofler/nbody/gpu/split-ct/float/partition:pos-vel/"
                              "size:65536")
     method = median_seconds(folder, "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/"
-                            "cluster_layouts:tiled-64|tiled-64/size:65536")
+                            "size:65536")
     assert nbody[8].startswith(f"{method / fastest:.2f}× [")
     assert rows["SAMPO", "128K"][6] == "the choice" and rows["SAMPO", "128K"][8].startswith(
         "1.00×")

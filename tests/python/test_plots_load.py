@@ -249,6 +249,37 @@ def test_a_counter_missing_from_some_repetitions_is_refused(tmp_path):
     assert "counter 'pct_of_limit' missing from 1 of its 3 repetitions" in message, message
 
 
+LABEL = "cluster_layouts=tiled-64|soa;tree_gpu=NVIDIA H100 80GB HBM3"
+
+
+def test_the_label_is_read_once_for_the_benchmark(tmp_path):
+    """Google Benchmark's label (the Kofler method's tree choice) is the benchmark's, from
+    every repetition; an aggregate without one differs from none; unlabelled is None."""
+    runs = [dict(iteration(NAME, t), repetition_index=k, label=LABEL)
+            for k, t in enumerate((10, 11, 12))]
+    folder = write_result(tmp_path / "run", runs + [aggregate(NAME, "median", 11, unit="time"),
+                                                    iteration(OTHER, 5)])
+    benchmarks = by_name(load_results([folder]))
+    assert benchmarks[NAME.removesuffix("/manual_time")].label == LABEL
+    assert benchmarks[OTHER.removesuffix("/manual_time")].label is None
+
+
+@pytest.mark.parametrize("labels, complaint", [
+    ((LABEL, LABEL, LABEL.replace("soa", "aos")), "labels differ between its entries: "
+     "'cluster_layouts=tiled-64|aos;tree_gpu=NVIDIA H100 80GB HBM3', "
+     "'cluster_layouts=tiled-64|soa;tree_gpu=NVIDIA H100 80GB HBM3'"),
+    ((LABEL, None, LABEL), "labels differ between its entries: "
+     "'cluster_layouts=tiled-64|soa;tree_gpu=NVIDIA H100 80GB HBM3', none"),
+    ((LABEL, ["soa"], LABEL), "label ['soa'] is not a string"),
+])
+def test_repetitions_with_different_labels_are_refused(tmp_path, labels, complaint):
+    """Two runs' entries under one name (say, with two GPUs' trees) cannot be one result."""
+    runs = [dict(iteration(NAME, 10), repetition_index=k, **({} if l is None else {"label": l}))
+            for k, l in enumerate(labels)]
+    message = merge_refusal(tmp_path, runs)
+    assert f"soa/float/p:2/size:1024/block:256 ({complaint})" in message, message
+
+
 def test_one_benchmark_in_two_files_of_one_gpu_is_refused(tmp_path):
     lb = {"gpu": {"name": "NVIDIA H100", "uuid": "GPU-1"}}
     folder = write_result(tmp_path / "run", [iteration(NAME, 10)], lb)

@@ -1,0 +1,54 @@
+"""What the decision tree chose for a Kofler method benchmark, read from its label
+(docs/advisor.md section 4): `cluster_layouts=tiled-64|soa;tree_gpu=<GPU name>`, one layout
+per cluster in the partition's order (`aos`, `soa`, `tiled-<t>`; one for `tiled-tree`, whose
+one cluster holds every field), then the GPU the tree was trained on (to the label's end).
+Apart from plots/kofler_data.py so that the claims' measures read it without importing the
+figures' helpers."""
+
+import re
+
+from plots.load import ResultsError
+
+TREE_LAYOUTS = ("tiled-tree", "kdlg-tree")  # the values planned with the tree: labelled
+LABEL = re.compile(r"cluster_layouts=(?P<layouts>[^;]*);tree_gpu=(?P<gpu>.+)", re.DOTALL)
+CLUSTER_LAYOUT = re.compile(r"aos|soa|tiled-[1-9][0-9]*")
+
+
+def clusters(benchmark):
+    """The clusters of a method benchmark, each a list of fields: the partition in its name
+    (`partition:a+b|c`), one cluster of all fields (["all fields"]) for `tiled-tree`; None
+    when the name has no partition."""
+    if benchmark.layout == "tiled-tree":
+        return [["all fields"]]
+    partition = benchmark.params.get("partition")
+    return [c.split("+") for c in partition.split("|")] if isinstance(partition, str) else None
+
+
+def method_choice(benchmark):
+    """{"cluster_layouts": [one per cluster], "tree_gpu": name} of a `tiled-tree` or
+    `kdlg-tree` benchmark; None for other layouts and for one without a label (run without a
+    tree: it failed). A label not of that form, or with another number of layouts than the
+    benchmark has clusters, is a ResultsError naming the file and the benchmark."""
+    if benchmark.layout not in TREE_LAYOUTS or benchmark.label is None:
+        return None
+    match = LABEL.fullmatch(benchmark.label)
+    layouts = match["layouts"].split("|") if match else []
+    parts = clusters(benchmark)
+    if (not match or not all(CLUSTER_LAYOUT.fullmatch(l) for l in layouts)
+            or parts is None or len(layouts) != len(parts)):
+        want = ("a partition in its name" if parts is None else
+                f"{len(parts)} layout(s) (aos, soa or tiled-<t>), one per cluster of "
+                + "|".join("+".join(c) for c in parts))
+        raise ResultsError(
+            f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not the "
+            "decision tree's choice: expected cluster_layouts=<layout>|...;tree_gpu=<GPU "
+            f"name> with {want} (docs/advisor.md)")
+    return {"cluster_layouts": layouts, "tree_gpu": match["gpu"]}
+
+
+def check_labels(devices):
+    """Every method benchmark's label read once before any output is written: one
+    ResultsError for the first that is not the tree's choice."""
+    for device in devices:
+        for benchmark in device.benchmarks:
+            method_choice(benchmark)
