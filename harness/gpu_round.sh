@@ -23,6 +23,10 @@
 #            matching FILTER (SUITE) with the tree's code, then with the old files swapped in,
 #            then the tree's again (drift shows as new-1 vs new-2), and prints each name's
 #            median time per build. The tree's files are restored afterwards.
+#   traffic  the traffic simulation: lower Manhattan (data/lowermanhattan.graphml: carry it) on
+#            the CPU reference and on the GPU in two layouts (the checksums must agree), the
+#            paper's scale (8 x 8 copies, 229,376 cars, 1000 steps) timed on the GPU, memcheck
+#            of the small GPU tests
 # Never run `make source-commit` here: the GPU machine may hold a stale .git; the carried
 # .source-commit written on the development machine is what names the source.
 set -uo pipefail
@@ -58,6 +62,27 @@ case "$phase" in
       | awk '{print $(NF-1), $0}' | sort -rn | head -12 | cut -d' ' -f2-
     grep -h "^compute-sanitizer --tool" "$OUT/ctest-last.log" 2>/dev/null
     [ "$status" -eq 0 ]
+    ;;
+  traffic)
+    make build JOBS="$jobs" 2>&1 | tail -1
+    net=${NETWORK:-data/lowermanhattan.graphml}
+    if [ -f "$net" ]; then
+      stamp "CPU reference"; build/layoutbench traffic --network "$net" --cars 5000 --steps 1000 --seed 7 --out /tmp/cpu.csv 2>&1 | tail -1
+      for l in soa aos; do
+        stamp "GPU $l, Car::path partial 6"
+        build/layoutbench traffic --network "$net" --cars 5000 --steps 1000 --seed 7 --device gpu --layout $l \
+          --field path --strategy partial --inline 6 --out /tmp/gpu.csv 2>&1 | tail -1
+      done
+      for l in soa aos; do
+        stamp "paper scale, GPU $l"
+        build/layoutbench traffic --network "$net" --tile 8x8 --cars 229376 --steps 1000 --seed 7 --device gpu \
+          --layout $l --out /tmp/paper.csv 2>&1 | tail -1
+      done
+    else
+      echo "gpu_round traffic: no $net (carry data/lowermanhattan.graphml): the CLI checks are left out"
+    fi
+    stamp "memcheck, small traffic GPU tests"
+    compute-sanitizer --tool memcheck --error-exitcode 3 build/tests/lb_gpu_tests --gtest_filter='TrafficGpu.*' 2>&1 | tail -3
     ;;
   mutate)
     make build JOBS="$jobs" 2>&1 | tail -1
