@@ -8,8 +8,8 @@ Every comparison is over AoS at the same program, version, precision and size. "
 compile-time `tiled-ct` / `split-ct` where the run-time one was not run) at that size: the
 measured optimum. The method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, docs/advisor.md)
 are one benchmark each per size, their partition in the name and the tree's choice in the
-label (plots/kofler_label.py). A section without data in the
-results is left out with a one-line note.
+label (plots/kofler_label.py). A section without data in the results is left out with a
+one-line note.
 """
 
 import math
@@ -126,9 +126,9 @@ def table2_section(devices, figures_dir):
             "The paper's \"speedup over AoS\" is the speedup of the layout its method chooses "
             "(l.118): here the column × AoS: method (kdlg-tree), time(AoS) / time(kdlg-tree), "
             "and the method's layout: the KDLG clusters its benchmark name carries, each with "
-            "the tree's class its label records (`tiled-t`: tiles of t records); not measured where the run had no "
-            "decision tree for its GPU. Beside it, time(AoS) / time of SoA, of the best tile "
-            "and of the best partition of our sweep. Every speedup has the interval from the "
+            "the tree's class its label records (`tiled-t`: tiles of t records); not "
+            "measured where the run had no decision tree for its GPU. Beside it, time(AoS) / "
+            "time of SoA, of the best tile and of the best partition of our sweep. Every speedup has the interval from the "
             "repetitions' extremes. Best tile / partition: the fastest of the sweep at that "
             "size, named in brackets (picked on the same data, so slightly optimistic).\n\n"
             + markdown_table(header, rows))
