@@ -1,6 +1,7 @@
 """Springer, Sun & Masuhara 2018 (inner array inlining) figures: Fig. 10a (synthetic), the
-object-count sweep, Fig. 10b (BFS, when `inner/bfs/...` benchmarks are present) and the memory
-footprint per strategy.
+object-count sweep, Fig. 10b (BFS, when `inner/bfs/...` benchmarks are present), the memory
+footprint per strategy and Fig. 11 (traffic, when `inner/traffic/...` benchmarks are present:
+plots/inner_traffic.py).
 
 Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>. Fig. 10's
 x-axis is the inlining size N: partial inlining is a curve over N, no inlining a point at
@@ -46,6 +47,9 @@ def render(devices, figures_dir):
     if any(b.app == "bfs" for d in devices for b in d.benchmarks):
         sections.append(fig10_section(devices, figures_dir, "bfs", "Fig. 10b"))
     sections.append(footprint_section(devices, figures_dir))
+    from plots import inner_traffic  # it draws on this module's panels: imported here
+    if inner_traffic.has_traffic(devices):
+        sections += inner_traffic.render(devices, figures_dir)
     return sections
 
 
@@ -81,7 +85,7 @@ def inline_curves(device, app, layout, key, value):
     return curves
 
 
-def _draw_inline_panel(ax, layouts):
+def draw_inline_panel(ax, layouts):
     """Both layouts' strategies on one axis ({layout: inline_curves}): the paper's one
     axis per benchmark. True when something (a time or an error) was drawn."""
     runs = [(layout, strategy, points) for layout, curves in layouts.items()
@@ -131,7 +135,7 @@ def fig10_section(devices, figures_dir, app, figure):
         ax.set_title(panel_title(f"AoS and SoA, {where}", device, devices))
         layouts = {layout: inline_curves(device, app, layout, key, value) for layout in LAYOUTS
                    if value is not None}
-        if not _draw_inline_panel(ax, layouts):
+        if not draw_inline_panel(ax, layouts):
             mark_not_measured(ax, f"no {app} benchmarks")
         if value is not None:
             points.append(f"{device.label}: {where}")

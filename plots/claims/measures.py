@@ -218,7 +218,8 @@ def measure_counter_ratio(spec, scope):
         parts.append(Measured(value, f"{value:.3f}", f"{how}{counter} {of:.6g} / {to:.6g} "
                               f"({describe(spec['of'])} / {describe(spec['to'])})", {},
                               interval=(value, value), hull=(value, value),
-                              label=f"{scope.sweep} {size}"))
+                              label=" ".join(filter(None, (spec.get("label"),
+                                                           f"{scope.sweep} {size}")))))
     return _parts_measured(parts)
 
 

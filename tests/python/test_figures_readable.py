@@ -29,7 +29,8 @@ FIGURES = {  # every figure the plots draw, by the fixture that draws it
     "kriging_quick": ("kriging_fig2", "kriging_fig3", "kriging_fig4", "kriging_exp7",
                       "kriging_wells"),
     "kofler_quick": ("kofler_tile_sweep", "kofler_fig1", "kofler_fig5", "kofler_regret"),
-    "inner_quick": ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint"),
+    "inner_quick": ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint",
+                    "inner_fig11"),
     SEVERAL_GPUS: IDW + ("compare_1_ratio", "compare_1_ceiling"),
 }
 

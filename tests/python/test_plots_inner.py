@@ -1,4 +1,5 @@
-"""Springer et al. 2018 (inner arrays) figures and claims, on the synthetic fixture.
+"""Springer et al. 2018 (inner arrays) figures and claims, on the synthetic fixture (synthetic,
+BFS and traffic benchmarks).
 
 The fixture folder is written by fixtures/make_inner_fixture.py into a temporary folder
 (deterministic; its claims have designed verdicts, listed in the generator's docstring).
@@ -18,7 +19,7 @@ from plots.papers import PAPERS
 from tests.python.report_checks import (assert_figures_written, load_fixture_generator,
                                         rendered_once, report_of)
 
-FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint")
+FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint", "inner_fig11")
 DESIGNED = {
     "synthetic-soa-object-over-aos-30pct": REPRODUCED,
     "synthetic-soa-full-order-of-magnitude": REPRODUCED,
@@ -28,7 +29,15 @@ DESIGNED = {
     "bfs-soa-full-no-gain-over-object": NOT_REPRODUCED,
     "bfs-partial-3-inlines-over-80pct": REPRODUCED,
     "synthetic-partial-branch-negligible": NOT_REPRODUCED,
+    "traffic-soa-faster-than-aos-every-strategy": REPRODUCED,
+    "traffic-path-full-15pct-over-object": REPRODUCED,
+    "traffic-path-partial-from-6-slightly-better": REPRODUCED,
+    "traffic-path-partial-15-no-loss": REPRODUCED,
+    "traffic-path-partial-15-less-memory": REPRODUCED,
+    "traffic-cell-arrays-little-gain": NOT_REPRODUCED,
+    "traffic-cell-one-element-inlines-95pct": REPRODUCED,
 }
+SECOND = {"synthetic": "objects", "bfs": "graph", "traffic": "field"}
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
 
 
@@ -60,11 +69,11 @@ def test_fixture_names_follow_the_convention(device):
     for b in device.benchmarks:
         parsed = parse_name(b.name)
         assert parsed["paper"] == "inner" and parsed["precision"] == "int"
-        assert parsed["app"] in ("synthetic", "bfs")
         assert parsed["version"] in ("none", "partial", "full", "object")
         assert list(parsed["params"])[0] == "inline"
-        assert list(parsed["params"])[1] == ("objects" if parsed["app"] == "synthetic"
-                                             else "graph")
+        assert list(parsed["params"])[1] == SECOND[parsed["app"]]
+        if parsed["app"] == "traffic":
+            assert list(parsed["params"])[2:] == ["network", "cars", "steps"]
 
 
 def test_every_figure_is_written_as_png_and_svg_without_text_outside(report):
@@ -77,7 +86,7 @@ def test_every_figure_is_written_as_png_and_svg_without_text_outside(report):
 def test_report_verdicts_are_the_designed_ones(report):
     text = (report / "REPORT.md").read_text()
     assert "## Inner array inlining for SoA (Springer, Sun & Masuhara 2018)" in text
-    assert "6 reproduced, 2 not reproduced, 0 inconclusive, 0 not measured." in text
+    assert "12 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured." in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
     for claim_id, verdict in DESIGNED.items():
         (row,) = [r for r in rows if f"(`{claim_id}`)" in r]
@@ -99,13 +108,18 @@ def test_claim_values_read_at_the_papers_count_and_per_graph(device):
     assert verdicts["bfs-soa-full-no-gain-over-object"].value == pytest.approx(14 / 12, rel=0.03)
 
 
-def test_bfs_claims_are_not_measured_without_bfs_runs_and_name_what_is_absent(device):
-    synthetic_only = [b for b in device.benchmarks if b.app == "synthetic"]
-    verdicts = verdicts_of(synthetic_only)
+@pytest.mark.parametrize("app", ["bfs", "traffic"])
+def test_an_apps_claims_are_not_measured_without_its_runs_and_name_what_is_absent(device, app):
+    others = [b for b in device.benchmarks if b.app != app]
+    verdicts = verdicts_of(others)
     for claim_id, verdict in verdicts.items():
-        expected = NOT_MEASURED if claim_id.startswith("bfs") else DESIGNED[claim_id]
+        expected = NOT_MEASURED if claim_id.startswith(app) else DESIGNED[claim_id]
         assert verdict.verdict == expected, claim_id
-    assert "absent: bfs/full/soa/int" in verdicts["bfs-soa-full-no-gain-over-object"].note
+    absent = {"bfs": ("bfs-soa-full-no-gain-over-object", "absent: bfs/full/soa/int"),
+              "traffic": ("traffic-path-full-15pct-over-object",
+                          "absent: traffic/full/soa/int/field:path")}
+    claim_id, text = absent[app]
+    assert text in verdicts[claim_id].note
 
 
 def test_a_claim_missing_one_of_its_inline_sizes_is_not_measured_naming_it(device):
@@ -148,3 +162,51 @@ def test_an_invalid_time_is_drawn_as_not_running_and_the_report_is_still_made(fi
     assert "invalid real_time" in row
     verdict = verdicts_of(load_results([report]).devices[0].for_paper("inner").benchmarks)
     assert verdict["synthetic-soa-partial-no-gain-above-32"].verdict == NOT_MEASURED
+
+
+def test_traffic_claims_read_the_designed_ratios(device):
+    verdicts = verdicts_of(device.benchmarks)
+    assert verdicts["traffic-path-full-15pct-over-object"].value == \
+        pytest.approx(1.04 / 0.9, rel=0.03)
+    assert verdicts["traffic-cell-one-element-inlines-95pct"].value == \
+        pytest.approx([1 - 0.05 / 1.05] * 2, rel=1e-3)
+    assert "networks lowermanhattan-tiled-8x8" in \
+        verdicts["traffic-soa-faster-than-aos-every-strategy"].note
+
+
+def section_of(text, heading):
+    start = text.index(f"\n### {heading}\n")
+    return text[start:text.index("\n### ", start + 1)]
+
+
+def test_fig11_section_sits_after_the_footprint_and_before_the_goal_and_claims(report):
+    text = (report / "REPORT.md").read_text()
+    order = [text.index(f"\n### {h}") for h in (
+        "Memory footprint per strategy", "Fig. 11 — traffic simulation",
+        "Speed goal of issue 23 (not a paper claim)", "Claims — ")]
+    assert order == sorted(order)
+
+
+def test_fig11_states_the_papers_times_beside_ours_and_that_ours_are_not_split(report):
+    fig11 = section_of((report / "REPORT.md").read_text(), "Fig. 11 — traffic simulation")
+    assert "network lowermanhattan-tiled-8x8, 229K cars, 1000 steps" in fig11
+    assert "our benchmark times the whole step" in fig11
+    assert "no split is drawn or estimated" in fig11
+    rows = {r.split(" | ")[0][2:]: r for r in fig11.splitlines() if r.startswith("| ")}
+    assert rows["SoA, every array full"].startswith(
+        "| SoA, every array full | 5.28 s | 6.10 s | 11.38 s | ")
+    assert rows["AoS, every array full"].endswith(" | 15.55 s | 1.21 s |")
+    assert rows["SoA, every array as object"].endswith(" not in the sweep (one field at a time) |")
+    assert rows["Cell::incoming N = 1: arena"] == \
+        "| Cell::incoming N = 1: arena | 3.49 MB | 1.59 MB |"
+
+
+def test_speed_goal_is_stated_against_the_measured_time_apart_from_the_claims(report):
+    text = (report / "REPORT.md").read_text()
+    goal = section_of(text, "Speed goal of issue 23 (not a paper claim)")
+    assert "at most 1.1 s, at least 10× the GTX 980's 11.4 s" in goal
+    (line,) = [r for r in goal.splitlines() if r.startswith("- ")]
+    assert line.startswith("- NVIDIA H100 80GB HBM3: 897 ms on 7.95M cells") and \
+        line.endswith(": **met**")
+    claims = text[text.index("### Claims — "):]
+    assert "1.1 s" not in claims and "speed goal" not in claims.lower()
