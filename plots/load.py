@@ -6,6 +6,7 @@ time; a time that is not positive and finite makes the benchmark an invalid one,
 several `gpu<k>` files) mean several GPUs side by side in the figures.
 """
 
+import gzip
 import json
 import math
 import re
@@ -16,7 +17,18 @@ from pathlib import Path
 
 from plots.names import FIELDS, parse_name
 
-RESULT_FILE = re.compile(r"^(?P<suite>.+)\.gpu(?P<index>\d+)\.json$")
+# A result file may be gzip-compressed as it is (`.json.gz`): a committed reference keeps a large
+# file, such as the decision tree's 2,176 training kernels, small in the tree that device calls copy.
+RESULT_FILE = re.compile(r"^(?P<suite>.+)\.gpu(?P<index>\d+)\.json(?:\.gz)?$")
+
+
+def read_json_text(path):
+    """The text of a result file, `.json` or gzip-compressed `.json.gz`."""
+    path = Path(path)
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return f.read()
+    return path.read_text(encoding="utf-8")
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 HOST_VERSION_PREFIX = "cpu-"
 # Keys Google Benchmark writes itself; every other numeric key of an entry is a counter.
@@ -176,10 +188,10 @@ def read_result_file(path):
     if not match:
         raise ResultsError(f"{path}: not named <suite>.gpu<k>.json")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_json_text(path))
     except json.JSONDecodeError as error:
         raise ResultsError(f"{path}:{error.lineno}: malformed JSON: {error.msg}") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, EOFError, UnicodeDecodeError) as error:  # gzip: OSError/EOFError
         raise ResultsError(f"{path}: cannot read: {error}") from None
     if not isinstance(doc, dict):
         raise ResultsError(f"{path}: top level is not a JSON object")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from plots.load import RESULT_FILE, ResultsError
+from plots.load import RESULT_FILE, ResultsError, read_json_text
 
 ROOT = Path(__file__).resolve().parents[1] / "results" / "reference"
 _OLDEST = datetime.min.replace(tzinfo=timezone.utc)
@@ -63,7 +63,7 @@ def references(root=ROOT):
     root = Path(root)
     found = {}  # gpu -> {suite: [(date, folder name, folder, path)]}
     folders = {}
-    for path in sorted(root.glob("*/*.json")) if root.is_dir() else ():
+    for path in sorted(root.glob("*/*.json*")) if root.is_dir() else ():
         match = RESULT_FILE.match(path.name)
         if not match:
             continue
@@ -111,8 +111,8 @@ def is_folder_argument(text):
 def _context(path):
     """(GPU name, recorded date) of one result file."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        doc = json.loads(read_json_text(path))
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ResultsError(f"{path}: cannot read the reference's result file: {error}") from None
     context = doc.get("context") if isinstance(doc, dict) else None
     context = context if isinstance(context, dict) else {}

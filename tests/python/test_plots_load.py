@@ -287,3 +287,19 @@ def test_one_benchmark_in_two_files_of_one_gpu_is_refused(tmp_path):
     with pytest.raises(ResultsError, match="measured more than once on NVIDIA H100") as error:
         load_results([folder])
     assert "idw.gpu0.json, idw2.gpu0.json" in str(error.value) and "soa/float" in str(error.value)
+
+
+def test_a_gzip_compressed_result_file_reads_as_the_same_benchmarks(tmp_path):
+    """`<suite>.gpu<k>.json.gz` (a committed reference's large file, compressed as it is) gives
+    what the plain file gives; a truncated one is one error naming it."""
+    import gzip
+    folder = tmp_path / "gz"
+    folder.mkdir()
+    (folder / "idw.gpu0.json.gz").write_bytes(gzip.compress(FIXTURE_FILE.read_bytes()))
+    plain, packed = load_results([FIXTURE]), load_results([folder])
+    assert packed.benchmark_count == plain.benchmark_count == 73
+    assert {b.name: b.time_s for f in packed.files for b in f.benchmarks} == \
+        {b.name: b.time_s for f in plain.files for b in f.benchmarks}
+    (folder / "idw.gpu0.json.gz").write_bytes(gzip.compress(FIXTURE_FILE.read_bytes())[:200])
+    with pytest.raises(ResultsError, match=r"idw\.gpu0\.json\.gz: cannot read"):
+        load_results([folder])
