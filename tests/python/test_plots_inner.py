@@ -16,7 +16,7 @@ from plots.names import parse_name
 from plots.papers import PAPERS
 
 from tests.python.report_checks import (assert_figures_written, load_fixture_generator,
-                                        rendered_once, report_of)
+                                        one_worker, rendered_once, report_of)
 
 FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint")
 DESIGNED = {
@@ -30,6 +30,10 @@ DESIGNED = {
     "synthetic-partial-branch-negligible": NOT_REPRODUCED,
 }
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
+
+
+# On the worker that draws this report for the other files too: drawn once (one_worker).
+pytestmark = one_worker("inner_quick")
 
 
 @pytest.fixture(scope="module")
