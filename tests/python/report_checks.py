@@ -10,6 +10,8 @@ import shutil
 import warnings
 from pathlib import Path
 
+import pytest
+
 from plots.__main__ import main
 from plots.figures import TextOutsideFigure, UnreadableFigure, inspecting
 
@@ -89,6 +91,12 @@ def rendered_once(name, tmp_path_factory):
         _RENDERED[name] = (folder, stdout.getvalue())
         _FIGURES[name] = figures
     return _RENDERED[name]
+
+
+def one_worker(name):
+    """The mark that sends a test reading rendered_once(name) to the xdist worker of every other
+    test so marked (`--dist loadgroup`): the report is drawn there once, not once per worker."""
+    return pytest.mark.xdist_group(f"report_{name}")
 
 
 def figures_of(name, tmp_path_factory):

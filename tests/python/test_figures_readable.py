@@ -21,7 +21,7 @@ from plots.figures import (RATIO_MIN_SPAN, UnreadableFigure, panel_grid, plt, ra
                            save_figure, time_axis, time_errorbar)
 from plots.load import Benchmark
 
-from tests.python.report_checks import SEVERAL_GPUS, figures_of
+from tests.python.report_checks import SEVERAL_GPUS, figures_of, one_worker
 
 IDW = ("idw_fig7", "idw_fig8", "idw_fig2", "idw_builtin_vs_aoas", "idw_pct_of_limit")
 FIGURES = {  # every figure the plots draw, by the fixture that draws it
@@ -33,16 +33,18 @@ FIGURES = {  # every figure the plots draw, by the fixture that draws it
                     "inner_fig11"),
     SEVERAL_GPUS: IDW + ("compare_1_ratio", "compare_1_ceiling"),
 }
+# Each fixture's tests on one xdist worker, which draws its report once.
+FIXTURE_PARAMS = [pytest.param(name, marks=one_worker(name)) for name in FIGURES]
 
 
-@pytest.mark.parametrize("fixture", FIGURES)
+@pytest.mark.parametrize("fixture", FIXTURE_PARAMS)
 def test_every_figure_of_the_fixture_is_drawn_and_checked(fixture, tmp_path_factory):
     """A figure added to the plots must be added here, so that it is checked."""
     assert sorted(figures_of(fixture, tmp_path_factory)) == sorted(FIGURES[fixture])
 
 
 @pytest.mark.parametrize("check", readable.CHECKS)
-@pytest.mark.parametrize("fixture", FIGURES)
+@pytest.mark.parametrize("fixture", FIXTURE_PARAMS)
 def test_no_figure_breaks_the_check(fixture, check, tmp_path_factory):
     found = [f"{stem}: {message}" for stem, (_, problems) in
              figures_of(fixture, tmp_path_factory).items()
@@ -189,8 +191,9 @@ def ratio_axes(fig):
             or ax.get_ylabel() == "builtin / AoaS time"]
 
 
-@pytest.mark.parametrize("fixture, stem", [("kofler_quick", "kofler_tile_sweep"),
-                                           ("idw_quick", "idw_builtin_vs_aoas")])
+@pytest.mark.parametrize("fixture, stem", [
+    pytest.param("kofler_quick", "kofler_tile_sweep", marks=one_worker("kofler_quick")),
+    pytest.param("idw_quick", "idw_builtin_vs_aoas", marks=one_worker("idw_quick"))])
 def test_ratio_axes_always_show_one_plus_minus_five_percent(fixture, stem, tmp_path_factory):
     fig, _ = figures_of(fixture, tmp_path_factory)[stem]
     axes = [ax for ax in ratio_axes(fig) if ax.get_visible() and ax.lines + ax.patches]
@@ -227,6 +230,7 @@ def test_time_axis_is_linear_in_one_unit_below_a_decade(seconds, scale, unit):
     plt.close(fig)
 
 
+@one_worker("kriging_quick")
 def test_log_axes_are_labelled_with_plain_numbers(tmp_path_factory):
     fig, _ = figures_of("kriging_quick", tmp_path_factory)["kriging_fig2"]
     labels = [t.get_text() for ax in fig.axes if ax.get_yscale() == "log"
@@ -234,6 +238,7 @@ def test_log_axes_are_labelled_with_plain_numbers(tmp_path_factory):
     assert labels and not [t for t in labels if "times" in t or "^" in t], labels
 
 
+@one_worker("kofler_quick")
 def test_kofler_fig5_has_the_papers_panels_one_per_program(tmp_path_factory):
     fig, _ = figures_of("kofler_quick", tmp_path_factory)["kofler_fig5"]
     assert [ax.get_title() for ax in fig.axes] == ["(a) N-body", "(b) Bitonic sort",
@@ -245,6 +250,7 @@ def test_kofler_fig5_has_the_papers_panels_one_per_program(tmp_path_factory):
                             for p in bars), "bars touch the frame"
 
 
+@one_worker("inner_quick")
 @pytest.mark.parametrize("stem", ["inner_fig10a", "inner_fig10b"])
 def test_inner_fig10_puts_both_layouts_on_one_axis(stem, tmp_path_factory):
     fig, _ = figures_of("inner_quick", tmp_path_factory)[stem]
@@ -255,6 +261,7 @@ def test_inner_fig10_puts_both_layouts_on_one_axis(stem, tmp_path_factory):
                                               for t in ax.get_yticklabels())
 
 
+@one_worker("inner_quick")
 def test_inner_fig10_points_at_one_n_do_not_hide_each_other(tmp_path_factory):
     """No inlining sits beside partial N = 0; full and array as object beside partial Max."""
     fig, _ = figures_of("inner_quick", tmp_path_factory)["inner_fig10a"]

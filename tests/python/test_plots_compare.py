@@ -20,7 +20,7 @@ import pytest
 from plots import compare, stats
 from plots.figures import TextOutsideFigure, UnreadableFigure, save_figure, texts_outside
 from plots.load import Benchmark, load_results
-from tests.python.report_checks import SEVERAL_GPUS, assert_figures_written, rendered_once
+from tests.python.report_checks import SEVERAL_GPUS, assert_figures_written, one_worker, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
@@ -264,6 +264,7 @@ def test_save_figure_wraps_a_long_title_instead_of_running_out(tmp_path):
         save_figure(fig, tmp_path, "long")
 
 
+@one_worker(SEVERAL_GPUS)
 def test_several_folders_and_cards_report_keeps_text_inside_every_figure(tmp_path_factory):
     out, _ = rendered_once(SEVERAL_GPUS, tmp_path_factory)  # idw_quick and two derived cards
     text = (out / "REPORT.md").read_text()

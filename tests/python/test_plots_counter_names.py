@@ -17,7 +17,7 @@ from plots.claims import evaluate_claim
 from plots.kriging import data as kriging_data
 from plots.load import Benchmark, load_results
 
-from tests.python.report_checks import rendered_once
+from tests.python.report_checks import one_worker, rendered_once
 from tests.python.test_plots_claims import bench as claims_bench, idw_claim
 from tests.python.test_plots_claims import name as claims_name, scope as claims_scope
 
@@ -66,6 +66,7 @@ def rendered_pair(name, tmp_path, tmp_path_factory):
     return changed, reports, devices
 
 
+@one_worker("idw_quick")
 def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure(tmp_path, tmp_path_factory):
     changed, (old_report, new_report), (old, new) = rendered_pair("idw_quick", tmp_path, tmp_path_factory)
     assert changed["limit_s"] > 0 and changed["pct_of_limit"] > 0  # the test renamed something
@@ -76,6 +77,7 @@ def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure
     assert idw.roofline_limit_rows(new) == idw.roofline_limit_rows(old)
 
 
+@one_worker("kriging_quick")
 def test_kriging_results_under_the_new_names_render_the_same_report_and_bound_figure(tmp_path, tmp_path_factory):
     changed, (old_report, new_report), (old, new) = rendered_pair("kriging_quick", tmp_path, tmp_path_factory)
     assert changed["x_memory_bound"] > 0 and changed["checked_points"] > 0

@@ -17,7 +17,7 @@ from plots.names import parse_name
 from plots.papers import PAPERS
 
 from tests.python.report_checks import (assert_figures_written, load_fixture_generator,
-                                        rendered_once, report_of)
+                                        one_worker, rendered_once, report_of)
 
 FIGURES = ("inner_fig10a", "inner_scaling", "inner_fig10b", "inner_footprint", "inner_fig11")
 DESIGNED = {
@@ -39,6 +39,10 @@ DESIGNED = {
 }
 SECOND = {"synthetic": "objects", "bfs": "graph", "traffic": "field"}
 SOURCES = Path(__file__).resolve().parents[2].parent / "shared" / "papers" / "source"
+
+
+# On the worker that draws this report for the other files too: drawn once (one_worker).
+pytestmark = one_worker("inner_quick")
 
 
 @pytest.fixture(scope="module")

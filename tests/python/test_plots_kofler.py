@@ -23,7 +23,7 @@ from plots.names import parse_name
 from plots.papers import PAPERS
 
 from tests.python.fixtures import make_kofler_fixture
-from tests.python.report_checks import assert_figures_written, rendered_once
+from tests.python.report_checks import assert_figures_written, one_worker, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kofler_tile_sweep", "kofler_fig1", "kofler_fig5", "kofler_regret")
@@ -55,6 +55,10 @@ DESIGNED = {
     "sampo-method-beats-manual-layout": REPRODUCED,
     "method-never-slower-than-aos": NOT_MEASURED,
 }
+
+
+# On the worker that draws this report for the other files too: drawn once (one_worker).
+pytestmark = one_worker("kofler_quick")
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written, rendered_once
+from tests.python.report_checks import assert_figures_written, one_worker, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kriging_fig2", "kriging_fig3", "kriging_fig4", "kriging_exp7", "kriging_wells")
@@ -45,6 +45,10 @@ def load_generator():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# On the worker that draws this report for the other files too: drawn once (one_worker).
+pytestmark = one_worker("kriging_quick")
 
 
 @pytest.fixture(scope="module")

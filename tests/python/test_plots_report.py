@@ -16,12 +16,16 @@ from plots.figures import write_atomically
 from plots.load import load_results
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written, rendered_once
+from tests.python.report_checks import assert_figures_written, one_worker, rendered_once
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
 FIGURES = ("idw_fig7", "idw_fig8", "idw_fig2", "idw_builtin_vs_aoas", "idw_pct_of_limit")
 REPO = Path(__file__).resolve().parents[2]
+
+
+# On the worker that draws this report for the other files too: drawn once (one_worker).
+pytestmark = one_worker("idw_quick")
 
 
 @pytest.fixture(scope="module")

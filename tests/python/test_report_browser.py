@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.python.browser import WIDTH, BrowserUnavailable, Chromium, find_chromium
-from tests.python.report_checks import SEVERAL_GPUS, rendered_once
+from tests.python.report_checks import SEVERAL_GPUS, one_worker, rendered_once
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
 
@@ -56,6 +56,7 @@ def browser(tmp_path_factory):
         unavailable(f"{executable} does not start: {error}")
 
 
+@one_worker(SEVERAL_GPUS)
 def test_the_report_loads_cleanly_draws_every_figure_and_resolves_every_link(
         browser, tmp_path_factory):
     folder, _ = rendered_once(SEVERAL_GPUS, tmp_path_factory)

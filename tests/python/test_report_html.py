@@ -16,7 +16,7 @@ import pytest
 
 from plots import html as report_html
 from plots.__main__ import main as plots_main
-from tests.python.report_checks import FIXTURES, SEVERAL_GPUS, rendered_once
+from tests.python.report_checks import FIXTURES, SEVERAL_GPUS, one_worker, rendered_once
 
 SVG = ('<?xml version="1.0" encoding="utf-8" standalone="no"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD '
        'SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns:xlink='
@@ -112,6 +112,7 @@ def test_a_figure_without_svg_is_a_png_data_uri_and_without_either_says_so(tmp_p
     assert '<p class="missing">figure not drawn: <code>figures/c.png</code></p>' in body
 
 
+@one_worker(SEVERAL_GPUS)
 def test_the_report_page_holds_every_heading_row_and_figure_of_report_md(tmp_path_factory):
     folder, stdout = rendered_once(SEVERAL_GPUS, tmp_path_factory)
     markdown = (folder / "REPORT.md").read_text(encoding="utf-8")
