@@ -168,17 +168,8 @@ std::vector<PlannedCase> plan_bfs(const Preset& preset, const nlohmann::json& j,
                             where);
     sizes.push_back(static_cast<std::size_t>(n));
   }
-  auto parsed = [&](const char* key, auto parse) {
-    std::vector<decltype(parse(std::string_view{}))> out;
-    for (const auto& name : preset.list_at<std::string>(j, key, where)) try {
-        out.push_back(parse(name));
-      } catch (const std::invalid_argument& e) {
-        throw preset.error_at(key, e.what(), where);
-      }
-    return out;
-  };
-  const auto layouts = parsed("layouts", lb::inner::parse_inner_layout);
-  const auto strategies = parsed("strategies", lb::inner::parse_inner_strategy);
+  const auto layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
+  const auto strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
   std::string graph = "auto";
   if (j.contains("graph")) {
     if (!j["graph"].is_string()) throw preset.error_at("graph", "'graph' must be roadnet-pa, road-like or auto", where);

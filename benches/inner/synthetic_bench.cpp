@@ -41,19 +41,8 @@ Config read_config(const Preset& preset, const nlohmann::json& j, std::string_vi
       throw preset.error_at("inline_sizes", fmt::format("inline sizes must lie in [0, {}]; got {}", kSyntheticMax, n), where);
     c.inline_sizes.push_back(static_cast<std::size_t>(n));
   }
-  auto parse_each = [&](const char* key, auto parse) {
-    std::vector<decltype(parse(std::string_view{}))> out;
-    for (const auto& name : preset.list_at<std::string>(j, key, where)) {
-      try {
-        out.push_back(parse(name));
-      } catch (const std::invalid_argument& e) {
-        throw preset.error_at(key, e.what(), where);
-      }
-    }
-    return out;
-  };
-  c.layouts = parse_each("layouts", lb::inner::parse_inner_layout);
-  c.strategies = parse_each("strategies", lb::inner::parse_inner_strategy);
+  c.layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
+  c.strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
   if (j.contains("object_counts")) c.object_counts = preset.list_at<std::size_t>(j, "object_counts", where);
   if (!overrides.sizes.empty()) {  // --sizes: the inlining sweep at those object counts only
     c.objects = overrides.sizes;

@@ -214,18 +214,9 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
   base.cars = positive("cars", 0xfffffffeu);
   base.steps = static_cast<std::uint32_t>(positive("steps", 0xffffffffu));
   base.seed = j.contains("seed") ? positive("seed", ~std::uint64_t{0}) : 7;
-  auto parsed = [&](const char* key, auto parse) {
-    std::vector<decltype(parse(std::string_view{}))> out;
-    for (const auto& name : preset.list_at<std::string>(j, key, where)) try {
-        out.push_back(parse(name));
-      } catch (const std::invalid_argument& e) {
-        throw preset.error_at(key, e.what(), where);
-      }
-    return out;
-  };
-  const auto layouts = parsed("layouts", lb::inner::parse_inner_layout);
-  const auto fields = parsed("fields", traffic::parse_swept_field);
-  const auto strategies = parsed("strategies", lb::inner::parse_inner_strategy);
+  const auto layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
+  const auto fields = preset.parsed_list_at(j, "fields", where, traffic::parse_swept_field);
+  const auto strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
   std::vector<std::size_t> sizes;
   if (j.contains("inline_sizes"))
     for (int n : preset.list_at<int>(j, "inline_sizes", where)) {

@@ -66,6 +66,21 @@ struct Preset {
       throw error_at(key, "'" + std::string(key) + "' has an element of the wrong type", where);
     }
   }
+
+  //! list_at<std::string>, each name through `parse` (a layout, strategy, field parser that
+  //! throws std::invalid_argument naming the problem): a bad name is a PresetError at its line.
+  template <class Parse>
+  auto parsed_list_at(const nlohmann::json& object, const char* key, std::string_view where, Parse parse) const {
+    std::vector<decltype(parse(std::string_view{}))> out;
+    for (const auto& name : list_at<std::string>(object, key, where)) {
+      try {
+        out.push_back(parse(name));
+      } catch (const std::invalid_argument& e) {
+        throw error_at(key, e.what(), where);
+      }
+    }
+    return out;
+  }
 };
 
 //! Throws unless every element of `list` is an integer that fits T; for an unsigned T (sizes,
