@@ -9,9 +9,12 @@
 #   quick    `make reproduce` (the quick preset, figures and report)
 #   probe    the 1000K float p=2 tiled/naive points alone, and the SASS of the IDW kernels
 #   resume   kill a quick run midway, resume it, and show that only missing points ran
-#   paper    PRESET=paper run (IDW + kriging: the reference results) in chunks of $CHUNK
-#            seconds: each call starts it or resumes the run folder under results/runs (carry
-#            it back in)
+#   paper    PRESET=paper run of every suite (the reference results) in chunks of $CHUNK
+#            seconds: each call starts it or resumes the run folder under results/runs (kept on
+#            a warm machine; on a fresh one carry results/runs/resume.tgz, a tarball of the run
+#            folder, which is unpacked first). SUITES=a,b,... picks the suites and their order
+#            (e.g. the longest-awaited first); GTESTS=<filter> runs those GPU tests and their
+#            memcheck first and stops before the run if any fails
 #   kriging  build, the kriging GPU tests + compute-sanitizer, the quick kriging suite and the
 #            paper preset's scale-10 cases
 #   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
@@ -127,12 +130,25 @@ PY
   paper)
     make build JOBS="$jobs" 2>&1 | tail -1
     python3 -m pytest -q tests/python/test_cli_interpolate.py 2>&1 | tail -1
+    if [ -n "${GTESTS:-}" ]; then
+      stamp "GPU tests: $GTESTS"
+      build/tests/lb_gpu_tests --gtest_filter="$GTESTS" 2>&1 | tee "$OUT/gtests.log" \
+        | grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |Failure|Expected|Which|actual" | tail -60
+      [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "gpu_round paper: GPU tests failed: no run"; exit 1; }
+      stamp "memcheck: $GTESTS"
+      compute-sanitizer --tool memcheck --error-exitcode 3 build/tests/lb_gpu_tests --gtest_filter="$GTESTS" \
+        > "$OUT/gtests-memcheck.log" 2>&1 || { tail -20 "$OUT/gtests-memcheck.log"; echo "gpu_round paper: memcheck failed: no run"; exit 1; }
+      grep -E "ERROR SUMMARY" "$OUT/gtests-memcheck.log" | tail -1
+    fi
+    if ! compgen -G "results/runs/*_paper" >/dev/null && [ -f results/runs/resume.tgz ]; then
+      stamp "unpacking results/runs/resume.tgz"; tar xzf results/runs/resume.tgz
+    fi
     run=$(ls -d results/runs/*_paper 2>/dev/null | head -1)
-    if [ -n "$run" ]; then args=(--resume "$run"); else args=(--preset paper); fi
+    if [ -n "$run" ]; then args=(--resume "$run"); else args=(--preset paper ${SUITES:+--suites "$SUITES"}); fi
     stamp "paper run: ${args[*]} (stopped after ${CHUNK:=520} s if unfinished)"
     timeout -s INT "$CHUNK" python3 harness/run.py "${args[@]}" --bin build/layoutbench 2>&1 \
       | tee -a "$OUT/paper.log" | grep -vE "benchmarks done, " | tail -40
-    tar czf "$OUT/paper.tgz" results/runs
+    tar czf "$OUT/paper.tgz" --exclude=results/runs/resume.tgz results/runs
     ;;
   kriging)
     stamp "build"; make build JOBS="$jobs" 2>&1 | tail -2
