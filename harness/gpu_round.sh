@@ -148,7 +148,9 @@ PY
     stamp "paper run: ${args[*]} (stopped after ${CHUNK:=520} s if unfinished)"
     timeout -s INT "$CHUNK" python3 harness/run.py "${args[@]}" --bin build/layoutbench 2>&1 \
       | tee -a "$OUT/paper.log" | grep -vE "benchmarks done, " | tail -40
-    tar czf "$OUT/paper.tgz" --exclude=results/runs/resume.tgz results/runs
+    # In parts of at most 15 MiB (a file brought back from the GPU machine may not exceed 16 MiB):
+    # cat "$OUT"/paper.tgz.part-* | tar xz
+    tar czf - --exclude=results/runs/resume.tgz results/runs | split -b 15M - "$OUT/paper.tgz.part-"
     ;;
   kriging)
     stamp "build"; make build JOBS="$jobs" 2>&1 | tail -2
