@@ -662,15 +662,24 @@ struct Builder {
       const auto cells = static_cast<std::uint32_t>(cells_d);
       total_cells += std::uint64_t{cells} * (two_way ? 2 : 1);
 
-      const double speed = r.fields[edge_maxspeed] ? parse_maxspeed(r.fields[edge_maxspeed]->text) : 0.0;
       bool known = false;
       const StreetType type =
           r.fields[edge_highway] ? parse_highway(r.fields[edge_highway]->text, known) : kDefaultStreetType;
-      const std::uint8_t limit = cells_per_step(speed > 0 ? speed : kDefaultSpeedMs);
+      double speed = r.fields[edge_maxspeed] ? parse_maxspeed(r.fields[edge_maxspeed]->text) : 0.0;
+      SpeedSource source = SpeedSource::maxspeed;
+      if (!(speed > 0)) {
+        speed = r.fields[edge_highway] ? highway_speed(r.fields[edge_highway]->text) : 0.0;
+        source = SpeedSource::highway;
+      }
+      if (!(speed > 0)) {
+        speed = kDefaultSpeedMs;
+        source = SpeedSource::fallback;
+      }
+      const std::uint8_t limit = cells_per_step(speed);
       for (int dir = 0; dir < (two_way ? 2 : 1); ++dir) {
         const auto street = static_cast<std::uint32_t>(net.streets.size());
         net.streets.push_back({dir == 0 ? from : to, dir == 0 ? to : from, static_cast<std::uint32_t>(net.cells.size()),
-                               cells, static_cast<std::uint32_t>(e), length, limit, type, speed > 0, known, false});
+                               cells, static_cast<std::uint32_t>(e), length, limit, type, source, known, false});
         if (dir == 1) std::reverse(poly.begin(), poly.end());
         detail::place_cells(poly, cells, street, limit, type, net.cells);
       }
@@ -858,6 +867,16 @@ double parse_maxspeed(std::string_view text) {
   return best;
 }
 
+double highway_speed(std::string_view text) {
+  double best = 0;
+  for (std::string_view entry : list_entries(text)) {
+    const std::string name = lower(entry);
+    for (const HighwaySpeed& h : kHighwaySpeeds)
+      if (name == h.highway) best = std::max(best, h.mph * kMetresPerSecondPerMph);
+  }
+  return best;
+}
+
 StreetType parse_highway(std::string_view text, bool& known) {
   known = false;
   StreetType best = kDefaultStreetType;
@@ -900,7 +919,9 @@ StreetNetworkStats street_network_stats(const StreetNetwork& net) {
   std::vector<bool> touched(s.nodes, false), sink_node(s.nodes, false);
   for (const auto& st : net.streets) {
     s.length_m += st.length;
-    ++(st.speed_from_file ? s.speed_from_file : s.speed_default);
+    ++(st.speed_source == SpeedSource::maxspeed  ? s.speed_from_file
+       : st.speed_source == SpeedSource::highway ? s.speed_from_highway
+                                                 : s.speed_default);
     s.unknown_highway += !st.type_known;
     s.joint_streets += st.joint;
     touched[st.from] = touched[st.to] = true;
@@ -937,12 +958,12 @@ std::string describe(const StreetNetworkStats& s) {
       "outgoing streets\n"
       "weak components {} (largest {} nodes; {} isolated nodes), strong components {} (largest {} nodes); cell "
       "fan-in at most {}, fan-out at most {}\n"
-      "speed limits: {} streets from maxspeed, {} the default {} m/s ({} cells a {} s step); {} streets of unknown "
-      "highway type (taken as {})",
+      "speed limits: {} streets from maxspeed, {} from their highway type's default, {} the default {} m/s ({} cells "
+      "a {} s step); {} streets of unknown highway type (taken as {})",
       s.nodes, s.edges, s.self_loops, s.parallel_edges, s.streets, s.cells, kCellMetres, s.length_m / 1000, s.lights,
       s.yield_controllers, s.signal_groups, s.sink_cells, s.sink_nodes, s.components, s.largest_component,
       s.isolated_nodes, s.strong_components, s.largest_strong_component, s.max_cell_in, s.max_cell_out,
-      s.speed_from_file, s.speed_default, kDefaultSpeedMs, cells_per_step(kDefaultSpeedMs), kStepSeconds,
+      s.speed_from_file, s.speed_from_highway, s.speed_default, kDefaultSpeedMs, cells_per_step(kDefaultSpeedMs), kStepSeconds,
       s.unknown_highway, to_string(kDefaultStreetType));
   if (s.tiles_x * s.tiles_y > 1)
     text += fmt::format("\ntiled: {} x {} copies of the file's network, joined by {} joint streets ({}, {} m/s)",

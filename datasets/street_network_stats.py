@@ -16,6 +16,10 @@ import xml.etree.ElementTree as ET
 TYPES = ["service", "residential", "unclassified", "tertiary", "secondary", "primary", "trunk", "motorway"]
 DEFAULT_TYPE = TYPES.index("residential")
 DEFAULT_SPEED = 13.8  # m/s
+# Speed limits (mph) of streets without a usable maxspeed, by highway value (docs/street-networks.md).
+HIGHWAY_MPH = {"motorway": 55, "motorway_link": 35, "trunk": 45, "trunk_link": 30, "primary": 35,
+               "primary_link": 25, "secondary": 30, "secondary_link": 25, "tertiary": 25, "tertiary_link": 25,
+               "unclassified": 25, "residential": 25, "living_street": 10, "service": 15}
 CELL, STEP = 4.0, 2.0
 
 
@@ -56,6 +60,11 @@ def highway(value):
     return (max(found), True) if found else (DEFAULT_TYPE, False)
 
 
+def highway_speed(value):
+    """m/s from HIGHWAY_MPH, the fastest entry the table has; 0 when it has none."""
+    return max([HIGHWAY_MPH[e.lower()] * 0.44704 for e in entries(value) if e.lower() in HIGHWAY_MPH], default=0.0)
+
+
 def is_true(value):
     return any(e.lower() in ("true", "1", "yes") for e in entries(value))
 
@@ -77,7 +86,7 @@ def stats(path):
 
     node_ids = [n.get("id") for n in graph.findall(ns + "node")]
     index = {n: i for i, n in enumerate(node_ids)}
-    streets = []  # (from, to, cells, type, speed_from_file, type_known, length, maxspeed)
+    streets = []  # (from, to, cells, type, speed source, type_known, length, speed m/s)
     self_loops = parallel = 0
     pairs = set()
     for e in graph.findall(ns + "edge"):
@@ -90,11 +99,15 @@ def stats(path):
         pairs.add(pair)
         length = float(d["length"])  # every edge of the files this script is for has one
         cells = max(1, math.floor(length / CELL + 0.5))  # halves up, not Python's round
-        speed = maxspeed(d.get("maxspeed", ""))
+        speed, source = maxspeed(d.get("maxspeed", "")), "maxspeed"
+        if speed <= 0:
+            speed, source = highway_speed(d.get("highway", "")), "highway"
+        if speed <= 0:
+            speed, source = DEFAULT_SPEED, "default"
         t, known = highway(d["highway"]) if "highway" in d else (DEFAULT_TYPE, False)
         two_way = undirected and not is_true(d.get("oneway", "False"))
         for a, b in [(u, v), (v, u)] if two_way else [(u, v)]:
-            streets.append((a, b, cells, t, speed > 0, known, length, d.get("maxspeed", "")))
+            streets.append((a, b, cells, t, source, known, length, speed))
 
     n = len(node_ids)
     incoming = [[] for _ in range(n)]
@@ -135,8 +148,7 @@ def stats(path):
     fan_in = max([inside] + [len(incoming[s[0]]) for s in streets])
     limits = {}
     for s in streets:
-        speed = maxspeed(s[7]) if s[4] else DEFAULT_SPEED
-        cells = max(1, math.floor(speed * STEP / CELL + 1e-9))
+        cells = max(1, math.floor(s[7] * STEP / CELL + 1e-9))
         limits[cells] = limits.get(cells, 0) + 1
     return {
         "nodes": n,
@@ -156,8 +168,9 @@ def stats(path):
         "isolated_nodes": n - len(touched),
         "max_cell_in": fan_in,
         "max_cell_out": fan_out,
-        "speed_from_file": sum(s[4] for s in streets),
-        "speed_default": sum(not s[4] for s in streets),
+        "speed_from_file": sum(s[4] == "maxspeed" for s in streets),
+        "speed_from_highway": sum(s[4] == "highway" for s in streets),
+        "speed_default": sum(s[4] == "default" for s in streets),
         "unknown_highway": sum(not s[5] for s in streets),
         "streets_per_speed_limit": dict(sorted(limits.items())),  # cells a step: streets
     }

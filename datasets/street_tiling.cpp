@@ -180,7 +180,7 @@ StreetNetwork tile_street_network(const StreetNetwork& base, Tiling tiling, cons
     const auto street = static_cast<std::uint32_t>(net.streets.size());
     const std::uint32_t count = joint_cells(length);
     net.streets.push_back({from, to, static_cast<std::uint32_t>(net.cells.size()), count,
-                           static_cast<std::uint32_t>(net.edges++), length, limit, kJointStreetType, false, true, true});
+                           static_cast<std::uint32_t>(net.edges++), length, limit, kJointStreetType, SpeedSource::fallback, true, true});
     const auto& a = net.nodes[from];
     const auto& b = net.nodes[to];
     detail::place_cells({{a.x, a.y}, {b.x, b.y}}, count, street, limit, kJointStreetType, net.cells);

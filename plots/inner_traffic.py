@@ -4,8 +4,10 @@ inner-array layouts, one array field swept at a time with the others fully inlin
 Names: inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<incoming|outgoing|path|none>/
 network:<stem>/cars:<n>/steps:<k>. One column of panels per array field (Cell::incoming,
 Cell::outgoing, Car::path): above, the time per strategy and inlining size, AoS and SoA on one
-axis (as Fig. 10); below, the field's bytes (inline part and arena) per strategy, AoS (the
-paper's lower charts). The paper's GTX 980 values stand beside ours in a table (their scale and
+axis (as Fig. 10); in the middle, where the results carry the counters cars_s and controllers_s
+(one instrumented run after the timed ones), that time split into the cars' kernels and the
+controllers', stacked (results without them: the total only, said so); below, the field's bytes
+(inline part and arena) per strategy, AoS (the paper's lower charts). The paper's GTX 980 values stand beside ours in a table (their scale and
 ours differ by orders of magnitude: one axis would hide ours), and issue 23's speed goal is a
 line of its own, not a paper claim.
 """
@@ -55,6 +57,15 @@ SPLIT_NOTE = (
     "The paper splits each time into the cars' kernels and the controllers' kernels; our "
     "benchmark times the whole step (all seven kernels together, docs/traffic.md) and not each "
     "phase, so ours is the total only: no split is drawn or estimated for it.")
+# The benchmark's split (benches/inner/traffic_bench.cpp): seconds of the whole run of K steps.
+SPLIT_COUNTERS = ("cars_s", "controllers_s")
+SPLIT_MEASURED_NOTE = (
+    "Middle: as the paper, each time split into the cars' kernels (plan, claim, resolve, move, "
+    "reactivate) and the controllers' (traffic lights, yield controllers), stacked, AoS and SoA "
+    "side by side (`cars_s`, `controllers_s`). The split comes from one extra run after the "
+    "timed ones, instrumented with CUDA events at every change between the two parts (the "
+    "timed runs carry none): the two parts sum to about the total drawn above, a little more "
+    "for the events.")
 
 
 def has_traffic(devices):
@@ -73,6 +84,19 @@ def traffic_point(device):
         return None
     return max(counts, key=lambda k: ((k[1], k[2]) == (PAPER_CARS, PAPER_STEPS), counts[k],
                                       str(k)))
+
+
+def split_of(b):
+    """(cars_s, controllers_s) of a benchmark that has both counters, else None."""
+    values = tuple(b.counters.get(c) for c in SPLIT_COUNTERS)
+    return values if all(isinstance(v, (int, float)) for v in values) else None
+
+
+def has_split(device):
+    """Whether the traffic runs at the point Fig. 11 is drawn at carry the split counters."""
+    point = traffic_point(device)
+    return point is not None and any(split_of(b) for b in device.benchmarks
+                                     if matches(b, _at(point)))
 
 
 def _at(point):
@@ -123,6 +147,40 @@ def _footprint_panel(ax, field, curves):
     ax.legend(loc="upper left", ncols=2)
 
 
+def _split_panel(ax, field, layouts):
+    """The time split into cars and controllers, stacked, per layout, strategy and N."""
+    bars = [(layout, strategy, n, split_of(b)) for layout in LAYOUTS
+            for strategy, points in layouts.get(layout, {}).items() for n, b in points
+            if split_of(b)]
+    if not bars:
+        mark_not_measured(ax, f"no cars/controllers split for field {field}")
+        return
+    xs = range(len(bars))
+    cars = [split[0] for *_, split in bars]
+    controllers = [split[1] for *_, split in bars]
+    ax.bar(xs, cars, color="C0", edgecolor="0.3", label="cars' kernels")
+    ax.bar(xs, controllers, bottom=cars, color="C1", edgecolor="0.3",
+           label="controllers' kernels")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{LAYOUT_NAMES[layout]} {strategy} {n}"
+                        for layout, strategy, n, _ in bars], rotation=90)
+    ax.set_ylabel("seconds (instrumented run)")
+    ax.margins(x=0.03)
+    ax.set_ylim(0, 1.35 * max(a + b for a, b in zip(cars, controllers)))
+    ax.legend(loc="upper left", ncols=2)
+
+
+def split_note(devices):
+    """What Fig. 11 says of the split: drawn where the counters are, else the total only."""
+    with_split = [d for d in devices if has_split(d)]
+    if not with_split:
+        return SPLIT_NOTE
+    without = [d.label for d in devices if traffic_point(d) is not None and not has_split(d)]
+    return SPLIT_MEASURED_NOTE + ("" if not without else
+                                  f" {', '.join(without)}: results without the split counters, "
+                                  "the total only.")
+
+
 def render(devices, figures_dir):
     """Fig. 11 and, apart from the paper's figure and claims, issue 23's speed goal."""
     return [fig11_section(devices, figures_dir),
@@ -131,14 +189,17 @@ def render(devices, figures_dir):
 
 def fig11_section(devices, figures_dir):
     """Time (above) and the field's footprint (below) per strategy, one column per field."""
-    fig, axes = panel_grid(2 * len(devices), len(FIELDS), width=5.4, height=4.2)
+    split = any(has_split(d) for d in devices)  # a row for the split: where any GPU has it
+    per_device = 3 if split else 2
+    fig, axes = panel_grid(per_device * len(devices), len(FIELDS), width=5.4, height=4.2)
     points = []
     for row, device in enumerate(devices):
         point = traffic_point(device)
         if point is not None:
             points.append(f"{device.label}: {_point_text(point)}")
         for column, field in enumerate(FIELDS):
-            time_ax, bytes_ax = axes[2 * row][column], axes[2 * row + 1][column]
+            time_ax = axes[per_device * row][column]
+            bytes_ax = axes[per_device * row + per_device - 1][column]
             time_ax.set_title(panel_title(f"{FIELD_NAMES[field]}: time, AoS and SoA", device,
                                           devices))
             bytes_ax.set_title(f"{FIELD_NAMES[field]}: bytes, AoS")
@@ -146,6 +207,10 @@ def fig11_section(devices, figures_dir):
                        if point is not None}
             if not draw_inline_panel(time_ax, layouts):
                 mark_not_measured(time_ax, f"field {field} not run")
+            if split:
+                split_ax = axes[per_device * row + 1][column]
+                split_ax.set_title(f"{FIELD_NAMES[field]}: cars and controllers")
+                _split_panel(split_ax, field, layouts)
             _footprint_panel(bytes_ax, field, layouts.get("aos") or layouts.get("soa") or {})
     body = (f"Drawn at {'; '.join(points) or 'no point (not measured)'}. In each column one "
             "array field takes every strategy while the others stay fully inlined (the "
@@ -154,7 +219,8 @@ def fig11_section(devices, figures_dir):
             "no inlining at N = 0, full and array as object at N = Max; AoS hollow and dashed, "
             "SoA filled and solid; whiskers: the fastest to the slowest repetition. Below: the "
             "swept field's bytes (`<field>_inline_bytes`, `<field>_arena_bytes`), AoS as the "
-            f"paper's lower charts; the other arrays and fields do not change. {SPLIT_NOTE}"
+            f"paper's lower charts; the other arrays and fields do not change. "
+            f"{split_note(devices)}"
             "\n\n" + paper_table(devices) + "\n\n" + footprint_table(devices)
             + "\n\n" + speed_goal(devices))
     return figure_section(fig, figures_dir, "inner_fig11",
@@ -186,13 +252,21 @@ def paper_table(devices):
             selector = ours[what]
             b = None if selector is None else _one(device, {**_at(point), **selector})
             cells.append("not in the sweep (one field at a time)" if selector is None else
-                         "not run" if b is None else b.error or time_cell(b.time_s))
+                         "not run" if b is None else b.error or _time_and_split(b))
         rows.append(cells)
     header = ("configuration", "paper GTX 980: cars", "controllers", "total",
               *(f"ours, {d.label}: total" for d, _ in measured))
     return ("The paper's times (GTX 980, Denver–Aurora: 8,339,802 cells, 229,376 cars, 1000 "
             "steps; cars' time alone where the authors give no more) beside ours at the point "
             "drawn:\n\n" + markdown_table(header, rows))
+
+
+def _time_and_split(b):
+    """A run's time, with its cars and controllers in parentheses where it has the split."""
+    split = split_of(b)
+    return time_cell(b.time_s) + ("" if split is None else
+                                  f" (cars {format_seconds(split[0])}, controllers "
+                                  f"{format_seconds(split[1])})")
 
 
 def footprint_table(devices):

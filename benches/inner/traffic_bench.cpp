@@ -18,6 +18,14 @@
 //! claim written and cleared (one place)). An ideal cache's minimum: % of bandwidth is low
 //! because every access is a scattered 4 B in a 32 B sector.
 //!
+//! Fig. 11's split: after each timed loop (after_timing), ONE extra run of the same steps from
+//! the initial state, instrumented with CUDA events at every change between the controllers'
+//! kernels (traffic lights, yield controllers) and the cars' (plan, claim, resolve, move,
+//! reactivate; traffic::part_of classifies the phases), gives the counters cars_s and
+//! controllers_s: seconds of the whole run of K steps in each part. The timed runs carry no
+//! events; the two parts sum to about the run's time (the events and the read-backs every few
+//! hundred marks add a little). That run must end in the reference's checksum too.
+//!
 //!   "traffic": {"network": "lowermanhattan.graphml", "tile": [1, 1], "cars": 5000,
 //!               "steps": 100, "seed": 7, "layouts": ["aos", "soa"],
 //!               "fields": ["path", "incoming", "outgoing", "none"],
@@ -26,6 +34,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -115,7 +124,8 @@ class TrafficProgram final : public Variant {
  public:
   explicit TrafficProgram(TrafficCase c) : c_(std::move(c)) {}
 
-  void setup(cudaStream_t) override {
+  void setup(cudaStream_t stream) override {
+    stream_ = stream;
     if (!c_.source.missing.empty()) return;
     net_ = &bench_network(c_.source);
     ref_ = &bench_reference(c_.source, *net_, c_.cars, c_.seed, c_.steps);
@@ -148,6 +158,17 @@ class TrafficProgram final : public Variant {
     c.ok = c.message.empty();
     return c;
   }
+  //! The instrumented run of Fig. 11's split (this file's header), once per timed loop.
+  std::string after_timing() override {
+    if (!sim_) return {};
+    sim_->reset(ref_->initial);
+    split_ = sim_->run_split(c_.steps, stream_);
+    if (const std::uint64_t sum = traffic::checksum(sim_->state()); sum != ref_->checksum)
+      return fmt::format("the instrumented run (cars/controllers split) ended with checksum {:016x}, the CPU "
+                         "reference's is {:016x}",
+                         sum, ref_->checksum);
+    return {};
+  }
   Work work() const override {
     if (!sim_) return {.unit = "cell_updates"};
     const double steps = c_.steps, cars = static_cast<double>(c_.cars);
@@ -164,6 +185,10 @@ class TrafficProgram final : public Variant {
     state.counters["cars"] = static_cast<double>(c_.cars);
     state.counters["cells"] = static_cast<double>(net_->cells.size());
     state.counters["steps"] = c_.steps;
+    if (split_) {
+      state.counters["cars_s"] = split_->cars_s;
+      state.counters["controllers_s"] = split_->controllers_s;
+    }
     state.counters["footprint_inline_bytes"] = static_cast<double>(f.total.inline_bytes);
     state.counters["footprint_arena_bytes"] = static_cast<double>(f.total.arena_bytes);
     state.counters["footprint_wasted_bytes"] = static_cast<double>(f.total.wasted_bytes);
@@ -180,6 +205,8 @@ class TrafficProgram final : public Variant {
   const traffic::Network* net_ = nullptr;
   const BenchReference* ref_ = nullptr;
   std::unique_ptr<traffic::LaidOutTraffic> sim_;
+  cudaStream_t stream_ = nullptr;
+  std::optional<traffic::StepSplit> split_;  //!< of the last instrumented run
 };
 
 }  // namespace
@@ -261,7 +288,7 @@ Program traffic_program() {
   for (const char* name : {"network", "cars", "steps"}) axes.push_back({name, {}});
   return {"traffic",
           std::move(axes),
-          {"cars", "cells", "steps", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes",
+          {"cars", "cells", "steps", "cars_s", "controllers_s", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes",
            "incoming_inline_bytes", "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes",
            "path_inline_bytes", "path_arena_bytes"},
           plan_traffic};

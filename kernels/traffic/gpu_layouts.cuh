@@ -8,6 +8,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <array>
+#include <vector>
+
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/traffic/factories.hpp"
@@ -58,6 +61,64 @@ struct CudaFree {
   void operator()(void* p) const { cudaFree(p); }
 };
 
+//! run_split's marks: a CUDA event on the stream at every change of part (and one at the end),
+//! the time between two marks the earlier mark's part's. The events are read back and reused
+//! every kEvents - 1 intervals, so a long run holds no more than kEvents.
+class EventMarks {
+ public:
+  EventMarks(cudaStream_t stream, StepSplit& split) : stream_(stream), split_(split) {}
+  EventMarks(const EventMarks&) = delete;
+  EventMarks& operator=(const EventMarks&) = delete;
+  ~EventMarks() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  void operator()(StepPart part) {
+    if (marks_ > 0 && part == parts_[marks_ - 1]) return;
+    make_room();
+    record(part);
+  }
+  //! The end mark; waits for it and adds the intervals not yet read.
+  void finish() {
+    if (marks_ == 0) return;
+    make_room();
+    record(parts_[marks_ - 1]);
+    add_intervals();
+  }
+
+ private:
+  static constexpr std::size_t kEvents = 512;
+  //! All events in use: reads back every interval but the last mark's, which becomes the first.
+  void make_room() {
+    if (marks_ < kEvents) return;
+    add_intervals();
+    std::swap(events_[0], events_[marks_ - 1]);
+    parts_[0] = parts_[marks_ - 1];
+    marks_ = 1;
+  }
+  void record(StepPart part) {
+    if (events_.size() == marks_) {
+      cudaEvent_t e = nullptr;
+      check(cudaEventCreate(&e), "cudaEventCreate (traffic split)");
+      events_.push_back(e);
+    }
+    check(cudaEventRecord(events_[marks_], stream_), "cudaEventRecord (traffic split)");
+    parts_[marks_++] = part;
+  }
+  void add_intervals() {
+    check(cudaEventSynchronize(events_[marks_ - 1]), "traffic steps (split)");
+    for (std::size_t i = 0; i + 1 < marks_; ++i) {
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]), "cudaEventElapsedTime (traffic split)");
+      split_[parts_[i]] += ms * 1e-3;
+    }
+  }
+  cudaStream_t stream_;
+  StepSplit& split_;
+  std::vector<cudaEvent_t> events_;
+  std::array<StepPart, kEvents> parts_{};
+  std::size_t marks_ = 0;
+};
+
 template <class M>
 class GpuTraffic final : public LaidOutBase<M> {
  public:
@@ -88,24 +149,14 @@ class GpuTraffic final : public LaidOutBase<M> {
   }
 
   void run(std::uint32_t steps, cudaStream_t stream) override {
-    const Views<M> v{cells_.view(), cars_.view(), groups_.view(), lights_.view(), yields_.view()};
-    auto* counters = static_cast<unsigned long long*>(counters_.get());
-    const auto lights = static_cast<std::uint32_t>(v.lights.size()), yields = static_cast<std::uint32_t>(v.yields.size());
-    for (std::uint32_t t = 0; t < steps; ++t) {
-      const StepParams p = this->params();
-      if (lights > 0) lights_kernel<M><<<blocks(lights), kBlock, 0, stream>>>(v, lights);
-      if (yields > 0) yields_kernel<M><<<blocks(yields), kBlock, 0, stream>>>(v, yields);
-      if (p.cars > 0) {
-        const unsigned grid = blocks(p.cars);
-        plan_kernel<M><<<grid, kBlock, 0, stream>>>(v, p);
-        claim_kernel<M><<<grid, kBlock, 0, stream>>>(v, p.cars);
-        resolve_kernel<M><<<grid, kBlock, 0, stream>>>(v, p.cars, counters);
-        move_kernel<M><<<grid, kBlock, 0, stream>>>(v, p, counters);
-        reactivate_kernel<M><<<grid, kBlock, 0, stream>>>(v, p, counters);
-      }
-      check_launch("traffic step kernels");
-      ++this->scalars_.step;
-    }
+    run_steps(steps, stream, [](StepPart) {});
+  }
+  StepSplit run_split(std::uint32_t steps, cudaStream_t stream) override {
+    StepSplit split;
+    EventMarks marks(stream, split);
+    run_steps(steps, stream, marks);
+    marks.finish();
+    return split;
   }
   void wait(cudaStream_t stream) override { check(cudaStreamSynchronize(stream), "traffic steps"); }
 
@@ -124,6 +175,38 @@ class GpuTraffic final : public LaidOutBase<M> {
   }
 
  private:
+  //! `steps` steps, one kernel per phase (none for a class without objects); mark(part_of(phase))
+  //! before each phase's launch.
+  template <class Mark>
+  void run_steps(std::uint32_t steps, cudaStream_t stream, Mark&& mark) {
+    const Views<M> v{cells_.view(), cars_.view(), groups_.view(), lights_.view(), yields_.view()};
+    auto* counters = static_cast<unsigned long long*>(counters_.get());
+    const auto lights = static_cast<std::uint32_t>(v.lights.size()), yields = static_cast<std::uint32_t>(v.yields.size());
+    for (std::uint32_t t = 0; t < steps; ++t) {
+      const StepParams p = this->params();
+      const unsigned grid = blocks(p.cars);
+      for (const Phase phase : kPhases) {
+        mark(part_of(phase));
+        if (part_of(phase) == StepPart::cars && p.cars == 0) continue;
+        switch (phase) {
+          case Phase::lights:
+            if (lights > 0) lights_kernel<M><<<blocks(lights), kBlock, 0, stream>>>(v, lights);
+            break;
+          case Phase::yields:
+            if (yields > 0) yields_kernel<M><<<blocks(yields), kBlock, 0, stream>>>(v, yields);
+            break;
+          case Phase::plan: plan_kernel<M><<<grid, kBlock, 0, stream>>>(v, p); break;
+          case Phase::claim: claim_kernel<M><<<grid, kBlock, 0, stream>>>(v, p.cars); break;
+          case Phase::resolve: resolve_kernel<M><<<grid, kBlock, 0, stream>>>(v, p.cars, counters); break;
+          case Phase::move: move_kernel<M><<<grid, kBlock, 0, stream>>>(v, p, counters); break;
+          case Phase::reactivate: reactivate_kernel<M><<<grid, kBlock, 0, stream>>>(v, p, counters); break;
+        }
+      }
+      check_launch("traffic step kernels");
+      ++this->scalars_.step;
+    }
+  }
+
   layout::DeviceStorage<typename M::Cells> cells_;
   layout::DeviceStorage<typename M::Cars> cars_;
   layout::DeviceStorage<typename M::Groups> groups_;

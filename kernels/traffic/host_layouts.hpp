@@ -4,6 +4,8 @@
 // every layout's accessors against the reference. Included by host_aos.cpp and host_soa.cpp,
 // which instantiate it for their layout.
 
+#include <chrono>
+
 #include "lb/traffic/factories.hpp"
 #include "lb/traffic/laid_out.hpp"
 
@@ -20,26 +22,59 @@ class HostTraffic final : public LaidOutBase<M> {
   }
   void reset(const State& s) override { this->store_host(s); }
   void run(std::uint32_t steps, cudaStream_t) override {
+    run_steps(steps, [](StepPart) {});
+  }
+  StepSplit run_split(std::uint32_t steps, cudaStream_t) override {
+    using Clock = std::chrono::steady_clock;
+    StepSplit split;
+    StepPart current = StepPart::controllers;
+    Clock::time_point since{};
+    bool started = false;
+    const auto stop = [&] {
+      const Clock::time_point now = Clock::now();
+      if (started) split[current] += std::chrono::duration<double>(now - since).count();
+      since = now;
+      started = true;
+    };
+    run_steps(steps, [&](StepPart part) {
+      if (started && part == current) return;
+      stop();
+      current = part;
+    });
+    stop();
+    return split;
+  }
+  void wait(cudaStream_t) override {}
+  State state() const override { return this->load_host(); }
+
+ private:
+  //! `steps` steps, each phase over its objects in id order; mark(part_of(phase)) before each
+  //! phase.
+  template <class Mark>
+  void run_steps(std::uint32_t steps, Mark&& mark) {
     const Views<M> v = this->set_.views();
     State& s = this->scalars_;
+    const std::uint32_t cars = static_cast<std::uint32_t>(v.cars.size());
     const auto each = [](std::size_t n, auto&& f) {
       for (std::uint32_t i = 0; i < n; ++i) f(i);
     };
     for (std::uint32_t t = 0; t < steps; ++t) {
       const StepParams p = this->params();
-      const std::size_t cars = v.cars.size();
-      each(v.lights.size(), [&](std::uint32_t l) { light_object(v, l); });
-      each(v.yields.size(), [&](std::uint32_t y) { yield_object(v, y); });
-      each(cars, [&](std::uint32_t k) { plan_object(v, k, p); });
-      each(cars, [&](std::uint32_t k) { claim_object(v, k); });
-      each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); });
-      each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); });
-      if (cars > 0) each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); });
+      for (const Phase phase : kPhases) {
+        mark(part_of(phase));
+        switch (phase) {
+          case Phase::lights: each(v.lights.size(), [&](std::uint32_t l) { light_object(v, l); }); break;
+          case Phase::yields: each(v.yields.size(), [&](std::uint32_t y) { yield_object(v, y); }); break;
+          case Phase::plan: each(cars, [&](std::uint32_t k) { plan_object(v, k, p); }); break;
+          case Phase::claim: each(cars, [&](std::uint32_t k) { claim_object(v, k); }); break;
+          case Phase::resolve: each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); }); break;
+          case Phase::move: each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); }); break;
+          case Phase::reactivate: each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); }); break;
+        }
+      }
       ++s.step;
     }
   }
-  void wait(cudaStream_t) override {}
-  State state() const override { return this->load_host(); }
 };
 
 template <InnerLayout L>

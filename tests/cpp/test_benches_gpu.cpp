@@ -22,7 +22,9 @@
 #include "lb/kriging/device.hpp"
 
 #include "gpu_available.hpp"
+#include "inner/programs.hpp"
 #include "planned_runs.hpp"
+#include "temp_files.hpp"
 
 namespace {
 
@@ -175,6 +177,32 @@ TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePartAndTheBus) {
     EXPECT_DOUBLE_EQ(counter(r, "pct_of_device_bound"), 100 * device_bound_s / device_s) << name;
     if (has(name, "/gpu-exp6/")) EXPECT_GE(counter(r, "vs_exp5_max_abs"), 0) << name;
   }
+}
+
+// The traffic program's Fig. 11 split (benches/inner/traffic_bench.cpp): one instrumented run
+// after each timed loop gives cars_s and controllers_s, seconds of the whole run. On lower
+// Manhattan (3000 cars, 100 steps, SoA, every array full) both are real work (each at least 5 %
+// of the run's time) and they sum to the timed run's time within a factor of 2 either way (the
+// instrumented run's events add a little; the timed runs carry none).
+class BenchesGpuTraffic : public TempFilesTest {};
+
+TEST_F(BenchesGpuTraffic, TrafficReportsItsTimeSplitIntoCarsAndControllers) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
+  if (const auto s = inner::find_traffic_network("lowermanhattan.graphml"); !s.missing.empty()) GTEST_SKIP() << s.missing;
+  set_up_env();
+  const std::string preset = write("traffic.json", R"({"description": "t", "suites": {"inner": {"traffic": {
+      "network": "lowermanhattan.graphml", "cars": 3000, "steps": 100, "layouts": ["soa"], "fields": ["none"],
+      "strategies": ["full"]}}}})");
+  const auto runs = lb::testing::run_planned(find_suite("inner").plan(load_preset(preset), {}),
+                                             [](const std::string& name) { return has(name, "inner/traffic/"); }, 3);
+  ASSERT_EQ(runs.size(), 1u);
+  const BenchRun& r = runs[0];
+  ASSERT_FALSE(run_failed(r)) << run_failure_message(r);
+  const double t = seconds_of(r), cars = counter(r, "cars_s"), controllers = counter(r, "controllers_s");
+  EXPECT_GT(cars, 0.05 * t);
+  EXPECT_GT(controllers, 0.05 * t);
+  EXPECT_GT(cars + controllers, t / 2);
+  EXPECT_LT(cars + controllers, 2 * t);
 }
 
 }  // namespace

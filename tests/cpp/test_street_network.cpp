@@ -51,10 +51,11 @@ TEST(SharedDatasets, LowerManhattanGraphmlLoadsWithItsStatistics) {
   EXPECT_EQ(s.max_cell_in, 6u);
   EXPECT_EQ(s.max_cell_out, 6u);
   EXPECT_EQ(s.speed_from_file, 3490u);
-  EXPECT_EQ(s.speed_default, 1046u);
+  EXPECT_EQ(s.speed_from_highway, 1044u);  // kHighwaySpeeds
+  EXPECT_EQ(s.speed_default, 2u);          // highway "elevator", no maxspeed
   EXPECT_EQ(s.unknown_highway, 4u);
-  EXPECT_EQ(streets_per_speed_limit(net),
-            (std::map<int, std::size_t>{{1, 1}, {2, 2}, {4, 227}, {5, 3110}, {6, 1062}, {7, 101}, {8, 33}}));
+  EXPECT_EQ(streets_per_speed_limit(net), (std::map<int, std::size_t>{
+                                              {1, 1}, {2, 4}, {4, 227}, {5, 3614}, {6, 316}, {7, 321}, {8, 33}, {12, 20}}));
   // Cells lie within the bounding box of the nodes and geometry points, projected as the loader
   // does (computed in Python: x -18.1 to 5033.5 m, y -42.1 to 6412.7 m).
   for (const auto& c : net.cells) {
@@ -83,6 +84,19 @@ TEST(StreetNetworkRules, MaxspeedForms) {
   EXPECT_EQ(cells_per_step(parse_maxspeed("36")), 5);  // exactly 10 m/s
   EXPECT_EQ(cells_per_step(parse_maxspeed("5 mph")), 1);
   EXPECT_EQ(cells_per_step(0.5), 1);  // at least one cell a step
+}
+
+TEST(StreetNetworkRules, HighwaySpeeds) {
+  const double mph = kMetresPerSecondPerMph;
+  EXPECT_NEAR(highway_speed("residential"), 25 * mph, 1e-9);
+  EXPECT_NEAR(highway_speed("Motorway"), 55 * mph, 1e-9);        // compared without case
+  EXPECT_NEAR(highway_speed("primary_link"), 25 * mph, 1e-9);    // the whole value: not primary's
+  EXPECT_NEAR(highway_speed("['residential', 'primary']"), 35 * mph, 1e-9);  // a list: the fastest
+  EXPECT_NEAR(highway_speed("['elevator', 'service']"), 15 * mph, 1e-9);     // entries it lacks are skipped
+  for (const char* none : {"", "elevator", "road", "['busway', 'road']", "residential_link"})
+    EXPECT_EQ(highway_speed(none), 0.0) << none;
+  EXPECT_EQ(cells_per_step(highway_speed("motorway")), 12);
+  EXPECT_EQ(cells_per_step(highway_speed("living_street")), 2);
 }
 
 TEST(StreetNetworkRules, HighwayTypes) {
@@ -244,9 +258,12 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
   EXPECT_EQ(net.streets[street(net, "C", "B")].speed_limit, 6);
   const auto& gc = net.streets[street(net, "G", "C")];
   EXPECT_EQ(gc.type, StreetType::tertiary);
-  EXPECT_FALSE(gc.speed_from_file);
-  EXPECT_EQ(gc.speed_limit, 6);                         // the default, 13.8 m/s
+  EXPECT_EQ(gc.speed_source, SpeedSource::highway);
+  EXPECT_EQ(gc.speed_limit, 5);                         // tertiary and residential: 25 mph
+  EXPECT_EQ(ab.speed_source, SpeedSource::maxspeed);
   const auto& be = net.streets[street(net, "B", "E")];  // no fields: from the coordinates
+  EXPECT_EQ(be.speed_source, SpeedSource::fallback);
+  EXPECT_EQ(be.speed_limit, 6);  // no highway: the default, 13.8 m/s
   EXPECT_NEAR(be.length, 111.19, 0.05);
   EXPECT_EQ(be.cells, 28u);
   EXPECT_EQ(be.type, kDefaultStreetType);
@@ -292,7 +309,58 @@ TEST_P(StreetNetworkFile, StreetsCellsAndControllers) {
   EXPECT_EQ(s.max_cell_out, 2u);
   EXPECT_EQ(s.max_cell_in, 3u);  // the first cells of B->C and B->E
   EXPECT_EQ(s.speed_from_file, 4u);
+  EXPECT_EQ(s.speed_from_highway, 1u);
+  EXPECT_EQ(s.speed_default, 1u);
   EXPECT_EQ(s.unknown_highway, 1u);
+}
+
+// One street of each kHighwaySpeeds class without maxspeed gets the table's speed; maxspeed,
+// where usable, wins over it; a value the table lacks, or none, gets kDefaultSpeedMs; a list
+// takes its fastest entry the table has.
+TEST_P(StreetNetworkFile, SpeedLimitsFromTheHighwayTable) {
+  Fixture f = fixture();
+  f.node("O", 0, 0);
+  std::vector<std::pair<std::string, std::map<std::string, std::string>>> edges;
+  for (const HighwaySpeed& h : kHighwaySpeeds) edges.push_back({std::string(h.highway), {{"highway", std::string(h.highway)}}});
+  edges.push_back({"maxspeed wins", {{"highway", "motorway"}, {"maxspeed", "20 mph"}}});
+  edges.push_back({"maxspeed unusable", {{"highway", "motorway"}, {"maxspeed", "signals"}}});
+  edges.push_back({"unknown", {{"highway", "elevator"}}});
+  edges.push_back({"no highway", {}});
+  edges.push_back({"list", {{"highway", "['residential', 'trunk_link', 'unclassified']"}}});
+  edges.push_back({"list unknown", {{"highway", "['elevator', 'busway']"}}});
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const std::string to = "N" + std::to_string(i);
+    f.node(to, 0.001 * static_cast<double>(i + 1), 0.001);
+    auto fields = edges[i].second;
+    fields["length"] = "100";
+    f.edge("O", to, 0, fields);
+  }
+  const Network net = load(f);
+  ASSERT_EQ(net.streets.size(), edges.size());
+  const auto limit = [&](std::size_t i) { return net.streets[i].speed_limit; };
+  const auto source = [&](std::size_t i) { return net.streets[i].speed_source; };
+  std::size_t i = 0;
+  for (const HighwaySpeed& h : kHighwaySpeeds) {
+    EXPECT_EQ(limit(i), cells_per_step(h.mph * kMetresPerSecondPerMph)) << h.highway;
+    EXPECT_EQ(source(i), SpeedSource::highway) << h.highway;
+    ++i;
+  }
+  EXPECT_EQ(limit(i), 4);  // 20 mph, not the motorway's 55 (12 cells)
+  EXPECT_EQ(source(i++), SpeedSource::maxspeed);
+  EXPECT_EQ(limit(i), 12);  // the motorway's 55 mph
+  EXPECT_EQ(source(i++), SpeedSource::highway);
+  for (const char* fallback : {"unknown", "no highway"}) {
+    EXPECT_EQ(limit(i), cells_per_step(kDefaultSpeedMs)) << fallback;
+    EXPECT_EQ(source(i++), SpeedSource::fallback) << fallback;
+  }
+  EXPECT_EQ(limit(i), 6);  // trunk_link's 30 mph, the fastest entry (residential and unclassified: 5)
+  EXPECT_EQ(source(i++), SpeedSource::highway);
+  EXPECT_EQ(limit(i), cells_per_step(kDefaultSpeedMs));
+  EXPECT_EQ(source(i++), SpeedSource::fallback);
+  const StreetNetworkStats s = street_network_stats(net);
+  EXPECT_EQ(s.speed_from_file, 1u);
+  EXPECT_EQ(s.speed_from_highway, std::size(kHighwaySpeeds) + 2);
+  EXPECT_EQ(s.speed_default, 3u);
 }
 
 // P->Q twice (keys 0 and 1: parallel), Q->P, Q->Q (a self-loop around the block), and an island

@@ -243,7 +243,7 @@ ds::StreetNetwork star(std::uint32_t in, std::uint32_t out) {
   auto street = [&](std::uint32_t from, std::uint32_t to, bool sink_end) {
     const auto s = static_cast<std::uint32_t>(net.streets.size());
     const auto first = static_cast<std::uint32_t>(net.cells.size());
-    net.streets.push_back({from, to, first, 2, s, 8.0, kLimit, ds::StreetType::residential, false, true});
+    net.streets.push_back({from, to, first, 2, s, 8.0, kLimit, ds::StreetType::residential, ds::SpeedSource::fallback, true});
     net.cells.push_back({0, 0, s, kLimit, ds::StreetType::residential, false});
     net.cells.push_back({0, 0, s, kLimit, ds::StreetType::residential, sink_end});
   };

@@ -26,6 +26,11 @@ TEST(TrafficGpu, EveryLayoutEndsInTheReferencesStateOnTheGridCity) {
   for (bool controllers : {true, false}) test_city::expect_every_layout_matches(test_city::city_run(controllers, 20), Device::gpu);
 }
 
+TEST(TrafficGpu, TheSplitRunStepsAsRunAndTimesBothPartsWithEvents) {
+  REQUIRE_GPU();
+  test_city::expect_split_run_matches(test_city::city_run(true, 300), Device::gpu);  // 600 marks: events reused
+}
+
 TEST(TrafficGpu, ACarThatSkipsItsMoveEndsElsewhere) {
   REQUIRE_GPU();
   const test_city::CityRun r = test_city::city_run(true, 30);

@@ -40,6 +40,17 @@ TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
   for (bool controllers : {true, false}) test_city::expect_every_layout_matches(reference(controllers), Device::cpu);
 }
 
+// Fig. 11's split: lights and yield controllers are the controllers' part, every car phase the
+// cars'; the instrumented run on the host (a steady clock) steps as run() does.
+static_assert(part_of(Phase::lights) == StepPart::controllers && part_of(Phase::yields) == StepPart::controllers);
+static_assert(part_of(Phase::plan) == StepPart::cars && part_of(Phase::claim) == StepPart::cars &&
+              part_of(Phase::resolve) == StepPart::cars && part_of(Phase::move) == StepPart::cars &&
+              part_of(Phase::reactivate) == StepPart::cars);
+
+TEST(TrafficLayouts, TheSplitRunOnTheHostStepsAsRunAndTimesBothParts) {
+  test_city::expect_split_run_matches(test_city::city_run(true, 300), Device::cpu);
+}
+
 TEST(TrafficLayouts, ACarThatSkipsItsMoveFailsValidation) {
   const test_city::CityRun& r = reference();
   const auto sim = make_laid_out_traffic(r.net, r.initial, {InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6},

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -146,6 +147,28 @@ inline void expect_every_layout_matches(const CityRun& r, Device device) {
     sim->reset(r.initial);
     sim->run(steps);
     EXPECT_EQ(checksum(sim->state()), want) << "after reset";
+  }
+}
+
+//! run_split (Fig. 11's instrumented run) on two layouts ends in r.final_state as run() does;
+//! its parts are positive (the controllers' where r has controllers) and lie within the call's
+//! wall time, covering at least half of it (the marks are the first and last things it does).
+//! r of more than 255 steps: the GPU reads its events back and reuses them on the way.
+inline void expect_split_run_matches(const CityRun& r, Device device) {
+  for (const TrafficLayout& t : {TrafficLayout{InnerLayout::soa, SweptField::none, InnerStrategy::full, 0},
+                                 TrafficLayout{InnerLayout::aos, SweptField::path, InnerStrategy::partial, 6}}) {
+    SCOPED_TRACE(describe(t));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+    const auto start = std::chrono::steady_clock::now();
+    const StepSplit split = sim->run_split(r.final_state.step);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const State s = sim->state();
+    EXPECT_EQ(checksum(s), checksum(r.final_state));
+    EXPECT_EQ(check_invariants(r.net, s), "");
+    EXPECT_GT(split.cars_s, 0.0);
+    if (!r.net.lights.empty()) EXPECT_GT(split.controllers_s, 0.0);
+    EXPECT_LE(split.cars_s + split.controllers_s, wall + 1e-5);  // events: 0.5 us resolution
+    EXPECT_GE(split.cars_s + split.controllers_s, 0.5 * wall);
   }
 }
 

@@ -210,3 +210,56 @@ def test_the_speed_goal_needs_the_papers_steps():
 def test_an_errored_goal_run_is_not_measured():
     line = speed_goal([goal_device(0.9, error="checksum differs")]).splitlines()[-1]
     assert line == "- GPU A: not measured (checksum differs)"
+
+
+# --- Fig. 11's split into cars and controllers (counters cars_s, controllers_s) --------------
+
+def fig11_of(monkeypatch, tmp_path, split):
+    """(figure, body) of Fig. 11 on the hand-built sweep, each run split 60 % cars and 40 %
+    controllers where `split`, else without the counters (older results)."""
+    import plots.inner_traffic as traffic
+    drawn = {}
+
+    def keep(fig, figures_dir, stem, title, heading, body, devices=None, below=""):
+        drawn["fig"], drawn["body"] = fig, body
+    monkeypatch.setattr(traffic, "figure_section", keep)
+    rows = traffic_scope().benchmarks
+    if split:
+        rows = tuple(replace(b, counters={"cars_s": 0.6 * b.time_s,
+                                          "controllers_s": 0.4 * b.time_s}) for b in rows)
+    traffic.fig11_section([SimpleNamespace(label="GPU A", preset="paper", benchmarks=list(rows))],
+                          tmp_path)
+    return drawn["fig"], drawn["body"]
+
+
+def split_axes(fig):
+    return {ax.get_title(): ax for ax in fig.axes if ax.get_title().endswith("cars and controllers")}
+
+
+def test_fig11_draws_the_split_where_the_counters_are(monkeypatch, tmp_path):
+    fig, body = fig11_of(monkeypatch, tmp_path, split=True)
+    axes = split_axes(fig)
+    assert set(axes) == {"Cell::incoming: cars and controllers",
+                         "Cell::outgoing: cars and controllers", "Car::path: cars and controllers"}
+    path = axes["Car::path: cars and controllers"]
+    labels = [t.get_text() for t in path.get_xticklabels()]
+    assert "AoS object 30" in labels and "SoA partial 6" in labels
+    # Stacked: per bar the cars' part below and the controllers' on top, summing to the time.
+    bars = path.patches
+    cars, controllers = bars[:len(labels)], bars[len(labels):]
+    soa_full = labels.index("SoA full 30")
+    assert cars[soa_full].get_height() == pytest.approx(0.6)
+    assert controllers[soa_full].get_y() == pytest.approx(0.6)
+    assert controllers[soa_full].get_height() == pytest.approx(0.4)
+    assert "one extra run after the timed ones" in body and "no split is drawn" not in body
+    row = [r for r in body.splitlines() if r.startswith("| SoA, Car::path full |")]
+    assert row == ["| SoA, Car::path full | 5.28 s | — | — | 1 s (cars 600 ms, controllers 400 ms) |"]
+
+
+def test_fig11_keeps_the_total_only_for_results_without_the_counters(monkeypatch, tmp_path):
+    fig, body = fig11_of(monkeypatch, tmp_path, split=False)
+    assert split_axes(fig) == {}
+    assert len(fig.axes) == 2 * 3  # time and bytes, one column per field
+    assert "our benchmark times the whole step" in body and "no split is drawn" in body
+    row = [r for r in body.splitlines() if r.startswith("| SoA, Car::path full |")]
+    assert row == ["| SoA, Car::path full | 5.28 s | — | — | 1 s |"]

@@ -17,7 +17,8 @@ namespace lb::datasets {
 
 inline constexpr double kCellMetres = 4.0;       //!< a cell's length (the paper's)
 inline constexpr double kStepSeconds = 2.0;      //!< one simulation step (the authors' iteration)
-inline constexpr double kDefaultSpeedMs = 13.8;  //!< streets without a usable maxspeed (the authors')
+inline constexpr double kDefaultSpeedMs = 13.8;  //!< streets without a usable maxspeed or a highway
+                                                 //!< value kHighwaySpeeds has (the authors')
 inline constexpr double kMaxSpeedKmh = 300;      //!< larger maxspeed values are not understood
 
 //! Street types, in the authors' order (a yield controller lets the larger type go first).
@@ -46,6 +47,34 @@ std::uint8_t cells_per_step(double metres_per_second);
 //! not above 0 or above kMaxSpeedKmh).
 double parse_maxspeed(std::string_view text);
 
+//! Speed limits of streets without a usable maxspeed, by highway value (the whole value, or a
+//! list entry, compared without case). Our values, not the authors' (who give every street
+//! 13.8 m/s): typical US urban limits, 25 mph being the usual statutory limit on city streets
+//! (New York City's since 2014) and 55 mph a common urban freeway limit. A highway value the
+//! table lacks (`elevator`, `road`, ...) gives kDefaultSpeedMs. docs/street-networks.md lists it.
+struct HighwaySpeed {
+  std::string_view highway;
+  double mph;
+};
+inline constexpr HighwaySpeed kHighwaySpeeds[] = {
+    {"motorway", 55},       {"motorway_link", 35},  {"trunk", 45},         {"trunk_link", 30},
+    {"primary", 35},        {"primary_link", 25},   {"secondary", 30},     {"secondary_link", 25},
+    {"tertiary", 25},       {"tertiary_link", 25},  {"unclassified", 25},  {"residential", 25},
+    {"living_street", 10},  {"service", 15},
+};
+inline constexpr double kMetresPerSecondPerMph = 0.44704;
+
+//! The speed (m/s) kHighwaySpeeds gives a highway value; for a list ("['residential',
+//! 'unclassified']") the fastest of the entries the table has. 0 when it has none.
+double highway_speed(std::string_view text);
+
+//! Where a street's speed limit comes from.
+enum class SpeedSource : std::uint8_t {
+  maxspeed,  //!< its maxspeed
+  highway,   //!< kHighwaySpeeds (no usable maxspeed)
+  fallback   //!< kDefaultSpeedMs (neither; and tile_street_network's joints)
+};
+
 //! A highway value, or a list of them ("['residential', 'unclassified']"): the largest street
 //! type one of its entries names (matched as a substring, as the authors do: "primary_link" is
 //! primary); `known` is false and the type kDefaultStreetType when none does.
@@ -67,7 +96,7 @@ struct StreetNetwork {
     double length;                    //!< metres (the edge's length, else its geometry's)
     std::uint8_t speed_limit;         //!< cells per step
     StreetType type;
-    bool speed_from_file;  //!< maxspeed understood (else kDefaultSpeedMs)
+    SpeedSource speed_source;
     bool type_known;       //!< highway named a known type (else kDefaultStreetType)
     bool joint = false;    //!< a street tile_street_network added between two copies
   };
@@ -136,7 +165,8 @@ struct StreetNetworkStats {
   std::size_t joint_streets = 0;             //!< streets tile_street_network added
   std::size_t isolated_nodes = 0;     //!< nodes no street touches
   std::size_t self_loops = 0, parallel_edges = 0;
-  std::size_t speed_from_file = 0, speed_default = 0, unknown_highway = 0;  //!< streets
+  std::size_t speed_from_file = 0, speed_from_highway = 0, speed_default = 0;  //!< streets, by SpeedSource
+  std::size_t unknown_highway = 0;                                              //!< streets
   std::uint32_t max_cell_in = 0, max_cell_out = 0;                          //!< cell fan-in, fan-out
 };
 

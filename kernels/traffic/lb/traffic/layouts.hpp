@@ -59,6 +59,24 @@ struct TrafficFault {
 
 enum class Device { cpu, gpu };
 
+//! The phases of a step in the order they run (lb/traffic/model.hpp; on the GPU one kernel
+//! each) and the part of Fig. 11's time split each belongs to: the one place that classifies
+//! them.
+enum class Phase : std::uint8_t { lights, yields, plan, claim, resolve, move, reactivate };
+inline constexpr Phase kPhases[] = {Phase::lights, Phase::yields,  Phase::plan,      Phase::claim,
+                                    Phase::resolve, Phase::move,   Phase::reactivate};
+enum class StepPart : std::uint8_t { controllers, cars };
+constexpr StepPart part_of(Phase p) {
+  return p == Phase::lights || p == Phase::yields ? StepPart::controllers  // traffic lights, yield controllers
+                                                  : StepPart::cars;
+}
+
+//! Seconds of a run spent in each part of its steps (Fig. 11: cars and controllers).
+struct StepSplit {
+  double cars_s = 0, controllers_s = 0;
+  double& operator[](StepPart p) { return p == StepPart::cars ? cars_s : controllers_s; }
+};
+
 //! A simulation state laid out in one TrafficLayout on one device, with the network it runs on.
 class LaidOutTraffic {
  public:
@@ -69,6 +87,12 @@ class LaidOutTraffic {
   //! `steps` steps. The GPU enqueues them on `stream` (wait() waits); the host runs them.
   virtual void run(std::uint32_t steps, cudaStream_t stream = nullptr) = 0;
   virtual void wait(cudaStream_t stream = nullptr) = 0;
+  //! `steps` steps as run() takes them (the same state after), instrumented: the seconds spent
+  //! in each part of the step (part_of), taken at every change of part; the GPU with CUDA events
+  //! on `stream` (read back every few hundred changes, and synchronised before it returns), the
+  //! host with a steady clock. The marks perturb the run a little: a benchmark times run() and
+  //! takes only the split from this.
+  virtual StepSplit run_split(std::uint32_t steps, cudaStream_t stream = nullptr) = 0;
   //! The state now, read back into the reference's form (claims included: all kNone between
   //! steps), for checksum, check_invariants and write_state_csv.
   virtual State state() const = 0;
