@@ -54,6 +54,7 @@ DESIGNED = {
     "sampo-method-outperforms-every-other-version": NOT_MEASURED,
     "sampo-method-beats-manual-layout": REPRODUCED,
     "method-never-slower-than-aos": NOT_MEASURED,
+    "method-speedup-up-to": NOT_REPRODUCED,  # SAMPO's 1.82×, the largest, below 1.89
 }
 
 
@@ -227,7 +228,7 @@ def test_claims_give_the_designed_verdicts(report):
     _, text = report
     for claim_id, verdict in DESIGNED.items():
         assert f"| {verdict} |" in claim_row(text, claim_id), claim_id
-    assert "11 reproduced, 1 not reproduced, 1 inconclusive, 8 not measured." in text
+    assert "11 reproduced, 2 not reproduced, 1 inconclusive, 8 not measured." in text
     assert "errored: kofler/sampo/gpu/tiled/float/tile:4096/size:32000" in claim_row(
         text, "sampo-fig1-run-time-span")
     assert "absent: lavamd/gpu/soa/float (every size)" in claim_row(
@@ -247,7 +248,7 @@ def test_a_claim_without_its_data_is_not_measured_and_names_what_is_missing(fixt
 def test_claims_file_quotes_the_three_programs_of_the_issue():
     claims = {c["id"]: c for c in load_claims(PAPERS["kofler"].claims_file)}
     assert set(claims) == set(DESIGNED)
-    assert {c["line"] for c in claims.values()} == {31, 35, 118, 186, 191, 193, 197}
+    assert {c["line"] for c in claims.values()} == {12, 31, 35, 118, 186, 191, 193, 197}
     assert claims["bitonic-tiling-gain"]["paper_value"] == [1.38, 1.5]
     for c in claims.values():  # words, no threshold; or the paper's structure (a count)
         assert set(c["rule"]) - {"parts"} in ({"rule", "class"}, {"rule", "limit"}), c["id"]
@@ -264,7 +265,7 @@ def test_a_run_of_one_program_leaves_out_the_other_sections_with_a_note(fixture,
     assert "- Sort vs CUB: no bitonic sort measured beside cub-radix or cub-merge." in text
     assert "### Fig. 1" not in text and "### Table 2" in text
     assert_figures_written(folder, ("kofler_tile_sweep", "kofler_fig5"))
-    assert "4 reproduced, 0 not reproduced, 0 inconclusive, 17 not measured." in text
+    assert "4 reproduced, 0 not reproduced, 0 inconclusive, 18 not measured." in text
 
 
 def test_a_folder_without_kofler_results_reports_the_other_papers(tmp_path):
