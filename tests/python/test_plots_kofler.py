@@ -468,6 +468,7 @@ def test_fig1_says_the_trees_clustering_was_not_measured_without_a_tree(fixture,
     text = report_of(copy_edited(fixture, tmp_path, failed_without_a_tree))
     assert "- 128K initial eggs, `kdlg-tree`: not measured" in text
     assert "- 128K initial eggs, `kdlg`: availableEggs+" in text  # kdlg needs no tree
+    assert "that cell 1.05× the fastest's time; `kdlg-tree`: not measured" in text
 
 
 def test_a_label_that_is_not_the_trees_choice_is_one_error_and_nothing_is_written(fixture,
@@ -540,14 +541,44 @@ def test_a_label_not_of_the_trees_form_is_an_error_naming_the_benchmark(layout, 
         method_choice(method_bench(layout, partition, label))
 
 
-def test_fig1_adds_the_methods_clustering_under_the_one_cluster_map(report):
+SAMPO_BIG = ("availableEggs+cycleLength+humanBloodmealCount+delay+numEggBatches+"
+             "ovipositionOrLarvalDelay+hoursInState")
+
+
+def test_fig1_maps_the_kdlg_clusters_tiles_under_the_one_cluster_map(report):
+    """The lower maps: one per size, the 7-field cluster's tile across, the 2-field one's
+    down (the fixture's kdlg-tiles: fastest at 16 and 4), kdlg at tiles 1 and 1 and
+    kdlg-tree at the tree's 16 and 64 marked."""
     folder, text = report
     svg = (folder / "figures" / "kofler_fig1.svg").read_text()
+    assert "the KDLG clusters' tiles (float, 32K initial eggs)" in svg
+    assert "the KDLG clusters' tiles (float, 128K initial eggs)" in svg
+    assert "tile of the 7-field cluster (availableEggs, …), records per tile" in svg
+    assert "the 2-field cluster (isFemale, …)" in svg
+    assert "kdlg (every cluster AoS)" in svg and "kdlg-tree (the tree's choice)" in svg
+    assert (f"- 128K initial eggs: fastest with tile 16 for {SAMPO_BIG} and 4 for isFemale+"
+            "cumulativeSporogonicDevelopment (") in text
+    assert "16 of 16 combinations timed); `kdlg`'s tiles 1 and 1: that cell " in text
+    assert "`kdlg-tree`'s tiles 16 and 64: that cell 1.0" in text
+    assert (f"- 128K initial eggs, `kdlg-tree`: {SAMPO_BIG}: tiled-16; dead: soa" in text)
+
+
+def test_fig1_without_the_tile_sweep_shows_the_methods_two_points(fixture, tmp_path):
+    folder = copy_without(fixture, tmp_path, lambda n: "/kdlg-tiles/" in n)
+    report_of(folder)
+    svg = (folder / "figures" / "kofler_fig1.svg").read_text()
     assert "the clustering the method chose" in svg and "tree's layouts" in svg
-    assert ("- 128K initial eggs, `kdlg-tree`: availableEggs+cycleLength+humanBloodmealCount+"
-            "delay+numEggBatches+ovipositionOrLarvalDelay+hoursInState: tiled-16; dead: soa"
-            in text)
-    assert "A sweep of each cluster's tile is not measured" in text
+    assert "the KDLG clusters' tiles" not in svg
+
+
+def test_fig1_says_where_the_trees_choice_is_off_the_map(fixture, tmp_path):
+    """A tree that lays the 2-field cluster out SoA (t = n) chose no cell of the map."""
+    def relabel(entries):
+        return [{**e, "label": e["label"].replace("tiled-16|soa|soa|soa|tiled-64",
+                                                  "tiled-16|soa|soa|soa|soa")}
+                if "/sampo/gpu/kdlg-tree/" in e["name"] else e for e in entries]
+    text = report_of(copy_edited(fixture, tmp_path, relabel))
+    assert "; `kdlg-tree`: tiled-16 and soa" in text
 
 
 def test_regret_is_the_choice_over_the_fastest_measured_layout(report):
