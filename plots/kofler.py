@@ -22,8 +22,8 @@ from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_
                            legend, mark_not_measured, panel_grid, panel_title, ratio_axis,
                            thinned_tick_labels)
 from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, best, best_of, cases,
-                               compared, counter_of, method_layout_text, speedup, timed,
-                               version_of)
+                               compared, counter_of, method_layout_text, speedup, tile_grid,
+                               timed, version_of)
 from plots.kofler_label import method_choice
 from plots.text import count_label, format_seconds, markdown_table, size_label
 
@@ -287,70 +287,163 @@ def method_map_rows(sizes):
 
 def fig1_section(devices, figures_dir):
     """SAMPO's optimisation space: the one-cluster heat map (run time over the tile sizes,
-    one row per size) above the measured points of the clustering the method chose; both
-    coloured by the row's fastest time over the two maps."""
-    maps = [(d, [(key, heat_map_rows(sizes), method_map_rows(sizes))
+    one row per size) above the clustering the method chose: the 2-D map of its two clusters
+    of several fields' tiles (`kdlg-tiles`), one per size, with the method's own values
+    marked; without that sweep, the measured points of `kdlg` and `kdlg-tree`. Every map is
+    coloured by its size's fastest time over all of them."""
+    maps = [(d, [(key, heat_map_rows(sizes), method_map_rows(sizes), _grids(sizes))
                  for key, sizes in cases(d).items()
                  if key[0] == HEAT_MAP_PROGRAM and heat_map_rows(sizes)[1]]) for d in devices]
-    width = max((len(cols) for _, ms in maps for _, (cols, _), _ in ms), default=0)
+    width = max((len(cols) for _, ms in maps for _, (cols, _), _, _ in ms), default=0)
     if not width:
         return "Fig. 1: no SAMPO tiled benchmarks."
-    fig, axes = panel_grid(2 * len(devices), 1, width=max(6.5, 0.6 * width + 2.5), height=3.2)
-    chosen = []
-    for d, (device, device_maps) in enumerate(maps):
-        (top,), (low,) = axes[2 * d], axes[2 * d + 1]
+    lower = [max(1, len(ms[0][3])) if ms else 1 for _, ms in maps]
+    fig, axes = panel_grid(sum(1 + n for n in lower), 1, width=max(6.5, 0.6 * width + 2.5),
+                           height=3.6)
+    chosen, swept, row = [], [], 0
+    for (device, device_maps), n_lower in zip(maps, lower):
+        (top,), lows = axes[row], [ax for (ax,) in axes[row + 1:row + 1 + n_lower]]
+        row += 1 + n_lower
         if not device_maps:
-            for ax in (top, low):
+            for ax in (top, *lows):
                 ax.set_title(panel_title("SAMPO", device, devices))
                 mark_not_measured(ax, "no SAMPO tiled benchmarks")
             continue
-        (_, _, precision), (columns, rows), (method_columns, method_rows) = device_maps[0]
-        fastest = {s: min((c for c in [*cells, *method_rows.get(s, ())]
-                           if isinstance(c, float)), default=math.nan)
-                   for s, cells in rows.items()}
-        fastest.update({s: min((c for c in cells if isinstance(c, float)), default=math.nan)
-                        for s, cells in method_rows.items() if s not in fastest})
-        vmax = max([1.01, *(c / fastest[s] for table in (rows, method_rows)
-                            for s, cells in table.items() for c in cells
-                            if isinstance(c, float))])
+        (_, _, precision), (columns, rows), (method_columns, method_rows), grids = \
+            device_maps[0]
+        fastest, vmax = _fig1_scale(rows, method_rows, grids)
         top.set_title(panel_title(f"SAMPO, one cluster of 12 fields ({precision})", device,
                                   devices))
         _draw_heat_map(fig, top, [{"aos": "AoS", "soa": "SoA"}.get(l, str(k))
                                   for l, k in columns], rows, fastest, vmax)
         top.set_xlabel("tile size t (records per tile)")
+        sizes = cases(device)[device_maps[0][0]]
+        chosen += _chosen_text(device, devices, sizes)
+        if grids:
+            for ax, (size, grid) in zip(lows, grids.items()):
+                ax.set_title(panel_title(f"SAMPO, the KDLG clusters' tiles ({precision}, "
+                                         f"{count_label(size)} initial eggs)", device, devices))
+                _draw_tile_grid(fig, ax, grid, fastest[size], vmax)
+                swept.append(_grid_text(device, devices, size, grid))
+            continue
+        low = lows[0]
         low.set_title(panel_title(f"SAMPO, the clustering the method chose ({precision})",
                                   device, devices))
         if not method_rows:
-            mark_not_measured(low, "no kdlg or kdlg-tree benchmark")
+            mark_not_measured(low, "no kdlg, kdlg-tree or kdlg-tiles benchmark")
             continue
         _draw_heat_map(fig, low, [_METHOD_COLUMNS[c] for c in method_columns], method_rows,
                        fastest, vmax)
         low.set_xlabel("each KDLG cluster's layout")
-        chosen += _chosen_text(device, devices, cases(device)[device_maps[0][0]])
     body = ("The paper's maps (l.35): top, the one-cluster grouping of all twelve fields over "
             "every tile size, from AoS (t = 1, left) to SoA (t = n, right); below, the "
-            "clustering the method chose (the KDLG clusters). The paper's lower map varies "
-            "each cluster's tile; ours has the two points the method's layout values measure: "
-            "every cluster AoS (`kdlg`) and every cluster as the GPU's decision tree says "
-            "(`kdlg-tree`, not measured without a tree). A sweep of each cluster's tile is "
-            "not measured: a preset can give such partitions (clusters as `{\"fields\": [...], "
-            "\"layout\": \"tiled:<t>\"}` under `partitions`, run as `split`), but none does, "
-            "and a `split` benchmark's name carries the partition's preset name, not its "
-            "clusters' layouts. The paper's axes are tile sizes of one run; ours add one row "
-            "per problem size (initial eggs). Colour: time / the fastest time of its row over "
-            "both maps (red fast, blue slow, as the paper); the cell text is that ratio, the "
-            "row's fastest time is under its size. × = the benchmark errored (listed under "
-            "Errored and flagged benchmarks); blank = not run at that size."
+            "clustering the method chose (the KDLG clusters) over the tiles of its clusters "
+            "of several fields, every cluster of one field SoA (`kdlg-tiles`, one map per "
+            "size). The paper's lower map varies the tiles of its chosen clustering's 2-field "
+            "and 6-field structs, the other fields SoA, and finds tile 16 for the 2-field and "
+            "24 for the 6-field struct the fastest. Our KDLG of SAMPO (docs/kdlg.md) has two "
+            "clusters of several fields: isFemale + cumulativeSporogonicDevelopment, the "
+            "paper's 2-field struct, and the seven fields availableEggs, cycleLength, "
+            "humanBloodmealCount, delay, numEggBatches, ovipositionOrLarvalDelay and "
+            "hoursInState, its 6-field struct plus hoursInState; dead, state and "
+            "ageInHours are one field each. Marked on the map where their tiles are on it: "
+            "`kdlg` (○, every cluster AoS: tile 1 of both; one field alone is stored "
+            "contiguously, as SoA stores it) and `kdlg-tree` (☆, the tiles the GPU's decision "
+            "tree chose; not measured without a tree); without the sweep the map shows those "
+            "two points only. The paper's axes are tile sizes of one run; ours add one row "
+            "per problem size (initial eggs) to the top map. Colour: time / the fastest time "
+            "of its size over all maps (red fast, blue slow, as the paper); the cell text is "
+            "that ratio, the size's fastest time is under its size. × = the benchmark errored "
+            "(listed under Errored and flagged benchmarks); blank = not run at that size."
+            + ("\n\nThe fastest tiles of the KDLG clusters, and the method's points:\n\n"
+               + "\n".join(swept) if swept else "")
             + ("\n\nThe method's clusters (from the benchmark names) and layouts (`kdlg`: "
                "AoS; `kdlg-tree`: the tree's choice, from the results' labels):\n\n"
                + "\n".join(chosen) if chosen else ""))
     return figure_section(fig, figures_dir, "kofler_fig1",
                           f"{PAPER}, Fig. 1: SAMPO run time over the tile size (one cluster) "
-                          "and for the method's clustering",
+                          "and over the tiles of the method's clusters",
                           "Fig. 1 — SAMPO's optimisation space", body, devices)
 
 
 _METHOD_COLUMNS = {"kdlg": "KDLG,\neach AoS", METHOD: "KDLG +\ntree's layouts"}
+_GRID_MARKS = {"kdlg": ("o", "kdlg (every cluster AoS)"),
+               METHOD: ("*", "kdlg-tree (the tree's choice)")}
+
+
+def _grids(sizes):
+    """{size: TileGrid} of the sizes with a kdlg-tiles sweep of two clusters."""
+    grids = {size: tile_grid(variants) for size, variants in sorted(sizes.items())}
+    return {size: grid for size, grid in grids.items() if grid}
+
+
+def _fig1_scale(rows, method_rows, grids):
+    """({size: the fastest time over every map of Fig. 1}, the colour scale's top)."""
+    times = {}
+    for table in (rows, method_rows):
+        for size, cells in table.items():
+            times.setdefault(size, []).extend(c for c in cells if isinstance(c, float))
+    for size, grid in grids.items():
+        times.setdefault(size, []).extend(b.time_s for b in grid.cells.values() if timed(b))
+    fastest = {s: min(ts, default=math.nan) for s, ts in times.items()}
+    vmax = max([1.01, *(t / fastest[s] for s, ts in times.items() for t in ts)])
+    return fastest, vmax
+
+
+def _grid_cluster_label(fields):
+    """A cluster of several fields in a few words: "the 7-field cluster (availableEggs, …)"."""
+    return f"the {len(fields)}-field cluster ({fields[0]}, …)"
+
+
+def _draw_tile_grid(fig, ax, grid, fastest, vmax):
+    """The 2-D map: the first cluster's tile across, the second's down, each cell time / the
+    size's fastest; the method's points marked."""
+    first, second = grid.tiles
+    values = np.array([[grid.cells[t1, t2].time_s / fastest if timed(grid.cells.get((t1, t2)))
+                        else np.nan for t1 in first] for t2 in second])
+    image = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlBu", aspect="auto", vmin=1.0,
+                      vmax=vmax, origin="lower")
+    _label_cells(ax, image, values, [["" if grid.cells.get((t1, t2)) is None else
+                                      "" if timed(grid.cells[t1, t2]) else "×"
+                                      for t1 in first] for t2 in second])
+    for layout, at in grid.marks.items():
+        if isinstance(at, tuple):
+            marker, label = _GRID_MARKS[layout]
+            ax.plot(first.index(at[0]), second.index(at[1]), marker=marker, markersize=22,
+                    markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.5,
+                    linestyle="none", label=label)
+    if any(isinstance(at, tuple) for at in grid.marks.values()):
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=SMALL,
+                  markerscale=0.5)
+    ax.set_xticks(range(len(first)))
+    ax.set_xticklabels(map(str, first), fontsize=SMALL)
+    ax.set_yticks(range(len(second)))
+    ax.set_yticklabels(map(str, second), fontsize=SMALL)
+    ax.set_xlabel(f"tile of {_grid_cluster_label(grid.clusters[0])}, records per tile",
+                  fontsize=SMALL)
+    ax.set_ylabel(f"tile of\n{_grid_cluster_label(grid.clusters[1])}", fontsize=SMALL)
+    fig.colorbar(image, ax=ax, label="time / size's fastest")
+
+
+def _grid_text(device, devices, size, grid):
+    """One line per size: the fastest tiles of the sweep, and the method's points on it."""
+    where = f"{device.label}, " if len(devices) > 1 else ""
+    runs = {k: b for k, b in grid.cells.items() if timed(b)}
+    if not runs:
+        return f"- {where}{count_label(size)} initial eggs: every kdlg-tiles benchmark errored"
+    best_at = min(runs, key=lambda k: runs[k].time_s)
+    names = ["+".join(c) for c in grid.clusters]
+    marks = "; ".join(
+        f"`{layout}`'s tiles {at[0]} and {at[1]}: that cell "
+        f"{_times(runs[at].time_s / runs[best_at].time_s)} the fastest's time"
+        if isinstance(at, tuple) and at in runs else
+        f"`{layout}`: {at if isinstance(at, str) else 'its cell did not run'}"
+        for layout, at in grid.marks.items())
+    return (f"- {where}{count_label(size)} initial eggs: fastest with tile {best_at[0]} for "
+            f"{names[0]} and {best_at[1]} for {names[1]} "
+            f"({format_seconds(runs[best_at].time_s)}; {len(runs)} of "
+            f"{len(grid.tiles[0]) * len(grid.tiles[1])} combinations timed)"
+            + (f"; {marks}" if marks else ""))
 
 
 def _chosen_text(device, devices, sizes):
@@ -362,20 +455,26 @@ def _chosen_text(device, devices, sizes):
             if (layout, None) in variants]
 
 
+def _label_cells(ax, image, values, marks):
+    """Each cell of a heat map its value (2 decimals, white on dark cells), or its mark
+    where it has no value (× errored; "" not run)."""
+    for r, row in enumerate(values):
+        for c, value in enumerate(row):
+            shown = value == value  # not NaN
+            red, green, blue, _ = image.to_rgba(value) if shown else (1, 1, 1, 1)
+            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5
+            ax.text(c, r, f"{value:.2f}" if shown else marks[r][c], ha="center", va="center",
+                    fontsize=SMALL, color="white" if dark else "black")
+
+
 def _draw_heat_map(fig, ax, labels, rows, fastest, vmax):
     sizes = list(rows)
     values = np.array([[c / fastest[s] if isinstance(c, float) else np.nan for c in rows[s]]
                        for s in sizes])
     image = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlBu", aspect="auto",
                       vmin=1.0, vmax=vmax)
-    for r, s in enumerate(sizes):
-        for c, cell in enumerate(rows[s]):
-            text = "×" if cell == "error" else "" if cell is None else f"{values[r, c]:.2f}"
-            red, green, blue, _ = image.to_rgba(values[r, c]) if cell not in (None, "error") \
-                else (1, 1, 1, 1)
-            dark = 0.299 * red + 0.587 * green + 0.114 * blue < 0.5  # white on dark cells
-            ax.text(c, r, text, ha="center", va="center", fontsize=SMALL,
-                    color="white" if dark else "black")
+    _label_cells(ax, image, values, [["×" if cell == "error" else "" for cell in rows[s]]
+                                     for s in sizes])
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, fontsize=SMALL)
     ax.set_yticks(range(len(sizes)))

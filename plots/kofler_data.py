@@ -3,13 +3,19 @@ a layout family, and the method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, do
 as their names and labels carry them: the figure and table modules (plots/kofler.py,
 plots/kofler_method.py) read the same points through these."""
 
+from dataclasses import dataclass
+
 from plots.claims import ratio_estimate
 from plots.kofler_label import clusters, method_choice
 
 PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
             "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
 VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gpu"
-KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition"}
+# The KDLG clusters' tile sweep (docs/advisor.md): one benchmark per combination of tiles of
+# the clusters of several fields (`tiles:16,2`), the others SoA: Fig. 1's lower map.
+TILE_SWEEP = "kdlg-tiles"
+KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition",
+         TILE_SWEEP: "tiles"}
 RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> compile-time twin
 # The method's layout values (docs/advisor.md): one benchmark per size each; their partition
 # is a parameter of the name (none for tiled-tree: one cluster) and each cluster's layout
@@ -24,7 +30,8 @@ def version_of(app):
 
 
 def knob(benchmark):
-    """The tile size or partition name of a tiled / split benchmark; None for AoS and SoA."""
+    """The tile size or partition name of a tiled / split benchmark, the tiles of a
+    kdlg-tiles one (`16,2`); None for AoS and SoA."""
     key = KNOBS.get(benchmark.layout)
     return benchmark.params.get(key) if key else None
 
@@ -124,3 +131,53 @@ def method_layout_text(benchmark):
     else:
         layouts = choice["cluster_layouts"]
     return "; ".join(f"{'+'.join(c)}: {l}" for c, l in zip(parts, layouts))
+
+
+@dataclass(frozen=True)
+class TileGrid:
+    """Fig. 1's lower map at one size: the kdlg-tiles benchmarks of a partition with two
+    clusters of several fields, by (tile of the first, tile of the second), and where the
+    method's own values sit on it."""
+
+    clusters: tuple  # the two clusters of several fields, each a list of field names
+    tiles: tuple  # (every tile of the first, every tile of the second), ascending
+    cells: dict  # (t1, t2) -> Benchmark
+    marks: dict  # "kdlg" / METHOD -> (t1, t2) on the grid, or a text saying why not
+
+
+def tile_grid(variants):
+    """The TileGrid of one size's variants; None without kdlg-tiles benchmarks of two
+    clusters of several fields. `kdlg` (every cluster AoS: tile 1 for a cluster of several
+    fields; one field alone is stored contiguously, as SoA stores it) and `kdlg-tree` (each
+    cluster as its label says) are marked where their partition is the sweep's and their
+    two tiles are on the grid."""
+    cells = {tuple(int(t) for t in str(k).split(",")): b
+             for (layout, k), b in variants.items() if layout == TILE_SWEEP}
+    cells = {k: b for k, b in cells.items() if len(k) == 2}
+    if not cells:
+        return None
+    partition = next(iter(cells.values())).params.get("partition")
+    several = [c for c in clusters(next(iter(cells.values()))) if len(c) > 1]
+    tiles = tuple(sorted({k[i] for k in cells}) for i in (0, 1))
+    marks = {}
+    for layout in ("kdlg", METHOD):
+        b = variants.get((layout, None))
+        if b is None or b.params.get("partition") != partition:
+            continue
+        choice = method_choice(b)
+        if layout == METHOD and choice is None:
+            marks[layout] = "not measured" if b.error else "no tree's choice"
+            continue
+        layouts = dict(zip(map(tuple, clusters(b)), choice["cluster_layouts"] if choice else
+                           ["aos"] * len(clusters(b))))
+        at = tuple(_records_per_tile(layouts[tuple(c)]) for c in several)
+        on_grid = all(t in tiles[i] for i, t in enumerate(at))
+        marks[layout] = at if on_grid else " and ".join(layouts[tuple(c)] for c in several)
+    return TileGrid(tuple(several), tiles, cells, marks)
+
+
+def _records_per_tile(cluster_layout):
+    """A cluster layout's tile in records (aos: 1; tiled-<t>: t); None for SoA (t = n)."""
+    if cluster_layout == "aos":
+        return 1
+    return int(cluster_layout.split("-")[1]) if cluster_layout.startswith("tiled-") else None

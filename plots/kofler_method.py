@@ -9,7 +9,8 @@ from plots.claims import NOT_REPRODUCED, judge_band
 from plots.claims.estimates import aggregate, geomean
 from plots.figures import (SMALL, Section, figure_section, mark_not_measured, panel_grid,
                            panel_title, ratio_axis)
-from plots.kofler_data import (METHOD, PROGRAMS, cases, method_layout_text, speedup, timed)
+from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,
+                               timed)
 from plots.text import count_label, format_seconds, markdown_table, times_text
 
 PAPER = "Kofler, Cosenza & Fahringer 2015"
@@ -47,10 +48,10 @@ def regret_rows(device):
 
 
 def _layout_name(benchmark):
-    knob = benchmark.params.get("tile", benchmark.params.get("partition"))
+    value = knob(benchmark)  # a kdlg-tiles' tiles (16,2), not its partition
     if benchmark.layout in REGRET_LAYOUTS + ("tiled-tree",):
         return f"{benchmark.layout} ({method_layout_text(benchmark)})"
-    return benchmark.layout + ("" if knob is None else f" ({knob})")
+    return benchmark.layout + ("" if value is None else f" ({value})")
 
 
 def regret_section(devices, figures_dir):

@@ -145,7 +145,7 @@ namespace {
 std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                       const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "bitonic sort");
-  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles"});
+  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
   const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
                                    fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);

@@ -99,7 +99,7 @@ namespace {
 
 std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                             const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
   if (!precision_wanted(overrides, "float")) return {};
   const std::vector<std::string> fields = {"S", "X", "T", "call", "put"};
   const auto method = method_source("blackscholes", fields, record_field_bytes<Option>(), overrides);

@@ -153,7 +153,7 @@ namespace {
 std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                      const Overrides& overrides) {
   refuse_split_layouts(preset, j, where, "lavamd");
-  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles"});
+  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
   // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
   const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
                                    [](std::size_t b) { return b <= 1000; }, "at most 1000");

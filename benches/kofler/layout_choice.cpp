@@ -81,7 +81,7 @@ void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::st
     if (l == "split" || l == "split-ct")
       throw preset.error_at("layouts",
                             fmt::format("{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, "
-                                        "and the method's kdlg, tiled-tree, kdlg-tree)",
+                                        "the method's kdlg, tiled-tree, kdlg-tree, and kdlg-tiles)",
                                         program, l),
                             where);
 }
@@ -109,11 +109,13 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
   Axis layouts{"layout", {"aos", "soa", "tiled", "tiled-ct"}};
   if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
   layouts.values.insert(layouts.values.end(), std::begin(layout::kMethodLayouts), std::end(layout::kMethodLayouts));
+  layouts.values.emplace_back(layout::kKdlgTiles);
   Axis tiles{"compile_time_tile", {}};
   for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
   std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
                          tiles, {"partition", {}}};
   if (partitions) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
+  axes.push_back({"tiles", {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
   axes.push_back({"size", {}});
   return axes;
 }

@@ -49,7 +49,7 @@ std::vector<std::size_t> record_field_bytes() {
 
 //! layout::read_choices over a program's object `j` of `preset` (at `where`, for errors), the
 //! method's layouts from `method` (none: asking for them is an error): a mistake is a PresetError at its line. The program lists
-//! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions")
+//! the keys it reads ("layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles")
 //! among its keys for Preset::check_keys.
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                          std::size_t size, const std::vector<std::string>& field_names,
@@ -84,9 +84,10 @@ PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::st
                         ProgramCase run);
 
 //! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
-//! `partitions`; the method's kdlg, tiled-tree, kdlg-tree in every program), "precision", the
-//! run-time "tile", "partition" (any the preset gives or the method makes), what the program instantiates
-//! ("compile_time_tile", "compile_time_partition"), "size".
+//! `partitions`; the method's kdlg, tiled-tree, kdlg-tree and the sweep kdlg-tiles in every
+//! program), "precision", the run-time "tile", "partition" (any the preset gives or the method
+//! makes), what the program instantiates ("compile_time_tile", "compile_time_partition"),
+//! kdlg-tiles' "tiles" (t1,t2,...: its clusters of several fields' tiles), "size".
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions = {});

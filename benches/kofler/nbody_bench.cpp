@@ -108,7 +108,7 @@ namespace {
 
 std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
+  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
   if (!precision_wanted(overrides, "float")) return {};
   lb::kofler::NBodyParams params;
   if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||

@@ -4,7 +4,8 @@
 //! layout must reproduce its statistics and final population bit for bit.
 //!
 //!   "sampo": {"sizes": [32000], "warmup_hours": 720, "steps": 24,
-//!             "layouts": [...], "tiles": [...], "compile_time_tiles": [...], "partitions": {...}}
+//!             "layouts": [...], "tiles": [...], "compile_time_tiles": [...], "partitions": {...},
+//!             "kdlg_tiles": [...]}
 
 #include <mutex>
 
@@ -137,7 +138,8 @@ namespace {
 std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                     const Overrides& overrides) {
   preset.check_keys(j, where,
-                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions"});
+                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions",
+                     "kdlg_tiles"});
   std::vector<std::size_t> sizes = overrides.sizes;
   if (sizes.empty()) sizes = preset.list_at<std::size_t>(j, "sizes", where);
   for (std::size_t s : sizes)

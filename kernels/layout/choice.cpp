@@ -10,9 +10,27 @@
 
 namespace lb::layout {
 
+namespace {
+
+//! The clusters of `p` that hold several fields, in cluster order.
+std::vector<std::size_t> clusters_of_several_fields(const FieldPartition& p) {
+  std::vector<std::size_t> fields(p.clusters.size(), 0), out;
+  for (std::size_t c : p.cluster_of_field) ++fields[c];
+  for (std::size_t c = 0; c < fields.size(); ++c)
+    if (fields[c] > 1) out.push_back(c);
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> LayoutChoice::params() const {
   if (layout == "tiled" || layout == "tiled-ct") return {{"tile", std::to_string(tile)}};
   if (layout == "tiled-tree") return {};  // one cluster of every field, whatever the tree
+  if (layout == kKdlgTiles) {
+    std::vector<std::size_t> tiles;
+    for (std::size_t c : clusters_of_several_fields(fields)) tiles.push_back(fields.clusters[c].lanes);
+    return {{"partition", partition}, {"tiles", fmt::format("{}", fmt::join(tiles, ","))}};
+  }
   if (runs_on_partition(layout) || layout == "split-ct") return {{"partition", partition}};
   return {};
 }
@@ -27,8 +45,8 @@ std::string LayoutChoice::param() const {
 }
 
 bool runs_on_partition(std::string_view layout) {
-  return layout == "split" || std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) !=
-                                  std::end(kMethodLayouts);
+  return layout == "split" || layout == kKdlgTiles ||
+         std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) != std::end(kMethodLayouts);
 }
 
 std::optional<ClusterLayout> parse_cluster_layout(std::string_view text) {
@@ -88,10 +106,31 @@ LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, cons
   return c;
 }
 
+std::vector<LayoutChoice> kdlg_tile_choices(const KdlgPartition& p, const std::vector<std::string>& names,
+                                            const std::vector<std::size_t>& tiles) {
+  LayoutChoice c{std::string(kKdlgTiles), 0, partition_name(p, names), to_field_partition(p, names.size())};
+  const std::vector<std::size_t> tiled = clusters_of_several_fields(c.fields);
+  if (tiled.empty())
+    throw std::invalid_argument(fmt::format("the KDLG partition {} has no cluster of several fields to tile", c.partition));
+  for (ClusterLayout& l : c.fields.clusters) l = {ClusterLayout::Kind::soa, 1};
+  std::vector<LayoutChoice> out;
+  std::vector<std::size_t> at(tiled.size(), 0);  // an odometer over the tiles, the last cluster fastest
+  for (bool more = !tiles.empty(); more;) {
+    for (std::size_t k = 0; k < tiled.size(); ++k) c.fields.clusters[tiled[k]] = {ClusterLayout::Kind::tiled, tiles[at[k]]};
+    out.push_back(c);
+    more = false;
+    for (std::size_t k = tiled.size(); k-- > 0 && !more;) {
+      more = ++at[k] < tiles.size();
+      if (!more) at[k] = 0;
+    }
+  }
+  return out;
+}
+
 namespace {
 
-constexpr std::string_view kLayouts[] = {"aos",      "soa",  "tiled",      "tiled-ct", "split",
-                                         "split-ct", "kdlg", "tiled-tree", "kdlg-tree"};
+constexpr std::string_view kLayouts[] = {"aos",   "soa",  "tiled",      "tiled-ct",  "split",
+                                         "split-ct", "kdlg", "tiled-tree", "kdlg-tree", kKdlgTiles};
 
 ClusterLayout cluster_layout(const std::string& text, const std::string& name) {
   if (const auto c = parse_cluster_layout(text)) return *c;
@@ -100,12 +139,16 @@ ClusterLayout cluster_layout(const std::string& text, const std::string& name) {
 }
 
 //! The method's layouts the data asks for, each made from `method`'s partition and tree (the
-//! tree's without a tree: unavailable, method_choice).
-void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, const std::vector<std::string>& layouts,
-                        const std::vector<std::string>& field_names, const MethodSource* method) {
+//! tree's without a tree: unavailable, method_choice), then kdlg-tiles' sweep of the same
+//! partition over the tiles of "kdlg_tiles" (kdlg_tile_choices).
+void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, const ChoiceLists& lists,
+                        const std::vector<std::string>& layouts, const std::vector<std::string>& field_names,
+                        const MethodSource* method) {
   std::vector<std::string_view> planned;
   for (std::string_view l : kMethodLayouts)
     if (std::find(layouts.begin(), layouts.end(), l) != layouts.end()) planned.push_back(l);
+  const bool tile_sweep = std::find(layouts.begin(), layouts.end(), kKdlgTiles) != layouts.end();
+  if (tile_sweep) planned.push_back(kKdlgTiles);
   if (planned.empty()) return;
   if (method == nullptr)
     throw ChoiceError("layouts", fmt::format("layout '{}': this program records no accesses for the method", planned.front()),
@@ -118,7 +161,15 @@ void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, 
                       where);
   }
   for (std::string_view l : planned)
-    out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree, method->tree_hint));
+    if (l != kKdlgTiles) out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree, method->tree_hint));
+  if (!tile_sweep) return;
+  const std::vector<std::size_t> tiles = lists.sizes("kdlg_tiles");  // the owner's list: positive integers
+  try {
+    const auto swept = kdlg_tile_choices(p, field_names, tiles);
+    out.insert(out.end(), swept.begin(), swept.end());
+  } catch (const std::invalid_argument& e) {
+    throw ChoiceError("layouts", fmt::format("layout '{}': {}", kKdlgTiles, e.what()), where);
+  }
 }
 
 FieldPartition read_partition(const ChoiceLists& lists, const std::string& name, const nlohmann::json& clusters,
@@ -214,7 +265,7 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
       }
     }
   }
-  add_method_choices(out, where, layouts, field_names, method);
+  add_method_choices(out, where, lists, layouts, field_names, method);
   return out;
 }
 

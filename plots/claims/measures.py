@@ -7,6 +7,8 @@ from dataclasses import dataclass, replace
 from plots.claims.estimates import (Estimate, aggregate, geomean, hull_of, ratio_estimate,
                                       time_bounds)
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
+# The module, not its names: plots.kofler_data reads plots.claims, so either may load first.
+from plots import kofler_data
 from plots.kofler_label import TREE_LAYOUTS, method_choice
 from plots.select import by_size, describe, expand, matches
 from plots.text import format_seconds, times_text
@@ -420,6 +422,44 @@ def measure_ratio_every(spec, scope):
                     per_size=tuple(per_size))
 
 
+def measure_table2_speedup(spec, scope):
+    """Table 2's time(AoS) / time(`layout`) of every program (and precision) at its Table 2
+    size, the largest with a timed AoS (plots.kofler_data.compared and speedup: the very
+    cells of Table 2's "× AoS" column), reduced over the programs by `reduce`: "max" reads
+    the paper's "speedups of up to ... over different AoS sample programs" (Kofler l.12). The
+    interval is the same reduction of the programs' intervals (the largest low end and the
+    largest high end, as `ratio_every` does over tiles). A program not run, or without a
+    timed `layout` at its Table 2 size (no tree for the GPU, an errored run), makes it not
+    measured: the maximum over the others would be a guess."""
+    reduce, pick = _reducer(spec)
+    layout = spec["layout"]
+    if layout not in kofler_data.COMPARED:
+        raise ClaimsError(f"measure 'table2_speedup': 'layout' must be one of "
+                          f"{', '.join(kofler_data.COMPARED)}")
+    rows = kofler_data.compared(scope)
+    cells = {}
+    problems = [f"absent: {app} with a timed AoS (every {scope.sweep})"
+                for app in kofler_data.PROGRAMS if app not in {row[0] for row in rows}]
+    for app, version, precision, size, aos, others in rows:
+        where = f"{kofler_data.PROGRAMS[app]} {precision} at {scope.sweep} {size}"
+        chosen = others.get(layout)
+        if chosen is None:
+            problems.append(f"no timed {layout} for {app}/{version}/{precision} at "
+                            f"{scope.sweep} {size}, Table 2's size")
+            continue
+        cells[where] = kofler_data.speedup(aos, chosen[2])
+    if problems:
+        raise NotMeasured(problems)
+    at = pick(cells, key=lambda w: cells[w].value)
+    total = Estimate(cells[at].value, pick(e.low for e in cells.values()),
+                     pick(e.high for e in cells.values()))
+    listed = ", ".join(f"{w}: {times_text(e.value)}" for w, e in cells.items())
+    return Measured(total.value, f"{times_text(total.value)} ({at})",
+                    f"{reduce} over {len(cells)} program(s) of Table 2's time(AoS) / "
+                    f"time({layout}) ({listed})", {}, interval=(total.low, total.high),
+                    hull=(total.low, total.high), per_size=(total,))
+
+
 def _clusters_unlike_soa(clusters, layouts):
     """Clusters of several fields not laid out SoA (a one-field cluster stores its field
     contiguously whatever its tile, as SoA does)."""
@@ -488,6 +528,7 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "span": (measure_span, ("select",)),
     "counter_ratio": (measure_counter_ratio, ("select", "counter", "of", "to")),
     "partition": (measure_partition, ("select", "count")),
+    "table2_speedup": (measure_table2_speedup, ("layout",)),
 }
 
 

@@ -310,4 +310,57 @@ TEST(MethodLayouts, APlanErrorNamesAProgramThatCannotBeRecorded) {
   }
 }
 
+//! A partition of the fields a..e into clusters of field indices (its merges: none).
+KdlgPartition clusters_of(std::vector<std::vector<std::size_t>> clusters) { return {std::move(clusters), {}}; }
+
+TEST(KdlgTiles, EveryCombinationOfTheTilesOverTheClustersOfSeveralFieldsTheOthersSoa) {
+  const std::vector<std::string> names{"a", "b", "c", "d", "e"};
+  const auto c = kdlg_tile_choices(clusters_of({{0, 1}, {2}, {3, 4}}), names, {1, 2, 4});
+  ASSERT_EQ(c.size(), 9u);  // the first cluster's tile varying slowest
+  const char* params[] = {"1,1", "1,2", "1,4", "2,1", "2,2", "2,4", "4,1", "4,2", "4,4"};
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    EXPECT_EQ(c[k].layout, "kdlg-tiles");
+    EXPECT_EQ(c[k].param(), std::string("partition:a+b|c|d+e/tiles:") + params[k]);
+    EXPECT_EQ(c[k].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1, 2, 2}));
+    ASSERT_EQ(c[k].fields.clusters.size(), 3u);
+    EXPECT_TRUE((c[k].fields.clusters[0] == ClusterLayout{K::tiled, std::size_t{1} << (k / 3)})) << k;
+    EXPECT_TRUE((c[k].fields.clusters[1] == ClusterLayout{K::soa, 1})) << k;  // one field: SoA
+    EXPECT_TRUE((c[k].fields.clusters[2] == ClusterLayout{K::tiled, std::size_t{1} << (k % 3)})) << k;
+    EXPECT_EQ(c[k].label + c[k].unavailable, "");  // no tree: nothing chosen, nothing missing
+  }
+  EXPECT_TRUE(runs_on_partition("kdlg-tiles"));  // the run-time PartitionMapping, as kdlg
+  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[5], "mixed", 64).params,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"partition", "a+b|c|d+e"}, {"tiles", "2,4"}, {"size", "64"}}));
+}
+
+TEST(KdlgTiles, APresetPlansThemAfterTheMethodsValuesFromItsKdlgTilesAndNeedsNoTree) {
+  // the worked example: a+b|c, one cluster of several fields
+  const auto c = method_choices(R"({"layouts": ["kdlg-tiles", "kdlg"], "kdlg_tiles": [16, 1]})", nullptr);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].layout, "kdlg");
+  EXPECT_EQ(c[1].param(), "partition:a+b|c/tiles:16");
+  EXPECT_EQ(c[2].param(), "partition:a+b|c/tiles:1");
+  EXPECT_TRUE((c[1].fields.clusters[0] == ClusterLayout{K::tiled, 16}) && (c[1].fields.clusters[1] == ClusterLayout{K::soa, 1}));
+}
+
+TEST(KdlgTiles, EachMistakeIsOnePresetErrorAtItsLine) {
+  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg-tiles"], "kdlg_tiles": [1, 0]})", nullptr),
+            "test.json:1: 'kdlg_tiles' must list positive integers; element 2 is 0");
+  EXPECT_EQ(choice_error(R"({"layouts": ["kdlg-tiles"], "kdlg_tiles": [4]})", nullptr,
+                         [] { return clusters_of({{0}, {1}, {2}}); }),
+            "test.json:1: layout 'kdlg-tiles': the KDLG partition a|b|c has no cluster of several fields to tile");
+  EXPECT_NE(choice_error(R"({"layouts": ["kdlg-tiles"]})", nullptr).find("kdlg_tiles"), std::string::npos);
+  // A program without recorded accesses has no KDLG to sweep.
+  const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["kdlg-tiles"], "kdlg_tiles": [2]}})");
+  try {
+    lb::harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
+    ADD_FAILURE() << "kdlg-tiles planned without the program's recorded accesses";
+  } catch (const lb::harness::PresetError& err) {
+    EXPECT_NE(std::string(err.what()).find("layout 'kdlg-tiles': this program records no accesses for the method"),
+              std::string::npos)
+        << err.what();
+  }
+}
+
 }  // namespace

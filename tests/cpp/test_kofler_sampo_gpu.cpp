@@ -1,7 +1,8 @@
 //! SAMPO on the GPU against its CPU reference on a small case (1,000 eggs, 14 days of warm-up,
 //! one day timed): the warm-up from eggs, every layout kind agent for agent, a second run after
-//! prepare, and fault injection (a lost field write, a run that writes nothing) failing the
-//! check. Without a GPU every test reports SKIPPED.
+//! prepare, the KDLG clusters' tile sweep (kdlg-tiles), and fault injection (a lost field
+//! write, a run that writes nothing) failing the check. Without a GPU every test reports
+//! SKIPPED.
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,23 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
       const harness::Check check = v->validate(nullptr);
       EXPECT_TRUE(check.ok) << label(c) << " run " << run << ": " << check.message;
     }
+  }
+}
+
+TEST(SampoGpu, TheKdlgClustersTileSweepReproducesTheCpuRun) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  // kdlg-tiles as the planner makes it: SAMPO's recorded KDLG partition, its two clusters of
+  // several fields tiled (powers of two, and 3 through the division's PartitionMapping), the
+  // three single-field clusters SoA.
+  const std::vector<std::string> fields(std::begin(kFieldNames), std::end(kFieldNames));
+  const auto method =
+      harness::kofler::method_source("sampo", fields, harness::kofler::record_field_bytes<Agent>(), harness::Overrides{});
+  const auto choices = layout::kdlg_tile_choices(method.partition(), fields, {1, 3, 16});
+  ASSERT_EQ(choices.size(), 9u);
+  for (const LayoutChoice& c : choices) {
+    auto v = make_sampo_variant(c, small(), expected());
+    const harness::Check check = lb::testing::validated_run(*v);
+    EXPECT_TRUE(check.ok) << label(c) << ": " << check.message;
   }
 }
 

@@ -3,9 +3,11 @@
 //! each a LayoutChoice that choice_mapping.hpp's with_mapping turns into a mapping value.
 //! Every program records its fields by name so the data can give a field partition:
 //!
-//!   "layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct", "kdlg", "tiled-tree", "kdlg-tree"],
+//!   "layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct", "kdlg", "tiled-tree", "kdlg-tree",
+//!               "kdlg-tiles"],
 //!   "tiles": "sweep" | [2, 4, ...]      run-time tile sizes; "sweep" = powers of two 2 .. size
 //!   "compile_time_tiles": [32, 128]     tiled-ct: only tiles the program instantiates
+//!   "kdlg_tiles": [1, 2, 4, ...]        kdlg-tiles: each KDLG cluster of several fields's tiles
 //!   "partitions": {"pos|vel": [["pos"], ["vel"]],
 //!                  "hot-soa": [{"fields": ["a", "b"], "layout": "soa"}, ["c"]]}
 //!
@@ -22,6 +24,12 @@
 //! tree (so runs on GPUs with different trees pair up): tiled-tree has no parameter, kdlg and
 //! kdlg-tree the KDLG partition's name. Without a tree the tree's values are planned all the
 //! same, each `unavailable`: making one fails with the error naming how to give a tree.
+//!
+//! `kdlg-tiles` sweeps the tiles of the KDLG clusters (the lower map of the paper's Fig. 1):
+//! the KDLG partition, each cluster of several fields tiled with a tile of "kdlg_tiles" (every
+//! combination over those clusters), each cluster of one field SoA; named
+//! partition:<KDLG>/tiles:<t1>,<t2>,... (the clusters of several fields' tiles in the
+//! partition's order). It runs through the run-time PartitionMapping and needs no tree.
 
 #include <cstddef>
 #include <functional>
@@ -44,6 +52,8 @@ struct DecisionTree;
 
 //! The method's layout values, in the order read_choices plans them.
 inline constexpr std::string_view kMethodLayouts[] = {"kdlg", "tiled-tree", "kdlg-tree"};
+//! The sweep of the KDLG clusters' tiles, planned after the method's values.
+inline constexpr std::string_view kKdlgTiles = "kdlg-tiles";
 
 struct LayoutChoice {
   std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree
@@ -59,7 +69,8 @@ struct LayoutChoice {
   std::string unavailable = {};
 
   //! The name's parameters after the layout: tile:64 (tiled, tiled-ct); partition:pos|vel
-  //! (split, split-ct, kdlg, kdlg-tree); none for aos, soa, tiled-tree.
+  //! (split, split-ct, kdlg, kdlg-tree); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles: the
+  //! tiles of the clusters of several fields, in order); none for aos, soa, tiled-tree.
   std::vector<std::pair<std::string, std::string>> params() const;
   //! params() as the name writes them, '/'-joined ("tile:64"; empty for aos/soa).
   std::string param() const;
@@ -101,6 +112,13 @@ LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, cons
                            const std::vector<std::size_t>& bytes, const DecisionTree* tree,
                            std::string_view tree_hint = "give a decision tree");
 
+//! kdlg-tiles' values of the KDLG partition `p` of fields `names`: one per combination of
+//! `tiles` over p's clusters of several fields (the first such cluster's tile varying
+//! slowest), those clusters tiled, every cluster of one field SoA. Throws
+//! std::invalid_argument when p has no cluster of several fields (nothing to tile).
+std::vector<LayoutChoice> kdlg_tile_choices(const KdlgPartition& p, const std::vector<std::string>& names,
+                                            const std::vector<std::size_t>& tiles);
+
 //! A mistake in the data, for its owner to point at: `key` is the key it is at, `within` the
 //! object holding that key (empty: the first `key` anywhere), what() the problem.
 class ChoiceError : public std::invalid_argument {
@@ -121,7 +139,7 @@ struct ChoiceLists {
       check_keys;
 };
 
-//! Reads "layouts", "tiles", "compile_time_tiles" and "partitions" of a program's object `j`
+//! Reads "layouts", "tiles", "compile_time_tiles", "partitions" and "kdlg_tiles" of a program's object `j`
 //! (found under `where`) for one size; `field_names` in record order. `compile_time_tiles`
 //! and `compile_time_partitions` are what the program instantiates: data asking for others
 //! is an error naming them. The method's layouts come from `method` (nullptr: the program has
