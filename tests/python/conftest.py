@@ -3,7 +3,10 @@
 import os
 import tempfile
 
+import matplotlib
 import pytest
+
+import plots.figures
 
 from tests.python.gpu import require_gpu
 
@@ -21,3 +24,11 @@ def gpu():
 # names its own (LB_TREES_DIR, as test_kofler_tree.py's do); the orchestrator's subprocesses
 # inherit it.
 os.environ.setdefault("LB_TREES_DIR", tempfile.mkdtemp(prefix="lb-no-trees-"))
+
+
+# The figures' PNGs at the figures' own resolution (matplotlib's figure.dpi, 100) instead of
+# the reports' SAVED_DPI (120): save_figure's checks (texts outside, readability) lay every
+# text out at the figure's dpi, and a PNG at that dpi reuses that layout instead of laying
+# every text out again (~15 % of drawing a report; docs/tests.md, "Test time"). The checks
+# are the same (they run at the figure's dpi whatever the PNG's); no test reads a PNG's pixels.
+plots.figures.SAVED_DPI = matplotlib.rcParams["figure.dpi"]
