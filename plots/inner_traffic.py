@@ -221,8 +221,7 @@ def fig11_section(devices, figures_dir):
             "swept field's bytes (`<field>_inline_bytes`, `<field>_arena_bytes`), AoS as the "
             f"paper's lower charts; the other arrays and fields do not change. "
             f"{split_note(devices)}"
-            "\n\n" + paper_table(devices) + "\n\n" + footprint_table(devices)
-            + "\n\n" + speed_goal(devices))
+            "\n\n" + paper_table(devices) + "\n\n" + footprint_table(devices))
     return figure_section(fig, figures_dir, "inner_fig11",
                           f"{PAPER}, Fig. 11: traffic simulation, time and bytes per strategy",
                           "Fig. 11 — traffic simulation", body, devices)

@@ -205,6 +205,13 @@ def test_fig11_states_the_papers_times_beside_ours_and_that_ours_are_not_split(r
         "| Cell::incoming N = 1: arena | 3.49 MB | 1.59 MB |"
 
 
+def test_the_speed_goal_is_stated_once_in_its_own_section_not_again_in_fig11(report):
+    text = (report / "REPORT.md").read_text()
+    fig11 = section_of(text, "Fig. 11 — traffic simulation")
+    assert "This project's goal, not the paper's" not in fig11
+    assert text.count("This project's goal, not the paper's") == 1
+
+
 def test_speed_goal_is_stated_against_the_measured_time_apart_from_the_claims(report):
     text = (report / "REPORT.md").read_text()
     goal = section_of(text, "Speed goal of issue 23 (not a paper claim)")
