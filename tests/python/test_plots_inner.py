@@ -221,3 +221,27 @@ def test_speed_goal_is_stated_against_the_measured_time_apart_from_the_claims(re
         line.endswith(": **met**")
     claims = text[text.index("### Claims — "):]
     assert "1.1 s" not in claims and "speed goal" not in claims.lower()
+
+
+def test_the_cars_and_controllers_panel_keeps_a_whole_car_path_sweep_readable():
+    """The real Car::path sweep (12 configurations per layout) once drew overlapping tick
+    labels in the split panel, which the fixtures' shorter sweeps did not show."""
+    from types import SimpleNamespace
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from plots import readable
+    from plots.inner_traffic import _split_panel
+
+    bench = SimpleNamespace(counters={"cars_s": 0.15, "controllers_s": 0.18})
+    sweep = {"none": [(0, bench)], "partial": [(n, bench) for n in (0, 1, 2, 3, 4, 6, 8, 15, 20, 30)],
+             "full": [(30, bench)], "object": [(30, bench)]}
+    fig, ax = plt.subplots(figsize=(5.4, 4.2))
+    _split_panel(ax, "path", {"aos": sweep, "soa": sweep})
+    fig.tight_layout()
+    try:
+        assert readable.overlapping_ticks(fig) == []
+    finally:
+        plt.close(fig)
