@@ -93,9 +93,35 @@ def _figure_files(section):
 
 def _header(results):
     folders = ", ".join(f"`{f}`" for f in results.folders)
-    return (f"# Layout benchmark report\n\nRead {results.benchmark_count} benchmarks "
+    text = (f"# Layout benchmark report\n\nRead {results.benchmark_count} benchmarks "
             f"({results.entry_count} JSON entries) from {len(results.files)} result file(s) "
             f"in {len(results.folders)} results folder(s): {folders}.")
+    missing = [line for folder in results.folders for line in [_unfinished(results, folder)] if line]
+    return text + "".join(f"\n\n{line}" for line in missing)
+
+
+def _unfinished(results, folder):
+    """One line when the run that wrote `folder` planned more benchmarks than it holds (an
+    interrupted run: its run.json's plan, counted per suite against the names in its result
+    files), so a partial run never reads as a complete one; "" otherwise or without run.json."""
+    try:
+        plan = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8")).get("plan")
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if not isinstance(plan, dict):
+        return ""
+    held = {suite: min(planned, len({b.name for f in results.files
+                                      if Path(f.path).parent == Path(folder) and f.suite == suite
+                                      for b in f.benchmarks}))
+            for suite, planned in plan.items() if isinstance(planned, int)}
+    short = [(suite, count, plan[suite]) for suite, count in held.items() if count < plan[suite]]
+    if not short:
+        return ""
+    have, total = sum(held.values()), sum(plan[suite] for suite in held)
+    suites = ", ".join(f"{s} {h} of {p}" for s, h, p in short)
+    return (f"**Incomplete run:** `{folder}` holds {have} of the {total} benchmarks its run "
+            f"planned ({suites}); the rest were not run (an interrupted run: `harness/run.py "
+            f"--resume` runs only what is missing). Claims on the missing ones read them as not run.")
 
 
 def _devices(results):

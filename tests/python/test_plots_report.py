@@ -234,3 +234,17 @@ def test_committed_fixture_matches_its_generator():
     planner = [FIXTURES / "plans", FIXTURES / "registry.json"]
     assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()
                and not any(p == q or q in p.parents for q in planner)) < 430_000
+
+
+@pytest.mark.parametrize("extra, says", [(0, False), (3, True)])
+def test_the_header_says_when_the_run_planned_more_than_the_folder_holds(tmp_path, extra, says):
+    from plots.report import _header
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURE, folder)
+    held = len({b.name for f in load_results([folder]).files for b in f.benchmarks})
+    (folder / "run.json").write_text(json.dumps({"plan": {"idw": held + extra}}))
+    header = _header(load_results([folder]))
+    assert ("**Incomplete run:**" in header) == says
+    if says:
+        assert f"holds {held} of the {held + 3} benchmarks its run planned (idw {held} of {held + 3})" \
+            in header
