@@ -175,7 +175,9 @@ TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePartAndTheBus) {
     EXPECT_NEAR(counter(r, "pct_of_bound"), pct, 1e-6 * pct) << name;
     EXPECT_DOUBLE_EQ(counter(r, "device_bound_s"), device_bound_s) << name;
     EXPECT_DOUBLE_EQ(counter(r, "pct_of_device_bound"), 100 * device_bound_s / device_s) << name;
-    if (has(name, "/gpu-exp6/")) EXPECT_GE(counter(r, "vs_exp5_max_abs"), 0) << name;
+    if (has(name, "/gpu-exp6/")) {
+      EXPECT_GE(counter(r, "vs_exp5_max_abs"), 0) << name;
+    }
   }
 }
 
@@ -188,7 +190,7 @@ class BenchesGpuTraffic : public TempFilesTest {};
 
 TEST_F(BenchesGpuTraffic, TrafficReportsItsTimeSplitIntoCarsAndControllers) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
-  if (const auto s = inner::find_traffic_network("lowermanhattan.graphml"); !s.missing.empty()) GTEST_SKIP() << s.missing;
+  if (const auto s = lb::harness::inner::find_traffic_network("lowermanhattan.graphml"); !s.missing.empty()) GTEST_SKIP() << s.missing;
   set_up_env();
   const std::string preset = write("traffic.json", R"({"description": "t", "suites": {"inner": {"traffic": {
       "network": "lowermanhattan.graphml", "cars": 3000, "steps": 100, "layouts": ["soa"], "fields": ["none"],

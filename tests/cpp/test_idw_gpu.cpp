@@ -162,10 +162,11 @@ TEST(IdwGpuHuge, ValidationCatchesASkippedTileOrSliceAt1000K) {
     }
     EXPECT_FALSE(v.ok) << what << ": validation passed it";
     EXPECT_NE(v.message.find("probe"), std::string::npos) << what << ": " << v.message;
-    if (f.last - f.first == block)
+    if (f.last - f.first == block) {
       EXPECT_TRUE(old.ok) << what << ": for the record, the sample alone was expected to miss this (max relative "
                           << "error " << old.max_rel_err << " against " << old.tolerance << "), and caught it: "
                           << old.message;
+    }
   }
 }
 

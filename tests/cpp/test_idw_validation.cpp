@@ -130,7 +130,9 @@ TEST(IdwGpuTestInputs, EveryTileHasAProbeAndOnePointSitsOnADataPoint) {
       EXPECT_EQ(in.set.pred.y[in.on_data], in.data.y[in.data_index]);
       for (const auto& probe : in.set.probes) EXPECT_NE(probe.pred_index, in.on_data);
       const auto at = std::find(in.set.indices.begin(), in.set.indices.end(), in.on_data);
-      if (at != in.set.indices.end()) EXPECT_EQ(in.set.reference[at - in.set.indices.begin()], in.data.z[in.data_index]);
+      if (at != in.set.indices.end()) {
+        EXPECT_EQ(in.set.reference[at - in.set.indices.begin()], in.data.z[in.data_index]);
+      }
     }
 }
 
@@ -279,7 +281,9 @@ TEST_F(ProbeCase, AProbeOffByMoreThanItsBoundFails) {
     z[probe->pred_index] = probe->expected + share * probe->bound;
     const auto v = idw::check_outputs(set, z);
     EXPECT_EQ(v.ok, share < 1) << "off by " << share << " of the bound: " << v.message;
-    if (share > 1) EXPECT_NE(v.message.find("probe " + std::to_string(probe->pred_index)), std::string::npos) << v.message;
+    if (share > 1) {
+      EXPECT_NE(v.message.find("probe " + std::to_string(probe->pred_index)), std::string::npos) << v.message;
+    }
   }
 }
 

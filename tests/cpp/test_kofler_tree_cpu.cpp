@@ -31,7 +31,9 @@ TEST(KoflerTreeWalk, EveryRecordOnceAndAWarpsLanesConsecutive) {
       const std::size_t r = record_of(t, k, n);
       ASSERT_LT(r, records);
       ++seen[r];
-      if (t % kWarp) EXPECT_EQ(r, record_of(t - 1, k, n) + 1);  // lane l + 1: the next record
+      if (t % kWarp) {
+        EXPECT_EQ(r, record_of(t - 1, k, n) + 1);  // lane l + 1: the next record
+      }
     }
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
   EXPECT_STREQ((Geometry{records, n}).problem(), "");

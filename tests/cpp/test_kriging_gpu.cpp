@@ -756,7 +756,9 @@ void expect_skipped_writes_caught(int experiment, const datasets::KrigingCase& c
   EXPECT_EQ(poisoned.unwritten, (end - first) * in.surfaces) << "exp " << experiment;
   EXPECT_EQ(poisoned.first_unwritten, first) << "exp " << experiment;
   EXPECT_TRUE(kriging::is_poison(poisoned.estimates[first]));
-  if (end < points) EXPECT_EQ(poisoned.estimates[end], good.estimates[end]) << "only the skipped points are unwritten";
+  if (end < points) {
+    EXPECT_EQ(poisoned.estimates[end], good.estimates[end]) << "only the skipped points are unwritten";
+  }
   e.skip_writes_for_testing(0, 0);
   EXPECT_EQ(e.run(nullptr, kriging::Poison::yes).unwritten, 0u) << "exp " << experiment;
 }

@@ -166,7 +166,9 @@ inline void expect_split_run_matches(const CityRun& r, Device device) {
     EXPECT_EQ(checksum(s), checksum(r.final_state));
     EXPECT_EQ(check_invariants(r.net, s), "");
     EXPECT_GT(split.cars_s, 0.0);
-    if (!r.net.lights.empty()) EXPECT_GT(split.controllers_s, 0.0);
+    if (!r.net.lights.empty()) {
+      EXPECT_GT(split.controllers_s, 0.0);
+    }
     EXPECT_LE(split.cars_s + split.controllers_s, wall + 1e-5);  // events: 0.5 us resolution
     EXPECT_GE(split.cars_s + split.controllers_s, 0.5 * wall);
   }

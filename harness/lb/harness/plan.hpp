@@ -31,9 +31,9 @@ struct PlannedBenchmark;
 //!      inner/bfs/partial/soa/int/inline:3/graph:road-like,
 //!      idw/shepard/tiled/soa/float/p:2/size:10240/block:256,
 //!      kriging/ok/gpu-exp7/dense/double/scale:1/wells:10.
-struct BenchmarkId {
-  std::string suite, program, version, layout, precision;
-  std::vector<std::pair<std::string, std::string>> params;  //!< in name order
+struct BenchmarkId {  // default member initializers: a designated initializer may name only some
+  std::string suite{}, program{}, version{}, layout{}, precision{};
+  std::vector<std::pair<std::string, std::string>> params{};  //!< in name order
 };
 
 //! The one benchmark namer.

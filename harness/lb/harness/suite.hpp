@@ -23,11 +23,11 @@ struct DecisionTree;
 namespace lb::harness {
 
 //! Command-line overrides of the preset (empty = keep the preset's) and run options.
-struct Overrides {
-  std::vector<std::size_t> sizes;
-  std::vector<std::string> precisions;
+struct Overrides {  // default member initializers: a designated initializer may name only some
+  std::vector<std::size_t> sizes{};
+  std::vector<std::string> precisions{};
   //! --kofler-tree: the GPU's decision tree for the Kofler method's tree layouts (none: null).
-  std::shared_ptr<const layout::DecisionTree> kofler_tree;
+  std::shared_ptr<const layout::DecisionTree> kofler_tree{};
 };
 
 struct PlannedBenchmark {
