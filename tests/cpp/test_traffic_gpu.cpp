@@ -72,7 +72,9 @@ TEST(TrafficGpuLarge, TheBenchVariantValidatesAndCatchesASkippedMove) {
     }
     const lb::harness::Check check = v->validate(nullptr);
     EXPECT_EQ(check.ok, !fault) << check.message;
-    if (fault) EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+    if (fault) {
+      EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+    }
   }
 }
 

@@ -243,11 +243,11 @@ def test_fig11_draws_the_split_where_the_counters_are(monkeypatch, tmp_path):
                          "Cell::outgoing: cars and controllers", "Car::path: cars and controllers"}
     path = axes["Car::path: cars and controllers"]
     labels = [t.get_text() for t in path.get_xticklabels()]
-    assert "AoS object 30" in labels and "SoA partial 6" in labels
+    assert "A obj" in labels and "S p6" in labels
     # Stacked: per bar the cars' part below and the controllers' on top, summing to the time.
     bars = path.patches
     cars, controllers = bars[:len(labels)], bars[len(labels):]
-    soa_full = labels.index("SoA full 30")
+    soa_full = labels.index("S full")
     assert cars[soa_full].get_height() == pytest.approx(0.6)
     assert controllers[soa_full].get_y() == pytest.approx(0.6)
     assert controllers[soa_full].get_height() == pytest.approx(0.4)
