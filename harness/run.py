@@ -18,6 +18,10 @@ right after its suite: it fits Kofler's decision tree into `<suite>/tree.gpu<k>.
 the kofler suite's run then gets as `--kofler-tree` (orchestrator/trees.py, docs/kofler-tree.md;
 `quick` skips the training where a committed tree fits every GPU). A step's failure is a
 warning, not an error.
+With --split the devices of a host (or the array tasks of a Slurm partition) share each suite's
+benchmarks, every n-th each (orchestrator/shards.py); a suite whose results feed a per-device
+Python step (kofler-tree, for its fit) is not split: each device runs it whole and fits its own
+tree on the full training grid.
 Paths inside the repository are named relative to its root in everything the run records
 (run.json, run.log, the children's command lines, the report), so committed results name no
 one's checkout; children run from that root. Paths outside it are named absolute.

@@ -27,7 +27,7 @@ from plots.figures import (Section, drawing, panel_grid, plain_log_axis, save_fi
 from plots.cli import run
 from plots.html import write_html
 from plots.text import format_seconds, markdown_table
-from plots.load import Results, load_files, load_results
+from plots.load import Results, load_files, load_results, split_device
 from plots.papers import PAPERS
 
 CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
@@ -262,19 +262,13 @@ def identical_gpu_groups(devices):
 
 def folder_device(devices, folder):
     """The GPU of a folder to compare: its first; when identical cards of one host shared
-    the benchmarks (`run.py --split`), the first card completed with the others' results."""
+    the benchmarks (`run.py --split`), the first card completed with the others' results
+    (load.split_device; a split run's folder with its run.json loads as that one GPU)."""
     first = next(d for d in devices if d.folder == folder)
     cards = next((members for _, members in identical_gpu_groups(devices)
                   if members[0] is first), [first])
-    names, extra = {b.name for b in first.benchmarks}, []
-    for benchmark in (b for card in cards[1:] for b in card.benchmarks):
-        if benchmark.name not in names:
-            names.add(benchmark.name)
-            extra.append(benchmark)
-    if not extra:
-        return first
-    return replace(first, label=f"{first.files[0].gpu_name} ×{len(cards)} (split)",
-                   benchmarks=first.benchmarks + tuple(extra))
+    merged = split_device(cards)
+    return merged if len(merged.benchmarks) > len(first.benchmarks) else first
 
 
 def card_spread(members):

@@ -3,7 +3,8 @@
 Each benchmark's repetitions and aggregates collapse into a `Benchmark`: median time in
 seconds, relative spread, median counters, or an error (an errored benchmark never has a
 time; a time that is not positive and finite makes the benchmark an invalid one, an error). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
-several `gpu<k>` files) mean several GPUs side by side in the figures.
+several `gpu<k>` files) mean several GPUs side by side in the figures; the identical cards of
+a `run.py --split` run (its run.json says so) are one GPU, as they shared its benchmarks.
 """
 
 import gzip
@@ -404,7 +405,41 @@ def _devices_of_folder(folder, files):
         shared = [b for b in host if b.name not in own_names]
         devices.append(Device(group[0].gpu_name, group[0].preset, folder, tuple(group),
                               tuple(own + shared)))
+    if len(devices) > 1 and len({d.label for d in devices}) == 1 and _split_run(folder):
+        return [split_device(devices)]
     return devices
+
+
+def split_device(cards):
+    """Identical cards that shared a run's benchmarks (`run.py --split`) as one GPU: the first
+    card completed with the others' results (a benchmark several cards measured, such as the
+    decision tree's training, which a split run does not split, is the first card's), with
+    every card's files (the first card's first), labelled "<GPU name> ×<n> (split)"."""
+    first = cards[0]
+    names, extra = {b.name for b in first.benchmarks}, []
+    for benchmark in (b for card in cards[1:] for b in card.benchmarks):
+        if benchmark.name not in names:
+            names.add(benchmark.name)
+            extra.append(benchmark)
+    return replace(first, label=f"{first.files[0].gpu_name} ×{len(cards)} (split)",
+                   files=tuple(f for card in cards for f in card.files),
+                   benchmarks=first.benchmarks + tuple(extra))
+
+
+def _split_run(folder):
+    """Whether `folder` holds a `run.py --split` run: its run.json says "split": true in
+    "args", or, for one partition's folder of a Slurm run, the run folder's above it does."""
+    for path in (folder / "run.json", folder.parent / "run.json"):
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        tasks = meta.get("tasks") if isinstance(meta, dict) else None
+        if path.parent != folder and not (isinstance(tasks, list) and any(
+                isinstance(t, dict) and t.get("folder") == folder.name for t in tasks)):
+            return False
+        return _nested(meta, "args", "split") is True
+    return False
 
 
 def _first_of_each(benchmarks):

@@ -56,7 +56,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "selection recorded in DIR/run.json")
     parser.add_argument("--split", action="store_true",
                         help="split each suite's benchmarks across the devices (identical GPUs "
-                             "of one host) instead of running all of them on every device")
+                             "of one host) instead of running all of them on every device; a "
+                             "suite feeding a per-device Python step (kofler-tree's fit) runs "
+                             "whole on each")
     parser.add_argument("--no-figures", action="store_true", help="skip python3 -m plots")
     cluster = parser.add_argument_group(
         "Slurm", "run on a Slurm cluster instead of this host's GPUs (docs/cluster.md): a job "
@@ -212,8 +214,8 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
             meta.update(executor="slurm", tasks=[t.as_json() for t in tasks],
                         slurm={"options": {}, "submissions": []})
     run = Run(run_dir.resolve(), binary, selection, devices, plans, console,
-              Shards(run_dir.resolve(), tasks, selection.split), model, suite_steps=steps,
-              meta=meta)
+              Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps)), model,
+              suite_steps=steps, meta=meta)
     if args.slurm:
         meta["slurm"]["options"] = asdict(options)
         executor: Executor = slurm.SlurmExecutor(options, args.dry_run, created,
@@ -272,8 +274,8 @@ def recorded_run(run_dir: Path, console: Console) -> Run:
     steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
              if s in selection.suites}
     return Run(run_dir.resolve(), binary, selection, [], plans, console,
-               Shards(run_dir.resolve(), tasks, selection.split), model, suite_steps=steps,
-               meta=meta)
+               Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps)), model,
+               suite_steps=steps, meta=meta)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,8 +45,8 @@ def run_task(run: Run, task: Task) -> tuple[int, list[DeviceWorker]]:
             console.info(f"interrupted ({signal.Signals(run.stop.signum).name}): stopping "
                          "layoutbench; nothing is recorded as failed")
 
-    planned = sum(len(run.shards.share(plan, task, worker.slot))
-                  for plan in run.plans.values() for worker in workers)
+    planned = sum(len(run.shards.share(suite, plan, task, worker.slot))
+                  for suite, plan in run.plans.items() for worker in workers)
     done = 0
     failures: list[tuple[int, str, str]] = []
     console.info(f"summary ({format_duration(time.monotonic() - run.started)}):")
@@ -102,11 +102,14 @@ class LocalExecutor(Executor):
 
     def execute_locked(self, run: Run, args) -> int:
         console, selection = run.console, run.selection
+        whole = [suite for suite in run.plans if suite in run.shards.whole]
         console.info(f"{'resuming' if args.resume else 'run'} {repo_path(run.dir)} ({now_iso()})")
         console.info(f"preset {selection.preset}; suites: " + ", ".join(
             f"{suite} ({len(plan)} benchmarks)" for suite, plan in run.plans.items())
             + (f"; filter {selection.filter}" if selection.filter else "")
-            + (f"; split across {len(run.devices)} devices" if selection.split else ""))
+            + (f"; split across {len(run.devices)} devices" if selection.split else "")
+            + (f" ({', '.join(whole)} whole on each: its results feed a per-device step)"
+               if selection.split and whole else ""))
         for device in run.devices:
             console.info(f"[gpu {device['index']}] {device['name']} ({device.get('uuid', '?')})")
         (task,) = run.shards.tasks

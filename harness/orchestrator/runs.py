@@ -82,7 +82,7 @@ class SlotTally:
 def tally(run: Run, task: Task, slot: Slot, suite: str) -> SlotTally:
     """Reads the slot's journal of `suite` (JournalError when a line before the last is
     corrupt)."""
-    plan = run.shards.share(run.plans[suite], task, slot)
+    plan = run.shards.share(suite, run.plans[suite], task, slot)
     finished = outcomes(read_journal(run.shards.journal(task, slot, suite)).records)
     return SlotTally(suite, task, slot, len(plan), sum(name in finished for name in plan),
                      [(name, error_message(finished[name])) for name in plan

@@ -64,6 +64,9 @@ class Shards:
     run_dir: Path
     tasks: list[Task]
     split: bool   # the slots of one folder split each plan (every n-th), else each runs all
+    # Suites every slot runs whole even with split: those whose results feed a per-device
+    # Python step (kofler-tree's fit: each GPU trains on the full grid and gets its own tree).
+    whole: frozenset[str] = frozenset()
 
     def folder(self, task: Task) -> Path:
         return self.run_dir / task.folder if task.folder else self.run_dir
@@ -72,11 +75,14 @@ class Shards:
         return [self.run_dir / f if f else self.run_dir
                 for f in dict.fromkeys(t.folder for t in self.tasks)]
 
-    def share(self, plan: list[str], task: Task, slot: Slot) -> list[str]:
+    def share(self, suite: str, plan: list[str], task: Task, slot: Slot) -> list[str]:
         """The part of a suite's plan one slot runs: all of it, or with split every n-th
         benchmark from the slot's position among its folder's slots, so sizes interleave and
-        the devices finish together; the tasks come from run.json, so a resume splits alike."""
-        if not self.split:
+        the devices finish together. A suite of `whole` is never split: a per-device Python
+        step fits on its results (a tree fitted on every n-th training kernel would be
+        wrong). The tasks come from run.json and `whole` from the registry's steps, so a
+        resume and every Slurm task share alike."""
+        if not self.split or suite in self.whole:
             return plan
         peers = [s.index for t in self.tasks if t.folder == task.folder for s in t.slots]
         position = peers.index(slot.index)
@@ -91,5 +97,5 @@ class Shards:
         for suite, plan in plans.items():
             for slot in task.slots:
                 finished = outcomes(read_journal(self.journal(task, slot, suite)).records)
-                count += sum(name not in finished for name in self.share(plan, task, slot))
+                count += sum(name not in finished for name in self.share(suite, plan, task, slot))
         return count

@@ -357,7 +357,7 @@ def task_row(run: Run, task: Task) -> TaskRow:
     for suite, plan in run.plans.items():
         for slot in task.slots:
             journal = run.shards.journal(task, slot, suite)
-            share = run.shards.share(plan, task, slot)
+            share = run.shards.share(suite, plan, task, slot)
             if journal.exists():
                 assemble(journal, journal.with_name(f"{suite}.gpu{slot.index}.json"), share,
                          run.console)

@@ -59,7 +59,7 @@ class DeviceWorker(threading.Thread):
         for suite, whole_plan in self.run_.plans.items():
             if self.run_.stop.event.is_set():
                 break
-            plan = self.run_.shards.share(whole_plan, self.task, self.slot)
+            plan = self.run_.shards.share(suite, whole_plan, self.task, self.slot)
             result = self.results[suite] = SuiteResult(planned=len(plan))
             journal_path = self.run_.shards.journal(self.task, self.slot, suite)
             try:

@@ -411,6 +411,81 @@ def test_split_gives_each_device_its_share_and_resume_keeps_it(work):
     assert f"all {len(planned)} benchmarks done" in result.stdout
 
 
+# A stand-in for plots/kofler_tree.py in a copied checkout: `fit --results R --out T` writes a
+# tree naming its GPU and the training kernels it was fitted on.
+FAKE_FIT = """import json, pathlib, sys
+args = dict(zip(sys.argv[2::2], sys.argv[3::2]))
+results = json.loads(pathlib.Path(args["--results"]).read_text())
+out = pathlib.Path(args["--out"])
+out.parent.mkdir(parents=True, exist_ok=True)
+out.write_text(json.dumps({"format": "layoutbench-kofler-tree/1",
+                           "gpu": results["context"]["lb"]["gpu"],
+                           "trained_on": sorted({b["run_name"] for b in results["benchmarks"]})}))
+"""
+
+
+def test_split_runs_a_suite_with_a_python_step_whole_on_every_device(work, tmp_path, monkeypatch):
+    """Under --split the decision tree's training (kofler-tree, whose results feed the fit
+    step) runs whole on each GPU, so each fits its own tree on the full grid; the other
+    suites are still split; a resume and a Slurm run's tasks share alike."""
+    repo = tmp_path / "repo"
+    copy_orchestrator(repo)
+    (repo / "plots").mkdir()
+    (repo / "plots" / "__init__.py").write_text("")
+    (repo / "plots" / "kofler_tree.py").write_text(FAKE_FIT)
+    preset = tmp_path / "split.json"
+    preset.write_text('{"suites": {"idw": {}, "kofler-tree": {"fit": {"reuse": 0}}, "kofler": {}}}\n')
+    fake = {"devices": 2, "suites": "idw,kofler-tree,kofler"}
+    result = work.run("--preset", str(preset), "--split", script=repo / "harness" / "run.py", **fake)
+    assert result.returncode == 0, result.stdout + result.stderr
+    run_dir = work.the_run_dir().resolve()
+    plans = json.loads((run_dir / "run.json").read_text())["plan"]
+    training = [f"kofler-tree/synthetic/gpu/{c}/fields:{m}/n:128/manual_time"
+                for m in (4, 8) for c in ("aos/float", "soa/float", "tiled/float/tile:32")]
+    idw = [f"idw/shepard/naive/{layout}/{precision}/p:2/size:2048/manual_time"
+           for precision in ("float", "double") for layout in LAYOUTS]
+    kofler = []
+    for k in (0, 1):
+        assert set(start_counts(run_dir / f"kofler-tree.gpu{k}.journal.jsonl")) == set(training)
+        tree = run_dir / "kofler-tree" / f"tree.gpu{k}.json"
+        fitted = json.loads(tree.read_text())
+        assert fitted["trained_on"] == sorted(training) and fitted["gpu"]["uuid"] == f"GPU-fake-{k}"
+        assert benchmark_names(load_google_benchmark_json(run_dir / f"idw.gpu{k}.json")) == idw[k::2]
+        kofler.append(benchmark_names(load_google_benchmark_json(run_dir / f"kofler.gpu{k}.json")))
+        (call,) = [c["argv"] for c in work.run_calls()
+                   if "kofler" in c["argv"] and c["cuda_visible_devices"] == str(k)]
+        assert call[call.index("--kofler-tree") + 1] == str(tree)  # its own tree
+    assert len(set(kofler[0] + kofler[1])) == plans["kofler"] and len(kofler[0]) == (plans["kofler"] + 1) // 2
+    assert "kofler-tree whole on each" in result.stdout
+    total = 2 * plans["kofler-tree"] + plans["idw"] + plans["kofler"]
+    assert f"all {total} benchmarks done" in result.stdout
+
+    calls = len(work.run_calls())
+    resumed = subprocess.run([sys.executable, str(repo / "harness" / "run.py"), "--resume",
+                              str(run_dir), "--no-figures"], env=work.env(**fake),
+                             capture_output=True, text=True, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(work.run_calls()) == calls and f"all {total} benchmarks done" in resumed.stdout
+
+    # The same folder as a Slurm run's (two array tasks of one partition, one GPU each):
+    # its tasks share kofler-tree whole too, as its array tasks and collect job read them.
+    from orchestrator.cli import recorded_run
+    from orchestrator.runs import tally
+    from orchestrator.shards import slurm_tasks
+    meta = json.loads((run_dir / "run.json").read_text())
+    meta.update(executor="slurm", tasks=[t.as_json() for t in slurm_tasks([None], 2, 1)],
+                slurm={"options": {}, "submissions": []})
+    (run_dir / "run.json").write_text(json.dumps(meta))
+    for key, value in work.env(**fake).items():
+        monkeypatch.setenv(key, value)
+    run = recorded_run(run_dir, Console())
+    counted = {(suite, task.id): tally(run, task, slot, suite)
+               for suite in run.plans for task in run.shards.tasks for slot in task.slots}
+    assert all(c.planned == c.done for c in counted.values())
+    assert [counted["kofler-tree", t].planned for t in (0, 1)] == [plans["kofler-tree"]] * 2
+    assert [counted["idw", t].planned for t in (0, 1)] == [len(idw) // 2] * 2
+
+
 def test_split_needs_two_devices_and_resume_cannot_add_it(work):
     result = work.run("--split")
     assert result.returncode == 2 and "--split needs two or more devices" in result.stderr

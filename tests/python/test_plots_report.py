@@ -16,7 +16,8 @@ from plots.figures import write_atomically
 from plots.load import load_results
 from plots.papers import PAPERS
 
-from tests.python.report_checks import assert_figures_written, one_worker, rendered_once
+from tests.python.report_checks import (assert_figures_written, load_fixture_generator, one_worker,
+                                        rendered_once)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
@@ -248,3 +249,85 @@ def test_the_header_says_when_the_run_planned_more_than_the_folder_holds(tmp_pat
     if says:
         assert f"holds {held} of the {held + 3} benchmarks its run planned (idw {held} of {held + 3})" \
             in header
+
+
+# ---------------------------------------------------------------------------- a split run
+
+def dealt_to_two_cards(folder, split=True):
+    """idw_quick as `run.py --split` leaves it on two identical cards: every other benchmark
+    in each card's result file (two UUIDs, one GPU name), and a run.json saying whether the
+    run was split (None: no run.json)."""
+    doc = json.loads((FIXTURE / "idw.gpu0.json").read_text())
+    names = list(dict.fromkeys(e["run_name"] for e in doc["benchmarks"]))
+    folder.mkdir(parents=True)
+    for k in (0, 1):
+        card = json.loads(json.dumps(doc))
+        card["context"]["lb"]["gpu"]["uuid"] = f"GPU-card-{k}"
+        card["benchmarks"] = [e for e in doc["benchmarks"] if e["run_name"] in names[k::2]]
+        (folder / f"idw.gpu{k}.json").write_text(json.dumps(card))
+    if split is not None:
+        (folder / "run.json").write_text(json.dumps({"args": {"preset": "quick", "split": split}}))
+
+
+def claims_rows(text):
+    return [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
+
+
+def test_a_split_run_is_one_gpu_with_every_benchmark_in_the_report(tmp_path, report):
+    folder, out = tmp_path / "run", tmp_path / "out"
+    dealt_to_two_cards(folder)
+    (device,) = load_results([folder]).devices
+    assert device.label == "NVIDIA H100 80GB HBM3 ×2 (split)"
+    (unsplit,) = load_results([FIXTURE]).devices
+    assert sorted(b.name for b in device.benchmarks) == sorted(b.name for b in unsplit.benchmarks)
+    assert main(["--out", str(out), str(folder)]) == 0
+    text = (out / "REPORT.md").read_text()
+    assert [line for line in text.splitlines() if line.startswith("### Claims")] == [
+        "### Claims — NVIDIA H100 80GB HBM3 ×2 (split) (preset quick)"]
+    devices = text.split("## Devices")[1].split("\n## ")[0]
+    assert devices.count("\n### ") == 1 and "#### `idw.gpu0.json`" in devices \
+        and "#### `idw.gpu1.json`" in devices and "GPU-card-1" in devices
+    # every claim sees all the data: the same verdicts as the unsplit run's
+    assert claims_rows(text) == claims_rows((report / "REPORT.md").read_text())
+    assert "GPU comparison" not in text  # one GPU: no card-to-card spread of half runs
+
+
+@pytest.mark.parametrize("split", [False, None])
+def test_two_cards_of_a_run_that_was_not_split_stay_two_gpus(tmp_path, split):
+    dealt_to_two_cards(tmp_path / "run", split)
+    devices = load_results([tmp_path / "run"]).devices
+    assert [d.label for d in devices] == ["NVIDIA H100 80GB HBM3 #0", "NVIDIA H100 80GB HBM3 #1"]
+
+
+def test_a_partition_folder_of_a_split_slurm_run_is_one_gpu(tmp_path):
+    """With several partitions a Slurm run's results lie in a folder per partition and its
+    run.json in the run folder above, its tasks naming the folders."""
+    dealt_to_two_cards(tmp_path / "run" / "h100", split=None)
+    (tmp_path / "run" / "run.json").write_text(json.dumps(
+        {"args": {"split": True}, "tasks": [{"id": 0, "folder": "h100"}, {"id": 1, "folder": "h200"}]}))
+    (device,) = load_results([tmp_path / "run" / "h100"]).devices
+    assert len(device.benchmarks) == len(load_results([FIXTURE]).devices[0].benchmarks)
+
+
+def test_a_split_runs_decision_tree_is_its_first_cards(tmp_path):
+    """Under --split every card trains the tree on the whole grid (the same names on both
+    cards: the first card's kept, no error) and fits its own; the report draws the first's."""
+    from plots import kofler_tree
+    grid = {"fields": (1, 8), "iterations": (128,), "classes": ("aos", "soa")}
+    folder = tmp_path / "run"
+    for k, chosen in enumerate(("soa", "aos")):
+        path = load_fixture_generator("kofler_tree").write_fixture(tmp_path / f"card{k}", **grid)
+        doc = json.loads(path.read_text())
+        doc["context"]["lb"]["gpu"]["uuid"] = f"GPU-card-{k}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"kofler-tree.gpu{k}.json").write_text(json.dumps(doc))
+        kofler_tree.write_tree({"format": kofler_tree.FORMAT, "gpu": doc["context"]["lb"]["gpu"],
+                                "intervals": [{"from_bytes": 1, "to_bytes": None, "class": chosen}]},
+                               kofler_tree.tree_path(folder, k))
+    (folder / "run.json").write_text(json.dumps({"args": {"split": True}}))
+    (device,) = load_results([folder]).devices
+    assert {b.source.name for b in device.benchmarks} == {"kofler-tree.gpu0.json"}
+    tree, _, path = kofler_tree.device_tree(device)
+    assert path == kofler_tree.tree_path(folder, 0) and tree["gpu"]["uuid"] == "GPU-card-0"
+    (section,) = kofler_tree.render([device], tmp_path / "figures")
+    assert "1–∞ B: soa" in section.body
