@@ -1,5 +1,6 @@
 //! layoutbench: the benchmark binary. Subcommands:
 //!   list-devices       visible GPUs as JSON
+//!   build-info         how this binary was built (its results' lb.build) as JSON
 //!   gpu-decision       whether GPU tests run, skip or fail here (the Python tests ask)
 //!   suites             the suites in run order, their artifact steps and the named presets
 //!   plan               the benchmark names a preset runs (no GPU needed)
@@ -127,6 +128,13 @@ int cmd_list_devices() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : list_devices()) out.push_back({{"index", d.index}, {"name", d.name}, {"uuid", d.uuid}});
   std::printf("%s\n", out.dump().c_str());
+  return 0;
+}
+
+//! The build block every run's context carries (lb.build): harness/run.py --resume checks it
+//! against the run's journals.
+int cmd_build_info() {
+  std::printf("%s\n", build_context().dump().c_str());
   return 0;
 }
 
@@ -268,6 +276,8 @@ int main(int argc, char** argv) {
   Selection sel;
   std::string journal, skip;
   auto* list = app.add_subcommand("list-devices", "print the visible GPUs as JSON");
+  auto* build_info = app.add_subcommand(
+      "build-info", "print how this binary was built (the build block of its results' context) as JSON");
   auto* gpu_check = app.add_subcommand(
       "gpu-decision", "whether GPU tests run, skip or fail here, and why, as JSON (LB_REQUIRE_GPU=1: a GPU is expected)");
   bool suites_json = false;
@@ -297,6 +307,7 @@ int main(int argc, char** argv) {
   if (const int code = lb::tools::parse_command_line(app, argc, argv); code >= 0) return code;
   try {
     if (*list) return cmd_list_devices();
+    if (*build_info) return cmd_build_info();
     if (*gpu_check) return cmd_gpu_decision();
     if (*suites) return cmd_suites(suites_json);
     if (*plan) return cmd_plan(sel);

@@ -51,6 +51,21 @@ def list_devices(binary: str) -> list[dict]:
     return devices
 
 
+def build_info(binary: str) -> dict:
+    """`layoutbench build-info`: how the binary was built, the build block (lb.build) of the
+    context each run of it journals (git_commit, git_dirty, compilers, flags)."""
+    output = call_binary(binary, ["build-info"])
+    try:
+        build = json.loads(output)
+        if not (isinstance(build, dict) and isinstance(build.get("git_commit"), str)
+                and isinstance(build.get("git_dirty"), bool)):
+            raise ValueError("expected an object with git_commit and git_dirty")
+    except ValueError as e:
+        raise UsageError(f"layoutbench build-info printed unexpected output ({e}): "
+                         f"{output.strip()[:200]!r}")
+    return build
+
+
 @dataclass(frozen=True)
 class Registry:
     """`layoutbench suites --json`: the suites in run order, each one's artifact steps, and the
