@@ -6,7 +6,10 @@ runs one `layoutbench run` process per device (CUDA_VISIBLE_DEVICES = that devic
 appending to a crash-safe journal per suite. When a process dies in a benchmark (sticky CUDA
 error, segfault, ...), that benchmark is recorded as failed and the process restarts for the
 rest; when the orchestrator itself is interrupted, nothing is recorded as failed and
-`--resume DIR` later runs only what is missing. Each journal is assembled into
+`--resume DIR` later runs only what is missing, with a binary of the build the run's results
+came from: a journal whose latest context names another commit, or a clean build where the
+binary is dirty (or the reverse), is refused (exit 2), since the result file names one build
+for all its results (`layoutbench build-info` prints the binary's). Each journal is assembled into
 `<suite>.gpu<k>.json` (Google Benchmark JSON, see results/README.md), then `python3 -m plots`
 draws the figures. The suites, their order, their artifact steps and the named presets come
 from the binary's registry (`layoutbench suites --json`), read once. A step runs when its

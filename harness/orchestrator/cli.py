@@ -8,11 +8,11 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from orchestrator.binary import Registry, list_devices, read_registry
+from orchestrator.binary import Registry, build_info, list_devices, read_registry
 from orchestrator.common import EXIT_USAGE, REPO_ROOT, UsageError, repo_path
 from orchestrator.console import Console, now_iso
 from orchestrator.executors import Executor, LocalExecutor
-from orchestrator.journal import write_json_atomic
+from orchestrator.journal import recorded_build, write_json_atomic
 from orchestrator.locks import RunLock
 from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices, suite_steps,
                                   parse_preset, parse_suites, plan_suite, preset_suites)
@@ -53,7 +53,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"where new run folders go (default {DEFAULT_RESULTS_ROOT})")
     parser.add_argument("--resume", metavar="DIR", type=Path,
                         help="continue the run in DIR: runs only what is missing, with the "
-                             "selection recorded in DIR/run.json")
+                             "selection recorded in DIR/run.json and a binary of the build "
+                             "its results came from (layoutbench build-info)")
     parser.add_argument("--split", action="store_true",
                         help="split each suite's benchmarks across the devices (identical GPUs "
                              "of one host) instead of running all of them on every device; a "
@@ -134,6 +135,43 @@ def check_resumed_devices(args, meta: dict, visible: list[dict], recorded: Selec
             raise UsageError(f"device {device['index']} is now {now['name']} ({now.get('uuid')}) "
                              f"but {args.resume} ran on {device['name']} ({device.get('uuid')}): "
                              "resuming would mix GPUs in one result file")
+
+
+def describe_build(build: dict) -> str:
+    dirty = build.get("git_dirty")
+    return build["git_commit"][:7] + ("" if dirty is None else " (dirty)" if dirty else " (clean)")
+
+
+def check_resumed_build(run_dir: Path, binary: str) -> None:
+    """The binary appending to a run's journals is of the build their results are: each result
+    file carries its journal's latest context, so another commit (or a dirty build where the
+    results came from a clean one, or the reverse) would label the earlier results as its own.
+    A journal whose context names no commit (an older run) is not checked."""
+    recorded = {}
+    for path in sorted(run_dir.rglob("*.gpu*.journal.jsonl")):
+        build = recorded_build(path)
+        if build:
+            recorded.setdefault((build["git_commit"], build.get("git_dirty")), build)
+    if not recorded:
+        return
+    now = build_info(binary)
+    if all(commit == now["git_commit"] and dirty in (None, now["git_dirty"])
+           for commit, dirty in recorded):
+        return
+    (only, *others) = recorded.values()
+    commit = only["git_commit"][:7]
+    if others:
+        advice = "Its journals come from several builds: start a new run."
+    elif only.get("git_dirty"):
+        advice = (f"Build {commit} with the uncommitted changes it was built with to resume, "
+                  "or start a new run.")
+    else:
+        advice = (f"Build {commit} to resume (git checkout {commit} && make build), or start "
+                  "a new run.")
+    raise UsageError(f"{repo_path(run_dir)} holds results of layoutbench built from commit"
+                     f"{'s' if others else ''} {', '.join(map(describe_build, recorded.values()))}; "
+                     f"{repo_path(binary)} is {describe_build(now)}: resuming would label those "
+                     f"results as this build's. {advice}")
 
 
 def prepare(args, console: Console) -> tuple[Run, Executor]:
@@ -229,9 +267,12 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     return run, executor
 
 
-def selection_and_plans(args, meta: dict | None):
+def selection_and_plans(args, meta: dict | None, check_build: bool = True):
     """The binary, its registry, the selection (new or recorded), each suite's plan and the
-    artifact step: everything that needs no GPU, so a mistake is reported as such anywhere."""
+    artifact step: everything that needs no GPU, so a mistake is reported as such anywhere.
+    Every resume and every Slurm task passes here with `meta`: the binary must be of the build
+    the run's results are (check_resumed_build; not checked for the collect job, which runs no
+    benchmark)."""
     if args.bin:
         binary = binary_path(args.bin)
     elif meta:  # recorded relative to the repository root when inside it
@@ -239,6 +280,8 @@ def selection_and_plans(args, meta: dict | None):
     else:
         binary = str(DEFAULT_BIN)
     registry = read_registry(binary)
+    if meta and check_build:
+        check_resumed_build(args.resume, binary)
     if meta:
         selection = resumed_selection(args, meta, registry)
     else:
@@ -262,14 +305,15 @@ def selection_and_plans(args, meta: dict | None):
     return binary, registry, selection, plans, model
 
 
-def recorded_run(run_dir: Path, console: Console) -> Run:
+def recorded_run(run_dir: Path, console: Console, collect: bool = False) -> Run:
     """A Slurm run as its array tasks and its collect job see it: everything from run.json."""
     meta = load_run_json(run_dir)
     if meta.get("executor") != "slurm":
         raise UsageError(f"{run_dir} is not a Slurm run (run.json has no Slurm tasks)")
     args = argparse.Namespace(bin=None, preset=None, suites=None, filter=None, sizes=None,
                               precision=None, split=False, resume=run_dir)
-    binary, registry, selection, plans, model = selection_and_plans(args, meta)
+    binary, registry, selection, plans, model = selection_and_plans(args, meta,
+                                                                    check_build=not collect)
     tasks = [Task.from_json(t) for t in meta["tasks"]]
     steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
              if s in selection.suites}
@@ -287,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.slurm_task:
             return slurm.run_array_task(recorded_run(args.slurm_task, console), args.task_id)
         if args.slurm_collect:
-            run = recorded_run(args.slurm_collect, console)
+            run = recorded_run(args.slurm_collect, console, collect=True)
             console.attach(run.dir / "run.log")
             try:
                 return slurm.collect(run, figures=not args.no_figures)

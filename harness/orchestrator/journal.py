@@ -136,6 +136,18 @@ def latest_context(records: list[dict]) -> dict:
     return contexts[-1] if contexts else {}
 
 
+def recorded_build(path: Path) -> dict | None:
+    """The build block (lb.build) of the journal's latest context, the build its result file
+    names; None where it names no commit: an older journal, a binary built without git ("unknown"),
+    or a journal unreadable before its last line (its worker reports that)."""
+    try:
+        context = latest_context(read_journal(path).records)
+    except JournalError:
+        return None
+    build = (context.get("lb") or {}).get("build") or {}
+    return build if build.get("git_commit") not in (None, "", "unknown") else None
+
+
 def unfinished_starts(records: list[dict]) -> list[str]:
     """Names started and not done, in start order."""
     started: dict[str, None] = {}

@@ -18,6 +18,9 @@ and is configured through environment variables:
                          torn     write half a journal line, then die by SIGKILL.
   FAKE_LB_STARTUP_EXIT exit code to die with in `run` before any benchmark starts
   FAKE_LB_KRIGE_EXIT   exit code `krige` fails with (after printing an error), writing nothing
+  FAKE_LB_GIT_COMMIT   the commit `build-info` prints and each context's lb.build names (default
+                       0123456789abcdef0123456789abcdef01234567; empty: none, as an older binary's)
+  FAKE_LB_GIT_DIRTY    1: the build is dirty (default 0)
   FAKE_LB_CALLS        file to which each invocation appends one JSON line
                        {"argv": [...], "cuda_visible_devices": ...}
 
@@ -35,6 +38,8 @@ the binary's) or an existing file; one containing the word "bad" is rejected. `s
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
 them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
 has no programs and no steps) and the presets.
+`build-info` prints the build block (FAKE_LB_GIT_COMMIT, FAKE_LB_GIT_DIRTY) every context of
+`run` carries as lb.build.
 `krige --scale S --experiment E --device gpu --out F [--wells-out W]` writes a 2 x 2 model
 with two surfaces to F (and two wells to W), as the real one's CSV.
 """
@@ -162,6 +167,15 @@ def aggregate(name, kind, reps, value, unit="time"):
     return entry
 
 
+def build_block():
+    """What `build-info` prints and each context holds as lb.build."""
+    commit = os.environ.get("FAKE_LB_GIT_COMMIT", "0123456789abcdef0123456789abcdef01234567")
+    build = {"build_type": "Release", "cxx_compiler": "fake"}
+    if commit:
+        build.update(git_commit=commit, git_dirty=os.environ.get("FAKE_LB_GIT_DIRTY", "0") == "1")
+    return build
+
+
 def run(options):
     if os.environ.get("FAKE_LB_STARTUP_EXIT"):
         print("layoutbench: cannot initialise the device", file=sys.stderr)
@@ -197,6 +211,7 @@ def run(options):
                "caches": [], "library_build_type": "release", "json_schema_version": 1,
                "lb": {"gpu": {"name": os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3"),
                               "uuid": f"GPU-fake-{device}"},
+                      "build": build_block(),
                       "run": {"preset": options.get("preset"), "suite": options.get("suite"),
                               "device_index": int(device)}}}
     append({"type": "context", "context": context})
@@ -285,8 +300,11 @@ def main():
                     "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
             f.write(json.dumps(call) + "\n")
     if len(sys.argv) < 2:
-        fail("usage: layoutbench list-devices|suites|plan|run|krige ...")
+        fail("usage: layoutbench list-devices|build-info|suites|plan|run|krige ...")
     command = sys.argv[1]
+    if command == "build-info":
+        print(json.dumps(build_block()))
+        return
     if command == "suites":
         if sys.argv[2:] != ["--json"]:
             fail("the fake binary prints the registry only as JSON (suites --json)")

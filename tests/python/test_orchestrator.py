@@ -411,6 +411,87 @@ def test_split_gives_each_device_its_share_and_resume_keeps_it(work):
     assert f"all {len(planned)} benchmarks done" in result.stdout
 
 
+
+FAKE_COMMIT = "0123456789abcdef0123456789abcdef01234567"  # the fake binary's default build
+OTHER_COMMIT = "1d538a9f00000000000000000000000000000000"
+
+
+def run_with_work_left(work, **fake):
+    """A finished run whose journals then lose all but their first three benchmarks, so a
+    resume has work to do (and would append a context of its binary's build)."""
+    assert work.run(**fake).returncode == 0
+    run_dir = work.the_run_dir()
+    for journal in run_dir.glob("*.journal.jsonl"):
+        lines = journal.read_text().splitlines(keepends=True)
+        third_done = [i for i, line in enumerate(lines) if '"done"' in line][2]
+        journal.write_text("".join(lines[:third_done + 1]))
+    return run_dir
+
+
+def resume(work, run_dir, **fake):
+    return subprocess.run([*work.command("--resume", str(run_dir), "--no-figures")],
+                          env=work.env(**fake), capture_output=True, text=True, timeout=60)
+
+
+def contexts(journal):
+    return [r["context"]["lb"]["build"] for r in records(journal) if r["type"] == "context"]
+
+
+def test_resume_with_a_binary_of_the_runs_build_proceeds(work):
+    run_dir = run_with_work_left(work)
+    result = resume(work, run_dir)
+    assert result.returncode == 0, result.stderr
+    journal = run_dir / "idw.gpu0.journal.jsonl"
+    assert contexts(journal) == [contexts(journal)[0]] * 2  # the resumed binary's: the same build
+    assert contexts(journal)[0]["git_commit"] == FAKE_COMMIT
+    assert benchmark_names(load_google_benchmark_json(run_dir / "idw.gpu0.json")) == QUICK_PLAN
+
+
+@pytest.mark.parametrize("first, then, recorded, binary", [
+    ({}, {"git_commit": OTHER_COMMIT}, "0123456 (clean)", "1d538a9 (clean)"),
+    ({}, {"git_dirty": 1}, "0123456 (clean)", "0123456 (dirty)"),
+    ({"git_dirty": 1}, {}, "0123456 (dirty)", "0123456 (clean)"),
+])
+def test_resume_with_a_binary_of_another_build_is_refused_and_changes_nothing(
+        work, first, then, recorded, binary):
+    """Resuming appends results of the binary's build to journals whose result files carry
+    the latest context's build: the results of the first build would be labelled as the
+    second's. One message naming both builds, exit 2, not a byte changed."""
+    run_dir = run_with_work_left(work, devices=2, **first)
+    before = {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    calls = len(work.run_calls())
+    result = resume(work, run_dir, devices=2, **then)
+    assert result.returncode == 2, result.stderr
+    advice = ("Build 0123456 to resume (git checkout 0123456 && make build), or start a new run."
+              if not first else "Build 0123456 with the uncommitted changes it was built with "
+              "to resume, or start a new run.")
+    assert result.stderr == (
+        f"harness/run.py: {run_dir} holds results of layoutbench built from commit {recorded}; "
+        f"{work.bin} is {binary}: resuming would label those results as this build's. "
+        f"{advice}\n")
+    assert {p: p.read_bytes() for p in run_dir.rglob("*") if p.is_file()} == before
+    assert len(work.run_calls()) == calls
+
+
+def test_resume_checks_every_journal_of_the_run(work):
+    """A journal of another build among the run's is refused even where the binary matches
+    the others; the message names every build."""
+    run_dir = run_with_work_left(work, devices=2)
+    journal = run_dir / "idw.gpu1.journal.jsonl"
+    journal.write_text(journal.read_text().replace(FAKE_COMMIT, OTHER_COMMIT))
+    result = resume(work, run_dir, devices=2)
+    assert result.returncode == 2
+    assert ("built from commits 0123456 (clean), 1d538a9 (clean); " in result.stderr
+            and "Its journals come from several builds: start a new run." in result.stderr)
+
+
+def test_a_journal_naming_no_commit_is_not_checked(work):
+    """An older run's journals (their contexts name no git commit) resume with any binary."""
+    run_dir = run_with_work_left(work, git_commit="")
+    result = resume(work, run_dir, git_commit=OTHER_COMMIT)
+    assert result.returncode == 0, result.stderr
+    assert benchmark_names(load_google_benchmark_json(run_dir / "idw.gpu0.json")) == QUICK_PLAN
+
 # A stand-in for plots/kofler_tree.py in a copied checkout: `fit --results R --out T` writes a
 # tree naming its GPU and the training kernels it was fitted on.
 FAKE_FIT = """import json, pathlib, sys
