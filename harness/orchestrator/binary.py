@@ -51,6 +51,12 @@ def list_devices(binary: str) -> list[dict]:
     return devices
 
 
+def has_subcommand(binary: str, name: str) -> bool:
+    """Whether `layoutbench --help` lists the subcommand (a binary built before it was added
+    does not)."""
+    return any(line.split()[:1] == [name] for line in call_binary(binary, ["--help"]).splitlines())
+
+
 def build_info(binary: str) -> dict:
     """`layoutbench build-info`: how the binary was built, the build block (lb.build) of the
     context each run of it journals (git_commit, git_dirty, compilers, flags)."""

@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from orchestrator.binary import Registry, build_info, list_devices, read_registry
+from orchestrator.binary import Registry, build_info, has_subcommand, list_devices, read_registry
 from orchestrator.common import EXIT_USAGE, REPO_ROOT, UsageError, repo_path
 from orchestrator.console import Console, now_iso
 from orchestrator.executors import Executor, LocalExecutor
@@ -153,6 +153,12 @@ def check_resumed_build(run_dir: Path, binary: str) -> None:
         if build:
             recorded.setdefault((build["git_commit"], build.get("git_dirty")), build)
     if not recorded:
+        return
+    if not has_subcommand(binary, "build-info"):  # built before the check existed: say so, go on
+        print(f"run.py: warning: {repo_path(binary)} predates `layoutbench build-info`, so it "
+              f"cannot be checked against the build of {repo_path(run_dir)}'s results "
+              f"({', '.join(map(describe_build, recorded.values()))}); resuming as asked",
+              file=sys.stderr)
         return
     now = build_info(binary)
     if all(commit == now["git_commit"] and dirty in (None, now["git_dirty"])

@@ -21,6 +21,7 @@ and is configured through environment variables:
   FAKE_LB_GIT_COMMIT   the commit `build-info` prints and each context's lb.build names (default
                        0123456789abcdef0123456789abcdef01234567; empty: none, as an older binary's)
   FAKE_LB_GIT_DIRTY    1: the build is dirty (default 0)
+  FAKE_LB_NO_BUILD_INFO 1: a binary older than `build-info` (--help lists no such subcommand)
   FAKE_LB_CALLS        file to which each invocation appends one JSON line
                        {"argv": [...], "cuda_visible_devices": ...}
 
@@ -302,7 +303,12 @@ def main():
     if len(sys.argv) < 2:
         fail("usage: layoutbench list-devices|build-info|suites|plan|run|krige ...")
     command = sys.argv[1]
-    if command == "build-info":
+    old = os.environ.get("FAKE_LB_NO_BUILD_INFO") == "1"
+    if command == "--help":
+        print("Subcommands:\n  list-devices\n" + ("" if old else "  build-info\n")
+              + "  suites\n  plan\n  run\n  krige")
+        return
+    if command == "build-info" and not old:
         print(json.dumps(build_block()))
         return
     if command == "suites":

@@ -25,3 +25,9 @@ def test_build_info_is_the_build_block_as_json():
     assert re.fullmatch(r"[0-9a-f]{40}|unknown", build["git_commit"])
     assert isinstance(build["git_dirty"], bool) and build["build_type"]
     assert build_info(str(BIN)) == build  # what the orchestrator reads
+
+
+def test_the_orchestrator_sees_that_the_binary_has_build_info():
+    from orchestrator.binary import has_subcommand
+    assert has_subcommand(str(BIN), "build-info")
+    assert not has_subcommand(str(BIN), "no-such-subcommand")

@@ -837,3 +837,15 @@ def test_a_suite_with_a_step_of_its_own_needs_no_python_change(work, tmp_path):
     assert frame.read_text().startswith("x,y,surface0,surface1\n")
     assert krige_calls(work)[0]["argv"][1:] == ["--scale", "3", "--experiment", "2", "--device",
                                                  "gpu", "--out", str(frame)]
+
+
+def test_a_binary_older_than_build_info_resumes_with_a_warning(work):
+    """A run resumed with a binary built before `build-info` existed (the way to finish an
+    older run is to build its own commit): the build cannot be checked, so the resume says so
+    and goes on rather than refusing the one binary that can finish it."""
+    run_dir = run_with_work_left(work)
+    result = resume(work, run_dir, no_build_info=1)
+    assert result.returncode == 0, result.stderr
+    assert "predates `layoutbench build-info`" in result.stderr
+    assert "0123456 (clean)" in result.stderr
+    assert benchmark_names(load_google_benchmark_json(run_dir / "idw.gpu0.json")) == QUICK_PLAN
