@@ -426,16 +426,25 @@ def split_device(cards):
                    benchmarks=first.benchmarks + tuple(extra))
 
 
+def run_json(folder):
+    """The run.json harness/run.py wrote into `folder` (an object), or None where there is none
+    or it cannot be read: what the run planned and how, for the report to say."""
+    try:
+        meta = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
 def _split_run(folder):
     """Whether `folder` holds a `run.py --split` run: its run.json says "split": true in
     "args", or, for one partition's folder of a Slurm run, the run folder's above it does."""
-    for path in (folder / "run.json", folder.parent / "run.json"):
-        try:
-            meta = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    for where in (folder, folder.parent):
+        meta = run_json(where)
+        if meta is None:
             continue
-        tasks = meta.get("tasks") if isinstance(meta, dict) else None
-        if path.parent != folder and not (isinstance(tasks, list) and any(
+        tasks = meta.get("tasks")
+        if where != folder and not (isinstance(tasks, list) and any(
                 isinstance(t, dict) and t.get("folder") == folder.name for t in tasks)):
             return False
         return _nested(meta, "args", "split") is True

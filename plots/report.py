@@ -12,6 +12,7 @@ from plots import compare
 from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
 from plots.figures import drawing, write_atomically
 from plots.html import write_html
+from plots.load import run_json
 from plots.papers import PAPERS
 
 DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
@@ -104,10 +105,7 @@ def _unfinished(results, folder):
     """One line when the run that wrote `folder` planned more benchmarks than it holds (an
     interrupted run: its run.json's plan, counted per suite against the names in its result
     files), so a partial run never reads as a complete one; "" otherwise or without run.json."""
-    try:
-        plan = json.loads((Path(folder) / "run.json").read_text(encoding="utf-8")).get("plan")
-    except (OSError, ValueError, AttributeError):
-        return ""
+    plan = (run_json(folder) or {}).get("plan")
     if not isinstance(plan, dict):
         return ""
     held = {suite: min(planned, len({b.name for f in results.files
