@@ -16,6 +16,7 @@
 #include <array>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -67,31 +68,27 @@ struct DeviceChecksum {
   Checksum* p = nullptr;
 };
 
-template <std::size_t M, class Mapping>
-class Synthetic final : public TreeVariant {
+//! What a training case does not owe to its (m, mapping), compiled once, not once per class:
+//! the validation's comparison and messages, the declared work, the counters and the fault.
+//! Synthetic<M, Mapping> adds the storage and what reads or writes it.
+class SyntheticCase : public TreeVariant {
  public:
-  Synthetic(const TreeCase& c, const Mapping& mapping) : c_(c), storage_(mapping) {}
+  explicit SyntheticCase(const TreeCase& c) : c_(c) {}
 
-  void setup(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), true, stream); }
-  void poison(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), false, stream); }
-  void run(cudaStream_t stream) override { tree::synthetic_run(storage_.view(), geometry(), c_.block, stream); }
   Check validate(cudaStream_t stream) override {
-    const Checksum want = reference(c_.records, M);
+    const Checksum want = reference(c_.records, c_.fields);
     Checksum got;
     {
       DeviceChecksum d;
       check(cudaMemsetAsync(d.p, 0, sizeof(Checksum), stream), "cudaMemset (checksum)");
-      const auto v = storage_.view();
-      for (std::size_t b = 0; b < Mapping::blob_count; ++b)
-        tree::synthetic_checksum(reinterpret_cast<const float*>(v.blobs[b]), v.mapping.blob_bytes(b) / sizeof(float),
-                                 d.p, stream);
+      add_checksum(d.p, stream);
       check(cudaMemcpyAsync(&got, d.p, sizeof got, cudaMemcpyDeviceToHost, stream), "download checksum");
       check(cudaStreamSynchronize(stream), "kofler-tree checksum");
     }
     Check result;
     if (got == want) {
       result.ok = true;
-      result.counters = {{"max_abs_err", 0.0}, {"tolerance", 0.0}, {"checked", double(c_.records * M)}};
+      result.counters = {{"max_abs_err", 0.0}, {"tolerance", 0.0}, {"checked", double(c_.records * c_.fields)}};
       return result;
     }
     result.message = first_wrong_field(stream);
@@ -103,46 +100,98 @@ class Synthetic final : public TreeVariant {
   //! Every field of every record read once, field 0 written once.
   Work work() const override {
     const double n = double(c_.records);
-    return {.unit = "records", .units = n, .bytes_read = 4.0 * M * n, .bytes_written = 4.0 * n};
+    return {.unit = "records", .units = n, .bytes_read = 4.0 * double(c_.fields) * n, .bytes_written = 4.0 * n};
   }
-  double footprint_bytes() const override { return double(layout::footprint_bytes(storage_.view().mapping)); }
   void add_counters(benchmark::State& st, double) const override {
-    st.counters["fields"] = double(M);
-    st.counters["cluster_bytes"] = double(4 * M);
+    st.counters["fields"] = double(c_.fields);
+    st.counters["cluster_bytes"] = double(4 * c_.fields);
     st.counters["iterations"] = double(c_.iterations);
     st.counters["threads"] = double(geometry().threads());
   }
   void inject_fault(std::size_t record, std::size_t field) override {
-    layout::HostStorage<Mapping> host(storage_.view().mapping);
-    storage_.download(host);
-    *fields_of(host.view(), record).at(field) += 1.0f;
-    storage_.upload(host);
+    const auto host = download(nullptr);
+    if (field >= c_.fields)
+      throw std::out_of_range(fmt::format("inject_fault: field {} of a {}-field record", field, c_.fields));
+    *host->fields(record)[field] += 1.0f;
+    host->upload();
     check(cudaDeviceSynchronize(), "inject fault");
   }
 
- private:
+ protected:
+  //! The storage copied to the host.
+  class HostCopy {
+   public:
+    virtual ~HostCopy() = default;
+    //! The fields of record r, by index (the first c_.fields are set).
+    virtual std::array<float*, tree::kMaxFields> fields(std::size_t r) const = 0;
+    //! The copy written back to the device (the default stream).
+    virtual void upload() = 0;
+  };
   Geometry geometry() const { return {c_.records, c_.iterations}; }
-  //! The fields of record r, by index.
-  static std::array<float*, M> fields_of(const layout::View<Mapping>& v, std::size_t r) {
-    return [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::array<float*, M>{&v.template get<tree::Slot<J>>(r)...};
-    }(std::make_index_sequence<M>{});
-  }
+
+  TreeCase c_;
+
+ private:
+  //! Adds the checksum of every word of the storage to *out (device), on `stream`.
+  virtual void add_checksum(Checksum* out, cudaStream_t stream) const = 0;
+  //! The storage downloaded on `stream` (synchronized).
+  virtual std::unique_ptr<HostCopy> download(cudaStream_t stream) = 0;
+
   //! The first field that differs from the closed form, as "record r field j: got x, expected y".
-  std::string first_wrong_field(cudaStream_t stream) const {
-    layout::HostStorage<Mapping> host(storage_.view().mapping);
-    storage_.download(host, stream);
+  std::string first_wrong_field(cudaStream_t stream) {
+    const auto host = download(stream);
+    const std::size_t m = c_.fields;
     for (std::size_t r = 0; r < c_.records; ++r) {
-      const auto fields = fields_of(host.view(), r);
-      for (std::size_t j = 0; j < M; ++j) {
-        const float got = *fields[j], want = tree::expected_field(r, j, M);
+      const auto fields = host->fields(r);
+      for (std::size_t j = 0; j < m; ++j) {
+        const float got = *fields[j], want = tree::expected_field(r, j, m);
         if (std::memcmp(&got, &want, sizeof got) != 0) return wrong_field(r, j, got, want);
       }
     }
     return {};
   }
+};
 
-  TreeCase c_;
+//! A training case's storage: M float fields a record laid out by Mapping.
+template <std::size_t M, class Mapping>
+class Synthetic final : public SyntheticCase {
+ public:
+  Synthetic(const TreeCase& c, const Mapping& mapping) : SyntheticCase(c), storage_(mapping) {}
+
+  void setup(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), true, stream); }
+  void poison(cudaStream_t stream) override { tree::synthetic_init(storage_.view(), false, stream); }
+  void run(cudaStream_t stream) override { tree::synthetic_run(storage_.view(), geometry(), c_.block, stream); }
+  double footprint_bytes() const override { return double(layout::footprint_bytes(storage_.view().mapping)); }
+
+ private:
+  void add_checksum(Checksum* out, cudaStream_t stream) const override {
+    const auto v = storage_.view();
+    for (std::size_t b = 0; b < Mapping::blob_count; ++b)
+      tree::synthetic_checksum(reinterpret_cast<const float*>(v.blobs[b]), v.mapping.blob_bytes(b) / sizeof(float), out,
+                               stream);
+  }
+  class Copy final : public HostCopy {
+   public:
+    Copy(layout::DeviceStorage<Mapping>& device, cudaStream_t stream)
+        : device_(device), host_(device.view().mapping) {
+      device_.download(host_, stream);
+    }
+    std::array<float*, tree::kMaxFields> fields(std::size_t r) const override {
+      const auto v = host_.view();
+      return [&]<std::size_t... J>(std::index_sequence<J...>) {
+        return std::array<float*, tree::kMaxFields>{&v.template get<tree::Slot<J>>(r)...};
+      }(std::make_index_sequence<M>{});
+    }
+    void upload() override { device_.upload(host_); }
+
+   private:
+    layout::DeviceStorage<Mapping>& device_;
+    layout::HostStorage<Mapping> host_;
+  };
+  std::unique_ptr<HostCopy> download(cudaStream_t stream) override {
+    return std::make_unique<Copy>(storage_, stream);
+  }
+
   layout::DeviceStorage<Mapping> storage_;
 };
 
