@@ -4,8 +4,9 @@
 //! form (computed once per record count and m); on a mismatch, the storage is downloaded and
 //! the first wrong field named. The preset object (docs/kofler-tree.md):
 //!
-//!   "kofler-tree": {"records": 16777216, "iterations": [128, ..., 16384], "fields": [1, ..., 16],
-//!                   "layouts": ["aos", "soa", "tiled"], "tiles": [2, ..., 32768], "block": 256,
+//!   "kofler-tree": {"records": 16777216, "threads": 131072, "iterations": [128, ..., 16384],
+//!                   "fields": [1, ..., 16], "layouts": ["aos", "soa", "tiled"],
+//!                   "tiles": [2, ..., 32768], "block": 256,
 //!                   "repetitions": 3, "min_time_s": 0.001, "fit": {"reuse": 0}}
 //!
 //! ("fit" is the artifact step's, read by harness/run.py.)
@@ -97,16 +98,18 @@ class SyntheticCase : public TreeVariant {
                                    got.sum, got.words, want.sum, want.words);
     return result;
   }
-  //! Every field of every record read once, field 0 written once.
+  //! Every update reads every field of its record and writes field 0.
   Work work() const override {
-    const double n = double(c_.records);
-    return {.unit = "records", .units = n, .bytes_read = 4.0 * double(c_.fields) * n, .bytes_written = 4.0 * n};
+    const double n = double(geometry().updates());
+    return {.unit = "updates", .units = n, .bytes_read = 4.0 * double(c_.fields) * n, .bytes_written = 4.0 * n};
   }
+  //! (Not "iterations" or "threads": Google Benchmark's JSON has keys of those names.)
   void add_counters(benchmark::State& st, double) const override {
     st.counters["fields"] = double(c_.fields);
     st.counters["cluster_bytes"] = double(4 * c_.fields);
-    st.counters["iterations"] = double(c_.iterations);
-    st.counters["threads"] = double(geometry().threads());
+    st.counters["records"] = double(c_.records);
+    st.counters["loop_iterations"] = double(c_.iterations);
+    st.counters["gpu_threads"] = double(geometry().threads());
   }
   void inject_fault(std::size_t record, std::size_t field) override {
     const auto host = download(nullptr);
@@ -127,7 +130,7 @@ class SyntheticCase : public TreeVariant {
     //! The copy written back to the device (the default stream).
     virtual void upload() = 0;
   };
-  Geometry geometry() const { return {c_.records, c_.iterations}; }
+  Geometry geometry() const { return {c_.records, c_.iterations, c_.threads}; }
 
   TreeCase c_;
 
@@ -208,7 +211,7 @@ std::unique_ptr<TreeVariant> make_for_fields(const TreeCase& c) {
 std::string class_name(const TreeCase& c) { return c.layout == "tiled" ? fmt::format("tiled:{}", c.tile) : c.layout; }
 
 std::unique_ptr<TreeVariant> make_tree_variant(const TreeCase& c) {
-  if (const char* why = Geometry{c.records, c.iterations}.problem(); *why) throw std::invalid_argument(why);
+  if (const char* why = Geometry{c.records, c.iterations, c.threads}.problem(); *why) throw std::invalid_argument(why);
   std::unique_ptr<TreeVariant> v;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((c.fields == I + 1 ? (v = make_for_fields<I + 1>(c), 0) : 0), ...);
@@ -253,14 +256,20 @@ double positive_number(const Preset& preset, const nlohmann::json& j, const char
 
 std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                    const Overrides& overrides) {
-  preset.check_keys(j, where, {"records", "iterations", "fields", "layouts", "tiles", "block", "repetitions",
-                               "min_time_s", "fit"});
+  preset.check_keys(j, where, {"records", "threads", "iterations", "fields", "layouts", "tiles", "block",
+                               "repetitions", "min_time_s", "fit"});
   // --sizes does not apply: 'records' sizes every case (docs/kofler-tree.md).
   if (!kofler::precision_wanted(overrides, "float")) return {};
   TreeCase base;
   if (!j.contains("records") || !j["records"].is_number_integer() || j["records"].get<long long>() < 1)
     throw preset.error_at(where, "'kofler-tree' needs 'records', a positive integer");
   base.records = j["records"].get<std::size_t>();
+  // Optional: one thread count for every n (docs/kofler-tree.md); without it records / n.
+  if (j.contains("threads")) {
+    if (!j["threads"].is_number_integer() || j["threads"].get<long long>() < 1)
+      throw preset.error_at("threads", "'threads' must be a positive integer", where);
+    base.threads = j["threads"].get<std::size_t>();
+  }
   const auto iterations = integers(preset, j, "iterations", where, power_of_two, "a power of two");
   const auto fields = integers(preset, j, "fields", where, [](std::size_t m) { return m >= 1 && m <= tree::kMaxFields; },
                                fmt::format("a field count from 1 to {}", tree::kMaxFields));
@@ -292,8 +301,12 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
       throw preset.error_at("records", fmt::format("'records' {} must be a multiple of every tile ({} is not a divisor)",
                                                    base.records, t), where);
   for (std::size_t n : iterations)
-    if (const char* why = Geometry{base.records, static_cast<std::uint32_t>(n)}.problem(); *why)
-      throw preset.error_at("records", fmt::format("'records' {} with {} iterations: {}", base.records, n, why), where);
+    if (const char* why = Geometry{base.records, static_cast<std::uint32_t>(n), base.threads}.problem(); *why)
+      throw preset.error_at(base.threads ? "threads" : "records",
+                            base.threads ? fmt::format("'threads' {} with 'records' {} and {} iterations: {}", base.threads,
+                                                       base.records, n, why)
+                                         : fmt::format("'records' {} with {} iterations: {}", base.records, n, why),
+                            where);
 
   std::vector<PlannedCase> plan;
   for (std::size_t m : fields)  // outermost: the reference checksum is computed once per m
@@ -326,7 +339,7 @@ Program kofler_tree_program() {
   return {"synthetic",
           {{"version", {"gpu"}}, {"layout", {"aos", "soa", "tiled"}}, {"precision", {"float"}}, {"tile", {}},
            {"fields", {}}, {"n", {}}},
-          {"fields", "cluster_bytes", "iterations", "threads"},
+          {"fields", "cluster_bytes", "records", "loop_iterations", "gpu_threads"},
           kofler_tree::plan_tree};
 }
 

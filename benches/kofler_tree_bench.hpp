@@ -14,12 +14,14 @@
 
 namespace lb::harness::kofler_tree {
 
-//! One training kernel: `fields` floats a record, `iterations` a thread, over `records`
-//! records laid out as `layout` ("aos", "soa" or "tiled" with `tile` records a tile).
+//! One training kernel: `fields` floats a record, `iterations` a thread, `threads` threads
+//! (0: records / iterations) over `records` records laid out as `layout` ("aos", "soa" or
+//! "tiled" with `tile` records a tile).
 struct TreeCase {
   std::size_t fields = 4;
   std::uint32_t iterations = 128;
   std::size_t records = std::size_t{1} << 24;
+  std::size_t threads = 0;
   std::string layout = "soa";
   std::size_t tile = 0;  //!< tiled only: a power of two from 2
   int block = 256;

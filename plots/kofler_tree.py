@@ -180,7 +180,8 @@ def make_tree(result):
     grid = {"fields": sorted({f for f, _ in kernel_times}),
             "iterations": sorted({n for _, n in kernel_times}),
             "classes": tree["classes"],
-            "records": _records(result)}
+            "records": _counter(result, "records"),
+            "threads": _counter(result, "gpu_threads")}
     tree["training"] = {"commit": build.get("git_commit") or build.get("commit"), "grid": grid,
                         "kernels": len(kernel_times), "patterns": len(training),
                         "accuracy": round(accuracy(tree, kernel_times), 4),
@@ -190,9 +191,10 @@ def make_tree(result):
     return tree
 
 
-def _records(result):
-    """The records of the training cases (the counter 'records' of a benchmark)."""
-    values = {b.counter("records") for b in result.benchmarks if b.counter("records")}
+def _counter(result, name):
+    """A counter every training case has the same value of (records, gpu_threads), else None
+    (absent, or several values: results of an older build ran records / n threads)."""
+    values = {b.counter(name) for b in result.benchmarks if b.counter(name)}
     return int(min(values)) if len(values) == 1 else None
 
 

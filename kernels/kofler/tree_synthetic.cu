@@ -19,9 +19,9 @@ __global__ void init_kernel(layout::View<Mapping> v, bool values) {
 }
 
 template <class Mapping>
-__global__ void run_kernel(layout::View<Mapping> v, std::size_t threads, std::uint32_t iterations) {
+__global__ void run_kernel(layout::View<Mapping> v, std::size_t threads, std::uint32_t iterations, std::size_t records) {
   const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < threads) thread_body<Mapping::record::field_count>(v, t, iterations);
+  if (t < threads) thread_body<Mapping::record::field_count>(v, t, iterations, threads, records);
 }
 
 __global__ void checksum_kernel(const float* data, std::size_t words, Checksum* out) {
@@ -47,7 +47,7 @@ template <class Mapping>
 void synthetic_run(const layout::View<Mapping>& v, const Geometry& g, int block, cudaStream_t stream) {
   const std::size_t threads = g.threads();
   const auto grid = static_cast<unsigned>((threads + block - 1) / block);
-  run_kernel<Mapping><<<grid, block, 0, stream>>>(v, threads, g.iterations);
+  run_kernel<Mapping><<<grid, block, 0, stream>>>(v, threads, g.iterations, g.records);
   check_launch("kofler-tree run_kernel");
 }
 

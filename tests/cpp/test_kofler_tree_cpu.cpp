@@ -1,5 +1,5 @@
 //! The decision tree's training kernels on the CPU (lb/kofler/tree_synthetic.hpp): the walk
-//! gives every record to one thread and iteration, a warp's lanes consecutive records; the
+//! gives every record to one thread, equally often, a warp's lanes consecutive records; the
 //! body over AoS, SoA and tiles leaves exactly the closed form, whose storage checksum is the
 //! reference's, and a skipped record changes it; the planner's grid, names and per-case timing,
 //! and its errors.
@@ -22,23 +22,64 @@
 namespace lb::kofler::tree {
 namespace {
 
-TEST(KoflerTreeWalk, EveryRecordOnceAndAWarpsLanesConsecutive) {
-  const std::uint32_t n = 8;
-  const std::size_t threads = 3 * kWarp, records = threads * n;
+//! A view that only lists the records a body touches.
+struct VisitTrace {
+  std::vector<std::size_t>* visited;
+  template <class Slot>
+  float& get(std::size_t r) const {
+    visited->push_back(r);
+    static float x = 0;
+    return x;
+  }
+};
+
+//! Every record updated `times` times, only ever by one thread; an iteration's threads on
+//! consecutive records (a warp's lanes coalesce); thread_body's stepping walk is record_of.
+void check_walk(std::size_t records, std::uint32_t n, std::size_t threads, int times) {
+  SCOPED_TRACE(::testing::Message() << records << " records, n " << n << ", " << threads << " threads");
+  const Geometry g{records, n, threads};
+  ASSERT_STREQ(g.problem(), "");
+  ASSERT_EQ(g.threads(), threads);
+  EXPECT_EQ(g.updates(), threads * n);
   std::vector<int> seen(records, 0);
+  std::vector<std::size_t> owner(records, SIZE_MAX);
   for (std::size_t t = 0; t < threads; ++t)
     for (std::uint32_t k = 0; k < n; ++k) {
-      const std::size_t r = record_of(t, k, n);
+      const std::size_t r = record_of(t, k, threads, records);
       ASSERT_LT(r, records);
       ++seen[r];
+      if (owner[r] == SIZE_MAX) owner[r] = t;
+      EXPECT_EQ(owner[r], t) << "record " << r;
       if (t % kWarp) {
-        EXPECT_EQ(r, record_of(t - 1, k, n) + 1);  // lane l + 1: the next record
+        EXPECT_EQ(r, record_of(t - 1, k, threads, records) + 1);  // lane l + 1: the next record
       }
     }
-  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
-  EXPECT_STREQ((Geometry{records, n}).problem(), "");
-  EXPECT_STRNE((Geometry{records + 1, n}).problem(), "");
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [&](int c) { return c == times; }));
+  // The body's walk (steps and wraps) visits record_of's records in order.
+  for (std::size_t t : {std::size_t{0}, threads - 1}) {
+    std::vector<std::size_t> visited;
+    thread_body<1>(VisitTrace{&visited}, t, n, threads, records);
+    ASSERT_EQ(visited.size(), n);
+    for (std::uint32_t k = 0; k < n; ++k) EXPECT_EQ(visited[k], record_of(t, k, threads, records)) << k;
+  }
+}
+
+TEST(KoflerTreeWalk, EveryRecordEquallyOftenByOneThreadAndAWarpsLanesConsecutive) {
+  check_walk(3 * kWarp * 8, 8, 0 + 3 * kWarp, 1);  // records / n threads: one update a record
+  check_walk(4 * kWarp, 16, 2 * kWarp, 8);         // fewer records than threads x n: the walk wraps
+  check_walk(4 * kWarp, 2, 2 * kWarp, 1);
+}
+
+TEST(KoflerTreeWalk, UnusableGeometriesSayWhy) {
+  const std::size_t records = 4 * kWarp;
+  EXPECT_EQ((Geometry{records, 8}).threads(), records / 8);  // no threads given: records / n
+  EXPECT_STRNE((Geometry{records * 8 + 1, 8}).problem(), "");
   EXPECT_STRNE((Geometry{records, 0}).problem(), "");
+  EXPECT_STRNE((Geometry{records, 4, records + kWarp}).problem(), "");  // more threads than records
+  EXPECT_STRNE((Geometry{records, 4, 3 * kWarp}).problem(), "");         // does not divide records
+  EXPECT_STRNE((Geometry{records, 4, 48}).problem(), "");                // not whole warps
+  EXPECT_STRNE((Geometry{records, 1, 2 * kWarp}).problem(), "");         // half the records never updated
+  EXPECT_STREQ((Geometry{records, 2, 2 * kWarp}).problem(), "");
 }
 
 TEST(KoflerTreeValues, SmallIntegersSoEverySumIsExact) {
@@ -71,12 +112,12 @@ template <std::size_t M, class Mapping>
 void check_body_over(const Mapping& mapping) {
   SCOPED_TRACE(::testing::Message() << M << " fields");
   const std::uint32_t n = 4;
-  const std::size_t records = mapping.size(), threads = records / n;
+  const std::size_t records = mapping.size(), threads = records / 2;  // every record updated twice
   layout::HostStorage<Mapping> s(mapping);
   const auto v = s.view();
   for (std::size_t r = 0; r < records; ++r) init_record<M>(v, r, true);
   for (int pass = 0; pass < 2; ++pass) {  // idempotent: a timed run does the same again
-    for (std::size_t t = 0; t < threads; ++t) thread_body<M>(v, t, n);
+    for (std::size_t t = 0; t < threads; ++t) thread_body<M>(v, t, n, threads, records);
     for (std::size_t r = 0; r < records; ++r) {
       const auto field_is_expected = [&]<std::size_t J>() {
         EXPECT_EQ(v.template get<Slot<J>>(r), expected_field(r, J, M)) << "record " << r << " field " << J;
@@ -123,7 +164,7 @@ Preset tree_preset(nlohmann::json section) {
 
 //! As a preset file gives it (positive integers parse as unsigned).
 nlohmann::json small_grid() {
-  return nlohmann::json::parse(R"({"records": 65536, "iterations": [128, 1024], "fields": [1, 4],
+  return nlohmann::json::parse(R"({"records": 65536, "threads": 512, "iterations": [128, 1024], "fields": [1, 4],
     "layouts": ["aos", "soa", "tiled"], "tiles": [2, 32768], "repetitions": 2, "min_time_s": 0.001,
     "fit": {"reuse": 0}})");
 }
@@ -155,7 +196,7 @@ TEST(KoflerTreePlan, BadValuesNameTheirKey) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"tiles", "[3]"}, {"tiles", "[65536]"}, {"fields", "[17]"}, {"fields", "[0]"}, {"iterations", "[100]"},
       {"records", "1000"}, {"layouts", R"(["tiled-ct"])"}, {"repetitions", "0"}, {"min_time_s", "-1"},
-      {"block", "48"}};
+      {"block", "48"}, {"threads", "0"}, {"threads", "48"}, {"threads", "131072"}, {"threads", "\"many\""}};
   for (const auto& [key, value] : bad) {
     nlohmann::json section = small_grid();
     section[key] = nlohmann::json::parse(value);

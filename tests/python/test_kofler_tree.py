@@ -115,7 +115,8 @@ def test_tree_json_has_the_agreed_format(tmp_path):
     assert training["commit"] == "0123456789abcdef0123456789abcdef01234567"
     assert training["grid"] == {"fields": list(fixture.FIELDS),
                                 "iterations": list(fixture.ITERATIONS),
-                                "classes": tree["classes"], "records": fixture.RECORDS}
+                                "classes": tree["classes"], "records": fixture.RECORDS,
+                                "threads": fixture.THREADS}
     assert isinstance(training["patterns"], int) and 0 <= training["accuracy"] <= 1
     assert "seconds" in training
     assert set(tree["sklearn"]) == {"version", "params", "text"}

@@ -2,9 +2,12 @@
 //! Kofler et al. 2015, Sect. 3.2: the synthetic kernels the per-GPU decision tree is trained on
 //! (docs/kofler-tree.md). One cluster of m 4-byte float fields (sigma = 4m bytes), all read
 //! together, so delta is the same for every pair; one loop of a constant n iterations per
-//! thread. Thread t of warp w walks the records w * 32n + 32k + lane (k = 0 .. n-1): a warp's
-//! 32 threads touch 32 consecutive records per iteration, so the layout alone decides how the
-//! accesses coalesce; each iteration reads every field of one record and writes field 0.
+//! thread. T threads over R records (T divides R): thread t's iteration k touches record
+//! (kT + t) mod R, a grid-stride walk, so every iteration's T threads touch T consecutive
+//! records (a warp's 32 lanes 32 of them) and the layout alone decides how the accesses
+//! coalesce; each iteration reads every field of one record and writes field 0. With T n a
+//! multiple of R every record gets the same number of updates, and only its own thread
+//! touches it (no two threads race).
 //!
 //! Values: field j >= 1 of record r holds field_value(r, j), an integer in [0, 1023]; field 0
 //! starts as NaN (the poison) and the kernel stores max(f0, 1 + sum of fields 1 .. m-1) with a
@@ -62,9 +65,9 @@ LB_HD constexpr float expected_field(std::size_t r, std::size_t j, std::size_t m
   return j == 0 ? expected_first(r, m) : field_value(r, j);
 }
 
-//! The record thread `thread` touches in iteration k of a loop of n iterations.
-LB_HD constexpr std::size_t record_of(std::size_t thread, std::size_t k, std::size_t n) {
-  return (thread / kWarp) * kWarp * n + k * kWarp + thread % kWarp;
+//! The record thread `thread` of `threads` touches in iteration k, over `records` records.
+LB_HD constexpr std::size_t record_of(std::size_t thread, std::size_t k, std::size_t threads, std::size_t records) {
+  return (k * threads + thread) % records;
 }
 
 //! One iteration's work on record r: read every field, store max(f0, 1 + the others) in f0.
@@ -79,10 +82,17 @@ LB_HD LB_FORCEINLINE void update_record(const View& v, std::size_t r) {
   f0 = old >= s ? old : s;  // a NaN f0 (the poison) gives s
 }
 
-//! One thread's loop: n iterations over its records.
+//! One thread's loop: n iterations, the records of record_of (no division: the walk steps by
+//! `threads` and wraps, so the kernel's integer work stays small beside its loads).
 template <std::size_t M, class View>
-LB_HD LB_FORCEINLINE void thread_body(const View& v, std::size_t thread, std::uint32_t n) {
-  for (std::uint32_t k = 0; k < n; ++k) update_record<M>(v, record_of(thread, k, n));
+LB_HD LB_FORCEINLINE void thread_body(const View& v, std::size_t thread, std::uint32_t n, std::size_t threads,
+                                      std::size_t records) {
+  std::size_t r = thread;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    update_record<M>(v, r);
+    r += threads;
+    if (r >= records) r -= records;
+  }
 }
 
 //! Sets fields 1 .. m-1 of record r to their values and field 0 to NaN (inputs = poison for
@@ -116,17 +126,25 @@ LB_HD inline unsigned long long checksum_term(float x) { return mix32(float_bits
 //! tree_synthetic_reference.cpp).
 Checksum reference_checksum(std::size_t records, std::size_t m);
 
-//! A case's geometry: `records` records, n iterations a thread, records / n threads; checks
-//! that records is a multiple of 32 n (each warp gets whole iterations) and under 2^28.
+//! A case's geometry: `records` records, n iterations a thread, `threads` threads (0: records / n,
+//! one update a record); problem() says why a geometry is unusable.
 struct Geometry {
   std::size_t records = 0;
   std::uint32_t iterations = 0;
-  std::size_t threads() const { return records / iterations; }
+  std::size_t threads_wanted = 0;
+
+  std::size_t threads() const { return threads_wanted ? threads_wanted : (iterations ? records / iterations : 0); }
+  //! Record updates a run makes: threads x n.
+  std::size_t updates() const { return threads() * iterations; }
   //! Empty if usable, else why not.
   const char* problem() const {
     if (iterations == 0) return "the loop needs at least one iteration";
-    if (records == 0 || records % (kWarp * iterations) != 0) return "records must be a positive multiple of 32 x iterations";
+    if (records == 0 || records % kWarp != 0) return "records must be a positive multiple of 32";
     if (records > (std::size_t{1} << 28)) return "records must be at most 2^28";
+    const std::size_t t = threads();
+    if (t == 0 || t % kWarp != 0) return "threads must be a positive multiple of 32";
+    if (records % t != 0) return "threads must divide records (each record belongs to one thread)";
+    if (updates() % records != 0) return "threads x iterations must be a multiple of records (every record updated equally often)";
     return "";
   }
 };
