@@ -84,6 +84,7 @@ class Comparison:
     claims: tuple  # (paper, claim id, text, verdict A, verdict B)
     suites_only_a: tuple = ()  # (suite, GPU benchmarks) of suites A alone measured
     suites_only_b: tuple = ()
+    other_work: tuple = ()  # (name, what differs): the same name declaring other work
 
 
 def compare_devices(device_a, device_b):
@@ -92,12 +93,15 @@ def compare_devices(device_a, device_b):
     gpu_b = {b.name: b for b in device_b.benchmarks if not b.is_host}
     suites_a, suites_b = _suites(device_a), _suites(device_b)
     host = {b.name for d in (device_a, device_b) for b in d.benchmarks if b.is_host}
-    rows, errored = [], []
+    rows, errored, other_work = [], [], []
     for name in (n for n in gpu_a if n in gpu_b):
         a, b = gpu_a[name], gpu_b[name]
         if a.error or b.error:
             errored.append((name, "; ".join(f"{side}: {x.error}" for side, x in
                                             (("A", a), ("B", b)) if x.error)))
+            continue
+        if differs := work_difference(a, b):
+            other_work.append((name, differs))
             continue
         rows.append(Row(name, a, b, stats.ratio_test(a.repetitions_s, b.repetitions_s),
                         roofline(a, b, ceilings_of(device_a), ceilings_of(device_b))))
@@ -105,7 +109,34 @@ def compare_devices(device_a, device_b):
         device_a.label, device_b.label, ceilings_of(device_a), ceilings_of(device_b), tuple(rows),
         tuple(errored), _only(gpu_a, gpu_b, suites_b), _only(gpu_b, gpu_a, suites_a), len(host),
         tuple(layout_orderings(rows)), tuple(claims_that_differ(device_a, device_b)),
-        _suites_only(suites_a, suites_b), _suites_only(suites_b, suites_a))
+        _suites_only(suites_a, suites_b), _suites_only(suites_b, suites_a), tuple(other_work))
+
+
+def declared_work(benchmark):
+    """What a benchmark says it did: bytes read and written, and its work unit with its amount
+    (the counter k that has a rate k_per_s), each where declared."""
+    counters = benchmark.counters
+    work = {k: _work_value(counters[k]) for k in ("bytes_read", "bytes_written") if k in counters}
+    units = sorted(f"{k} {_work_value(counters[k])}" for k in counters if f"{k}_per_s" in counters)
+    if units:
+        work["unit"] = ", ".join(units)
+    return work
+
+
+def work_difference(a, b):
+    """Why two results of one name did not do the same work ('' if they did, or either
+    declares none): a benchmark of the same name from another build or preset that changed
+    what it runs (e.g. the tree's training before and after its fixed thread count) has no
+    time ratio."""
+    work_a, work_b = declared_work(a), declared_work(b)
+    if not work_a or not work_b or work_a == work_b:
+        return ""
+    return "; ".join(f"{k}: {work_a.get(k, 'none')} on A, {work_b.get(k, 'none')} on B"
+                     for k in ("bytes_read", "bytes_written", "unit") if work_a.get(k) != work_b.get(k))
+
+
+def _work_value(value):
+    return f"{value:.6g}"
 
 
 def _suites(device):
@@ -374,9 +405,25 @@ def missing_text(comparison):
     lines += [f"- only on A: `{n}`" for n in comparison.only_a]
     lines += [f"- only on B: `{n}`" for n in comparison.only_b]
     lines += [f"- errored: `{n}`: {message}" for n, message in comparison.errored]
+    lines += _other_work_lines(comparison.other_work)
     lines.append(f"- {comparison.host_left_out} CPU baseline(s) left out: they time the host "
                  "CPU, not the GPU")
     return "\n".join(lines)
+
+
+def _other_work_lines(other_work, listed=5):
+    """Benchmarks whose two results did other work, per suite: a count and the first few."""
+    by_suite = defaultdict(list)
+    for name, why in other_work:
+        by_suite[name.split("/", 1)[0]].append((name, why))
+    lines = []
+    for suite, entries in sorted(by_suite.items()):
+        lines.append(f"- suite `{suite}`: {len(entries)} benchmark(s) of the same name did other "
+                     "work on A and B (their declared work differs: another build or preset), "
+                     "not compared; " + ("the first " + str(listed) if len(entries) > listed
+                                         else "each") + ":")
+        lines += [f"  - `{n}`: {why}" for n, why in entries[:listed]]
+    return lines
 
 
 def _test_note(comparison):

@@ -166,6 +166,35 @@ def test_benchmarks_in_one_folder_only_and_errors_are_listed(comparison):
     assert not any(r.a.is_host for r in comparison.rows)
 
 
+def test_declared_work_tells_whether_two_results_of_one_name_did_the_same():
+    same = bench(bytes_read=8.0, bytes_written=4.0, records=2.0, records_per_s=1.0)
+    faster = bench(bytes_read=8.0, bytes_written=4.0, records=2.0, records_per_s=5.0)
+    assert compare.work_difference(same, faster) == ""  # the rate is a measurement, not work
+    other = bench(bytes_read=16.0, bytes_written=4.0, updates=4.0, updates_per_s=1.0)
+    assert compare.work_difference(same, other) == (
+        "bytes_read: 8 on A, 16 on B; unit: records 2 on A, updates 4 on B")
+    assert compare.work_difference(bench(), other) == ""  # A declares none: nothing to hold
+
+
+def test_a_benchmark_of_the_same_name_that_did_other_work_is_listed_not_compared(folders, tmp_path):
+    changed = "idw/shepard/tiled/aos/float/p:2/size:51200/block:256"
+    b = tmp_path / "b"
+    shutil.copytree(folders / "b", b)
+    for path in b.glob("*.gpu0.json"):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for entry in doc["benchmarks"]:
+            if entry["name"].startswith(changed + "/") and "interactions" in entry:
+                entry["interactions"] *= 2  # its work unit: another problem under one name
+        path.write_text(json.dumps(doc), encoding="utf-8")
+    result = compare.compare_devices(load_results([folders / "a"]).devices[0],
+                                     load_results([b]).devices[0])
+    assert changed not in {r.name for r in result.rows}
+    assert [name for name, _ in result.other_work] == [changed]
+    text = compare.missing_text(result)
+    assert "suite `idw`: 1 benchmark(s) of the same name did other work" in text
+    assert f"`{changed}`: unit: interactions " in text
+
+
 def test_the_moved_layout_is_an_ordering_that_differs(comparison):
     groups = {group: (order_b, swapped) for group, _, order_b, swapped in comparison.orderings}
     order_b, swapped = groups["idw/shepard/tiled/*/double/p:2/size:10240/block:256"]
