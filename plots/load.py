@@ -4,7 +4,8 @@ Each benchmark's repetitions and aggregates collapse into a `Benchmark`: median 
 seconds, relative spread, median counters, or an error (an errored benchmark never has a
 time; a time that is not positive and finite makes the benchmark an invalid one, an error). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
 several `gpu<k>` files) mean several GPUs side by side in the figures; the identical cards of
-a `run.py --split` run (its run.json says so) are one GPU, as they shared its benchmarks.
+a `run.py --split` run (its run.json says so) are one GPU, as they shared its benchmarks, and
+so are cards of one GPU name whose suites do not overlap (a reference completed on another card).
 """
 
 import gzip
@@ -405,9 +406,25 @@ def _devices_of_folder(folder, files):
         shared = [b for b in host if b.name not in own_names]
         devices.append(Device(group[0].gpu_name, group[0].preset, folder, tuple(group),
                               tuple(own + shared)))
-    if len(devices) > 1 and len({d.label for d in devices}) == 1 and _split_run(folder):
-        return [split_device(devices)]
+    if len(devices) > 1 and len({d.label for d in devices}) == 1:
+        if _split_run(folder):
+            return [split_device(devices)]
+        if _suites_apart(devices):
+            return [_merged(devices, f"{devices[0].files[0].gpu_name} (suites from {len(devices)} cards)")]
     return devices
+
+
+def _suites_apart(cards):
+    """Whether no suite has GPU results on two of these cards: a reference folder completed on
+    another card of the same GPU (a suite rerun there whole) is one GPU, each suite one card's;
+    cards that shared a suite without `--split` stay apart."""
+    seen = set()
+    for card in cards:
+        suites = {b.paper for b in card.benchmarks if not b.is_host}
+        if suites & seen:
+            return False
+        seen |= suites
+    return True
 
 
 def split_device(cards):
@@ -415,14 +432,19 @@ def split_device(cards):
     card completed with the others' results (a benchmark several cards measured, such as the
     decision tree's training, which a split run does not split, is the first card's), with
     every card's files (the first card's first), labelled "<GPU name> ×<n> (split)"."""
+    return _merged(cards, f"{cards[0].files[0].gpu_name} ×{len(cards)} (split)")
+
+
+def _merged(cards, label):
+    """One device of several cards: the first's benchmarks and each other's it lacks, every
+    card's files (the first card's first)."""
     first = cards[0]
     names, extra = {b.name for b in first.benchmarks}, []
     for benchmark in (b for card in cards[1:] for b in card.benchmarks):
         if benchmark.name not in names:
             names.add(benchmark.name)
             extra.append(benchmark)
-    return replace(first, label=f"{first.files[0].gpu_name} ×{len(cards)} (split)",
-                   files=tuple(f for card in cards for f in card.files),
+    return replace(first, label=label, files=tuple(f for card in cards for f in card.files),
                    benchmarks=first.benchmarks + tuple(extra))
 
 

@@ -292,6 +292,30 @@ def test_a_split_run_is_one_gpu_with_every_benchmark_in_the_report(tmp_path, rep
     assert "GPU comparison" not in text  # one GPU: no card-to-card spread of half runs
 
 
+def test_a_folder_whose_suites_ran_on_two_cards_of_one_gpu_is_that_gpu(tmp_path):
+    """A reference completed on a second card of the same GPU (one suite rerun there whole):
+    one device holding each card's suites, each file keeping its card's context."""
+    folder = tmp_path / "ref"
+    shutil.copytree(FIXTURE, folder)
+    other = json.loads((FIXTURE / "idw.gpu0.json").read_text())
+    other["context"]["lb"]["gpu"]["uuid"] = "GPU-second-card"
+    for entry in other["benchmarks"]:
+        for key in ("name", "run_name"):
+            entry[key] = "kofler" + entry[key].removeprefix("idw")  # another suite's results
+    (folder / "kofler.gpu0.json").write_text(json.dumps(other))
+    (device,) = load_results([folder]).devices
+    assert device.label == "NVIDIA H100 80GB HBM3 (suites from 2 cards)"
+    assert {b.paper for b in device.benchmarks if not b.is_host} == {"idw", "kofler"}
+    assert {f.path.name for f in device.files} == {"idw.gpu0.json", "kofler.gpu0.json"}
+    # the same suite on both cards (without --split) stays two GPUs
+    for entry in other["benchmarks"]:
+        for key in ("name", "run_name"):
+            entry[key] = "idw" + entry[key].removeprefix("kofler")
+    (folder / "kofler.gpu0.json").unlink()
+    (folder / "idw.gpu1.json").write_text(json.dumps(other))
+    assert len(load_results([folder]).devices) == 2
+
+
 @pytest.mark.parametrize("split", [False, None])
 def test_two_cards_of_a_run_that_was_not_split_stay_two_gpus(tmp_path, split):
     dealt_to_two_cards(tmp_path / "run", split)
