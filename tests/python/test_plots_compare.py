@@ -6,6 +6,7 @@ make_compare_fixture.py (times scaled by the model, one regressed benchmark, one
 moved last, one benchmark dropped, optionally a slow card): the outcomes are known.
 """
 
+import gzip
 import importlib.util
 import json
 import math
@@ -164,6 +165,18 @@ def test_benchmarks_in_one_folder_only_and_errors_are_listed(comparison):
         "idw/shepard/tiled/hybrid/double/p:2/size:51200/block:256"]
     assert comparison.host_left_out > 0
     assert not any(r.a.is_host for r in comparison.rows)
+
+
+def test_the_fixture_script_derives_the_same_from_gzipped_results(tmp_path):
+    """The committed references are gzipped: deriving from them gives what the plain files do."""
+    zipped = tmp_path / "zipped"
+    zipped.mkdir()
+    for path in FIXTURE.glob("*.json"):
+        (zipped / (path.name + ".gz")).write_bytes(gzip.compress(path.read_bytes()))
+    plain = derived.derive(FIXTURE, tmp_path / "from-plain")
+    from_zipped = derived.derive(zipped, tmp_path / "from-zipped")
+    assert [p.name for p in from_zipped] == [p.name for p in plain] and plain
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(plain, from_zipped))
 
 
 def test_declared_work_tells_whether_two_results_of_one_name_did_the_same():
