@@ -6,7 +6,10 @@ plots/kofler_method.py) read the same points through these."""
 from dataclasses import dataclass
 
 from plots.claims import ratio_estimate
-from plots.kofler_label import clusters, method_choice
+from plots.kofler_label import clusters, method_choice, runs_as
+
+# What ran a method benchmark (its label's runs_as), as the tables write it.
+RUNS_AS_TEXT = {"partition": "run-time partition", "aos": "compiled AoS", "soa": "compiled SoA"}
 
 PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
             "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
@@ -117,9 +120,10 @@ def compared(device):
 def method_layout_text(benchmark):
     """A method benchmark's layout, cluster by cluster: "pos: tiled-64; vel: tiled-64" (the
     partition in its name; `kdlg`: every cluster AoS; `tiled-tree`: "all fields: tiled-32",
-    its one cluster), each tree layout as its label records the tree's choice; "not measured"
-    for a tree layout that failed (run without a tree). None for other layouts and without a
-    partition."""
+    its one cluster), each tree layout as its label records the tree's choice, then what ran
+    it where the label says ("— compiled SoA", "— compiled tiled-ct-32", "— run-time
+    partition"); "not measured" for a tree layout that failed (run without a tree). None for
+    other layouts and without a partition."""
     parts = clusters(benchmark) if benchmark.layout in METHOD_LAYOUTS else None
     if parts is None:
         return None
@@ -130,7 +134,9 @@ def method_layout_text(benchmark):
         return "not measured" if benchmark.error else "the tree's choice not recorded (no label)"
     else:
         layouts = choice["cluster_layouts"]
-    return "; ".join(f"{'+'.join(c)}: {l}" for c, l in zip(parts, layouts))
+    text = "; ".join(f"{'+'.join(c)}: {l}" for c, l in zip(parts, layouts))
+    ran = runs_as(benchmark)
+    return text if ran is None else f"{text} — {RUNS_AS_TEXT.get(ran, f'compiled {ran}')}"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
 """What the decision tree chose for a Kofler method benchmark, read from its label
-(docs/advisor.md section 4): `cluster_layouts=tiled-64|soa;tree_gpu=<GPU name>`, one layout
-per cluster in the partition's order (`aos`, `soa`, `tiled-<t>`; one for `tiled-tree`, whose
-one cluster holds every field), then the GPU the tree was trained on (to the label's end).
+(docs/advisor.md section 4): `cluster_layouts=tiled-64|soa;runs_as=partition;tree_gpu=<GPU
+name>`, one layout per cluster in the partition's order (`aos`, `soa`, `tiled-<t>`; one for
+`tiled-tree`, whose one cluster holds every field), the code that ran it (`aos`, `soa`,
+`tiled-ct-<t>`: the compiled layout the partition is; `partition`: the run-time mapping;
+absent in results from before 2026-11-26), then the GPU the tree was trained on (to the
+label's end). `kdlg`'s label is `runs_as=<...>` alone (or none, in older results).
 Apart from plots/kofler_data.py so that the claims' measures read it without importing the
 figures' helpers."""
 
@@ -10,8 +13,11 @@ import re
 from plots.load import ResultsError
 
 TREE_LAYOUTS = ("tiled-tree", "kdlg-tree")  # the values planned with the tree: labelled
-LABEL = re.compile(r"cluster_layouts=(?P<layouts>[^;]*);tree_gpu=(?P<gpu>.+)", re.DOTALL)
+LABEL = re.compile(r"cluster_layouts=(?P<layouts>[^;]*)(?:;runs_as=(?P<runs_as>[^;]*))?"
+                   r";tree_gpu=(?P<gpu>.+)", re.DOTALL)
+KDLG_LABEL = re.compile(r"runs_as=(?P<runs_as>[^;]*)")
 CLUSTER_LAYOUT = re.compile(r"aos|soa|tiled-[1-9][0-9]*")
+RUNS_AS = re.compile(r"aos|soa|tiled-ct-[1-9][0-9]*|partition")
 
 
 def clusters(benchmark):
@@ -35,15 +41,34 @@ def method_choice(benchmark):
     layouts = match["layouts"].split("|") if match else []
     parts = clusters(benchmark)
     if (not match or not all(CLUSTER_LAYOUT.fullmatch(l) for l in layouts)
+            or (match["runs_as"] is not None and not RUNS_AS.fullmatch(match["runs_as"]))
             or parts is None or len(layouts) != len(parts)):
         want = ("a partition in its name" if parts is None else
                 f"{len(parts)} layout(s) (aos, soa or tiled-<t>), one per cluster of "
                 + "|".join("+".join(c) for c in parts))
         raise ResultsError(
             f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not the "
-            "decision tree's choice: expected cluster_layouts=<layout>|...;tree_gpu=<GPU "
-            f"name> with {want} (docs/advisor.md)")
-    return {"cluster_layouts": layouts, "tree_gpu": match["gpu"]}
+            "decision tree's choice: expected cluster_layouts=<layout>|...;runs_as=<aos, soa, "
+            f"tiled-ct-<t> or partition>;tree_gpu=<GPU name> with {want} (docs/advisor.md)")
+    return {"cluster_layouts": layouts, "runs_as": match["runs_as"], "tree_gpu": match["gpu"]}
+
+
+def runs_as(benchmark):
+    """What code ran a method benchmark (`kdlg`, `tiled-tree`, `kdlg-tree`): "aos", "soa",
+    "tiled-ct-<t>" (the compiled layout its partition is) or "partition" (the run-time
+    PartitionMapping); None where the label does not say (results from before 2026-11-26,
+    a failed run) and for other layouts. A kdlg label of another form is a ResultsError."""
+    if benchmark.layout in TREE_LAYOUTS:
+        choice = method_choice(benchmark)
+        return choice["runs_as"] if choice else None
+    if benchmark.layout != "kdlg" or not benchmark.label:
+        return None
+    match = KDLG_LABEL.fullmatch(benchmark.label)
+    if not match or not RUNS_AS.fullmatch(match["runs_as"]):
+        raise ResultsError(
+            f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not what ran "
+            "kdlg: expected runs_as=<aos, soa, tiled-ct-<t> or partition> (docs/advisor.md)")
+    return match["runs_as"]
 
 
 def check_labels(devices):
@@ -51,4 +76,4 @@ def check_labels(devices):
     ResultsError for the first that is not the tree's choice."""
     for device in devices:
         for benchmark in device.benchmarks:
-            method_choice(benchmark)
+            runs_as(benchmark)

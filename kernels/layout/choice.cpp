@@ -77,8 +77,37 @@ std::string needs_tree_message(std::string_view layout, std::string_view hint) {
   return fmt::format("layout '{}' needs a decision tree: {}", layout, hint);
 }
 
+std::optional<LayoutChoice> compiled_layout(const FieldPartition& p, const std::vector<std::size_t>& compile_time_tiles) {
+  using K = ClusterLayout::Kind;
+  std::vector<std::size_t> fields(p.clusters.size(), 0);
+  for (std::size_t c : p.cluster_of_field) ++fields[c];
+  bool apart = true;
+  for (std::size_t c = 0; c < p.clusters.size(); ++c) apart = apart && (fields[c] == 1 || p.clusters[c].kind == K::soa);
+  if (apart) return LayoutChoice{"soa"};
+  if (p.clusters.size() != 1) return std::nullopt;
+  const ClusterLayout& all = p.clusters[0];
+  if (all.kind == K::aos || (all.kind == K::tiled && all.lanes == 1)) return LayoutChoice{"aos"};
+  if (std::find(compile_time_tiles.begin(), compile_time_tiles.end(), all.lanes) == compile_time_tiles.end())
+    return std::nullopt;
+  return LayoutChoice{"tiled-ct", all.lanes};
+}
+
+namespace {
+
+//! Sets what `c` runs as (compiled_layout) and returns it as the label writes it.
+std::string set_runs_as(LayoutChoice& c, const std::vector<std::size_t>& compile_time_tiles) {
+  const auto compiled = compiled_layout(c.fields, compile_time_tiles);
+  if (!compiled) return "partition";
+  c.runs_as = compiled->layout;
+  c.tile = compiled->tile;
+  return compiled->layout == "tiled-ct" ? fmt::format("tiled-ct-{}", compiled->tile) : compiled->layout;
+}
+
+}  // namespace
+
 LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
-                           const std::vector<std::size_t>& bytes, const DecisionTree* tree, std::string_view tree_hint) {
+                           const std::vector<std::size_t>& bytes, const DecisionTree* tree, std::string_view tree_hint,
+                           const std::vector<std::size_t>& compile_time_tiles) {
   if (std::find(std::begin(kMethodLayouts), std::end(kMethodLayouts), layout) == std::end(kMethodLayouts))
     throw std::invalid_argument(fmt::format("'{}' is not one of the method's layouts", layout));
   if (bytes.size() != names.size())
@@ -90,7 +119,10 @@ LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, cons
     clusters.merges.clear();
   }
   LayoutChoice c{std::string(layout), 0, partition_name(clusters, names), to_field_partition(clusters, names.size())};
-  if (layout == "kdlg") return c;
+  if (layout == "kdlg") {
+    c.label = "runs_as=" + set_runs_as(c, compile_time_tiles);
+    return c;
+  }
   if (tree == nullptr) {
     c.unavailable = needs_tree_message(layout, tree_hint);
     return c;
@@ -102,7 +134,8 @@ LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, cons
     c.fields.clusters[k] = tree->class_for(sigma);
     chosen.push_back(cluster_layout_name(c.fields.clusters[k]));
   }
-  c.label = fmt::format("cluster_layouts={};tree_gpu={}", fmt::join(chosen, "|"), tree->gpu_name);
+  const std::string runs_as = set_runs_as(c, compile_time_tiles);
+  c.label = fmt::format("cluster_layouts={};runs_as={};tree_gpu={}", fmt::join(chosen, "|"), runs_as, tree->gpu_name);
   return c;
 }
 
@@ -143,7 +176,7 @@ ClusterLayout cluster_layout(const std::string& text, const std::string& name) {
 //! partition over the tiles of "kdlg_tiles" (kdlg_tile_choices).
 void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, const ChoiceLists& lists,
                         const std::vector<std::string>& layouts, const std::vector<std::string>& field_names,
-                        const MethodSource* method) {
+                        const std::vector<std::size_t>& compile_time_tiles, const MethodSource* method) {
   std::vector<std::string_view> planned;
   for (std::string_view l : kMethodLayouts)
     if (std::find(layouts.begin(), layouts.end(), l) != layouts.end()) planned.push_back(l);
@@ -161,7 +194,8 @@ void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, 
                       where);
   }
   for (std::string_view l : planned)
-    if (l != kKdlgTiles) out.push_back(method_choice(l, p, field_names, method->field_bytes, method->tree, method->tree_hint));
+    if (l != kKdlgTiles) out.push_back(
+          method_choice(l, p, field_names, method->field_bytes, method->tree, method->tree_hint, compile_time_tiles));
   if (!tile_sweep) return;
   const std::vector<std::size_t> tiles = lists.sizes("kdlg_tiles");  // the owner's list: positive integers
   try {
@@ -265,7 +299,7 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
       }
     }
   }
-  add_method_choices(out, where, lists, layouts, field_names, method);
+  add_method_choices(out, where, lists, layouts, field_names, compile_time_tiles, method);
   return out;
 }
 

@@ -206,7 +206,8 @@ TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
   ASSERT_EQ(c[2].fields.clusters.size(), 1u);
   EXPECT_TRUE((c[2].fields.clusters[0] == ClusterLayout{K::aos, 1}));
   EXPECT_EQ(c[2].param(), "");  // whatever the tree chose: the label says
-  EXPECT_EQ(c[2].label, "cluster_layouts=aos;tree_gpu=Test GPU");
+  EXPECT_EQ(c[2].label, "cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");  // the compiled AoS
+  EXPECT_EQ(c[2].runs_as, "aos");
 
   EXPECT_EQ(c[3].layout, "kdlg-tree");  // a+b: 8 B, tiled:32; c: 4 B, soa
   EXPECT_EQ(c[3].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
@@ -214,10 +215,13 @@ TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
   EXPECT_TRUE((c[3].fields.clusters[0] == ClusterLayout{K::tiled, 32}));
   EXPECT_TRUE((c[3].fields.clusters[1] == ClusterLayout{K::soa, 1}));
   EXPECT_EQ(c[3].param(), "partition:a+b|c");
-  EXPECT_EQ(c[3].label, "cluster_layouts=tiled-32|soa;tree_gpu=Test GPU");
+  EXPECT_EQ(c[3].label, "cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");  // none compiled
+  EXPECT_EQ(c[3].runs_as, "");
   EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[3], "float", 1024).params.size(), 2u);  // + size
   for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(c[k].unavailable, "") << c[k].layout;
-  EXPECT_EQ(c[0].label + c[1].label, "");  // nothing chosen by a tree
+  EXPECT_EQ(c[0].label, "");  // not the method's
+  EXPECT_EQ(c[1].label, "runs_as=partition");  // two clusters of which one holds two fields: the run-time mapping
+  EXPECT_EQ(c[1].runs_as, "");
 }
 
 TEST(MethodLayouts, WithoutATreeTheSameValuesArePlannedUnderTheSameNamesAndCannotBeMade) {
@@ -229,11 +233,75 @@ TEST(MethodLayouts, WithoutATreeTheSameValuesArePlannedUnderTheSameNamesAndCanno
     EXPECT_EQ(without[k].layout, with[k].layout);
     EXPECT_EQ(without[k].param(), with[k].param());
     EXPECT_EQ(without[k].fields.cluster_of_field, with[k].fields.cluster_of_field);
-    EXPECT_EQ(without[k].label, "");
+    EXPECT_EQ(without[k].label, k == 0 ? with[0].label : "");  // kdlg's says what runs it
   }
   EXPECT_EQ(without[0].unavailable, "");  // kdlg needs no tree
   EXPECT_EQ(without[1].unavailable, "layout 'tiled-tree' needs a decision tree: give --tree-option FILE");
   EXPECT_EQ(without[2].unavailable, "layout 'kdlg-tree' needs a decision tree: give --tree-option FILE");
+}
+
+//! A partition of `clusters` (field ids) with `layouts`, over `fields` fields.
+FieldPartition partition_of(std::vector<std::vector<std::size_t>> clusters, std::vector<ClusterLayout> layouts,
+                            std::size_t fields) {
+  FieldPartition p{std::vector<std::size_t>(fields), std::move(layouts)};
+  for (std::size_t c = 0; c < clusters.size(); ++c)
+    for (std::size_t f : clusters[c]) p.cluster_of_field[f] = c;
+  return p;
+}
+
+//! compiled_layout's answer as "aos", "soa", "tiled-ct:<t>" or "none".
+std::string compiled_text(const FieldPartition& p, const std::vector<std::size_t>& tiles) {
+  const auto c = compiled_layout(p, tiles);
+  return !c ? "none" : c->layout == "tiled-ct" ? "tiled-ct:" + std::to_string(c->tile) : c->layout;
+}
+
+TEST(MethodLayouts, APartitionRunsAsTheCompiledLayoutWhoseAddressesItHas) {
+  const ClusterLayout aos{K::aos, 1}, soa{K::soa, 1}, t1{K::tiled, 1}, t32{K::tiled, 32}, t64{K::tiled, 64};
+  const std::vector<std::size_t> ct{4, 32};
+  // one cluster of every field: its layout, where compiled
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {aos}, 3), ct), "aos");
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {t1}, 3), ct), "aos");  // one record a tile
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {soa}, 3), ct), "soa");
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {t32}, 3), ct), "tiled-ct:32");
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {t64}, 3), ct), "none");  // tile 64 not compiled
+  EXPECT_EQ(compiled_text(partition_of({{0, 1, 2}}, {t32}, 3), {}), "none");
+  // every field alone (N-body's pos|vel, each tiled or AoS): record i at i · its bytes = SoA
+  EXPECT_EQ(compiled_text(partition_of({{0}, {1}}, {t32, t32}, 2), {}), "soa");
+  EXPECT_EQ(compiled_text(partition_of({{0}, {1}}, {aos, t64}, 2), {}), "soa");
+  EXPECT_EQ(compiled_text(partition_of({{0, 1}, {2}}, {soa, t32}, 3), {}), "soa");  // a SoA cluster is fields alone
+  // a cluster of several fields beside others, not SoA: the run-time mapping
+  EXPECT_EQ(compiled_text(partition_of({{0, 1}, {2}}, {aos, aos}, 3), ct), "none");
+  EXPECT_EQ(compiled_text(partition_of({{0, 1}, {2}}, {t32, soa}, 3), ct), "none");
+  // a one-field record: every layout is SoA
+  EXPECT_EQ(compiled_text(partition_of({{0}}, {t64}, 1), {}), "soa");
+}
+
+TEST(MethodLayouts, EachValueRunsAsTheCompiledLayoutItIsAmongTheProgramsTiles) {
+  // kTree: the 12-B record is AoS, the 8-B cluster a+b tiled:32, c (4 B) SoA.
+  const DecisionTree tree = test_tree();
+  const auto r = worked_example();
+  KdlgPartition apart;  // each field its own cluster
+  for (std::size_t f = 0; f < r.field_names.size(); ++f) apart.clusters.push_back({f});
+  KdlgPartition ab_c;
+  ab_c.clusters = {{0, 1}, {2}};
+  const auto made = [&](std::string_view l, const KdlgPartition& p, std::vector<std::size_t> tiles) {
+    const LayoutChoice c = method_choice(l, p, r.field_names, r.field_bytes, &tree, "hint", tiles);
+    return c.runs_as + (c.runs_as == "tiled-ct" ? ":" + std::to_string(c.tile) : "") + " / " + c.label;
+  };
+  EXPECT_EQ(made("kdlg", apart, {}), "soa / runs_as=soa");
+  EXPECT_EQ(made("kdlg-tree", apart, {}), "soa / cluster_layouts=soa|soa|soa;runs_as=soa;tree_gpu=Test GPU");
+  EXPECT_EQ(made("tiled-tree", apart, {}), "aos / cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");
+  EXPECT_EQ(made("kdlg-tree", ab_c, {32}), " / cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");
+  KdlgPartition ab;  // a two-field record as one 8-B cluster: tiled:32, compiled where 32 is
+  ab.clusters = {{0, 1}};
+  const std::vector<std::string> two{"a", "b"};
+  const std::vector<std::size_t> bytes{4, 4};
+  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4, 32}).runs_as, "tiled-ct");
+  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4, 32}).tile, 32u);
+  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4}).runs_as, "");
+  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4}).label,
+            "cluster_layouts=tiled-32;runs_as=partition;tree_gpu=Test GPU");
+  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, nullptr, "h", {4, 32}).runs_as, "");  // unavailable
 }
 
 //! Every Kofler program's planned cases of the paper preset, with `tree` (null: without).
@@ -257,6 +325,11 @@ TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOne
     const std::string name = with[k].name();
     EXPECT_EQ(without[k].name(), name);
     const std::string layout = with[k].id.layout;
+    if (layout == "kdlg") {  // needs no tree: the same label, what runs it
+      EXPECT_EQ(with[k].run.label.rfind("runs_as=", 0), 0u) << name;
+      EXPECT_EQ(without[k].run.label, with[k].run.label) << name;
+      continue;
+    }
     if (layout != "tiled-tree" && layout != "kdlg-tree") {
       EXPECT_EQ(with[k].run.label + without[k].run.label, "") << name;
       continue;
@@ -264,6 +337,7 @@ TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOne
     ++tree_values;
     EXPECT_EQ(with[k].run.label.rfind("cluster_layouts=", 0), 0u) << name;
     EXPECT_NE(with[k].run.label.find(";tree_gpu=Test GPU"), std::string::npos) << name;
+    EXPECT_NE(with[k].run.label.find(";runs_as="), std::string::npos) << name;
     EXPECT_EQ(without[k].run.label, "") << name;
     // Made without a tree: the error, before the program makes anything (no GPU needed here).
     try {

@@ -9,6 +9,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kofler/layout_choice.hpp"
@@ -376,6 +377,31 @@ TEST(KoflerLayouts, AChoiceThatIsUnavailableHereBuildsNoMapping) {
     EXPECT_EQ(std::string(e.what()), c.unavailable);
   }
   EXPECT_FALSE(built);
+}
+
+TEST(KoflerLayouts, AMethodLayoutRunsAsTheCompiledLayoutItNamesElseOnTheRunTimePartition) {
+  kofler::LayoutChoice c{"kdlg-tree", 0, "a+b", {{0, 0}, {{layout::ClusterLayout::Kind::tiled, 4}}}};
+  const auto ran = [&] {
+    std::string which = "other";
+    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{}, [&](const auto& m) {
+      using M = std::decay_t<decltype(m)>;
+      if constexpr (std::is_same_v<M, layout::AoSoAMapping<TwoFields, 4>>) which = "tiled-ct 4";
+      if constexpr (std::is_same_v<M, layout::SoAMapping<TwoFields>>) which = "soa";
+      if constexpr (std::is_same_v<M, layout::AoSMapping<TwoFields>>) which = "aos";
+      if constexpr (std::is_same_v<M, layout::Pow2PartitionMapping<TwoFields>>) which = "partition";
+    });
+    return which;
+  };
+  EXPECT_EQ(ran(), "partition");  // no compiled layout named (compiled_layout found none)
+  c.runs_as = "tiled-ct";
+  c.tile = 4;
+  EXPECT_EQ(ran(), "tiled-ct 4");
+  c.runs_as = "soa";
+  EXPECT_EQ(ran(), "soa");
+  c.runs_as = "aos";
+  EXPECT_EQ(ran(), "aos");
+  c.unavailable = "needs a tree";  // unavailable wins: nothing is made
+  EXPECT_THROW(ran(), std::invalid_argument);
 }
 }  // namespace
 }  // namespace lb::harness

@@ -17,7 +17,7 @@ from plots.figures import TextOutsideFigure, UnreadableFigure
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope,
                           evaluate_claim, load_claims)
 from plots.kofler_data import method_layout_text
-from plots.kofler_label import method_choice
+from plots.kofler_label import method_choice, runs_as
 from plots.load import Benchmark, ResultsError
 from plots.names import parse_name
 from plots.papers import PAPERS
@@ -485,8 +485,9 @@ def test_a_label_that_is_not_the_trees_choice_is_one_error_and_nothing_is_writte
     (line,) = stderr.getvalue().splitlines()
     assert (f"kofler.gpu0.json: kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/size:16384: "
             f"label '{bad}' is not the decision tree's choice: expected "
-            "cluster_layouts=<layout>|...;tree_gpu=<GPU name> with 2 layout(s) (aos, soa or "
-            "tiled-<t>), one per cluster of pos|vel (docs/advisor.md)") in line
+            "cluster_layouts=<layout>|...;runs_as=<aos, soa, tiled-ct-<t> or partition>;"
+            "tree_gpu=<GPU name> with 2 layout(s) (aos, soa or tiled-<t>), one per cluster of "
+            "pos|vel (docs/advisor.md)") in line
     assert not out.exists() or not any(out.iterdir())
 
 
@@ -498,22 +499,43 @@ def method_bench(layout, partition=None, label=None, error=None):
 TREE_GPU = ";tree_gpu=NVIDIA H100 80GB HBM3; a name with ; and = in it"
 
 
-@pytest.mark.parametrize("layout, partition, label, choice, text", [
+@pytest.mark.parametrize("layout, partition, label, choice, ran, text", [
+    # results from before runs_as (2026-11-26): the tree's choice, nothing on the code
     ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa" + TREE_GPU,
-     ["tiled-64", "soa"], "pos: tiled-64; vel: soa"),
-    ("tiled-tree", None, "cluster_layouts=tiled-32" + TREE_GPU, ["tiled-32"],
+     ["tiled-64", "soa"], None, "pos: tiled-64; vel: soa"),
+    ("tiled-tree", None, "cluster_layouts=tiled-32" + TREE_GPU, ["tiled-32"], None,
      "all fields: tiled-32"),
-    ("kdlg-tree", "a+b|c", "cluster_layouts=aos|tiled-8" + TREE_GPU, ["aos", "tiled-8"],
+    ("kdlg-tree", "a+b|c", "cluster_layouts=aos|tiled-8" + TREE_GPU, ["aos", "tiled-8"], None,
      "a+b: aos; c: tiled-8"),
-    ("kdlg", "pos|vel", None, None, "pos: aos; vel: aos"),
-    ("kdlg-tree", "pos|vel", None, None, "the tree's choice not recorded (no label)"),
-    ("soa", None, "cluster_layouts=soa" + TREE_GPU, None, None),  # not a tree layout
+    ("kdlg", "pos|vel", None, None, None, "pos: aos; vel: aos"),
+    ("kdlg-tree", "pos|vel", None, None, None, "the tree's choice not recorded (no label)"),
+    ("soa", None, "cluster_layouts=soa" + TREE_GPU, None, None, None),  # not a tree layout
+    # with runs_as: what ran it too
+    ("kdlg-tree", "pos|vel", "cluster_layouts=tiled-64|soa;runs_as=soa" + TREE_GPU,
+     ["tiled-64", "soa"], "soa", "pos: tiled-64; vel: soa — compiled SoA"),
+    ("tiled-tree", None, "cluster_layouts=tiled-32;runs_as=tiled-ct-32" + TREE_GPU,
+     ["tiled-32"], "tiled-ct-32", "all fields: tiled-32 — compiled tiled-ct-32"),
+    ("kdlg-tree", "a+b|c", "cluster_layouts=aos|tiled-8;runs_as=partition" + TREE_GPU,
+     ["aos", "tiled-8"], "partition", "a+b: aos; c: tiled-8 — run-time partition"),
+    ("kdlg", "pos|vel", "runs_as=soa", None, "soa", "pos: aos; vel: aos — compiled SoA"),
+    ("kdlg", "a+b|c", "runs_as=partition", None, "partition",
+     "a+b: aos; c: aos — run-time partition"),
 ])
-def test_the_trees_choice_is_read_from_the_label(layout, partition, label, choice, text):
+def test_the_trees_choice_is_read_from_the_label(layout, partition, label, choice, ran, text):
     benchmark = method_bench(layout, partition, label)
-    expected = choice and {"cluster_layouts": choice, "tree_gpu": TREE_GPU.split("=", 1)[1]}
+    expected = choice and {"cluster_layouts": choice, "runs_as": ran,
+                           "tree_gpu": TREE_GPU.split("=", 1)[1]}
     assert method_choice(benchmark) == expected
+    assert runs_as(benchmark) == ran
     assert method_layout_text(benchmark) == text
+
+
+@pytest.mark.parametrize("label", ["runs_as=compiled", "runs_as=", "runs_as=tiled-32",
+                                   "cluster_layouts=aos;runs_as=aos;tree_gpu=G", "aos"])
+def test_a_kdlg_label_not_naming_what_ran_it_is_an_error_naming_the_benchmark(label):
+    with pytest.raises(ResultsError, match=r"^hand-built: p/nbody/gpu/.*: label '.*' is not what "
+                                           r"ran kdlg: expected runs_as="):
+        runs_as(method_bench("kdlg", "pos|vel", label))
 
 
 def test_a_tree_layout_that_failed_has_no_choice():
@@ -533,6 +555,8 @@ def test_a_tree_layout_that_failed_has_no_choice():
     ("kdlg-tree", "pos|vel", "cluster_layouts=blocked|soa;tree_gpu=G"),
     ("kdlg-tree", "pos|vel", ""),
     ("kdlg-tree", None, "cluster_layouts=soa;tree_gpu=G"),  # no partition in the name
+    ("kdlg-tree", "pos|vel", "cluster_layouts=soa|soa;runs_as=compiled;tree_gpu=G"),
+    ("kdlg-tree", "pos|vel", "cluster_layouts=soa|soa;runs_as=tiled-32;tree_gpu=G"),
 ])
 def test_a_label_not_of_the_trees_form_is_an_error_naming_the_benchmark(layout, partition,
                                                                         label):

@@ -16,9 +16,10 @@
 //! the run-time PartitionMapping, `split-ct` through the compile-time Split of the same
 //! clusters, which a program provides for the partitions it names.
 //!
-//! The method's layouts (Kofler et al. 2015, docs/advisor.md) run through the run-time
-//! PartitionMapping too, their partition made from the program's recorded accesses and the
-//! GPU's decision tree (MethodSource): `kdlg` the KDLG clusters each AoS, `tiled-tree` one
+//! The method's layouts (Kofler et al. 2015, docs/advisor.md) are partitions made from the
+//! program's recorded accesses and the GPU's decision tree (MethodSource), each run by the
+//! compiled layout it is where the program compiles one (AoS, SoA, a compile-time tile: the
+//! paper applies its layout at compile time), else by the run-time PartitionMapping: `kdlg` the KDLG clusters each AoS, `tiled-tree` one
 //! cluster of all fields laid out as the tree's class for its bytes, `kdlg-tree` the KDLG
 //! clusters each laid out as the tree's class for its bytes. Their names do not depend on the
 //! tree (so runs on GPUs with different trees pair up): tiled-tree has no parameter, kdlg and
@@ -57,16 +58,22 @@ inline constexpr std::string_view kKdlgTiles = "kdlg-tiles";
 
 struct LayoutChoice {
   std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree
-  std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile
+  std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile; the method's: runs_as tiled-ct's
   std::string partition;       //!< split, split-ct: the partition's name; the method's: partition_name's
   FieldPartition fields = {};  //!< split, split-ct and the method's: the partition as data
-  //! The tree's layouts made with a tree: what it chose, for the result's label:
-  //! "cluster_layouts=tiled-64|soa;tree_gpu=<the tree's GPU name>" (each cluster's
-  //! cluster_layout_name in the partition's order). Empty otherwise.
+  //! The method's layouts, for the result's label: the tree's made with a tree
+  //! "cluster_layouts=tiled-64|soa;runs_as=<r>;tree_gpu=<the tree's GPU name>" (each
+  //! cluster's cluster_layout_name in the partition's order), kdlg "runs_as=<r>"; <r> is
+  //! runs_as ("tiled-ct-32" for a tile) or "partition" (the run-time mapping). Empty otherwise.
   std::string label = {};
   //! Non-empty: why this value cannot be made here (a tree's layout planned without a tree;
   //! `fields` then holds its clusters, each AoS). Making it fails with this message.
   std::string unavailable = {};
+  //! The method's layouts whose partition is a layout the program compiles
+  //! (compiled_layout): "aos", "soa" or "tiled-ct" (its tile in `tile`), whose code runs them,
+  //! as the paper applies the chosen layout at compile time. Empty: the run-time
+  //! PartitionMapping runs `fields` (every other partition, and split, kdlg-tiles).
+  std::string runs_as = {};
 
   //! The name's parameters after the layout: tile:64 (tiled, tiled-ct); partition:pos|vel
   //! (split, split-ct, kdlg, kdlg-tree); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles: the
@@ -106,11 +113,23 @@ std::string needs_tree_message(std::string_view layout, std::string_view hint);
 //! record with fields `names` of `bytes` bytes each, with the tree's classes for the tree's
 //! layouts. Exactly: kdlg = p's clusters, each AoS; tiled-tree = one cluster of every field,
 //! of the tree's class for the record's bytes; kdlg-tree = p's clusters, each of the tree's
-//! class for its bytes, and `label` what the tree chose. A tree's layout without a tree
-//! (`tree` null) is `unavailable` with needs_tree_message(layout, tree_hint), its clusters AoS.
+//! class for its bytes, and `label` what the tree chose. Each runs as the compiled layout its
+//! partition is, if any (compiled_layout over the program's `compile_time_tiles`; runs_as and
+//! the label say which). A tree's layout without a tree (`tree` null) is `unavailable` with
+//! needs_tree_message(layout, tree_hint), its clusters AoS.
 LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
                            const std::vector<std::size_t>& bytes, const DecisionTree* tree,
-                           std::string_view tree_hint = "give a decision tree");
+                           std::string_view tree_hint = "give a decision tree",
+                           const std::vector<std::size_t>& compile_time_tiles = {});
+
+//! The compile-time layout whose code lays out a partition's fields at the addresses the
+//! partition gives them, among those every program compiles (AoS, SoA) and its tiles
+//! `compile_time_tiles`: "soa" when every field is alone (a cluster of one field, whatever its
+//! layout, holds record i at i · its bytes) or in a SoA cluster; "aos" for one AoS cluster of
+//! every field (or tiled with one record per tile); "tiled-ct" with the tile for one tiled
+//! cluster of every field whose tile is compiled. nullopt otherwise: several clusters, one of
+//! several fields not SoA, or a tile not compiled (the run-time PartitionMapping runs those).
+std::optional<LayoutChoice> compiled_layout(const FieldPartition& p, const std::vector<std::size_t>& compile_time_tiles);
 
 //! kdlg-tiles' values of the KDLG partition `p` of fields `names`: one per combination of
 //! `tiles` over p's clusters of several fields (the first such cluster's tile varying

@@ -39,12 +39,15 @@ std::vector<std::size_t> tile_values(Tiles<T...>) {
 template <class Rec, std::size_t... T, class... Splits, class F>
 void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, LayoutList<Splits...> splits, F&& f) {
   if (!c.unavailable.empty()) throw std::invalid_argument(c.unavailable);  // a tree's layout without a tree
+  if (!c.runs_as.empty())  // the method's layout as the compiled layout its partition is (choice.hpp)
+    return with_mapping<Rec>(LayoutChoice{c.runs_as, c.tile}, n, Tiles<T...>{}, splits, std::forward<F>(f));
   if (c.layout == "aos") return f(AoSMapping<Rec>{n});
   if (c.layout == "soa") return f(SoAMapping<Rec>{n});
   // Power-of-two tiles (every sweep) go through the mappings with no division in their code.
   if (c.layout == "tiled" && detail::Pow2Tiles::accepts(c.tile)) return f(Pow2AoSoAMapping<Rec>(n, c.tile));
   if (c.layout == "tiled") return f(RuntimeAoSoAMapping<Rec>(n, c.tile));
-  // split and the method's layouts (kdlg, tiled-tree, kdlg-tree): a field partition as data
+  // split, kdlg-tiles and the method's layouts (kdlg, tiled-tree, kdlg-tree) whose partition
+  // no compiled layout is: a field partition as data
   if (runs_on_partition(c.layout) && power_of_two_tiles(c.fields)) return f(Pow2PartitionMapping<Rec>(n, c.fields));
   if (runs_on_partition(c.layout)) return f(PartitionMapping<Rec>(n, c.fields));
   if (c.layout == "tiled-ct") {
@@ -71,7 +74,8 @@ constexpr auto tiles_of() {
 
 //! with_mapping for a program without partitions of its own (no preset names one): returns
 //! make(mapping); a split choice is an error naming `program`. The method's layouts, whose
-//! partition comes from the program's recorded accesses, run through PartitionMapping.
+//! partition comes from the program's recorded accesses, run as the compiled layout their
+//! partition is, else through PartitionMapping.
 template <class Rec, class CtTiles, class Make>
 auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
   if (c.layout == "split" || c.layout == "split-ct")
