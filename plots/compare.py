@@ -26,6 +26,7 @@ from plots.figures import (Section, drawing, panel_grid, plain_log_axis, save_fi
                            write_atomically)
 from plots.cli import run
 from plots.html import write_html
+from plots.kofler_label import METHOD_LAYOUTS, runs_as
 from plots.text import format_seconds, markdown_table
 from plots.load import Results, load_files, load_results, split_device
 from plots.papers import PAPERS
@@ -123,11 +124,24 @@ def declared_work(benchmark):
     return work
 
 
+def ran_as(benchmark):
+    """The code a Kofler method benchmark ran as (its label's runs_as: a compiled layout or
+    the run-time `partition`; results from before the label said it all ran on the run-time
+    partition); None for other benchmarks."""
+    if benchmark.layout not in METHOD_LAYOUTS:
+        return None
+    return runs_as(benchmark) or "partition"
+
+
 def work_difference(a, b):
     """Why two results of one name did not do the same work ('' if they did, or either
     declares none): a benchmark of the same name from another build or preset that changed
-    what it runs (e.g. the tree's training before and after its fixed thread count) has no
-    time ratio."""
+    what it runs (e.g. the tree's training before and after its fixed thread count), or a
+    method layout that ran as other code (a compiled layout on one side, the run-time
+    partition on the other), has no time ratio."""
+    ran_a, ran_b = ran_as(a), ran_as(b)
+    if ran_a != ran_b:
+        return f"ran as: {ran_a} on A, {ran_b} on B"
     work_a, work_b = declared_work(a), declared_work(b)
     if not work_a or not work_b or work_a == work_b:
         return ""
@@ -419,8 +433,8 @@ def _other_work_lines(other_work, listed=5):
     lines = []
     for suite, entries in sorted(by_suite.items()):
         lines.append(f"- suite `{suite}`: {len(entries)} benchmark(s) of the same name did other "
-                     "work on A and B (their declared work differs: another build or preset), "
-                     "not compared; " + ("the first " + str(listed) if len(entries) > listed
+                     "work on A and B (their declared work, or the code a method layout ran "
+                     "as, differs: another build or preset), not compared; " + ("the first " + str(listed) if len(entries) > listed
                                          else "each") + ":")
         lines += [f"  - `{n}`: {why}" for n, why in entries[:listed]]
     return lines

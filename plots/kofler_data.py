@@ -6,7 +6,7 @@ plots/kofler_method.py) read the same points through these."""
 from dataclasses import dataclass
 
 from plots.claims import ratio_estimate
-from plots.kofler_label import clusters, method_choice, runs_as
+from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as
 
 # What ran a method benchmark (its label's runs_as), as the tables write it.
 RUNS_AS_TEXT = {"partition": "run-time partition", "aos": "compiled AoS", "soa": "compiled SoA"}
@@ -24,7 +24,7 @@ RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> comp
 # is a parameter of the name (none for tiled-tree: one cluster) and each cluster's layout
 # is in the label (plots/kofler_label.py), not a knob of a sweep.
 METHOD = "kdlg-tree"
-METHOD_LAYOUTS = ("kdlg", "tiled-tree", METHOD)
+assert METHOD_LAYOUTS == ("kdlg", "tiled-tree", METHOD)  # kofler_label's, in the tables' order
 COMPARED = ("soa", "tiled", "split", *METHOD_LAYOUTS)  # compared() finds each of these
 
 

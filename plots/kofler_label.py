@@ -13,6 +13,7 @@ import re
 from plots.load import ResultsError
 
 TREE_LAYOUTS = ("tiled-tree", "kdlg-tree")  # the values planned with the tree: labelled
+METHOD_LAYOUTS = ("kdlg",) + TREE_LAYOUTS  # the method's values: partitions from its recording
 LABEL = re.compile(r"cluster_layouts=(?P<layouts>[^;]*)(?:;runs_as=(?P<runs_as>[^;]*))?"
                    r";tree_gpu=(?P<gpu>.+)", re.DOTALL)
 KDLG_LABEL = re.compile(r"runs_as=(?P<runs_as>[^;]*)")

@@ -189,6 +189,23 @@ def test_declared_work_tells_whether_two_results_of_one_name_did_the_same():
     assert compare.work_difference(bench(), other) == ""  # A declares none: nothing to hold
 
 
+def test_a_method_layout_that_ran_as_other_code_is_not_compared():
+    def method(layout, label, **counters):
+        return replace(bench(**counters), name=f"kofler/nbody/gpu/{layout}/float/size:1", paper="kofler",
+                       app="nbody", version="gpu", layout=layout, params={"partition": "pos|vel"},
+                       label=label)
+    tree = "cluster_layouts=tiled-32|tiled-32;runs_as={};tree_gpu=G"
+    compiled = method("kdlg-tree", tree.format("soa"), bytes_read=8.0)
+    partition = method("kdlg-tree", tree.format("partition"), bytes_read=8.0)
+    older = method("kdlg-tree", "cluster_layouts=tiled-32|tiled-32;tree_gpu=G", bytes_read=8.0)
+    assert compare.work_difference(compiled, partition) == "ran as: soa on A, partition on B"
+    assert compare.work_difference(compiled, older) == "ran as: soa on A, partition on B"
+    assert compare.work_difference(partition, older) == ""  # before runs_as: the partition
+    assert compare.work_difference(method("kdlg", "runs_as=aos"), method("kdlg", None)) == (
+        "ran as: aos on A, partition on B")
+    assert compare.work_difference(bench(), bench()) == ""  # not a method layout
+
+
 def test_a_benchmark_of_the_same_name_that_did_other_work_is_listed_not_compared(folders, tmp_path):
     changed = "idw/shepard/tiled/aos/float/p:2/size:51200/block:256"
     b = tmp_path / "b"
