@@ -124,24 +124,30 @@ def declared_work(benchmark):
     return work
 
 
-def ran_as(benchmark):
-    """The code a Kofler method benchmark ran as (its label's runs_as: a compiled layout or
-    the run-time `partition`; results from before the label said it all ran on the run-time
-    partition); None for other benchmarks."""
-    if benchmark.layout not in METHOD_LAYOUTS:
-        return None
-    return runs_as(benchmark) or "partition"
+def build_difference(a, b):
+    """Why two results of a Kofler method layout come from builds that run the method
+    differently ('' where they do not): a build from before the label's runs_as ran every
+    method layout on the run-time partition, a later one runs it as the compiled layout its
+    partition is. Two builds that say what ran them are compared whatever each GPU's tree
+    chose (the method on each GPU, as the names pair them)."""
+    if a.layout not in METHOD_LAYOUTS:
+        return ""
+    ran_a, ran_b = runs_as(a), runs_as(b)
+    if (ran_a is None) == (ran_b is None) or (ran_a or ran_b) == "partition":
+        return ""
+    older = "A" if ran_a is None else "B"
+    return (f"ran as: {ran_a or 'partition'} on A, {ran_b or 'partition'} on B ({older}'s build "
+            "ran every method layout on the run-time partition)")
 
 
 def work_difference(a, b):
     """Why two results of one name did not do the same work ('' if they did, or either
     declares none): a benchmark of the same name from another build or preset that changed
-    what it runs (e.g. the tree's training before and after its fixed thread count), or a
-    method layout that ran as other code (a compiled layout on one side, the run-time
-    partition on the other), has no time ratio."""
-    ran_a, ran_b = ran_as(a), ran_as(b)
-    if ran_a != ran_b:
-        return f"ran as: {ran_a} on A, {ran_b} on B"
+    what it runs (e.g. the tree's training before and after its fixed thread count, or the
+    method's layouts before and after they ran compiled: build_difference) has no time
+    ratio."""
+    if differs := build_difference(a, b):
+        return differs
     work_a, work_b = declared_work(a), declared_work(b)
     if not work_a or not work_b or work_a == work_b:
         return ""

@@ -189,7 +189,7 @@ def test_declared_work_tells_whether_two_results_of_one_name_did_the_same():
     assert compare.work_difference(bench(), other) == ""  # A declares none: nothing to hold
 
 
-def test_a_method_layout_that_ran_as_other_code_is_not_compared():
+def test_a_method_layout_from_a_build_that_ran_it_otherwise_is_not_compared():
     def method(layout, label, **counters):
         return replace(bench(**counters), name=f"kofler/nbody/gpu/{layout}/float/size:1", paper="kofler",
                        app="nbody", version="gpu", layout=layout, params={"partition": "pos|vel"},
@@ -198,11 +198,15 @@ def test_a_method_layout_that_ran_as_other_code_is_not_compared():
     compiled = method("kdlg-tree", tree.format("soa"), bytes_read=8.0)
     partition = method("kdlg-tree", tree.format("partition"), bytes_read=8.0)
     older = method("kdlg-tree", "cluster_layouts=tiled-32|tiled-32;tree_gpu=G", bytes_read=8.0)
-    assert compare.work_difference(compiled, partition) == "ran as: soa on A, partition on B"
-    assert compare.work_difference(compiled, older) == "ran as: soa on A, partition on B"
-    assert compare.work_difference(partition, older) == ""  # before runs_as: the partition
-    assert compare.work_difference(method("kdlg", "runs_as=aos"), method("kdlg", None)) == (
-        "ran as: aos on A, partition on B")
+    # Both builds say what ran them: the method on each GPU, whatever each tree chose.
+    assert compare.work_difference(compiled, partition) == ""
+    # A build from before runs_as ran every method layout on the run-time partition.
+    assert compare.work_difference(compiled, older) == (
+        "ran as: soa on A, partition on B (B's build ran every method layout on the run-time "
+        "partition)")
+    assert compare.work_difference(older, compiled).startswith("ran as: partition on A, soa on B (A's")
+    assert compare.work_difference(partition, older) == ""  # the same code
+    assert compare.work_difference(method("kdlg", "runs_as=aos"), method("kdlg", None)) != ""
     assert compare.work_difference(bench(), bench()) == ""  # not a method layout
 
 
