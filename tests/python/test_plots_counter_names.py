@@ -53,14 +53,16 @@ def report_text(folder):
 
 def rendered_pair(name, tmp_path, tmp_path_factory):
     """(changes, reports, devices) of a fixture under the old names (its report drawn once per
-    session, report_checks.rendered_once) and under the new ones (drawn here, the same way)."""
+    session, report_checks.rendered_once) and under the new ones (its report's text, written
+    with --report-only: the same text as a full run, test_results_reports.py; the figures'
+    data are compared through the functions that draw them)."""
     old, _ = rendered_once(name, tmp_path_factory)
     new = tmp_path / "new" / "run"
     changed = with_new_names(old, new)
     for path in [*(new / "figures").glob("*"), new / "REPORT.md"]:
         path.unlink()
     with contextlib.redirect_stdout(io.StringIO()):
-        assert main([str(new)]) == 0
+        assert main(["--report-only", str(new)]) == 0
     reports = [report_text(f) for f in (old, new)]
     devices = [load_results([f]).devices[0] for f in (old, new)]
     return changed, reports, devices
