@@ -37,20 +37,29 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     rm -rf "$VENV"  # Debian/Ubuntu ship venv's pip (ensurepip) in python3-venv
     apt_install python3-venv && python3 -m venv "$VENV" || return 1
   fi
-  "$VENV/bin/python" -m pip install -q $REQUIRED || return 1
+  "$VENV/bin/python" -m pip install -q --no-compile $REQUIRED || return 1
   # Optional, each a note when pip cannot: cuobjdump and nvdisasm (NVIDIA's wheels, 5 MB)
   # because the CPU machines' CUDA has nvcc but neither, and the SASS tests read the compiled
-  # kernels with them (tests/python/test_sass.py, test_kofler_sass.py).
-  optional "pytest-xdist" "the Python tests will run on one core"
-  optional "pykrige" "the kriging cross-check test will be skipped"
-  optional "scikit-learn" "Kofler's decision tree will not be fitted (its tests skip)"
-  optional "nvidia-cuda-cuobjdump>=13" "the SASS tests will be skipped"
-  optional "nvidia-cuda-nvdisasm>=13" "the SASS tests will be skipped"
+  # kernels with them (tests/python/test_sass.py, test_kofler_sass.py). One pip for all of
+  # them; where it fails, one each.
+  "$VENV/bin/python" -m pip install -q --no-compile "${!OPTIONAL[@]}" 2>/dev/null && return
+  local requirement
+  for requirement in "${!OPTIONAL[@]}"; do
+    "$VENV/bin/python" -m pip install -q --no-compile "$requirement" ||
+      echo "deps: $requirement not installed: ${OPTIONAL[$requirement]}" >&2
+  done
 }
 
-optional() {  # optional <pip requirement> <what its absence means>
-  "$VENV/bin/python" -m pip install -q "$1" || echo "deps: $1 not installed: $2" >&2
-}
+# Optional packages and what their absence means. --no-compile: pip would byte-compile every
+# module of every package (scipy's thousands: ~10 s of CPU on a 2-core machine); Python
+# compiles the modules a program imports when it first imports them.
+declare -A OPTIONAL=(
+  ["pytest-xdist"]="the Python tests will run on one core"
+  ["pykrige"]="the kriging cross-check test will be skipped"
+  ["scikit-learn"]="Kofler's decision tree will not be fitted (its tests skip)"
+  ["nvidia-cuda-cuobjdump>=13"]="the SASS tests will be skipped"
+  ["nvidia-cuda-nvdisasm>=13"]="the SASS tests will be skipped"
+)
 
 python_deps() {
   if [ -x "$VENV/bin/python" ] && has_modules "$VENV/bin/python" "$REQUIRED"; then

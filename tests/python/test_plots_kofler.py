@@ -72,10 +72,11 @@ def fixture(generator, tmp_path_factory):
     return generator.write_fixture(tmp_path_factory.mktemp("fixture") / "kofler_quick")
 
 
-def report_of(*folders, out=None):
+def report_of(*folders, out=None, text_only=False):
     """REPORT.md of one CLI run over these folders (written into the first without `out`);
-    a text leaving a figure or an unreadable figure fails it."""
-    options = ["--out", str(out)] if out else []
+    a text leaving a figure or an unreadable figure fails it. `text_only`: --report-only (the
+    same text, no figure drawn), for a test of the text whose figures another test draws."""
+    options = (["--out", str(out)] if out else []) + (["--report-only"] if text_only else [])
     with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
         warnings.simplefilter("error", TextOutsideFigure)
         warnings.simplefilter("error", UnreadableFigure)
@@ -465,7 +466,8 @@ def test_without_a_tree_fig5_marks_the_trees_versions_not_measured(fixture, tmp_
 
 
 def test_fig1_says_the_trees_clustering_was_not_measured_without_a_tree(fixture, tmp_path):
-    text = report_of(copy_edited(fixture, tmp_path, failed_without_a_tree))
+    # the same folder's figures: test_without_a_tree_fig5_marks_the_trees_versions_not_measured
+    text = report_of(copy_edited(fixture, tmp_path, failed_without_a_tree), text_only=True)
     assert "- 128K initial eggs, `kdlg-tree`: not measured" in text
     assert "- 128K initial eggs, `kdlg`: availableEggs+" in text  # kdlg needs no tree
     assert "that cell 1.05× the fastest's time; `kdlg-tree`: not measured" in text
