@@ -37,22 +37,34 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     rm -rf "$VENV"  # Debian/Ubuntu ship venv's pip (ensurepip) in python3-venv
     apt_install python3-venv && python3 -m venv "$VENV" || return 1
   fi
-  "$VENV/bin/python" -m pip install -q $REQUIRED || return 1
+  "$VENV/bin/python" -m pip install -q --no-compile $REQUIRED || return 1
   # Optional, each a note when pip cannot: cuobjdump and nvdisasm (NVIDIA's wheels, 5 MB)
   # because the CPU machines' CUDA has nvcc but neither, and the SASS tests read the compiled
   # kernels with them (tests/python/test_sass.py, test_kofler_sass.py). One pip for all of
   # them; where it fails, one each.
-  "$VENV/bin/python" -m pip install -q "${!OPTIONAL[@]}" 2>/dev/null && return
-  local requirement
-  for requirement in "${!OPTIONAL[@]}"; do
-    "$VENV/bin/python" -m pip install -q "$requirement" ||
-      echo "deps: $requirement not installed: ${OPTIONAL[$requirement]}" >&2
-  done
+  if ! "$VENV/bin/python" -m pip install -q --no-compile "${!OPTIONAL[@]}" 2>/dev/null; then
+    local requirement
+    for requirement in "${!OPTIONAL[@]}"; do
+      "$VENV/bin/python" -m pip install -q --no-compile "$requirement" ||
+        echo "deps: $requirement not installed: ${OPTIONAL[$requirement]}" >&2
+    done
+  fi
+  # Byte-compiled once: the modules the figures and the tests import (pip's --no-compile
+  # leaves the rest, e.g. scipy's and scikit-learn's thousands of others, uncompiled: ~10 s of
+  # CPU). With PYTHONDONTWRITEBYTECODE=1, as on the CI machines, nothing else would write
+  # them, and every process would compile matplotlib's and scikit-learn's sources again.
+  env -u PYTHONDONTWRITEBYTECODE "$VENV/bin/python" -c "$IMPORTED" || true
 }
 
-# Optional packages and what their absence means. pip byte-compiles what it installs: with
-# PYTHONDONTWRITEBYTECODE=1 (set on the CI machines) nothing else would, and every process
-# would compile matplotlib's and scikit-learn's sources again (pytest took 25 % longer).
+IMPORTED='import importlib
+for name in ("numpy", "matplotlib.pyplot", "matplotlib.backends.backend_agg",
+             "matplotlib.backends.backend_svg", "pytest", "xdist.plugin", "sklearn.tree", "pykrige.ok"):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass  # an optional package pip could not install'
+
+# Optional packages and what their absence means.
 declare -A OPTIONAL=(
   ["pytest-xdist"]="the Python tests will run on one core"
   ["pykrige"]="the kriging cross-check test will be skipped"

@@ -33,7 +33,7 @@ case "$1" in
         pip) [ "$here" = "$FAKE_SYSTEM" ] && { echo "error: externally-managed-environment" >&2; exit 1; }
              shift 3
              for m in "$@"; do
-               case "$m" in -*) continue ;; esac  # -q
+               case "$m" in -*) continue ;; esac  # -q, --no-compile
                [ -n "${FAKE_OFFLINE:-}" ] && exit 1
                [ "$m" = "${FAKE_PIP_FAILS:-}" ] && exit 1
                echo "$m" >> "$here/modules"
