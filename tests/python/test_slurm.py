@@ -139,6 +139,9 @@ InactiveLimit=0
 NodeName=lbnode NodeAddr=127.0.0.1 CPUs=8 Gres=gpu:4 State=UNKNOWN
 {partitions}""")
         self.spawn("slurmctld", [command("slurmctld"), "-D", "-i", "-f", str(self.conf)])
+        # slurmd registers once at start and, where slurmctld does not answer yet (a busy
+        # machine), only at its next retry: 14-22 s later in the full test run, not 1 s.
+        self.wait(self.controller_up, "slurmctld to answer")
         self.spawn("slurmd", [command("slurmd"), "-D", "-N", "lbnode", "-f", str(self.conf)])
         self.wait(lambda: self.node_state() == "idle", "the node to be idle", timeout=30)
 
@@ -148,6 +151,10 @@ NodeName=lbnode NodeAddr=127.0.0.1 CPUs=8 Gres=gpu:4 State=UNKNOWN
                                                   stderr=subprocess.STDOUT,
                                                   stdin=subprocess.DEVNULL)))
         log.close()
+
+    def controller_up(self):
+        proc = subprocess.run(["scontrol", "ping"], env=self.env, capture_output=True, text=True)
+        return proc.returncode == 0 and "is UP" in proc.stdout
 
     def node_state(self):
         proc = subprocess.run(["sinfo", "-h", "-N", "-o", "%T"], env=self.env,
