@@ -26,6 +26,10 @@ apt_install() {
 # exists, so a venv is left only when complete.
 VENV="${BUILD:-build}/venv"
 REQUIRED="matplotlib numpy pytest"
+# What pip installs for them: pytest before 9.2, whose node ids pytest-xdist 3.8 cannot group
+# (--dist loadgroup silently runs one group's tests on several workers: pytest-dev/pytest-xdist
+# #1386; tests/python/test_xdist_groups.py fails where it happens).
+REQUIRED_PIP="matplotlib numpy pytest<9.2"
 FIGURES_NEED="matplotlib numpy"
 
 has_modules() {  # has_modules <python> <modules>
@@ -37,7 +41,7 @@ make_venv() {  # fails without network or apt; set -e is off in here (called by 
     rm -rf "$VENV"  # Debian/Ubuntu ship venv's pip (ensurepip) in python3-venv
     apt_install python3-venv && python3 -m venv "$VENV" || return 1
   fi
-  "$VENV/bin/python" -m pip install -q --no-compile $REQUIRED || return 1
+  "$VENV/bin/python" -m pip install -q --no-compile $REQUIRED_PIP || return 1
   # Optional, each a note when pip cannot: cuobjdump and nvdisasm (NVIDIA's wheels, 5 MB)
   # because the CPU machines' CUDA has nvcc but neither, and the SASS tests read the compiled
   # kernels with them (tests/python/test_sass.py, test_kofler_sass.py). One pip for all of

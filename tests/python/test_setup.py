@@ -34,6 +34,7 @@ case "$1" in
              shift 3
              for m in "$@"; do
                case "$m" in -*) continue ;; esac  # -q, --no-compile
+               m=${m%%<*}  # pytest<9.2 installs the module pytest
                [ -n "${FAKE_OFFLINE:-}" ] && exit 1
                [ "$m" = "${FAKE_PIP_FAILS:-}" ] && exit 1
                echo "$m" >> "$here/modules"
