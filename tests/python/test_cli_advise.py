@@ -119,7 +119,8 @@ def journal_runs(path):
 def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry_the_trees_choice(tmp_path, gpu):
     """Run on the GPU: without a tree, tiled-tree and kdlg-tree fail (each its own failure, the
     message naming --kofler-tree) and the run goes on (kdlg passes); with a tree every value
-    passes and the tree's carry what it chose in their label."""
+    passes, the tree's carry what it chose in their label, and every label says the code that
+    ran it (runs_as: N-body's fields alone are the compiled SoA)."""
     # The paper preset's N-body size: --sizes would apply to every Kofler program the filter
     # then drops, and LavaMD refuses 4096 boxes per side.
     args = ["run", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree).*/size:65536"]
@@ -136,7 +137,8 @@ def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry
     assert r.returncode == 0, r.stderr
     runs, done = journal_runs(tmp_path / "with.jsonl")
     assert done == {name: True for name in names}
-    assert {x.get("label") for x in runs[names[0]]} == {None}
+    assert {x.get("label") for x in runs[names[0]]} == {"runs_as=soa"}  # kdlg: pos|vel, each alone
     # TREE: 16 B (pos, vel) -> tiled:64; 32 B (the whole record) -> soa
-    assert {x["label"] for x in runs[names[1]]} == {"cluster_layouts=soa;tree_gpu=Test GPU"}
-    assert {x["label"] for x in runs[names[2]]} == {"cluster_layouts=tiled-64|tiled-64;tree_gpu=Test GPU"}
+    assert {x["label"] for x in runs[names[1]]} == {"cluster_layouts=soa;runs_as=soa;tree_gpu=Test GPU"}
+    assert {x["label"] for x in runs[names[2]]} == {
+        "cluster_layouts=tiled-64|tiled-64;runs_as=soa;tree_gpu=Test GPU"}
