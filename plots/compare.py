@@ -438,10 +438,10 @@ def _other_work_lines(other_work, listed=5):
         by_suite[name.split("/", 1)[0]].append((name, why))
     lines = []
     for suite, entries in sorted(by_suite.items()):
+        which = f"the first {listed}" if len(entries) > listed else "each"
         lines.append(f"- suite `{suite}`: {len(entries)} benchmark(s) of the same name did other "
                      "work on A and B (their declared work, or the code a method layout ran "
-                     "as, differs: another build or preset), not compared; " + ("the first " + str(listed) if len(entries) > listed
-                                         else "each") + ":")
+                     f"as, differs: another build or preset), not compared; {which}:")
         lines += [f"  - `{n}`: {why}" for n, why in entries[:listed]]
     return lines
 
