@@ -34,10 +34,10 @@ from plots.claims.estimates import Estimate, ratio_estimate
 from plots.claims.evaluate import evaluate_claim, evaluate_claims, format_paper_value, load_claims
 from plots.claims.measures import MEASURES
 from plots.claims.rules import QUANTIFIERS, RULES, WORDS, WORDS_FILE, judge_band, rule_words
-from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED,
-                                   VERDICTS, ClaimsError, Measured, NotMeasured, Scope, Verdict)
+from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE,
+                                   REPRODUCED, VERDICTS, ClaimsError, Measured, NotMeasured, Scope, Verdict)
 
 __all__ = ["Estimate", "ratio_estimate", "evaluate_claim", "evaluate_claims",
            "format_paper_value", "load_claims", "MEASURES", "QUANTIFIERS", "RULES", "WORDS", "WORDS_FILE",
-           "judge_band", "rule_words", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "REPRODUCED",
-           "VERDICTS", "ClaimsError", "Measured", "NotMeasured", "Scope", "Verdict"]
+           "judge_band", "rule_words", "INCONCLUSIVE", "NOT_MEASURED", "NOT_REPRODUCED", "NOT_TRANSFERABLE",
+           "REPRODUCED", "VERDICTS", "ClaimsError", "Measured", "NotMeasured", "Scope", "Verdict"]

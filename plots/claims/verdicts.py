@@ -7,7 +7,11 @@ REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_MEASURED = "not measured"
 INCONCLUSIVE = "inconclusive"  # the measured interval straddles the claim's band edge
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_MEASURED)
+# A number tied to the paper's old hardware (an absolute speedup over its 2010-2014 CPU or
+# GPU): decided per claim in the claims data, with its reason, before any number is read.
+# Our number is shown, not judged.
+NOT_TRANSFERABLE = "not transferable"
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, INCONCLUSIVE, NOT_TRANSFERABLE, NOT_MEASURED)
 NOTE_PROBLEMS = 4  # problems a note names before "+N more"
 
 
