@@ -6,8 +6,9 @@ from pathlib import Path
 
 from plots.claims.measures import MEASURES, measure
 from plots.claims.rules import QUANTIFIERS, RULES, WORDS, WORDS_FILE
-from plots.claims.verdicts import (NOT_MEASURED, NOT_REPRODUCED, NOTE_PROBLEMS, REPRODUCED,
-                                   ClaimsError, NotMeasured, Verdict)
+from plots.claims.verdicts import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED,
+                                   NOT_TRANSFERABLE, NOTE_PROBLEMS, REPRODUCED, ClaimsError,
+                                   NotMeasured, Verdict)
 
 
 def load_claims(path):
@@ -37,6 +38,10 @@ def load_claims(path):
             raise ClaimsError(f"{where}: needs the paper's sentence as 'quote' and its 'line' "
                               "(or 'beyond_paper': true)")
         _check_measure(where, claim["measure"])
+        _check_readings(where, claim.get("readings"))
+        reason = claim.get("not_transferable")
+        if reason is not None and not (isinstance(reason, str) and reason.strip()):
+            raise ClaimsError(f"{where}: 'not_transferable' must give its reason as text")
         rule = claim["rule"]
         if not isinstance(rule, dict) or rule.get("rule") not in RULES:
             raise ClaimsError(f"{where}: 'rule' must name one of {', '.join(RULES)}")
@@ -65,12 +70,70 @@ def _check_measure(where, measure):
         _check_measure(where, part)
 
 
+def _check_readings(where, readings):
+    """`readings`: the other ways the paper's sentence can be read on our setup, each
+    {"label", "measure"}; the claim's own measure is the first reading (its
+    `reading` label)."""
+    if readings is None:
+        return
+    if not isinstance(readings, list) or not readings:
+        raise ClaimsError(f"{where}: 'readings' must be a non-empty list")
+    for reading in readings:
+        if not (isinstance(reading, dict) and isinstance(reading.get("label"), str)
+                and "measure" in reading):
+            raise ClaimsError(f"{where}: each reading needs a 'label' and a 'measure'")
+        _check_measure(where, reading["measure"])
+
+
 def evaluate_claims(claims, scope):
     return [evaluate_claim(claim, scope) for claim in claims]
 
 
 def evaluate_claim(claim, scope):
-    """Measure one claim on one device's benchmarks and apply its verdict rule."""
+    """Measure one claim on one device's benchmarks and apply its verdict rule.
+
+    A claim `not_transferable` (a number tied to the paper's hardware, decided in the claims
+    data before measuring) is measured and shown, not judged. A claim with `readings` (a
+    comparison our setup cannot make like for like, read every way the sentence admits) is
+    judged on each reading: one verdict where they agree, `inconclusive` with every reading's
+    number where they do not."""
+    if claim.get("readings"):
+        return _judge_readings(claim, scope)
+    verdict = _evaluate_one(claim, scope)
+    reason = claim.get("not_transferable")
+    if reason and verdict.verdict != NOT_MEASURED:
+        return replace(verdict, verdict=NOT_TRANSFERABLE,
+                       note=_join(f"not judged, not transferable: {reason}", verdict.note))
+    return verdict
+
+
+def _judge_readings(claim, scope):
+    readings = [(claim.get("reading", "as measured"), claim["measure"])]
+    readings += [(r["label"], r["measure"]) for r in claim["readings"]]
+    plain = {k: v for k, v in claim.items() if k not in ("readings", "note")}
+    verdicts = [(label, _evaluate_one({**plain, "measure": m}, scope)) for label, m in readings]
+    missing = [(label, v) for label, v in verdicts if v.verdict == NOT_MEASURED]
+    first = verdicts[0][1]
+    if missing:
+        note = "; ".join(f"{label}: {v.note}" for label, v in missing)
+        measured = "; ".join(f"{label}: {v.measured}" for label, v in verdicts)
+        return replace(first, verdict=NOT_MEASURED, measured=measured,
+                       note=_join(note, claim.get("note", "")))
+    outcomes = {v.verdict for _, v in verdicts}
+    verdict = outcomes.pop() if len(outcomes) == 1 else INCONCLUSIVE
+    measured = "; ".join(f"{label}: {v.measured}" for label, v in verdicts)
+    each = "; ".join(f"{label}: {v.verdict}, interval {v.interval}" for label, v in verdicts)
+    why = ("the readings agree" if verdict != INCONCLUSIVE
+           else "the readings disagree, so the comparison is not like for like")
+    details = "; ".join(f"{label}: {v.note}" for label, v in verdicts)
+    return replace(first, measured=measured, verdict=verdict, value=first.value,
+                   interval=" / ".join(v.interval for _, v in verdicts),
+                   note=_join(f"read {len(verdicts)} ways ({each}): {why}", details,
+                              claim.get("note", "")))
+
+
+def _evaluate_one(claim, scope):
+    """One claim's measure and rule on one scope."""
     paper = claim["paper_value"]
     static_note = claim.get("note", "")
     common = dict(claim_id=claim["id"], text=claim["text"], paper=format_paper_value(claim),
@@ -121,3 +184,32 @@ def format_paper_value(claim):
 def _join(*parts):
     return "; ".join(p for p in parts if p)
 
+
+
+def evaluate_claims_on_cards(claims, scopes, cards):
+    """Each claim judged on every card of one GPU model that ran the same benchmarks side by
+    side (`scopes`, one per card; `cards` their names): one verdict where the cards agree,
+    with each card's number (the card-to-card term a within-run interval cannot see);
+    `inconclusive` with each card's number and verdict where they do not."""
+    per_card = [evaluate_claims(claims, scope) for scope in scopes]
+    return [_across_cards(list(zip(cards, verdicts))) for verdicts in zip(*per_card)]
+
+
+def _across_cards(judged):
+    first = judged[0][1]
+    if len(judged) == 1:
+        return first
+    outcomes = [v.verdict for _, v in judged]
+    if NOT_MEASURED in outcomes:
+        missing = [f"{card}: {v.note}" for card, v in judged if v.verdict == NOT_MEASURED]
+        return replace(first, verdict=NOT_MEASURED, measured="—", note="; ".join(missing))
+    agree = len(set(outcomes)) == 1
+    measured = "; ".join(f"{card}: {v.measured}" for card, v in judged)
+    interval = "; ".join(f"{card}: {v.interval}" for card, v in judged)
+    if agree:
+        note = f"the {len(judged)} cards agree ({interval})"
+    else:
+        each = ", ".join(f"{card} {v.verdict}" for card, v in judged)
+        note = f"the cards disagree ({each}): the card-to-card term decides, so inconclusive"
+    return replace(first, verdict=outcomes[0] if agree else INCONCLUSIVE, measured=measured,
+                   interval=interval, note=_join(note, first.note))

@@ -4,8 +4,8 @@ counters over the sizes every variant of a claim was run at."""
 import statistics
 from dataclasses import dataclass, replace
 
-from plots.claims.estimates import (Estimate, aggregate, geomean, hull_of, ratio_estimate,
-                                      time_bounds)
+from plots.claims.estimates import (Estimate, aggregate, bimodal_note, geomean, hull_of,
+                                      ratio_estimate, time_bounds)
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
 # The module, not its names: plots.kofler_data reads plots.claims, so either may load first.
 from plots import kofler_data
@@ -21,11 +21,16 @@ class Coverage:
     sizes: list
     skipped: dict  # size -> selectors of the variants not run at that size
     sweep: str = "size"
+    bimodal: tuple = ()  # bimodal_note of each benchmark used whose repetitions are bimodal
 
     @property
     def labelled(self):
-        """The text below after the sweep's plural: "sizes 10240–51200 (2)"."""
-        return f"{_plural(self.sweep)} {self.text}"
+        """The text below after the sweep's plural: "sizes 10240–51200 (2)", then the
+        benchmarks whose repetitions are bimodal (a claim that uses them says so)."""
+        notes = "; ".join(self.bimodal[:NOTE_PROBLEMS])
+        more = len(self.bimodal) - NOTE_PROBLEMS
+        notes += f"; +{more} more bimodal" if more > 0 else ""
+        return f"{_plural(self.sweep)} {self.text}" + (f"; {notes}" if notes else "")
 
     @property
     def text(self):
@@ -67,12 +72,33 @@ def _collect_benchmarks(scope, selectors):
                 problems.append(f"errored: {points[size].name} ({points[size].error})")
     if problems:
         raise NotMeasured(problems)
-    return ({key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()},
-            Coverage(sizes, skipped, scope.sweep))
+    used = {key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()}
+    bimodal = tuple(dict.fromkeys(filter(None, (bimodal_note(b) for points in used.values()
+                                                 for b in points.values()))))
+    return used, Coverage(sizes, skipped, scope.sweep, bimodal)
 
 
-def _per_size_ratios(scope, select, faster, slower):
-    """Estimate of time(slower) / time(faster) for every variant of `select` at every size."""
+def _timed_by(scope, counter):
+    """The scope with each benchmark's time read from its `counter` (seconds: a part of the
+    run such as traffic's `cars_s`), the counter's extremes over the repetitions standing for
+    its repetitions; a benchmark without the counter is an error the measure names."""
+    if counter is None:
+        return scope
+
+    def retimed(benchmark):
+        value = benchmark.counter(counter)
+        if not _is_number(value) or value <= 0:
+            return replace(benchmark, error=benchmark.error or f"no {counter} counter")
+        return replace(benchmark, time_s=value,
+                       repetitions_s=tuple(benchmark.counter_ranges.get(counter, ())))
+
+    return replace(scope, benchmarks=tuple(map(retimed, scope.benchmarks)))
+
+
+def _per_size_ratios(scope, select, faster, slower, time_counter=None):
+    """Estimate of time(slower) / time(faster) for every variant of `select` at every size
+    (times from `time_counter` where given: _timed_by)."""
+    scope = _timed_by(scope, time_counter)
     pairs = [(label, {**v, **faster}, {**v, **slower})
              for label, v in expand(select, scope.sweep)]
     chosen, coverage = _collect_benchmarks(
@@ -105,7 +131,8 @@ def _range_measure(ratios, over):
 
 def measure_ratio(spec, scope):
     """Geometric mean over sizes of time(slower)/time(faster): "faster is k× faster"."""
-    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"])
+    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"],
+                                    spec.get("time"))
     return _mean_measure(ratios, over, geomean, "geomean")
 
 

@@ -30,7 +30,10 @@ DESIGNED = {
     "bfs-partial-3-inlines-over-80pct": REPRODUCED,
     "synthetic-partial-branch-negligible": NOT_REPRODUCED,
     "traffic-soa-faster-than-aos-every-strategy": REPRODUCED,
-    "traffic-path-full-15pct-over-object": REPRODUCED,
+    # read on the whole step and on the cars' kernels: the fixture has no cars/controllers
+    # split, so its second reading is not measured (test_claims_inner_traffic.py and
+    # test_claims_like_for_like.py judge both readings)
+    "traffic-path-full-15pct-over-object": NOT_MEASURED,
     "traffic-path-partial-from-6-slightly-better": REPRODUCED,
     "traffic-path-partial-15-no-loss": REPRODUCED,
     "traffic-path-partial-15-less-memory": REPRODUCED,
@@ -90,7 +93,7 @@ def test_every_figure_is_written_as_png_and_svg_without_text_outside(report):
 def test_report_verdicts_are_the_designed_ones(report):
     text = (report / "REPORT.md").read_text()
     assert "## Inner array inlining for SoA (Springer, Sun & Masuhara 2018)" in text
-    assert "12 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured." in text
+    assert "11 reproduced, 3 not reproduced, 0 inconclusive, 0 not transferable, 1 not measured." in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
     for claim_id, verdict in DESIGNED.items():
         (row,) = [r for r in rows if f"(`{claim_id}`)" in r]

@@ -229,7 +229,7 @@ def test_claims_give_the_designed_verdicts(report):
     _, text = report
     for claim_id, verdict in DESIGNED.items():
         assert f"| {verdict} |" in claim_row(text, claim_id), claim_id
-    assert "11 reproduced, 2 not reproduced, 1 inconclusive, 8 not measured." in text
+    assert "11 reproduced, 2 not reproduced, 1 inconclusive, 0 not transferable, 8 not measured." in text
     assert "errored: kofler/sampo/gpu/tiled/float/tile:4096/size:32000" in claim_row(
         text, "sampo-fig1-run-time-span")
     assert "absent: lavamd/gpu/soa/float (every size)" in claim_row(
@@ -266,7 +266,7 @@ def test_a_run_of_one_program_leaves_out_the_other_sections_with_a_note(fixture,
     assert "- Sort vs CUB: no bitonic sort measured beside cub-radix or cub-merge." in text
     assert "### Fig. 1" not in text and "### Table 2" in text
     assert_figures_written(folder, ("kofler_tile_sweep", "kofler_fig5"))
-    assert "4 reproduced, 0 not reproduced, 0 inconclusive, 18 not measured." in text
+    assert "4 reproduced, 0 not reproduced, 0 inconclusive, 0 not transferable, 18 not measured." in text
 
 
 def test_a_folder_without_kofler_results_reports_the_other_papers(tmp_path):

@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt
 import pytest
 
 from plots.__main__ import main
-from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, ClaimsError, Scope,
-                          evaluate_claim, evaluate_claims, load_claims)
+from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE, REPRODUCED, ClaimsError,
+                          Scope, evaluate_claim, evaluate_claims, load_claims)
 from plots.kriging import accuracy, beyond, curves, data, model_figure, model_files
 from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
@@ -34,8 +34,8 @@ DESIGNED = {
     "exp4-over-exp2-obvious-cpu": REPRODUCED, "exp5-over-exp4-small": REPRODUCED,
     "exp6-over-exp5-greatly": NOT_REPRODUCED, "exp6-vs-exp5-accuracy": REPRODUCED,
     "exp4-to-exp6-declines": REPRODUCED,
-    "exp6-speedup-grows": REPRODUCED, "exp6-speedup-peak-above-110": REPRODUCED,
-    "exp6-speedup-levels-after-peak": REPRODUCED, "exp6-speedup-level-near-80": NOT_REPRODUCED,
+    "exp6-speedup-grows": REPRODUCED, "exp6-speedup-peak-above-110": NOT_TRANSFERABLE,
+    "exp6-speedup-levels-after-peak": REPRODUCED, "exp6-speedup-level-near-80": NOT_TRANSFERABLE,
 }
 
 
@@ -103,7 +103,7 @@ def test_titles_name_the_paper_figure_gpu_and_preset(report):
 def test_report_verdicts_are_the_designed_ones_and_none_is_not_measured(report):
     text = (report / "REPORT.md").read_text()
     assert "## CUDA ordinary kriging (Li & Dong)" in text
-    assert "10 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured." in text
+    assert "9 reproduced, 2 not reproduced, 0 inconclusive, 2 not transferable, 0 not measured." in text
     rows = claim_rows(text)
     for claim_id, verdict in DESIGNED.items():
         (row,) = [r for r in rows if f"(`{claim_id}`)" in r]
@@ -352,7 +352,7 @@ def test_a_folder_with_idw_and_kriging_reports_both(tmp_path, fixture):
     text = (folder / "REPORT.md").read_text()
     assert text.index("## IDW interpolation layouts") < text.index("## CUDA ordinary kriging")
     assert text.count("### Claims — NVIDIA H100 80GB HBM3 (preset quick)") == 2
-    assert ("10 reproduced, 3 not reproduced, 0 inconclusive, 0 not measured. Each verbal claim "
+    assert ("9 reproduced, 2 not reproduced, 0 inconclusive, 2 not transferable, 0 not measured. Each verbal claim "
             "is read") in text
     assert "not measured. Speedups and ratios the paper states as numbers" in text
     for stem in FIGURES + ("idw_fig7",):
