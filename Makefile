@@ -4,8 +4,8 @@
 # figures`, quoted when several: RESULTS="a b"), FILTER (regex),
 # DEVICES (all|0,1), SLURM=1 (`make reproduce` submits to a Slurm cluster: docs/cluster.md) with
 # PARTITION (a,b: one GPU model each) and SLURM_ARGS (e.g. '--time 2:00:00 --account x'),
-# BUILD (build dir), A and B (two results folders for `make compare`, OUT
-# its output folder), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
+# BUILD (build dir), A and B (two results folders for `make compare`), OUT (the output
+# folder of `make compare` and `make figures`), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -99,9 +99,10 @@ reproduce: build
 	  $(if $(RESUME),--resume $(RESUME),--preset $(PRESET) $(if $(SLURM),,--devices $(DEVICES)) $(if $(FILTER),--filter '$(FILTER)')) \
 	  $(if $(SLURM),--slurm $(if $(PARTITION),--partition $(PARTITION)) $(SLURM_ARGS))
 
-# REPORT.md, the figures and report.html (the same report, self-contained: docs/reports.md).
+# REPORT.md, the figures and report.html (the same report, self-contained: docs/reports.md),
+# into the first results folder or OUT.
 figures: python-deps
-	$(PYTHON) -m plots $(RESULTS)
+	$(PYTHON) -m plots $(if $(OUT),--out $(OUT)) $(RESULTS)
 
 # A or B may name a committed reference GPU instead of a folder (B=h100: plots/reference.py;
 # REFERENCES=<folder> looks them up elsewhere than results/reference). Writes COMPARE.md and

@@ -11,6 +11,7 @@ the host, so they are listed as left out, never used as a yardstick.
 """
 
 import argparse
+import csv
 import math
 import os
 import statistics
@@ -22,8 +23,9 @@ from pathlib import Path
 from plots import stats
 from plots.claims import Scope, evaluate_claims, load_claims
 from plots import reference
-from plots.figures import (Section, drawing, panel_grid, plain_log_axis, save_figure,
-                           write_atomically)
+import matplotlib.ticker
+
+from plots.figures import Section, drawing, panel_grid, save_figure, write_atomically
 from plots.cli import run
 from plots.html import write_html
 from plots.kofler_label import METHOD_LAYOUTS, runs_as
@@ -31,6 +33,7 @@ from plots.text import format_seconds, markdown_table
 from plots.load import Results, load_files, load_results, split_device
 from plots.papers import PAPERS
 
+BENCHMARKS_CSV = "compare_benchmarks.csv"  # every compared benchmark, beside COMPARE.md
 CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
 # A card of a group of identical GPUs is flagged when the benchmark's GPU-to-GPU spread
 # exceeds this many times the largest repetition spread of the cards (their own noise).
@@ -360,19 +363,50 @@ def _p_text(test):
     return f"{test.p_value:.2g}: {test.verdict}"
 
 
+BENCHMARK_COLUMNS = ["benchmark", "time A", "time B", "ratio B/A", "interval (coverage)",
+                     "Mann–Whitney p", "model B/A", "measured B/A of modelled time", "bound",
+                     "% of ceiling A", "% of ceiling B"]
+
+
 def benchmark_table(comparison):
-    header = ["benchmark", "time A", "time B",
-              "ratio B/A", "interval (coverage)", "Mann–Whitney p", "model B/A",
-              "measured B/A of modelled time", "bound", "% of ceiling A", "% of ceiling B"]
-    rows = []
-    for row in comparison.rows:
-        model = row.model
-        rows.append([f"`{row.name}`", format_seconds(row.a.time_s), format_seconds(row.b.time_s),
-                     _ratio_text(row.ratio), _interval_text(row.test), _p_text(row.test),
-                     _ratio_text(model and model.predicted), _ratio_text(model and model.measured),
-                     model.bound if model else "no model",
-                     _pct_text(model and model.pct_a), _pct_text(model and model.pct_b)])
-    return markdown_table(header, rows)
+    return markdown_table(BENCHMARK_COLUMNS, [[f"`{row.name}`"] + _benchmark_cells(row)[1:]
+                                              for row in comparison.rows])
+
+
+def _benchmark_cells(row):
+    model = row.model
+    return [row.name, format_seconds(row.a.time_s), format_seconds(row.b.time_s),
+            _ratio_text(row.ratio), _interval_text(row.test), _p_text(row.test),
+            _ratio_text(model and model.predicted), _ratio_text(model and model.measured),
+            model.bound if model else "no model",
+            _pct_text(model and model.pct_a), _pct_text(model and model.pct_b)]
+
+
+CSV_COLUMNS = ["benchmark", "suite", "time_a_s", "time_b_s", "ratio_b_over_a", "interval_low",
+               "interval_high", "coverage", "p_value", "repetitions_a", "repetitions_b",
+               "model_b_over_a", "bound", "pct_of_ceiling_a", "pct_of_ceiling_b"]
+
+
+def write_benchmark_csv(comparison, path):
+    """Every compared benchmark, one row each, numbers unrounded (CSV_COLUMNS); atomically."""
+    def number(value):
+        return "" if value is None else repr(float(value))
+
+    def write(temp):
+        with open(temp, "w", newline="", encoding="utf-8") as out:
+            table = csv.writer(out)
+            table.writerow(CSV_COLUMNS)
+            for row in comparison.rows:
+                test, model = row.test, row.model
+                table.writerow([row.name, row.a.paper, number(row.a.time_s), number(row.b.time_s),
+                                number(row.ratio), number(test and test.low),
+                                number(test and test.high), number(test and test.coverage),
+                                number(test and test.p_value), test.n_a if test else "",
+                                test.n_b if test else "", number(model and model.predicted),
+                                model.bound if model else "", number(model and model.pct_a),
+                                number(model and model.pct_b)])
+
+    return write_atomically(path, write)
 
 
 def ceilings_table(comparison):
@@ -446,39 +480,108 @@ def _other_work_lines(other_work, listed=5):
     return lines
 
 
-def _test_note(comparison):
+def repetitions_note(comparison):
+    """What the repetitions can and cannot show, worded for the counts available."""
     tests = [r.test for r in comparison.rows if r.test]
     if not tests:
-        return "No benchmark has two or more repetitions on both GPUs: no interval, no test."
+        return ("No benchmark has two or more repetitions on both GPUs: no interval and no test "
+                "per benchmark; only the per-suite means above.")
     sizes = sorted({(t.n_a, t.n_b) for t in tests})
-    untestable = sum(not t.testable for t in tests)
-    text = (f"Repetitions per benchmark (A vs B): {', '.join(f'{a} vs {b}' for a, b in sizes)}. "
-            "The ratio is the Hodges–Lehmann estimate (median of the pairwise ratios of "
-            "repetition times B_j / A_i); its interval takes the pairwise ratios at the ranks "
-            "the Mann–Whitney U distribution gives (exact without ties for small samples, "
-            "normal approximation otherwise), aiming at 95 % and stating the coverage it "
-            "reaches. The p-value is the two-sided Mann–Whitney U test.")
-    if untestable:
-        text += (f" {untestable} benchmark(s) are **not testable**: with so few repetitions even "
-                 "completely separated samples cannot reach p < 0.05 (3 vs 3: smallest p = 0.1), "
-                 "which is not the same as \"no difference\". Run the compare preset "
-                 "(`make reproduce PRESET=compare`, 9 repetitions) for a test that can "
-                 "decide.")
-    return text
+    counts = ", ".join(f"{a} vs {b}" for a, b in sizes)
+    testable = [r for r in comparison.rows if r.test and r.test.testable]
+    text = (f"What the repetitions can show: {counts} repetitions per benchmark (A vs B). Per "
+            "benchmark the ratio is the Hodges–Lehmann estimate (the median of the pairwise "
+            "ratios B_j / A_i) with the interval the Mann–Whitney U distribution gives, stating "
+            "the coverage it reaches. ")
+    if len(testable) < len(tests):
+        smallest = min(t.min_p_value for t in tests if not t.testable)
+        text += (f"{len(tests) - len(testable)} benchmark(s) cannot be tested: at "
+                 f"{counts} repetitions a two-sided Mann–Whitney test's smallest possible p is "
+                 f"{smallest:.2g}, above {stats.ALPHA}, so even two samples that do not overlap "
+                 "cannot be called different, and \"not significant\" says nothing there. The "
+                 "per-suite means pool many benchmarks and are the answer; for a test per "
+                 "benchmark run the compare preset (`make reproduce PRESET=compare`, 9 "
+                 "repetitions). ")
+    if testable:
+        faster = sum(r.test.p_value < stats.ALPHA and r.test.ratio < 1 for r in testable)
+        slower = sum(r.test.p_value < stats.ALPHA and r.test.ratio > 1 for r in testable)
+        text += (f"Of the {len(testable)} testable benchmark(s), {faster + slower} differ at "
+                 f"p < {stats.ALPHA} ({faster} B faster, {slower} B slower); with this many "
+                 f"tests about {stats.ALPHA * len(testable):.0f} would by chance alone.")
+    return text.rstrip()
 
 
-def sections(comparison, figures_dir, stem="compare"):
-    """The comparison as report sections, with its figures written to figures_dir."""
+def suite_answers(comparison):
+    """A plain sentence per suite: its geometric-mean B/A with the interval of that mean and
+    the middle half of its benchmarks, and what the measured ceilings predict."""
+    by_suite = defaultdict(list)
+    for row in comparison.rows:
+        by_suite[row.a.paper].append(row)
+    predicted = ceiling_predictions(comparison)
+    lines = []
+    for suite, rows in sorted(by_suite.items()):
+        measured = stats.geometric_summary(r.ratio for r in rows)
+        if measured is None:
+            continue
+        interval = (f"95 % interval of the mean {measured.low:#.3g}–{measured.high:#.3g}; "
+                    if measured.low else "")
+        text = (f"- **{suite}** ({measured.count} benchmark(s)): B takes "
+                f"**{measured.mean:#.3g}×** A's GPU time, {_faster_words(measured.mean)} "
+                f"({interval}the middle half of its benchmarks "
+                f"{measured.q1:#.3g}–{measured.q3:#.3g}). ")
+        modelled = stats.geometric_mean(r.model.predicted for r in rows if r.model)
+        count = sum(1 for r in rows if r.model)
+        if modelled:
+            text += (f"The measured ceilings predict {modelled:#.3g}× for the {count} "
+                     "benchmark(s) the roofline model covers"
+                     + (f" (those measured {stats.geometric_mean(r.ratio for r in rows if r.model):#.3g}×)"
+                        if count < len(rows) else "") + ".")
+        elif predicted:
+            grouped = defaultdict(list)  # equal predictions said once: "FP32 FMA or FP64 FMA"
+            for what, ratio in predicted:
+                grouped[f"{ratio:#.3g}"].append(what)
+            text += ("No benchmark of it declares the work the roofline model needs; the "
+                     "ceilings alone predict " + ", ".join(
+                         f"{ratio}× where {' or '.join(whats)} binds"
+                         for ratio, whats in grouped.items()) + ".")
+        lines.append(text.rstrip())
+    return "\n".join(lines) or "No benchmark was measured on both GPUs."
+
+
+def _faster_words(ratio):
+    if abs(ratio - 1) < 0.005:
+        return "the same time within 0.5 %"
+    return (f"B {1 / ratio - 1:.0%} faster" if ratio < 1 else f"B {ratio - 1:.0%} slower")
+
+
+# (ceiling, what binds when it does) the per-suite answer states a prediction for
+PREDICTING_CEILINGS = (("copy_bandwidth_gbs", "copy bandwidth"), ("fp32_fma_per_s", "FP32 FMA"),
+                       ("fp64_fma_per_s", "FP64 FMA"))
+
+
+def ceiling_predictions(comparison):
+    """[(what binds, the time ratio B/A it predicts = ceiling A / ceiling B)]."""
+    out = []
+    for key, what in PREDICTING_CEILINGS:
+        a, b = comparison.ceilings_a.get(key), comparison.ceilings_b.get(key)
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and a > 0 and b > 0:
+            out.append((what, a / b))
+    return out
+
+
+def sections(comparison, figures_dir, stem="compare", table_name=None):
+    """The comparison as report sections, the answer first, with its figures written to
+    figures_dir; the every-benchmark table collapsed and, where `table_name` is given, said
+    to lie beside the report as that CSV."""
     figures = (ratio_figure(comparison, figures_dir, f"{stem}_ratio"),
                ceiling_figure(comparison, figures_dir, f"{stem}_ceiling"))
-    tested = sum(1 for r in comparison.rows if r.test and r.test.testable
-                 and r.test.p_value < stats.ALPHA)
     title = f"A = {comparison.label_a}, B = {comparison.label_b}"
+    csv_line = f"The table is also `{table_name}` beside this report. " if table_name else ""
     return [
-        Section(f"Comparison: {title}",
-                f"{len(comparison.rows)} GPU benchmark(s) measured on both; {tested} differ "
-                f"significantly (p < {stats.ALPHA}). Ratios are GPU time B/A: below 1 means B "
-                "is faster. " + _test_note(comparison), figures),
+        Section(f"The answer: {title}",
+                "Ratios are GPU time B/A: below 1, B is faster. Per suite, the geometric mean "
+                "of its benchmarks' ratios:\n\n" + suite_answers(comparison) + "\n\n"
+                + repetitions_note(comparison), tuple(f for f in figures if f)),
         Section("Measured ceilings", ceilings_table(comparison)),
         Section("Geometric-mean ratios", summary_tables(comparison)),
         Section("Layout orderings that differ", orderings_text(comparison)),
@@ -488,7 +591,9 @@ def sections(comparison, figures_dir, stem="compare"):
                 "The model column is the ratio the roofline model expects from the two GPUs' "
                 "measured ceilings (compute bound: the matching rate; memory bound: copy "
                 "bandwidth); \"% of ceiling\" is the modelled time's bound over the measured "
-                "time on that GPU.\n\n" + benchmark_table(comparison)),
+                f"time on that GPU. {csv_line}\n\n<details>\n<summary>{len(comparison.rows)} "
+                "benchmarks: times, ratio, interval, test, model</summary>\n\n"
+                + benchmark_table(comparison) + "\n\n</details>"),
     ]
 
 
@@ -574,27 +679,41 @@ def ratio_figure(comparison, figures_dir, stem):
 
 
 def ceiling_figure(comparison, figures_dir, stem):
-    """Each modelled benchmark's % of its own GPU's ceiling, A against B."""
-    fig, axes = panel_grid(1, 1, width=5.6, height=4.6)
-    ax = axes[0][0]
-    by_bound = defaultdict(list)
+    """Where B is faster and whether the measured ceilings explain it: each modelled
+    benchmark's measured ratio B/A (y) against the ratio the ceilings predict (x), per suite.
+    Below the horizontal line B is faster; on the diagonal the ceilings explain the ratio.
+    None (no file) where no benchmark declares the work the model needs."""
+    by_suite = defaultdict(list)
     for row in comparison.rows:
-        if row.model:
-            by_bound[row.model.bound].append((row.model.pct_a, row.model.pct_b))
-    for bound, points in sorted(by_bound.items()):
-        ax.scatter([a for a, _ in points], [b for _, b in points], s=12, label=bound)
-    if by_bound:
-        values = [v for points in by_bound.values() for p in points for v in p]
-        low, high = min(values) / 1.5, max(values) * 1.5
-        ax.plot([low, high], [low, high], color="0.4", linewidth=0.8, label="equal fraction")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        plain_log_axis(ax.xaxis)
-        plain_log_axis(ax.yaxis)
-        ax.legend(loc="upper left")
-    ax.set_xlabel(f"% of ceiling on A ({comparison.label_a})", fontsize=9)
-    ax.set_ylabel(f"% of ceiling on B ({comparison.label_b})", fontsize=9)
-    ax.set_title("Fraction of each GPU's own ceiling", fontsize=10)
+        if row.model and row.ratio:
+            by_suite[row.a.paper].append((row.model.predicted, row.ratio))
+    if not by_suite:
+        return None
+    fig, axes = panel_grid(1, 1, width=6.0, height=4.4)
+    ax = axes[0][0]
+    points = [p for values in by_suite.values() for p in values]
+    extent = max([abs(math.log(v)) for p in points for v in p] + [math.log(1.25)]) * 1.15
+    low, high = math.exp(-extent), math.exp(extent)
+    ax.axhspan(low, 1.0, color="tab:green", alpha=0.07, linewidth=0)
+    ax.text(0.98, 0.03, "B faster", transform=ax.transAxes, ha="right", va="bottom",
+            color="tab:green", fontsize=9)
+    ax.plot([low, high], [low, high], color="0.35", linewidth=0.9, linestyle="--",
+            label="as the ceilings predict")
+    ax.axhline(1.0, color="0.3", linewidth=0.8)
+    for suite, values in sorted(by_suite.items()):
+        ax.plot([x for x, _ in values], [y for _, y in values], "o", markersize=4, alpha=0.5,
+                label=f"{suite} ({len(values)})")
+    for axis, limits in ((ax.xaxis, ax.set_xlim), (ax.yaxis, ax.set_ylim)):
+        (ax.set_xscale if axis is ax.xaxis else ax.set_yscale)("log")
+        limits(low, high)
+        ticks = next((t for t in RATIO_TICKS if math.log(t[-1]) >= extent), RATIO_TICKS[-1])
+        ticks = [t for t in ticks if abs(math.log(t)) <= extent]
+        axis.set_ticks(ticks, [f"{t:g}" for t in ticks])
+        axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("time ratio B/A the measured ceilings predict")
+    ax.set_ylabel("measured time ratio B/A")
+    ax.set_title("Do the ceilings explain the difference?", fontsize=10)
+    ax.legend(loc="upper left")
     return save_figure(fig, figures_dir, stem)
 
 
@@ -667,16 +786,18 @@ def write_comparison(folder_a, folder_b, out_dir, references=reference.ROOT):
     side_a, side_b = load_side(folder_a, references), load_side(folder_b, references)
     comparison = compare_devices(side_a.device, side_b.device)
     out_dir = Path(out_dir)
-    parts = sections(comparison, out_dir / "figures")
+    parts = sections(comparison, out_dir / "figures", table_name=BENCHMARKS_CSV)
     parts += group_sections(side_a.results.devices) + group_sections(side_b.results.devices)
-    head = (f"# GPU comparison\n\nA = {side_a.described}, B = {side_b.described}. The first "
+    head = (f"# GPU comparison — B = {comparison.label_b} against A = {comparison.label_a}"
+            f"\n\nA = {side_a.described}, B = {side_b.described}. The first "
             "GPU of each folder is compared (completed by its identical cards where a split run "
             "shared the benchmarks); identical GPUs of one host are summarised at the end.")
     text = head + "\n\n" + render_sections(parts, out_dir) + "\n"
-    report = write_atomically(out_dir / "COMPARE.md",
-                              lambda temp: Path(temp).write_text(text, encoding="utf-8"))
     written = [f for s in parts for png in s.figures for f in (png, png.with_suffix(".svg"))]
-    written.append(report)
+    if drawing():
+        written.append(write_benchmark_csv(comparison, out_dir / BENCHMARKS_CSV))
+    written.append(write_atomically(out_dir / "COMPARE.md",
+                                    lambda temp: Path(temp).write_text(text, encoding="utf-8")))
     if drawing():
         written.append(write_html(text, out_dir, write_atomically))
     return comparison, written

@@ -45,6 +45,9 @@ RATIO_MIN_SPAN = 0.05
 # unit (µs, ms) and plain numbers read better than a log axis's 4.4×10⁻¹.
 LINEAR_TIME_RANGE = 10.0
 AXIS_TIME_UNITS = TIME_UNITS + (("ps", 1e-12),)  # a time per element can be picoseconds
+# The widest figure whose SMALL text report.html still draws at readable.MIN_PAGE_PX (15.3 in).
+PAGE_WIDTH_IN = (readable.PAGE_COLUMN_PX / readable.CSS_PX_PER_IN
+                 / (readable.MIN_PAGE_PX / (SMALL * readable.CSS_PX_PER_IN / 72)))
 
 
 @dataclass(frozen=True)

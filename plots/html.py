@@ -3,11 +3,14 @@
 The page is converted from the very text the Markdown report writes (no second source of
 truth), by a small converter for the subset plots/ writes: ATX headings, paragraphs, `- `
 lists, pipe tables (`\\|` escapes a bar, `<br>` breaks a cell's line), inline code, bold,
-italic, links, and figures (`![title](figures/x.png) ([SVG](figures/x.svg))`), which go
+italic, links, footnotes (`[^label]` in the text and `[^label]: note` on a line of its
+own: in the page, a block that opens where the reference stands), collapsed sections (the
+lines `<details>`, `<summary>text</summary>` and `</details>` alone), and figures (`![title](figures/x.png) ([SVG](figures/x.svg))`), which go
 inline as SVG (their ids prefixed per figure, so two figures never share one), or as a
 base64 PNG where only the PNG exists. Any other HTML in the text is escaped. The page loads
-nothing (no script, font, style sheet or image from elsewhere); a contents list links
-every section, each section links back; it reads on a laptop screen (a bounded width,
+nothing (no script, font, style sheet or image from elsewhere); a contents list, placed
+after the first section (the summary), links every section, each section links back; anchors
+are GitHub's (a Markdown link `#anchor` in the report works there and in the page); it reads on a laptop screen (a bounded width,
 tables that scroll sideways) and prints (print CSS: no scrolling, figures kept whole).
 """
 
@@ -28,6 +31,9 @@ _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"\*\*(?!\s)(.+?)(?<!\s)\*\*")
 _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*]+?)(?<![\s*])\*(?![\w*])")
 _SVG_ID = re.compile(r'\bid="([^"]+)"')
+_FOOTNOTE_DEFINITION = re.compile(r"^\[\^([^\]\s]+)\]:\s*(.*)$")
+_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+_SUMMARY = re.compile(r"^<summary>(.*)</summary>$")
 _PLACEHOLDER = "\x00{}\x00"
 
 STYLE = """
@@ -63,7 +69,12 @@ td.verdict { font-weight: 600; white-space: nowrap; }
 td.v-reproduced { color: #116329; }
 td.v-not-reproduced { color: #a40e26; }
 td.v-inconclusive { color: #7d4e00; }
+td.v-not-transferable { color: #4b3a8c; }
 td.v-not-measured { color: var(--muted); }
+details.note { font-size: 0.8rem; color: var(--muted); margin-top: 0.2rem; }
+details.note > summary { cursor: pointer; }
+details.section { margin: 1rem 0; }
+details.section > summary { cursor: pointer; font-weight: 600; }
 figure { margin: 1.5rem 0; text-align: center; }
 figure svg, figure img { display: block; margin: 0 auto; max-width: 100%; height: auto; }
 figure svg * { stroke-linejoin: round; stroke-linecap: butt; }
@@ -97,13 +108,21 @@ class _Page:
     toc: list = field(default_factory=list)  # (level, anchor, title html)
     figure_count: int = 0
     title: str = ""
+    h2_count: int = 0
+    notes: dict = field(default_factory=dict)  # footnote label -> its text
 
 
 def markdown_to_html(text, figures_root):
     """(title, contents list html, body html) of the Markdown `text`; figure links are read
     relative to `figures_root` (the folder the Markdown report is in)."""
     page = _Page(Path(figures_root))
-    blocks, lines = [], text.splitlines()
+    blocks, lines = [], []
+    for line in text.splitlines():  # footnotes open where they are referenced
+        definition = _FOOTNOTE_DEFINITION.match(line)
+        if definition:
+            page.notes[definition.group(1)] = definition.group(2)
+        else:
+            lines.append(line)
     k = 0
     while k < len(lines):
         line = lines[k]
@@ -112,7 +131,10 @@ def markdown_to_html(text, figures_root):
             continue
         heading = _HEADING.match(line)
         figure = _FIGURE.match(line.strip())
-        if heading:
+        if line.strip() in ("<details>", "</details>") or _SUMMARY.match(line.strip()):
+            blocks.append(_details_line(page, line.strip()))
+            k += 1
+        elif heading:
             blocks.append(_heading(page, len(heading.group(1)), heading.group(2)))
             k += 1
         elif figure:
@@ -122,7 +144,7 @@ def markdown_to_html(text, figures_root):
             end = k + 2
             while end < len(lines) and lines[end].lstrip().startswith("|"):
                 end += 1
-            blocks.append(_table(lines[k], lines[k + 2:end]))
+            blocks.append(_table(lines[k], lines[k + 2:end], page.notes))
             k = end
         elif line.startswith("- "):
             items = []
@@ -133,13 +155,14 @@ def markdown_to_html(text, figures_root):
                 else:
                     items[-1] += " " + lines[k].strip()
                 k += 1
-            blocks.append("<ul>\n" + "\n".join(f"<li>{inline(i)}</li>" for i in items) + "\n</ul>")
+            blocks.append("<ul>\n" + "\n".join(f"<li>{inline(i, page.notes)}</li>" for i in items)
+                          + "\n</ul>")
         else:
             paragraph = []
             while k < len(lines) and lines[k].strip() and not _starts_block(lines, k):
                 paragraph.append(lines[k].strip())
                 k += 1
-            blocks.append(f"<p>{inline(' '.join(paragraph))}</p>")
+            blocks.append(f"<p>{inline(' '.join(paragraph), page.notes)}</p>")
     return page.title, _contents(page), "\n".join(blocks)
 
 
@@ -162,15 +185,19 @@ def write_html(text, out_dir, write_atomically, name="report.html"):
                             lambda temp: Path(temp).write_text(page, encoding="utf-8"))
 
 
-def inline(text):
+def inline(text, notes=None):
     """One line of Markdown as HTML: code spans kept literal, then links, bold, italic;
-    everything else escaped (a `<br>` the tables write is kept as a line break)."""
+    everything else escaped (a `<br>` the tables write is kept as a line break); a footnote
+    reference whose text `notes` holds becomes a block that opens to it."""
     stash = []
 
     def keep(fragment):
         stash.append(fragment)
         return _PLACEHOLDER.format(len(stash) - 1)
 
+    if notes:
+        text = _FOOTNOTE.sub(lambda m: keep(_note(notes[m.group(1)])) if m.group(1) in notes
+                             else m.group(0), text)
     text = _CODE.sub(lambda m: keep(f"<code>{html.escape(m.group(1))}</code>"), text)
     text = html.escape(text).replace("&lt;br&gt;", "<br>")
     text = text.replace("\\|", "|")
@@ -180,27 +207,46 @@ def inline(text):
     return re.sub("\x00(\\d+)\x00", lambda m: stash[int(m.group(1))], text)
 
 
+def _note(text):
+    return (f'<details class="note"><summary>source and note</summary>{inline(text)}'
+            "</details>")
+
+
+def _details_line(page, line):
+    """A collapsed section's own lines: `<details>`, `<summary>…</summary>`, `</details>`."""
+    summary = _SUMMARY.match(line)
+    if summary:
+        return f"<summary>{inline(summary.group(1), page.notes)}</summary>"
+    return '<details class="section">' if line == "<details>" else "</details>"
+
+
 def slug(text):
-    """An anchor for a heading: lower case, letters, digits and hyphens."""
-    words = re.findall(r"[0-9a-z]+", html.unescape(re.sub(r"<[^>]+>", "", text)).lower())
-    return "-".join(words)[:80].strip("-") or "section"
+    """A heading's anchor as GitHub makes it (so a Markdown link `#anchor` of the report works
+    on GitHub and in the page): the plain text in lower case, every character but letters,
+    digits, `_`, `-` and spaces dropped, spaces as hyphens."""
+    plain = html.unescape(re.sub(r"<[^>]+>", "", text)).strip().lower()
+    return re.sub(r"[^\w\- ]", "", plain).replace(" ", "-") or "section"
 
 
 def _heading(page, level, text):
     body = inline(text)
     if level == 1:
-        page.title = page.title or re.sub(r"<[^>]+>", "", body)
-        # The contents list goes under the title; it is known only at the end.
-        return f"<h1>{body}</h1>\n{_PLACEHOLDER.format('toc')}"
+        page.title = page.title or html.unescape(re.sub(r"<[^>]+>", "", body))
+        return f"<h1>{body}</h1>"
     anchor = slug(body)
     page.ids[anchor] = page.ids.get(anchor, 0) + 1
-    if page.ids[anchor] > 1:
-        anchor = f"{anchor}-{page.ids[anchor]}"
+    if page.ids[anchor] > 1:  # GitHub's: the second "x" is "x-1"
+        anchor = f"{anchor}-{page.ids[anchor] - 1}"
+    contents = ""
+    if level == 2:
+        page.h2_count += 1
+        if page.h2_count == 2:  # the contents list follows the first section (the summary)
+            contents = _PLACEHOLDER.format("toc") + "\n"
     back = ' <a class="back" href="#contents" title="back to the contents">↑ contents</a>' \
         if level in TOC_LEVELS else ""
     if level in TOC_LEVELS:
         page.toc.append((level, anchor, body))
-    return f'<h{level} id="{anchor}">{body}{back}</h{level}>'
+    return f'{contents}<h{level} id="{anchor}">{body}{back}</h{level}>'
 
 
 def _contents(page):
@@ -277,7 +323,7 @@ def table_cells(row):
     return [cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row)]
 
 
-def _table(header, rows):
+def _table(header, rows, notes=None):
     head = "".join(f"<th>{inline(c)}</th>" for c in table_cells(header))
     body = []
     for row in rows:
@@ -285,7 +331,7 @@ def _table(header, rows):
         for cell in table_cells(row):
             verdict = cell if cell in VERDICTS else None
             css = f' class="verdict v-{verdict.replace(" ", "-")}"' if verdict else ""
-            cells.append(f"<td{css}>{inline(cell)}</td>")
+            cells.append(f"<td{css}>{inline(cell, notes)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return ('<div class="table-wrap"><table>\n<thead><tr>' + head + "</tr></thead>\n<tbody>\n"
             + "\n".join(body) + "\n</tbody></table></div>")

@@ -232,6 +232,9 @@ def roofline_limit_rows(device):
     return sorted(rows, key=lambda r: (order.get(r[0], 2), r[0], str(r[1]), r[2]))
 
 
+LIMIT_COLUMNS = 2
+
+
 def limit_section(devices, figures_dir):
     """Each version's time against the device's compute bound (`pct_of_bound` counter).
 
@@ -242,11 +245,16 @@ def limit_section(devices, figures_dir):
     roofline = any(limit_curves(d, ROOFLINE["version"], (ROOFLINE["layout"],))
                    for d in devices)
     panels = versions or [ROOFLINE["version"]]
-    fig, axes = panel_grid(len(devices), len(panels))
+    columns = min(LIMIT_COLUMNS, len(panels))  # wrapped: page-wide, its text readable there
+    rows = -(-len(panels) // columns)
+    fig, axes = panel_grid(len(devices) * rows, columns)
     for row, device in enumerate(devices):
         extra = limit_curves(device, ROOFLINE["version"], (ROOFLINE["layout"],))
         extra = extra.get(ROOFLINE["layout"])
-        for ax, version in zip(axes[row], panels):
+        device_axes = [ax for line in axes[row * rows:(row + 1) * rows] for ax in line]
+        for ax in device_axes[len(panels):]:
+            ax.set_visible(False)
+        for ax, version in zip(device_axes, panels):
             ax.set_title(panel_title(f"{version}, float, p = 2", device, devices))
             curves = limit_curves(device, version) if version in versions else {}
             if not curves and not extra:

@@ -197,7 +197,7 @@ def fig11_section(devices, figures_dir):
     """Time (above) and the field's footprint (below) per strategy, one column per field."""
     split = any(has_split(d) for d in devices)  # a row for the split: where any GPU has it
     per_device = 3 if split else 2
-    fig, axes = panel_grid(per_device * len(devices), len(FIELDS), width=5.4, height=4.2)
+    fig, axes = panel_grid(per_device * len(devices), len(FIELDS), width=5.0, height=4.2)  # page-wide
     points = []
     for row, device in enumerate(devices):
         point = traffic_point(device)

@@ -20,6 +20,7 @@ from plots import kofler_method
 from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
 from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_does_not_run,
                            legend, mark_not_measured, panel_grid, panel_title, ratio_axis,
+                           PAGE_WIDTH_IN,
                            thinned_tick_labels)
 from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, best, best_of, cases,
                                compared, counter_of, method_layout_text, speedup, tile_grid,
@@ -182,7 +183,7 @@ def tile_sweep_section(devices, figures_dir):
         return "Tile sweep: no tiled benchmark with an AoS time at its size."
     columns = min(SWEEP_COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
-    fig, axes = panel_grid(len(devices) * rows, columns, width=5.4, height=4.6)
+    fig, axes = panel_grid(len(devices) * rows, columns, width=5.0, height=4.6)  # page-wide
     for row, device in enumerate(devices):
         own = cases(device)
         device_axes = [ax for line in axes[row * rows:(row + 1) * rows] for ax in line]
@@ -496,8 +497,11 @@ def fig5_section(devices, figures_dir):
     if not any(groups.values()):
         return "Fig. 5: no N-body, bitonic or SAMPO layout with an AoS time."
     width = max(4.6, 2.2 * max(len(g) for g in groups.values()) + 1.6)
-    fig, axes = panel_grid(1, len(FIG5_PROGRAMS), width=width, height=4.6)
-    for ax, (letter, app) in zip(axes[0], zip("abc", FIG5_PROGRAMS)):
+    # side by side while that stays page-wide (8 pt text at 8 px in report.html), else stacked
+    side_by_side = width * len(FIG5_PROGRAMS) <= PAGE_WIDTH_IN
+    fig, axes = (panel_grid(1, len(FIG5_PROGRAMS), width=width, height=4.6) if side_by_side
+                 else panel_grid(len(FIG5_PROGRAMS), 1, width=min(width, PAGE_WIDTH_IN), height=4.6))
+    for ax, (letter, app) in zip([ax for row in axes for ax in row], zip("abc", FIG5_PROGRAMS)):
         ax.set_title(f"({letter}) {PROGRAMS[app]}")
         if not groups[app]:
             mark_not_measured(ax, f"no {PROGRAMS[app]} layout with an AoS time")

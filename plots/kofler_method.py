@@ -119,15 +119,15 @@ def _summary(device, rows, devices):
     program, as report lines."""
     where = f"{device.label}: " if len(devices) > 1 else ""
     lines = []
+    means = regret_means(rows)
     for layout in REGRET_LAYOUTS:
-        regrets = [speedup(method[layout], fastest) for *_, fastest, _, method in rows
-                   if layout in method]
-        if not regrets:
+        count = sum(layout in method for *_, method in rows)
+        if layout not in means:
             lines.append(f"- {where}geometric-mean regret of {layout}: not measured")
             continue
-        mean = aggregate(regrets, geomean)
+        mean = means[layout]
         goal = f" — goal ≤ {REGRET_GOAL:g}: {_goal(mean)}" if layout == METHOD else ""
-        lines.append(f"- {where}geometric-mean regret of {layout} over {len(regrets)} "
+        lines.append(f"- {where}geometric-mean regret of {layout} over {count} "
                      f"program/precision/size point(s): {times_text(mean.value)} "
                      f"[{mean.low:.3g}–{mean.high:.3g}]{goal}")
     for app in dict.fromkeys(r[0] for r in rows):
@@ -150,41 +150,71 @@ def _goal(mean):
     return "missed" if mean.low > REGRET_GOAL else "inconclusive (the interval straddles it)"
 
 
+REGRET_GROUPS_PER_ROW = 8  # points a panel row holds: the figure stays page-wide, not a strip
+MEAN_GROUP = "geometric mean"
+
+
+def regret_means(rows):
+    """{layout: Estimate of the geometric-mean regret over the rows that measured it}."""
+    out = {}
+    for layout in REGRET_LAYOUTS:
+        regrets = [speedup(method[layout], fastest) for *_, fastest, _, method in rows
+                   if layout in method]
+        if regrets:
+            out[layout] = aggregate(regrets, geomean)
+    return out
+
+
 def _regret_figure(per_device, devices):
-    groups = max(len(rows) for _, rows in per_device)
-    fig, axes = panel_grid(len(devices), 1, width=max(6.0, 1.25 * groups + 1.8), height=4.2)
-    for (device, rows), (ax,) in zip(per_device, axes):
-        ax.set_title(panel_title("time(choice) / time(fastest measured layout)", device,
-                                 devices))
+    """Each point's regret per layout, wrapped into rows of REGRET_GROUPS_PER_ROW, then a
+    last group: the geometric mean per layout, the goal drawn over it alone (the goal is on
+    the mean, not on each point)."""
+    panels = []  # (device, groups, with the mean group)
+    for device, rows in per_device:
+        chunks = [rows[k:k + REGRET_GROUPS_PER_ROW]
+                  for k in range(0, len(rows), REGRET_GROUPS_PER_ROW)] or [[]]
+        if len(chunks[-1]) == REGRET_GROUPS_PER_ROW:
+            chunks.append([])
+        panels += [(device, rows, chunk, k == len(chunks) - 1) for k, chunk in enumerate(chunks)]
+    fig, axes = panel_grid(len(panels), 1, width=1.25 * REGRET_GROUPS_PER_ROW + 2.2, height=3.6)
+    width = 0.8 / len(REGRET_LAYOUTS)
+    for (device, rows, chunk, last), (ax,) in zip(panels, axes):
+        ax.set_title(panel_title("time(choice) / time(fastest measured layout)", device, devices))
         if not rows:
             mark_not_measured(ax, "no kdlg-tree or kdlg benchmark")
             continue
-        width = 0.8 / len(REGRET_LAYOUTS)
-        values, labelled = [REGRET_GOAL], set()
-        for g, (app, precision, size, fastest, _, method) in enumerate(rows):
+        groups = [(f"{PROGRAMS[a]}\n{p}, {count_label(s)}",
+                   {layout: speedup(b, fastest) for layout, b in method.items()})
+                  for a, p, s, fastest, _, method in chunk]
+        if last:
+            groups.append((f"{MEAN_GROUP}\n{len(rows)} points", regret_means(rows)))
+        values = [REGRET_GOAL]
+        for g, (_, estimates) in enumerate(groups):
             for k, layout in enumerate(REGRET_LAYOUTS):
                 x = g + (k - (len(REGRET_LAYOUTS) - 1) / 2) * width
-                if layout not in method:
-                    ax.text(x, 0.03, "n/m", rotation=90, ha="center", va="bottom",
+                if layout not in estimates:
+                    ax.text(x, 0.03, "not run", rotation=90, ha="center", va="bottom",
                             fontsize=SMALL, color="0.35", transform=ax.get_xaxis_transform())
                     continue
-                est = speedup(method[layout], fastest)
+                est = estimates[layout]
                 ax.errorbar(x, est.value, yerr=[[est.value - est.low], [est.high - est.value]],
                             marker="o" if layout == METHOD else "s", linestyle="none",
                             capsize=3, color=REGRET_COLORS[layout],
-                            label=REGRET_LABELS[layout] if layout not in labelled else None)
-                labelled.add(layout)
+                            markersize=8 if last and g == len(groups) - 1 else 6,
+                            label=REGRET_LABELS[layout] if g == 0 else None)
                 values += [est.low, est.high]
         ax.axhline(1.0, color="black", linewidth=0.9, label="the fastest measured")
-        ax.axhline(REGRET_GOAL, color="0.4", linestyle="--", linewidth=0.9,
-                   label=f"goal: geometric mean ≤ {REGRET_GOAL:g}")
+        if last:
+            mean_x = len(groups) - 1
+            ax.axvspan(mean_x - 0.5, mean_x + 0.5, color="0.93", zorder=0)
+            ax.plot([mean_x - 0.45, mean_x + 0.45], [REGRET_GOAL] * 2, color="0.3",
+                    linestyle="--", linewidth=1.2,
+                    label=f"goal: geometric mean ≤ {REGRET_GOAL:g}")
         ratio_axis(ax, values)
-        ax.set_xlim(-0.6, len(rows) - 0.4)
-        ax.set_xticks(range(len(rows)))
-        ax.set_xticklabels([f"{PROGRAMS[a]}\n{p}, {count_label(s)}"
-                            for a, p, s, *_ in rows], fontsize=SMALL)
+        ax.set_xlim(-0.6, REGRET_GROUPS_PER_ROW + 0.4)
+        ax.set_xticks(range(len(groups)), [label for label, _ in groups], fontsize=SMALL)
         ax.set_ylabel("regret (×; 1 = the fastest)")
-        ax.legend(loc="upper left", fontsize=SMALL)
+        ax.legend(loc="upper left", fontsize=SMALL, ncols=2)
     return fig
 
 

@@ -18,16 +18,23 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 MIN_FONT_PT = 8  # points at the figure's saved size (a point is 1/72 in whatever the dpi)
+# report.html shows a figure at most this wide (CSS px: its column at a 1280 px screen,
+# plots/html.py's .page, 72rem less 2 × 1.5rem padding), scaling a wider one down; its text
+# must still be MIN_PAGE_PX there (tests/python/test_report_browser.py measures it).
+PAGE_COLUMN_PX = 1104
+MIN_PAGE_PX = 8.0
+CSS_PX_PER_IN = 96
 # Tick labels closer than this run together ("4096K32768K") even where they do not overlap.
 MIN_TICK_GAP_PT = 2.0
 # A time axis says so in its label: "time (ms)", "computing time (s)", "time per element (ps)".
 TIME_LABEL = re.compile(r"\btime\b[^/]*\((s|ms|µs|ns|ps)\)\s*$")
 
 SMALL_TEXT = "text under 8 pt"
+SMALL_IN_PAGE = "text under 8 px in report.html"
 OVERLAPPING_TICKS = "overlapping tick labels"
 LEGEND_STYLES = "legend entries sharing a style"
 NO_ERROR_BARS = "time plot without error bars"
-CHECKS = (SMALL_TEXT, OVERLAPPING_TICKS, LEGEND_STYLES, NO_ERROR_BARS)
+CHECKS = (SMALL_TEXT, SMALL_IN_PAGE, OVERLAPPING_TICKS, LEGEND_STYLES, NO_ERROR_BARS)
 
 
 class UnreadableFigure(UserWarning):
@@ -36,7 +43,7 @@ class UnreadableFigure(UserWarning):
 
 def problems(fig):
     """Every check's problems of a drawn figure: [(check, message)]."""
-    return (small_texts(fig) + overlapping_ticks(fig) + shared_legend_styles(fig)
+    return (small_texts(fig) + small_in_page(fig) + overlapping_ticks(fig) + shared_legend_styles(fig)
             + time_plots_without_error_bars(fig))
 
 
@@ -52,6 +59,25 @@ def drawn_texts(fig):
 def small_texts(fig):
     return [(SMALL_TEXT, f"{t.get_text()!r} at {t.get_fontsize():g} pt")
             for t in drawn_texts(fig) if t.get_fontsize() < MIN_FONT_PT - 1e-9]
+
+
+def page_scale(fig):
+    """The factor report.html draws the figure at: 1, or less where it is wider than the column."""
+    return min(1.0, PAGE_COLUMN_PX / (fig.get_figwidth() * CSS_PX_PER_IN))
+
+
+def small_in_page(fig):
+    """Texts under MIN_PAGE_PX as report.html draws them (a wide figure is scaled down); one
+    problem per figure, naming its smallest text."""
+    scale = page_scale(fig) * CSS_PX_PER_IN / 72  # CSS px per point in the page
+    small = [(t.get_fontsize() * scale, t.get_text()) for t in drawn_texts(fig)
+             if t.get_fontsize() * scale < MIN_PAGE_PX - 1e-9]
+    if not small:
+        return []
+    size, text = min(small)
+    return [(SMALL_IN_PAGE, f"{len(small)} text(s), the smallest {text!r} at {size:.1f} px: the "
+             f"figure is {fig.get_figwidth():.1f} in wide, drawn at {page_scale(fig):.0%} in "
+             f"the page's {PAGE_COLUMN_PX} px")]
 
 
 def overlapping_ticks(fig):

@@ -1,14 +1,14 @@
-"""REPORT.md: device context, every paper's figures and tables, claims verdicts, flags.
+"""REPORT.md: the summary first (plots/summary.py), the device table, every paper's figures,
+tables and claims verdicts, the GPU comparison, flags.
 
 Everything that can fail on bad input (results, claims files) is read before the first
 file is written, and every file is written atomically.
 """
 
-import json
 import os
 from pathlib import Path
 
-from plots import compare
+from plots import compare, summary
 from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
 from plots.figures import drawing, write_atomically
 from plots.html import write_html
@@ -16,7 +16,6 @@ from plots.load import run_json
 from plots.papers import PAPERS
 
 DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
-CONTEXT_SECTIONS = ("gpu", "build", "run", "ceilings")
 CLAIMS_READING = (
     "Each claim quotes the paper (line of its text in ../shared/papers/source/); its words map "
     "to a numeric band through one table (plots/claims/README.md). The interval is what the "
@@ -41,7 +40,9 @@ def write_report(results, out_dir):
         evaluated.append((paper, devices, verdicts))
     comparisons = _comparisons(results)
 
-    parts, written = [_header(results), _devices(results)], []
+    parts = [_header(results), summary.summary(results, evaluated),
+             summary.devices_section(results)]
+    written = []
     for paper, devices, verdicts in evaluated:
         sections = paper.render(devices, out_dir / "figures")
         written += [f for s in sections for f in _figure_files(s)]
@@ -72,16 +73,19 @@ def _comparisons(results):
 
 
 def _comparison_part(results, comparisons, out_dir):
-    """GPU-time comparison and GPU-to-GPU spread with its figure files; "" for one GPU."""
-    sections = compare.group_sections(results.devices)
+    """GPU-time comparison and GPU-to-GPU spread with its figure and CSV files; "" for one GPU."""
+    sections, tables = compare.group_sections(results.devices), []
     for k, comparison in enumerate(comparisons):
-        sections += compare.sections(comparison, out_dir / "figures", f"compare_{k + 1}")
+        csv_name = f"compare_{k + 1}_benchmarks.csv"
+        sections += compare.sections(comparison, out_dir / "figures", f"compare_{k + 1}", csv_name)
+        if drawing():
+            tables.append(compare.write_benchmark_csv(comparison, out_dir / csv_name))
     if not sections:
         return "", []
     text = ("## GPU comparison\n\nGPU time and fractions of each GPU's own measured "
             "ceilings only (no CPU-relative metric).\n\n"
             + compare.render_sections(sections, out_dir, level=3))
-    return text, [f for s in sections for f in _figure_files(s)]
+    return text, [f for s in sections for f in _figure_files(s)] + tables
 
 
 def _papers_in(results):
@@ -93,10 +97,9 @@ def _figure_files(section):
 
 
 def _header(results):
-    folders = ", ".join(f"`{f}`" for f in results.folders)
-    text = (f"# Layout benchmark report\n\nRead {results.benchmark_count} benchmarks "
+    text = (f"{summary.title(results)}\n\nRead {results.benchmark_count} benchmarks "
             f"({results.entry_count} JSON entries) from {len(results.files)} result file(s) "
-            f"in {len(results.folders)} results folder(s): {folders}.")
+            f"in {len(results.folders)} results folder(s).")
     missing = [line for folder in results.folders for line in [_unfinished(results, folder)] if line]
     return text + "".join(f"\n\n{line}" for line in missing)
 
@@ -122,23 +125,6 @@ def _unfinished(results, folder):
             f"--resume` runs only what is missing). Claims on the missing ones read them as not run.")
 
 
-def _devices(results):
-    lines = ["## Devices"]
-    for device in results.devices:
-        lines.append(f"### {device.label} — preset {device.preset}\n\nFolder `{device.folder}`.")
-        for result_file in device.files:
-            lines += [f"#### `{result_file.path.name}`", "",
-                      "| context | key | value |", "|---|---|---|"]
-            for section in CONTEXT_SECTIONS:
-                values = result_file.lb.get(section)
-                if not isinstance(values, dict) or not values:
-                    lines.append(f"| {section} | — | not recorded |")
-                    continue
-                lines += [f"| {section} | {key} | {_cell(_value_text(value))} |"
-                          for key, value in values.items()]
-    return "\n".join(lines)
-
-
 def _paper_part(paper, devices, sections, verdicts, out_dir):
     lines = [f"## {paper.title}", "", paper.intro]
     for section in sections:
@@ -149,26 +135,32 @@ def _paper_part(paper, devices, sections, verdicts, out_dir):
             png_link = Path(os.path.relpath(png, out_dir)).as_posix()
             svg_link = Path(os.path.relpath(png.with_suffix(".svg"), out_dir)).as_posix()
             lines += ["", f"![{section.heading}]({png_link}) ([SVG]({svg_link}))"]
-    for device, device_verdicts in zip(devices, verdicts):
-        lines += ["", f"### Claims — {device.label} (preset {device.preset})", "",
-                  _claims_table(device_verdicts, paper.claims_intro)]
+    for k, (device, device_verdicts) in enumerate(zip(devices, verdicts)):
+        heading = "### Claims" + (f" — {device.label} (preset {device.preset})"
+                                  if len(devices) > 1 else "")
+        lines += ["", heading, "",
+                  claims_table(device_verdicts, paper.claims_intro,
+                               f"{paper.id}-{k + 1}" if len(devices) > 1 else paper.id)]
     return "\n".join(lines)
 
 
-def _claims_table(verdicts, intro):
+def claims_table(verdicts, intro, note_prefix):
+    """The counts, then a row per claim (its short text, the paper's value, ours with the
+    interval the verdict was judged on, the verdict), the quote and the note of each in a
+    footnote `[^<note_prefix>-<claim id>]` (report.html: a block that opens)."""
     counts = {v: sum(x.verdict == v for x in verdicts) for v in VERDICTS}
-    summary = ", ".join(f"{n} {v}" for v, n in counts.items())
-    lines = [f"{summary}. {intro} {CLAIMS_READING}", "",
-             "| claim | paper | measured | interval | verdict | note |",
-             "|---|---|---|---|---|---|"]
-    lines += [f"| {_cell(v.text)} (`{v.claim_id}`){_quote(v)} | {_cell(v.paper)} | "
-              f"{_cell(v.measured)} | {_cell(v.interval)} | {v.verdict} | {_cell(v.note)} |"
-              for v in verdicts]
-    return "\n".join(lines)
-
-
-def _quote(verdict):
-    return f"<br>l.{verdict.line}: “{_cell(verdict.quote)}”" if verdict.quote else ""
+    summary_line = ", ".join(f"{n} {v}" for v, n in counts.items())
+    lines = [f"{summary_line}.", "", "| claim | paper | ours (interval) | verdict |",
+             "|---|---|---|---|"]
+    notes = []
+    for v in verdicts:
+        label = f"{note_prefix}-{v.claim_id}"
+        ours = v.measured if v.interval in ("—", "", None) else f"{v.measured} ({v.interval})"
+        lines.append(f"| {_cell(v.text)}[^{label}] | {_cell(v.paper)} | {_cell(ours)} | "
+                     f"{v.verdict} |")
+        quote = f" l.{v.line}: “{_cell(v.quote)}”" if v.quote else " (beyond the paper)"
+        notes.append(f"[^{label}]: `{v.claim_id}`.{quote}" + (f" {_cell(v.note)}" if v.note else ""))
+    return "\n".join(lines + ["", f"{intro} {CLAIMS_READING}", ""] + notes)
 
 
 def _flags(results):
@@ -201,12 +193,6 @@ def _unsupported(results):
         return ""
     return ("## Papers without a figure module\n\n"
             + "\n".join(f"- `{p}`: read, not plotted" for p in missing))
-
-
-def _value_text(value):
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
 def _cell(text):

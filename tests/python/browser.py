@@ -64,6 +64,43 @@ PAGE_FACTS = r"""
 """
 
 
+# Where the answer lies and how large the figures' text is drawn: the summary's verdict table
+# (the first table after #summary) and the comparison's per-suite answer (the first list after
+# the heading "The answer…"), as page offsets of their top and bottom (null where absent);
+# every figure's SVG text as drawn, in CSS px (its font size times the scale the page draws
+# the figure at), those under 8 px listed.
+FIRST_SCREEN_FACTS = r"""
+(() => {
+  const extent = (heading, selector) => {
+    if (!heading) return null;
+    for (let e = heading.nextElementSibling; e && !/^H[12]$/.test(e.tagName); e = e.nextElementSibling) {
+      const found = e.matches(selector) ? e : e.querySelector(selector);
+      if (found) {
+        const box = found.getBoundingClientRect();
+        return {top: box.top + window.scrollY, bottom: box.bottom + window.scrollY};
+      }
+    }
+    return null;
+  };
+  const small = [];
+  let texts = 0;
+  for (const figure of document.querySelectorAll('figure')) {
+    for (const text of figure.querySelectorAll('svg text')) {
+      if (!text.textContent.trim()) continue;
+      texts++;
+      const m = text.getScreenCTM();
+      const px = parseFloat(getComputedStyle(text).fontSize) * Math.hypot(m.a, m.b);
+      if (px < 8 - 1e-6) small.push(`${figure.id} (${figure.querySelector('figcaption')?.textContent
+                                      .slice(0, 40)}): ${text.textContent.trim().slice(0, 30)} at ${px.toFixed(1)} px`);
+    }
+  }
+  return {summaryTable: extent(document.getElementById('summary'), 'table'),
+          answer: extent(document.querySelector('[id^="the-answer"]'), 'ul'),
+          texts, smallTexts: small};
+})()
+"""
+
+
 _AS_FDS_3_AND_4 = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
                    "os.execvp(sys.argv[3], sys.argv[3:])")
 
@@ -223,6 +260,11 @@ class Chromium:
         if "exceptionDetails" in reply:
             raise RuntimeError(f"the page check threw: {reply['exceptionDetails']}")
         return reply["result"]["value"]
+
+    def first_screen(self):
+        """FIRST_SCREEN_FACTS of the page open now (scrolled to its top)."""
+        self.evaluate("window.scrollTo(0, 0)")
+        return self.evaluate(FIRST_SCREEN_FACTS)
 
     def evaluate(self, expression):
         reply = self.page("Runtime.evaluate", {"expression": expression, "returnByValue": True})

@@ -104,3 +104,23 @@ def figures_of(name, tmp_path_factory):
     readability problems [(check, message)])} of rendered_once(name)."""
     rendered_once(name, tmp_path_factory)
     return _FIGURES[name]
+
+
+def claim_rows(text):
+    """[(claim id, its table row and its footnote (`id`, quote, note) as one line)] of every
+    claims table of a report, in order (a claim once per GPU)."""
+    import re
+    notes = dict(re.findall(r"^\[\^([^\]\s]+)\]: (.*)$", text, re.M))
+    rows = []
+    for line in text.splitlines():
+        reference = re.search(r"\[\^([^\]\s]+)\] \|", line)
+        if line.startswith("| ") and reference and reference.group(1) in notes:
+            note = notes[reference.group(1)]
+            rows.append((re.match(r"`([^`]+)`", note).group(1), f"{line} {note}"))
+    return rows
+
+
+def claim_row(text, claim_id):
+    """The one row (with its footnote) of `claim_id` in a one-GPU report."""
+    (row,) = [row for cid, row in claim_rows(text) if cid == claim_id]
+    return row

@@ -277,3 +277,14 @@ def test_inner_fig10_points_at_one_n_do_not_hide_each_other(tmp_path_factory):
                    > points[f"{layout}, partial (N)"].get_zorder()
                    for name in ("no inlining", "full (Max)", "array as object")), \
             "a single point is drawn under the partial curve"
+
+
+def test_a_figure_too_wide_for_the_page_is_caught(tmp_path):
+    """report.html draws a figure wider than its 1104 px column scaled down: 8 pt text on a
+    20 in figure is 6 px there (the old regret strip); 15 in keeps 8 px."""
+    for width, caught in ((20.0, True), (15.0, False)):
+        fig, ax = one_panel(width=width)
+        ax.plot([1, 2], [1, 2], label="a line")
+        ax.legend(fontsize=8)
+        found = saved_problems(fig, tmp_path)
+        assert (readable.SMALL_IN_PAGE in found) == caught, (width, found)

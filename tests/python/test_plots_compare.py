@@ -333,7 +333,7 @@ def test_several_folders_and_cards_report_keeps_text_inside_every_figure(tmp_pat
     text = (out / "REPORT.md").read_text()
     assert "## GPU comparison" in text
     assert f"### Identical GPUs: {derived.GPU_NAME} × 2" in text
-    assert f"### Comparison: A = NVIDIA H100 80GB HBM3, B = {derived.GPU_NAME} #0" in text
+    assert f"### The answer: A = NVIDIA H100 80GB HBM3, B = {derived.GPU_NAME} #0" in text
     assert_figures_written(out, ("compare_1_ratio", "compare_1_ceiling"))
     labels = (out / "figures" / "idw_fig7.svg").read_text()
     assert f"{derived.GPU_NAME} #1" in labels and "gpu0+" not in labels
@@ -348,3 +348,78 @@ def test_compare_preset_is_the_paper_preset_with_enough_repetitions():
     assert 2 / math.comb(2 * compare_preset["repetitions"], compare_preset["repetitions"]) < 0.05
     for key in ("min_time_s", "spread_flag_pct", "suites"):
         assert compare_preset[key] == paper[key], key
+
+
+# ---------------------------------------------------------------------------- the answer first
+
+def test_the_answer_comes_first_with_each_suites_mean_and_what_the_ceilings_predict(written,
+                                                                                  comparison):
+    text = (written / "COMPARE.md").read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("# GPU comparison — B = ")
+    answer = next(k for k, l in enumerate(lines) if l.startswith("## The answer"))
+    (suite,) = [l for l in lines[answer:40] if l.startswith("- **idw**")]
+    ratios = [r.ratio for r in comparison.rows]
+    mean = stats.geometric_mean(ratios)
+    assert f"B takes **{mean:#.3g}×** A's GPU time" in suite
+    summary = stats.geometric_summary(ratios)
+    assert summary.low < mean < summary.high
+    assert f"95 % interval of the mean {summary.low:#.3g}–{summary.high:#.3g}" in suite
+    assert f"The measured ceilings predict {1 / derived.COMPUTE_SCALE:#.3g}×" in suite
+    # 3 vs 3: said what a test cannot show, never "0 differ significantly"
+    assert "smallest possible p is 0.1" in text and "differ significantly" not in text
+    # the every-benchmark table: collapsed, and as a CSV beside the report
+    assert "<details>" in text.split("## Every benchmark")[1]
+    import csv
+    with open(written / compare.BENCHMARKS_CSV, newline="") as table:
+        csv_rows = {r["benchmark"]: r for r in csv.DictReader(table)}
+    assert len(csv_rows) == len(comparison.rows)
+    regressed = csv_rows[derived.REGRESSED]
+    assert float(regressed["ratio_b_over_a"]) == pytest.approx(
+        derived.REGRESSION / derived.COMPUTE_SCALE)
+    assert float(regressed["model_b_over_a"]) == pytest.approx(1 / derived.COMPUTE_SCALE)
+
+
+def test_geometric_summary_is_the_t_interval_of_the_log_mean():
+    summary = stats.geometric_summary([0.5, 1.0, 2.0])
+    assert summary.mean == pytest.approx(1.0)
+    half = stats.t_quantile_95(2) * math.log(2) / math.sqrt(3)  # sd of the logs: ln 2
+    assert (summary.low, summary.high) == pytest.approx((math.exp(-half), math.exp(half)))
+    assert stats.t_quantile_95(5) == pytest.approx(2.570582, rel=2e-3)
+    assert stats.t_quantile_95(60) == pytest.approx(2.000298, rel=1e-4)
+    assert stats.geometric_summary([2.0]).low is None
+
+
+def test_the_ceilings_figure_draws_each_benchmarks_measured_against_predicted(written,
+                                                                              comparison):
+    """The drawn data (issue 42): a point per modelled benchmark at (model's ratio, measured
+    ratio), the diagonal for "as the ceilings predict"."""
+    from plots.figures import inspecting
+    drawn = {}
+    with inspecting(lambda stem, fig, _: drawn.setdefault(stem, fig)):
+        compare.ceiling_figure(comparison, written / "probe", "ceiling")
+    ax = drawn["ceiling"].axes[0]
+    (points,) = [l for l in ax.lines if l.get_label().startswith("idw")]
+    expected = sorted((r.model.predicted, r.ratio) for r in comparison.rows if r.model)
+    assert sorted(zip(points.get_xdata(), points.get_ydata())) == pytest.approx(expected)
+    (diagonal,) = [l for l in ax.lines if l.get_label() == "as the ceilings predict"]
+    assert list(diagonal.get_xdata()) == list(diagonal.get_ydata())
+
+
+def test_no_ceilings_figure_without_a_modelled_benchmark(comparison, tmp_path):
+    bare = replace(comparison, rows=tuple(replace(r, model=None) for r in comparison.rows))
+    assert compare.ceiling_figure(bare, tmp_path, "ceiling") is None
+    assert not list(tmp_path.iterdir())
+    (answer, *_) = compare.sections(bare, tmp_path, "x")
+    assert [f.name for f in answer.figures] == ["x_ratio.png"]
+    assert "the ceilings alone predict" in answer.body
+
+
+def test_the_card_to_card_spread_is_max_minus_min_over_the_median(folders):
+    """Pinned numbers (issue 42): the slow card is SLOW_CARD_FACTOR × the other, so its
+    spread is (f − 1) / median(1, f) on every benchmark, never the smallest time or another
+    statistic."""
+    devices = load_results([folders / "cards"]).devices
+    f = derived.SLOW_CARD_FACTOR
+    spreads = [spread for _, spread, *_ in compare.card_spread(devices)]
+    assert spreads and spreads == pytest.approx([(f - 1) / ((1 + f) / 2)] * len(spreads), rel=1e-3)

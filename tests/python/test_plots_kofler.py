@@ -23,7 +23,8 @@ from plots.names import parse_name
 from plots.papers import PAPERS
 
 from tests.python.fixtures import make_kofler_fixture
-from tests.python.report_checks import assert_figures_written, one_worker, rendered_once
+from tests.python.report_checks import (assert_figures_written, claim_row, one_worker,
+                                        rendered_once)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIGURES = ("kofler_tile_sweep", "kofler_fig1", "kofler_fig5", "kofler_regret")
@@ -112,11 +113,6 @@ def rows_after(text, heading):
     part = text.split(f"### {heading}", 1)[1].split("\n### ", 1)[0]
     return [[c.strip() for c in line.strip("|").split("|")]
             for line in part.splitlines() if line.startswith("| ") and "---" not in line][1:]
-
-
-def claim_row(text, claim_id):
-    (row,) = [line for line in text.splitlines() if f"(`{claim_id}`)" in line]
-    return row
 
 
 def median_seconds(folder, name):
@@ -646,3 +642,36 @@ def test_without_any_method_layout_regret_is_a_section_without_data(fixture, tmp
     assert ("- Regret: no kdlg-tree or kdlg benchmark (the method's layout values) in the run."
             in text)
     assert not (folder / "figures" / "kofler_regret.png").exists()
+
+
+def test_the_regret_figure_draws_each_mean_and_the_goal_on_the_mean_alone(report,
+                                                                          tmp_path_factory):
+    """The drawn numbers (issue 42): the last group is each layout's geometric-mean regret,
+    computed here from the benchmarks' medians; the goal is a line at 1.05 over that group
+    only (a goal on the mean, not a threshold per point); the points wrap into page-wide rows."""
+    import math
+    from plots.kofler_data import METHOD
+    from plots.kofler_method import REGRET_GOAL, REGRET_GROUPS_PER_ROW, regret_rows
+    from plots.load import load_results
+    from tests.python.report_checks import figures_of
+    folder, text = report
+    fig, _ = figures_of("kofler_quick", tmp_path_factory)["kofler_regret"]
+    (device,) = [d.for_paper("kofler") for d in load_results([folder]).devices]
+    rows = regret_rows(device)
+    regrets = [method[METHOD].time_s / fastest.time_s for *_, fastest, _, method in rows
+               if METHOD in method]
+    expected = math.exp(sum(map(math.log, regrets)) / len(regrets))
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == -(-(len(rows) + 1) // REGRET_GROUPS_PER_ROW)
+    assert fig.get_figwidth() * 96 <= 1104 / 0.75  # 8 pt text stays 8 px in the page
+    last = panels[-1]
+    labels = [t.get_text() for t in last.get_xticklabels()]
+    mean_x = labels.index(f"geometric mean\n{len(rows)} points")
+    (goal,) = [line for line in last.lines if line.get_label().startswith("goal")]
+    assert list(goal.get_ydata()) == [REGRET_GOAL, REGRET_GOAL]
+    assert mean_x - 0.5 < min(goal.get_xdata()) < max(goal.get_xdata()) < mean_x + 0.5
+    assert not [line for ax in panels[:-1] for line in ax.lines if line.get_label().startswith("goal")]
+    drawn = [c.lines[0] for c in last.containers if c.lines[0].get_color() == "C3"]  # kdlg-tree
+    at_mean = [l.get_ydata()[0] for l in drawn if abs(l.get_xdata()[0] - mean_x) < 0.5]
+    assert at_mean == [pytest.approx(expected)]
+    assert f"over {len(regrets)} program/precision/size point(s): {expected:.2f}×" in text

@@ -16,8 +16,8 @@ from plots.figures import write_atomically
 from plots.load import load_results
 from plots.papers import PAPERS
 
-from tests.python.report_checks import (assert_figures_written, load_fixture_generator, one_worker,
-                                        rendered_once)
+from tests.python.report_checks import (assert_figures_written, claim_row, claim_rows,
+                                        load_fixture_generator, one_worker, rendered_once)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
@@ -57,28 +57,66 @@ def test_titles_name_figure_gpu_and_preset(report):
 
 def test_report_has_one_claims_row_per_claim(report):
     text = (report / "REPORT.md").read_text()
-    rows = [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
-    for claim in load_claims(PAPERS["idw"].claims_file):
-        matching = [row for row in rows if f"(`{claim['id']}`)" in row]
-        assert len(matching) == 1, claim["id"]
-    assert "| claim | paper | measured | interval | verdict | note |" in text
+    ids = [cid for cid, _ in claim_rows(text)]
+    assert ids == [claim["id"] for claim in load_claims(PAPERS["idw"].claims_file)]
+    assert "| claim | paper | ours (interval) | verdict |" in text
     assert "24 reproduced, 5 not reproduced, 1 inconclusive, 11 not transferable, 8 not measured." in text
-    tiled = next(r for r in rows if "(`float-tiled-aoas-over-aos`)" in r)
-    assert "<br>l.108: “The result also indicates that: the AoaS is about 1.25" in tiled
-    assert "| 1.01× | 1.01× | 0.997–1.02 | reproduced |" in tiled
-    cdp = next(r for r in rows if "(`float-cdp-ordering`)" in r)
-    assert "| soa > aoas > aos | aoas / soa 1.08×, aos / aoas 1.68× | 1.07–1.09, 1.67–1.69 | reproduced |" in cdp
-    speedup = next(r for r in rows if "(`float-speedup-naive-aoas`)" in r)
+    tiled = claim_row(text, "float-tiled-aoas-over-aos")
+    assert "l.108: “The result also indicates that: the AoaS is about 1.25" in tiled
+    assert "| 1.01× | 1.01× (0.997–1.02) | reproduced |" in tiled
+    cdp = claim_row(text, "float-cdp-ordering")
+    assert "| soa > aoas > aos | aoas / soa 1.08×, aos / aoas 1.68× (1.07–1.09, 1.67–1.69) | reproduced |" in cdp
+    speedup = claim_row(text, "float-speedup-naive-aoas")
     assert "| not transferable |" in speedup and "GT640" in speedup
-    original = next(r for r in rows if "(`cdp-improved-over-original-p2`)" in r)
+    original = claim_row(text, "cdp-improved-over-original-p2")
     assert "| reproduced |" in original
     assert ("sizes 10240, the only size where every variant was run (skipped 51200: not run "
             "for cdp-original/soa/float/p:2)") in original
-    p3 = next(r for r in rows if "(`cdp-improved-over-original-p3`)" in r)
+    p3 = claim_row(text, "cdp-improved-over-original-p3")
     assert "| not measured |" in p3 and "absent: cdp-original/soa/float/p:3 (every size)" in p3
-    target = next(r for r in rows if "(`roofline-float-p2-within-limit`)" in r)
-    assert "| ≤ 1.25× the limit | — | — | not measured |" in target
+    target = claim_row(text, "roofline-float-p2-within-limit")
+    assert "| ≤ 1.25× the limit | — | not measured |" in target
     assert "size 1024000 not run for roofline/aoas/float/p:2 (run at 10240–51200 (2))" in target
+
+
+def test_the_summary_comes_first_and_counts_each_papers_verdicts(report):
+    """Issue 36: the first 40 lines hold the summary; its counts are the claims table's."""
+    from plots.html import slug
+    text = (report / "REPORT.md").read_text()
+    lines = text.splitlines()
+    assert lines[0] == "# Layout benchmark report — NVIDIA H100 80GB HBM3"
+    head = "\n".join(lines[:40])
+    assert "## Summary" in head and "· preset quick · commit" in head
+    row = next(l for l in lines[:40] if l.startswith("| [IDW interpolation"))
+    assert row == (f"| [IDW interpolation layouts (Mei & Tian 2016)](#{slug('IDW interpolation layouts (Mei & Tian 2016)')}) "
+                   "| 24 | 16 | 1 | · | 8 | 49 |")
+    assert "(#idw-interpolation-layouts-mei--tian-2016)" in row  # GitHub's anchor
+    assert "`idw`: closest to its ceiling `idw/shepard/roofline/aoas/float/p:2/size:51200/block:256`" in head
+    # another GPU's reference is committed (the H200): its compare command
+    assert f"make compare A=nvidia-h200 B={report}" in head
+
+
+def test_the_device_table_has_a_row_per_file_and_the_differences_as_columns(tmp_path):
+    """Two cards of one GPU (a reference completed on a second card): one table, a row per
+    result file, the columns where they differ (the card, its ceilings), the rest once."""
+    folder = tmp_path / "ref"
+    shutil.copytree(FIXTURE, folder)
+    other = json.loads((FIXTURE / "idw.gpu0.json").read_text())
+    other["context"]["lb"]["gpu"]["uuid"] = "GPU-second-card"
+    other["context"]["lb"]["ceilings"]["copy_bandwidth_gbs"] = 1234.5
+    for entry in other["benchmarks"]:
+        for key in ("name", "run_name"):
+            entry[key] = "kofler" + entry[key].removeprefix("idw")
+    (folder / "kofler.gpu0.json").write_text(json.dumps(other))
+    from plots import summary
+    text = summary.devices_section(load_results([folder]))
+    table = [l for l in text.splitlines() if l.startswith("| ")]
+    assert table[0].startswith("| card | result file | copy_bandwidth_gbs |")
+    assert len(table) == 1 + 2  # the header, a row per file
+    assert "| `GPU-second-ca…` | `kofler.gpu0.json` | 1234 |" in text  # .4g
+    assert "(suites from 2 cards)" not in table[0] and "“suites from N cards”" in text
+    assert "- gpu: name NVIDIA H100 80GB HBM3; compute_capability 9.0" in text
+    assert "sm_count" not in table[0]
 
 
 def test_report_embeds_figures_and_lists_context_and_flags(report):
@@ -86,8 +124,8 @@ def test_report_embeds_figures_and_lists_context_and_flags(report):
     for stem in FIGURES:
         assert f"](figures/{stem}.png)" in text and f"(figures/{stem}.svg)" in text
     assert "Read 73 benchmarks (577 JSON entries)" in text
+    assert "| 3e+13 |" in text.split("## Devices")[1].split("\n## ")[0]  # fp32_fma_per_s
     assert "GT640" in text and "CUDA 5.5" in text
-    assert "| ceilings | fp32_fma_per_s | 3e+13 |" in text
     assert "**error** `idw/shepard/tiled/hybrid/double/p:2/size:51200/block:256`" in text
     assert "**spread" in text and "**throttled**" in text
     assert "| NVIDIA H100 80GB HBM3 | naive | float | 10K |" in text
@@ -269,10 +307,6 @@ def dealt_to_two_cards(folder, split=True):
         (folder / "run.json").write_text(json.dumps({"args": {"preset": "quick", "split": split}}))
 
 
-def claims_rows(text):
-    return [line for line in text.splitlines() if line.startswith("| ") and "(`" in line]
-
-
 def test_a_split_run_is_one_gpu_with_every_benchmark_in_the_report(tmp_path, report):
     folder, out = tmp_path / "run", tmp_path / "out"
     dealt_to_two_cards(folder)
@@ -282,13 +316,12 @@ def test_a_split_run_is_one_gpu_with_every_benchmark_in_the_report(tmp_path, rep
     assert sorted(b.name for b in device.benchmarks) == sorted(b.name for b in unsplit.benchmarks)
     assert main(["--out", str(out), str(folder)]) == 0
     text = (out / "REPORT.md").read_text()
-    assert [line for line in text.splitlines() if line.startswith("### Claims")] == [
-        "### Claims — NVIDIA H100 80GB HBM3 ×2 (split) (preset quick)"]
+    assert [line for line in text.splitlines() if line.startswith("### Claims")] == ["### Claims"]
     devices = text.split("## Devices")[1].split("\n## ")[0]
-    assert devices.count("\n### ") == 1 and "#### `idw.gpu0.json`" in devices \
-        and "#### `idw.gpu1.json`" in devices and "GPU-card-1" in devices
+    assert "| `idw.gpu0.json` |" in devices and "| `idw.gpu1.json` |" in devices \
+        and "GPU-card-1" in devices
     # every claim sees all the data: the same verdicts as the unsplit run's
-    assert claims_rows(text) == claims_rows((report / "REPORT.md").read_text())
+    assert claim_rows(text) == claim_rows((report / "REPORT.md").read_text())
     assert "GPU comparison" not in text  # one GPU: no card-to-card spread of half runs
 
 

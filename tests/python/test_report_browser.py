@@ -8,14 +8,24 @@ as a screenshot at 1280 px: build/test-artifacts/report_html_1280.png (the path 
 Where Chromium is not installed (.ci/deps.sh installs Debian's `chromium` where it can) or
 does not start, the tests skip and say why; LB_REQUIRE_BROWSER=1 makes that a failure.
 A page built with each fault proves the checks can fail.
+
+The answer first (issue 36), at 1280 × 900: a report's summary verdict table lies wholly in
+the first screen, a comparison's per-suite answer starts there and ends within 1.5 screens,
+and every figure's text is drawn at 8 px or more (the figure's font size times the scale the
+page draws it at). Checked on the fixture's report and comparison; LB_REPORT_PAGES=<page>:<page>
+checks other pages the same way (e.g. the committed references' report.html, written by `make
+figures` / `make compare` into a temporary folder: docs/reports.md), a page beside a
+COMPARE.md read as a comparison; without it that test skips, saying so.
 """
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.python.browser import WIDTH, BrowserUnavailable, Chromium, find_chromium
+from plots import compare
+from tests.python.browser import HEIGHT, WIDTH, BrowserUnavailable, Chromium, find_chromium
 from tests.python.report_checks import SEVERAL_GPUS, one_worker, rendered_once
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
@@ -69,7 +79,7 @@ def test_the_report_loads_cleanly_draws_every_figure_and_resolves_every_link(
     print(f"screenshot of {page} at {WIDTH} px: {shot}")
 
     assert browser.problems(url) == []
-    assert facts["title"] == "Layout benchmark report"
+    assert facts["title"] == "Layout benchmark report — NVIDIA H100 80GB HBM3, NVIDIA H200 (synthetic)"
     assert len(facts["figures"]) == markdown_figures > 0
     for figure in facts["figures"]:
         assert figure["kind"] == "svg", figure
@@ -99,3 +109,77 @@ def test_each_fault_of_a_page_is_found(browser, tmp_path):
     assert facts["duplicates"] == ["twice"]
     empty = next(f for f in facts["figures"] if f["id"] == "empty")
     assert empty["width"] == 0 and empty["height"] == 0
+
+
+# ---------------------------------------------------------------------------- the answer first
+
+def answer_first_problems(screen, kind):
+    """What breaks "the answer first" on a page of `kind` ("report" or "comparison"), from
+    Chromium.first_screen(): [problem]."""
+    problems = []
+    if kind == "report":
+        table = screen["summaryTable"]
+        if table is None:
+            problems.append("no summary verdict table (a table under the heading #summary)")
+        elif table["bottom"] > HEIGHT:
+            problems.append(f"the summary's verdict table ends at {table['bottom']:.0f} px, below "
+                            f"the first {HEIGHT} px screen")
+    else:
+        answer = screen["answer"]
+        if answer is None:
+            problems.append("no per-suite answer (a list under the heading \"The answer…\")")
+        elif answer["top"] > HEIGHT or answer["bottom"] > 1.5 * HEIGHT:
+            problems.append(f"the per-suite answer lies at {answer['top']:.0f}–"
+                            f"{answer['bottom']:.0f} px, not within the first 1.5 screens")
+    problems += [f"figure text under 8 px: {text}" for text in screen["smallTexts"]]
+    return problems
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """The comparison page of the fixture: idw_quick against a derived B."""
+    from tests.python.report_checks import FIXTURES, load_fixture_generator
+    root = tmp_path_factory.mktemp("compared")
+    shutil.copytree(FIXTURES / "idw_quick", root / "a")
+    load_fixture_generator("compare").derive(FIXTURES / "idw_quick", root / "b")
+    assert compare.main([str(root / "a"), str(root / "b"), "--out", str(root / "out")]) == 0
+    return root / "out" / "report.html"
+
+
+@one_worker(SEVERAL_GPUS)
+def test_the_answer_comes_first_and_every_figure_reads_in_the_page(browser, tmp_path_factory,
+                                                                   compared):
+    folder, _ = rendered_once(SEVERAL_GPUS, tmp_path_factory)
+    for page, kind in ((folder / "report.html", "report"), (compared, "comparison")):
+        browser.open(page.resolve().as_uri())
+        screen = browser.first_screen()
+        assert screen["texts"] > 20, page
+        assert answer_first_problems(screen, kind) == [], page
+
+
+def test_each_answer_first_fault_is_found():
+    late = {"summaryTable": {"top": 700, "bottom": 1400}, "answer": None, "texts": 9,
+            "smallTexts": ["figure-1 (x): a label at 6.0 px"]}
+    assert answer_first_problems(late, "report") == [
+        "the summary's verdict table ends at 1400 px, below the first 900 px screen",
+        "figure text under 8 px: figure-1 (x): a label at 6.0 px"]
+    assert answer_first_problems(late, "comparison")[0].startswith("no per-suite answer")
+    deep = {"summaryTable": None, "answer": {"top": 3100, "bottom": 3400}, "texts": 9,
+            "smallTexts": []}
+    assert answer_first_problems(deep, "comparison") == [
+        "the per-suite answer lies at 3100–3400 px, not within the first 1.5 screens"]
+
+
+def given_pages():
+    return [Path(p) for p in os.environ.get("LB_REPORT_PAGES", "").split(os.pathsep) if p]
+
+
+@pytest.mark.parametrize("page", given_pages() or [None], ids=str)
+def test_given_pages_answer_first(browser, page):
+    """LB_REPORT_PAGES' pages (the committed references' report.html, drawn elsewhere)."""
+    if page is None:
+        pytest.skip("LB_REPORT_PAGES names no page (e.g. the references' report.html drawn by "
+                    "make figures/compare into a temporary folder)")
+    kind = "comparison" if (page.parent / "COMPARE.md").is_file() else "report"
+    browser.open(page.resolve().as_uri())
+    assert answer_first_problems(browser.first_screen(), kind) == [], page

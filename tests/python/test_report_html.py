@@ -77,15 +77,32 @@ def test_other_html_in_the_text_is_escaped_and_inline_marks_convert():
     assert "<code>a*b*c</code>" in body and '<a href="#x">link</a>' in body
 
 
-def test_headings_get_unique_anchors_and_the_contents_list_links_each():
+def test_headings_get_githubs_anchors_and_the_contents_list_links_each():
     title, contents, body = report_html.markdown_to_html(
-        "# Report\n\n## Claims — A\n\n### Claims — A\n\n#### `file.json`\n\n## Claims — A\n", Path("."))
-    assert title == "Report"
-    assert re.findall(r'<h\d id="([^"]+)"', body) == ["claims-a", "claims-a-2", "file-json",
-                                                     "claims-a-3"]
-    assert re.findall(r'href="#([^"]+)"', contents) == ["claims-a", "claims-a-2", "claims-a-3"]
+        "# Report — A & B\n\n## Claims — A\n\n### Claims — A\n\n#### `file.json`\n\n"
+        "## Claims — A\n", Path("."))
+    assert title == "Report — A & B"
+    # GitHub's: punctuation dropped, spaces as hyphens, the second "x" is "x-1"
+    assert re.findall(r'<h\d id="([^"]+)"', body) == ["claims--a", "claims--a-1", "filejson",
+                                                     "claims--a-2"]
+    assert re.findall(r'href="#([^"]+)"', contents) == ["claims--a", "claims--a-1", "claims--a-2"]
     assert body.count('href="#contents"') == 3  # h2 and h3 link back; h4 does not
+    assert report_html.slug("IDW interpolation layouts (Mei & Tian 2016)") == \
+        "idw-interpolation-layouts-mei--tian-2016"
     parsed(contents)
+
+
+def test_the_contents_follow_the_summary_and_footnotes_and_details_open_in_place():
+    page = report_html.render_page(
+        "# R\n\n## Summary\n\nthe answer\n\n## Next\n\n| claim | verdict |\n|---|---|\n"
+        "| a claim[^idw-a] | reproduced |\n\n[^idw-a]: `a`. l.3: “the quote”\n\n<details>\n"
+        "<summary>2 rows</summary>\n\n| x |\n|---|\n| 1 |\n\n</details>\n", Path("."))
+    assert page.index('id="summary"') < page.index('id="contents"') < page.index('id="next"')
+    assert ('<td>a claim<details class="note"><summary>source and note</summary><code>a</code>. '
+            "l.3: “the quote”</details></td>") in page
+    assert "[^idw-a]" not in page
+    assert '<details class="section">\n<summary>2 rows</summary>' in page and "</details>" in page
+    parsed(page)
 
 
 def test_a_figure_goes_inline_as_svg_with_its_ids_its_own(tmp_path):
