@@ -6,12 +6,15 @@ file is written, and every file is written atomically.
 """
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from plots import compare, summary
 from plots.claims import VERDICTS, Scope, evaluate_claims, load_claims
+from plots.claims.evaluate import evaluate_claims_on_cards
 from plots.figures import drawing, write_atomically
 from plots.html import write_html
+from plots.compare import identical_gpu_groups
 from plots.load import run_json
 from plots.papers import PAPERS
 
@@ -34,19 +37,16 @@ def write_report(results, out_dir):
         claims = load_claims(paper.claims_file)
         devices = [d for d in (d.for_paper(paper.id) for d in results.devices) if d.benchmarks]
         paper.check_inputs(devices)
-        verdicts = [evaluate_claims(claims, Scope(d.benchmarks, paper.baseline, paper.prefer,
-                                                  paper.sweep))
-                    for d in devices]
-        evaluated.append((paper, devices, verdicts))
+        evaluated.append((paper, devices, *_judged(paper, claims, devices)))
     comparisons = _comparisons(results)
 
     parts = [_header(results), summary.summary(results, evaluated),
              summary.devices_section(results)]
     written = []
-    for paper, devices, verdicts in evaluated:
+    for paper, devices, judged, verdicts in evaluated:
         sections = paper.render(devices, out_dir / "figures")
         written += [f for s in sections for f in _figure_files(s)]
-        parts.append(_paper_part(paper, devices, sections, verdicts, out_dir))
+        parts.append(_paper_part(paper, judged, sections, verdicts, out_dir))
     comparison_text, comparison_files = _comparison_part(results, comparisons, out_dir)
     parts.append(comparison_text)
     written += comparison_files
@@ -56,6 +56,28 @@ def write_report(results, out_dir):
     text = "\n\n".join(p for p in parts if p) + "\n"
     write_atomically(report, lambda temp: Path(temp).write_text(text, encoding="utf-8"))
     return written + [report] + ([write_html(text, out_dir, write_atomically)] if drawing() else [])
+
+
+def _judged(paper, claims, devices):
+    """(the devices the claims are judged on, their verdicts): each device alone, but cards of
+    one GPU model that ran the same benchmarks side by side are one, judged on every card
+    (evaluate_claims_on_cards: a verdict the cards disagree on is inconclusive)."""
+    def scope(device):
+        return Scope(device.benchmarks, paper.baseline, paper.prefer, paper.sweep)
+
+    groups = [members for _, members in identical_gpu_groups(devices)]
+    judged, verdicts = [], []
+    for device in devices:
+        group = next((g for g in groups if device in g), None)
+        if group is None:
+            judged.append(device)
+            verdicts.append(evaluate_claims(claims, scope(device)))
+        elif device is group[0]:
+            judged.append(replace(device, label=f"{device.files[0].gpu_name} ×{len(group)} "
+                                  "(cards side by side)"))
+            verdicts.append(evaluate_claims_on_cards(claims, [scope(d) for d in group],
+                                                     [d.label for d in group]))
+    return judged, verdicts
 
 
 def _cluster_tasks(out_dir):

@@ -40,13 +40,14 @@ def title(results):
 
 def summary(results, evaluated):
     """The `## Summary` section: run facts, verdict counts per paper, headline numbers, the
-    compare command. `evaluated` is [(paper, devices, verdicts per device)]."""
+    compare command. `evaluated` is [(paper, devices, judged devices, their verdicts)]: the
+    devices the claims were judged on (report._judged: cards side by side are one)."""
     lines = ["## Summary", "", _facts(results), ""]
-    several = len(results.devices) > 1
+    several = len({d.label for _, _, judged, _ in evaluated for d in judged}) > 1
     header = ["paper"] + (["GPU"] if several else []) + list(VERDICTS) + ["claims"]
     rows, totals = [], defaultdict(int)
-    for paper, devices, verdicts in evaluated:
-        for device, device_verdicts in zip(devices, verdicts):
+    for paper, _, judged, verdicts in evaluated:
+        for device, device_verdicts in zip(judged, verdicts):
             counts = [sum(v.verdict == name for v in device_verdicts) for name in VERDICTS]
             for name, count in zip(VERDICTS, counts):
                 totals[name] += count

@@ -204,3 +204,21 @@ def test_every_not_transferable_claim_is_an_absolute_speedup_over_old_hardware()
     for paper, c in marked:
         kind = c["measure"]["kind"]
         assert kind.startswith("speedup"), (paper, c["id"])
+
+
+# --- two cards side by side ---------------------------------------------------------------
+
+def test_a_verdict_the_two_cards_disagree_on_is_inconclusive_with_both_numbers():
+    """As synthetic-soa-object-over-aos-30pct moved from 1.22× to 1.35× between two H100s:
+    each card's interval is tight, so only judging on both cards shows the term."""
+    from plots.claims.evaluate import evaluate_claims_on_cards
+    full = claim("inner", "traffic-path-full-15pct-over-object")
+    plain = {k: v for k, v in full.items() if k not in ("readings", "reading")}
+    cards = [traffic_scope(whole=(0.369, 0.330), cars=(0.19, 0.155)),
+             traffic_scope(whole=(0.450, 0.330), cars=(0.25, 0.155))]
+    verdict, = evaluate_claims_on_cards([plain], cards, ["GPU #0", "GPU #1"])
+    assert verdict.verdict == INCONCLUSIVE
+    assert verdict.measured == "GPU #0: 1.12×; GPU #1: 1.36×"
+    assert "GPU #0 reproduced, GPU #1 not reproduced" in verdict.note
+    same, = evaluate_claims_on_cards([plain], [cards[0], cards[0]], ["GPU #0", "GPU #1"])
+    assert same.verdict == REPRODUCED and "the 2 cards agree" in same.note
