@@ -74,7 +74,7 @@ def _judged(paper, claims, devices):
             verdicts.append(evaluate_claims(claims, scope(device)))
         elif device is group[0]:
             judged.append(replace(device, label=f"{device.files[0].gpu_name} ×{len(group)} "
-                                  "(cards side by side)"))
+                                  f"{summary.SIDE_BY_SIDE}"))
             verdicts.append(evaluate_claims_on_cards(claims, [scope(d) for d in group],
                                                      [d.label for d in group]))
     return judged, verdicts

@@ -38,6 +38,9 @@ def title(results):
     return f"# Layout benchmark report — {', '.join(names) or 'no GPU'}"
 
 
+SIDE_BY_SIDE = "(cards side by side)"  # the label's tail of cards judged together (report._judged)
+
+
 def summary(results, evaluated):
     """The `## Summary` section: run facts, verdict counts per paper, headline numbers, the
     compare command. `evaluated` is [(paper, devices, judged devices, their verdicts)]: the
@@ -60,6 +63,13 @@ def summary(results, evaluated):
                     + [f"**{sum(totals.values())}**"])
         lines += ["Claims by verdict (“·”: none; the verdict rules: plots/claims/README.md):", "",
                   markdown_table(header, rows), ""]
+        alone = sorted({d.label for _, _, judged, _ in evaluated for d in judged
+                        if not d.label.endswith(SIDE_BY_SIDE)})
+        if alone:
+            lines += [f"Card-to-card term missing for {', '.join(alone)}: each benchmark ran on "
+                      "one card, so no verdict's interval includes the spread between two cards "
+                      "of one model (a run on two cards side by side, `--devices 0,1`, gives "
+                      "it).", ""]
     lines += headline_numbers(results)
     command = compare_command(results)
     if command:

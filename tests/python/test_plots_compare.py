@@ -336,6 +336,7 @@ def test_several_folders_and_cards_report_keeps_text_inside_every_figure(tmp_pat
     # the two cards' claims judged together (plots/claims/README.md, "Two cards of one GPU")
     assert f"### Claims — {derived.GPU_NAME} ×2 (cards side by side)" in text
     assert f"### Claims — {derived.GPU_NAME} #0" not in text
+    assert "Card-to-card term missing for NVIDIA H100 80GB HBM3:" in text
     assert f"### The answer: A = NVIDIA H100 80GB HBM3, B = {derived.GPU_NAME} #0" in text
     assert_figures_written(out, ("compare_1_ratio", "compare_1_ceiling"))
     labels = (out / "figures" / "idw_fig7.svg").read_text()
