@@ -37,9 +37,11 @@ Journal::Journal(const std::string& path) {
 Journal::~Journal() {
   if (file_) std::fclose(file_);
 }
-void Journal::write(const nlohmann::json& record) {
-  const std::string line = record.dump() + "\n";
-  std::fwrite(line.data(), 1, line.size(), file_);
+void Journal::write(const nlohmann::json& record) { write_all({record}); }
+void Journal::write_all(const std::vector<nlohmann::json>& records) {
+  std::string lines;
+  for (const auto& record : records) lines += record.dump() + "\n";
+  std::fwrite(lines.data(), 1, lines.size(), file_);
   std::fflush(file_);
   fsync(fileno(file_));
 }
@@ -77,83 +79,168 @@ nlohmann::json run_to_json(const benchmark::BenchmarkReporter::Run& run) {
   return j;
 }
 
+namespace {
+
+using Run = benchmark::BenchmarkReporter::Run;
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+double mean_of(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / double(v.size());
+}
+//! The sample standard deviation, as Google Benchmark's (0 for one value).
+double stddev_of(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double mean = mean_of(v);
+  double sum = 0;
+  for (double x : v) sum += (x - mean) * (x - mean);
+  return std::sqrt(sum / double(v.size() - 1));
+}
+
+//! Google Benchmark's default statistics and the harness's spread, each as a time or a fraction.
+struct Statistic {
+  const char* name;
+  bool fraction;
+  double (*compute)(const std::vector<double>&);
+};
+const Statistic kStatistics[] = {
+    {"mean", false, mean_of},
+    {"median", false, [](const std::vector<double>& v) { return median_of(v); }},
+    {"stddev", false, stddev_of},
+    {"cv", true, [](const std::vector<double>& v) { return mean_of(v) != 0 ? stddev_of(v) / mean_of(v) : 0.0; }},
+    {"spread", true,
+     [](const std::vector<double>& v) {
+       const double median = median_of(v);
+       return median > 0 ? (*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end())) / median
+                         : 0.0;
+     }},
+};
+
+template <class Name>
+void clear_round_tokens(Name& name) {
+  name.min_time.clear();
+  if constexpr (requires { name.min_warmup_time; }) name.min_warmup_time.clear();  // Google Benchmark >= 1.7
+  name.iterations.clear();
+  name.repetitions.clear();
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> benchmark_entries(std::vector<Run> repetitions, const nlohmann::json& annotations) {
+  std::vector<nlohmann::json> out;
+  bool failed = false;
+  for (std::size_t k = 0; k < repetitions.size(); ++k) {
+    repetitions[k].repetitions = static_cast<std::int64_t>(repetitions.size());
+    repetitions[k].repetition_index = static_cast<std::int64_t>(k);
+    failed = failed || run_failed(repetitions[k]);
+    out.push_back(run_to_json(repetitions[k]));
+  }
+  if (failed || repetitions.empty()) return out;
+  const Run& first = repetitions.front();
+  std::vector<double> real, cpu;
+  for (const auto& r : repetitions) {
+    real.push_back(r.GetAdjustedRealTime());
+    cpu.push_back(r.GetAdjustedCPUTime());
+  }
+  for (const Statistic& s : kStatistics) {
+    nlohmann::json j = out.front();  // the names, label and threads of the benchmark
+    j.erase("repetition_index");
+    j["name"] = first.run_name.str() + "_" + s.name;
+    j["run_type"] = "aggregate";
+    j["aggregate_name"] = s.name;
+    j["aggregate_unit"] = s.fraction ? "percentage" : "time";
+    j["iterations"] = repetitions.size();  // as Google Benchmark: the count of repetitions
+    j["real_time"] = s.compute(real);
+    j["cpu_time"] = s.compute(cpu);
+    if (s.fraction) j.erase("time_unit");
+    for (const auto& [key, counter] : first.counters) {
+      std::vector<double> values;
+      for (const auto& r : repetitions) values.push_back(r.counters.count(key) ? r.counters.at(key).value : NAN);
+      j[key] = s.compute(values);
+    }
+    if (std::string(s.name) == "median")
+      for (const auto& [key, value] : annotations.items()) j[key] = value;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 JournalReporter::JournalReporter(Journal& journal, std::size_t already_done, std::size_t total,
                                  double spread_flag_pct)
     : journal_(journal), done_(already_done), total_(total), spread_flag_pct_(spread_flag_pct) {}
 
-void JournalReporter::started(const std::string& name) {
-  if (name == current_) return;
-  finish_pending();
-  current_ = name;
-  ++started_in_process_;
+void JournalReporter::begin(const std::string& name) {
+  name_ = name;
+  runs_.clear();
   journal_.write({{"type", "start"}, {"name", name}});
 }
 
+bool JournalReporter::failed() const {
+  return std::any_of(runs_.begin(), runs_.end(), [](const Run& r) { return run_failed(r); });
+}
+
 void JournalReporter::ReportRuns(const std::vector<Run>& runs) {
-  if (runs.empty()) return;
-  const std::string name = runs.front().run_name.function_name;
-  if (name != pending_) {
-    finish_pending();
-    pending_ = name;
-  }
-  for (const auto& r : runs) {
-    journal_.write({{"type", "run"}, {"name", name}, {"run", run_to_json(r)}});
-    pending_runs_.push_back(r);
-  }
-  // Aggregates are the last report of a benchmark; a lost context ends the process now.
-  if (runs.front().run_type == Run::RT_Aggregate || context_lost()) finish_pending();
+  for (const auto& r : runs)
+    if (r.run_type == Run::RT_Iteration) {
+      runs_.push_back(r);
+      // One name for every round: the rounds' own repetition, iteration and time settings
+      // would otherwise each add a token ("repeats:3", "iterations:12", "min_time:0.001").
+      clear_round_tokens(runs_.back().run_name);
+    }
   if (context_lost()) {
+    finish(nlohmann::json::object());
     std::fprintf(stderr, "CUDA context lost: restarting the process to continue\n");
     std::fflush(stderr);
     std::_Exit(3);
   }
 }
 
-void JournalReporter::Finalize() { finish_pending(); }
-
-void JournalReporter::finish_pending() {
-  if (pending_.empty()) return;
-  bool ok = true;
-  std::string error;
+void JournalReporter::finish(const nlohmann::json& annotations, const std::string& progress_note) {
+  if (name_.empty()) return;
+  const bool ok = !failed() && !runs_.empty();
+  std::string error = runs_.empty() ? "no repetition was reported" : "";
   std::vector<double> times;
-  double median = NAN, spread = NAN;
   bool throttled = false;
-  for (const auto& r : pending_runs_) {
+  for (const auto& r : runs_) {
     if (run_failed(r)) {
-      ok = false;
       error = run_failure_message(r);
       continue;
     }
-    if (r.run_type == Run::RT_Iteration) {
-      times.push_back(r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit));
-      if (auto it = r.counters.find("throttled"); it != r.counters.end() && it->second.value > 0) throttled = true;
-    }
+    times.push_back(r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit));
+    if (auto it = r.counters.find("throttled"); it != r.counters.end() && it->second.value > 0) throttled = true;
   }
-  if (!times.empty()) {
-    std::sort(times.begin(), times.end());
-    median = times[times.size() / 2];
-    if (times.size() % 2 == 0) median = 0.5 * (times[times.size() / 2 - 1] + times[times.size() / 2]);
-    spread = 100.0 * (times.back() - times.front()) / median;
-  }
-  journal_.write({{"type", "done"}, {"name", pending_}, {"ok", ok}});
+  std::vector<nlohmann::json> records;
+  for (auto& entry : benchmark_entries(runs_, annotations))
+    records.push_back({{"type", "run"}, {"name", name_}, {"run", std::move(entry)}});
+  records.push_back({{"type", "done"}, {"name", name_}, {"ok", ok}});
+  journal_.write_all(records);
   ++done_;
   ++finished_in_process_;
   if (!ok) ++failures_;
 
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   const double eta = finished_in_process_ ? elapsed / finished_in_process_ * (total_ - std::min(done_, total_)) : 0;
-  std::string line = fmt::format("[{}/{}] {}  ", done_, total_, pending_);
-  if (!ok)
+  std::string line = fmt::format("[{}/{}] {}  ", done_, total_, name_);
+  if (!ok) {
     line += "FAILED: " + error;
-  else
+  } else {
+    const double median = median_of(times);
+    const double spread = 100.0 * (*std::max_element(times.begin(), times.end()) - *std::min_element(times.begin(), times.end())) / median;
     line += fmt::format("{} ± {:.1f}%", human_time(median), spread);
-  if (ok && spread > spread_flag_pct_) line += "  [spread above " + fmt::format("{:g}", spread_flag_pct_) + "%]";
+    if (spread > spread_flag_pct_) line += "  [spread above " + fmt::format("{:g}", spread_flag_pct_) + "%]";
+    if (!progress_note.empty()) line += "  " + progress_note;
+  }
   if (throttled) line += "  [throttled]";
   line += fmt::format("  (elapsed {}, left ~{})", clock_text(elapsed), clock_text(eta));
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
-  pending_.clear();
-  pending_runs_.clear();
+  name_.clear();
+  runs_.clear();
 }
 
 }  // namespace lb::harness

@@ -39,8 +39,9 @@ std::vector<PlannedBenchmark> plan_program(const std::string& suite, const Progr
     std::string name = c.name();
     const int repetitions = c.run.repetitions;
     const double min_time_s = c.run.min_time_s;
+    const Where where = c.run.where;
     plan.push_back({name, [name, pc = std::move(c.run)](benchmark::State& st) { run_case(st, name, pc); },
-                    repetitions, min_time_s});
+                    repetitions, min_time_s, where});
   }
   return plan;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -168,7 +169,8 @@ Preset load_preset(const std::string& name_or_path) {
     throw PresetError(e.what());
   }
   const nlohmann::json j = parse_preset_text(p);
-  p.check_keys(j, "preset", {"description", "repetitions", "min_time_s", "spread_flag_pct", "suites"});
+  p.check_keys(j, "preset",
+               {"description", "repetitions", "min_time_s", "spread_flag_pct", "noise_target_pct", "noise_cap_s", "suites"});
   if (j.contains("repetitions")) {
     const auto& r = j["repetitions"];
     if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > kMaxRepetitions)
@@ -176,14 +178,18 @@ Preset load_preset(const std::string& name_or_path) {
                        fmt::format("'repetitions' must be an integer from 1 to {}; got {}", kMaxRepetitions, r.dump()));
     p.repetitions = r.get<int>();
   }
-  auto number = [&](const char* key, double& out, double lo) {
+  auto number = [&](const char* key, double& out, double lo, double hi = std::numeric_limits<double>::max()) {
     if (!j.contains(key)) return;
-    if (!j[key].is_number() || j[key].get<double>() < lo)
-      throw p.error_at(key, fmt::format("'{}' must be a number >= {}", key, lo));
+    if (!j[key].is_number() || j[key].get<double>() < lo || j[key].get<double>() > hi)
+      throw p.error_at(key, hi < std::numeric_limits<double>::max()
+                                ? fmt::format("'{}' must be a number from {} to {}; got {}", key, lo, hi, j[key].dump())
+                                : fmt::format("'{}' must be a number >= {}; got {}", key, lo, j[key].dump()));
     out = j[key].get<double>();
   };
   number("min_time_s", p.min_time_s, 0);
   number("spread_flag_pct", p.spread_flag_pct, 0);
+  number("noise_target_pct", p.noise_target_pct, 0, 100);
+  number("noise_cap_s", p.noise_cap_s, 0);
   if (!j.contains("suites") || !j["suites"].is_object() || j["suites"].empty())
     throw p.error_at("suites", "a preset needs a non-empty 'suites' object");
   p.suites = j["suites"];

@@ -6,6 +6,7 @@ version is beyond the paper (a kernel written for today's throughput, layout Aoa
 is drawn as one black dashed reference line, never as a paper series.
 """
 
+from plots.baselines import flag_note, flags_of, mark_flagged
 from plots.claims.estimates import time_bounds
 from plots.figures import (figure_section, mark_not_measured, panel_grid, panel_title,
                            ratio_axis, size_axis, time_axis, time_errorbar)
@@ -87,7 +88,10 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
                          else [])
     roofline_panel = ROOFLINE_PANEL if ROOFLINE_PANEL in versions else ROOFLINE["version"]
     fig, axes = panel_grid(len(devices), max(len(panels), 1))
+    shown_flags = {}
     for row, device in enumerate(devices):
+        flagged = _flagged_baselines(device, precision)
+        shown_flags.update(flagged)
         if not panels:
             axes[row][0].set_title(panel_title("GPU versions", device, devices))
             mark_not_measured(axes[row][0], f"no naive/tiled/CDP {precision} benchmarks")
@@ -106,14 +110,14 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
             if not curves and not extra:
                 mark_not_measured(ax, missing)
                 continue
-            _plot_layouts(ax, curves, roofline=extra)
+            _plot_layouts(ax, curves, roofline=extra, flagged={f.size for f in flagged.values()})
             if not curves and not own:
                 _note_missing(ax, missing)
             ax.set_ylabel("speedup over single-thread CPU (×)")
     where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
              if roofline else "")
     stem = figure.lower().replace(". ", "").replace(" ", "")
-    body = _baseline_note()
+    body = _baseline_note() + flag_note(shown_flags)
     if roofline:
         body += (f" Black dashed line in the {roofline_panel} panel: the `roofline` version "
                  "(beyond the paper: a kernel written for today's throughput, run on layout "
@@ -304,8 +308,9 @@ def _roofline_table(devices):
             "|---|---|---|---|---|---|---|---|\n" + "\n".join(lines))
 
 
-def _plot_layouts(ax, curves, roofline=None):
-    """One line per layout, plus the roofline reference line when given (sizes, values)."""
+def _plot_layouts(ax, curves, roofline=None, flagged=()):
+    """One line per layout, plus the roofline reference line when given (sizes, values); the
+    points at `flagged` sizes (their CPU baseline is off its scaling) ringed."""
     for layout, (sizes, values) in curves.items():
         ax.plot(sizes, values, marker="o", color=LAYOUT_COLORS[layout],
                 label=LAYOUT_NAMES[layout])
@@ -313,8 +318,16 @@ def _plot_layouts(ax, curves, roofline=None):
     if roofline:
         ax.plot(*roofline, label=ROOFLINE_LABEL, **ROOFLINE_STYLE)
         lines.append(roofline)
+    mark_flagged(ax, [(s, v) for sizes, values in lines for s, v in zip(sizes, values) if s in flagged])
     size_axis(ax, sorted({s for sizes, _ in lines for s in sizes}))
     ax.legend()
+
+
+def _flagged_baselines(device, precision):
+    """{name: BaselineFlag} of the Fig. 7/8 baseline's sizes that are off its scaling."""
+    flags = flags_of(device.benchmarks)
+    baseline = _timed_by_size(device, {**BASELINE, "precision": precision, "p": LAYOUT_FIGURE_P})
+    return {b.name: flags[b.name] for b in baseline.values() if b.name in flags}
 
 
 def _plot_ratio_bars(ax, rows):

@@ -75,6 +75,19 @@ class Benchmark:
     invalid: bool = False  # the error is a time that cannot be a measurement
     throttled: bool = False
     label: str | None = None  # Google Benchmark's label (the same in every entry), if any
+    # What the run's noise rules decided (the median entry's `noise`, results/README.md):
+    # repetitions, the median's interval, target_met, capped, bimodal; None in older results.
+    noise: dict | None = None
+
+    @property
+    def bimodal(self):
+        """The repetitions stayed bimodal after being re-measured (the harness's rule)."""
+        return bool(self.noise and self.noise.get("bimodal") is True)
+
+    @property
+    def noise_capped(self):
+        """The time cap ended its repetitions with the noise target missed."""
+        return bool(self.noise and self.noise.get("capped") is True)
 
     def counter(self, name):
         """A counter by its name, or by its name before the rename in OLD_COUNTER_NAMES
@@ -309,8 +322,10 @@ def _fold(path, device, preset, parsed, entries):
                     for e in counter_source)
     spread = _spread(where, aggregates.get("spread"), iterations, time_s)
     repetitions_s = tuple(_seconds(where, e) for e in iterations)
+    noise = median_entry.get("noise") if median_entry is not None else None
     return replace(base, time_s=time_s, spread=spread, repetitions_s=repetitions_s,
-                   counters=counters, counter_ranges=counter_ranges, throttled=throttled)
+                   counters=counters, counter_ranges=counter_ranges, throttled=throttled,
+                   noise=noise if isinstance(noise, dict) else None)
 
 
 def _label(entries):

@@ -35,6 +35,7 @@
 #include "lb/harness/gpu_timer.hpp"
 #include "lb/harness/journal.hpp"
 #include "lb/harness/preset.hpp"
+#include "lb/harness/runner.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/layout/decision_tree.hpp"
 #include "advise.hpp"
@@ -172,7 +173,8 @@ int cmd_plan(const Selection& s) {
   return 0;
 }
 
-int cmd_run(const Selection& s, const std::string& journal_path, const std::string& skip_path) {
+int cmd_run(const Selection& s, const std::string& journal_path, const std::string& skip_path,
+            const std::string& cpu_lock) {
   Plan plan = make_plan(s);
   const auto skip = read_skip_file(skip_path);
   const auto devices = list_devices();
@@ -206,6 +208,10 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
                      {"repetitions", plan.preset.repetitions},
                      {"min_time_s", plan.preset.min_time_s},
                      {"spread_flag_pct", plan.preset.spread_flag_pct},
+                     {"noise_target_pct", plan.preset.noise_target_pct},
+                     {"noise_cap_s", plan.preset.noise_cap_s},
+                     // CPU benchmarks hold this host-wide lock: never two at once on the host.
+                     {"cpu_lock", cpu_lock},
                      {"device_index", e.device.index}}}};
   journal.write({{"type", "context"}, {"context", context}});
 
@@ -223,43 +229,12 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
   std::size_t already_done = 0;
   for (const auto& b : plan.benchmarks) already_done += skip.count(b.name);
   JournalReporter reporter(journal, already_done, plan.benchmarks.size(), plan.preset.spread_flag_pct);
-  for (auto& b : plan.benchmarks) {
-    if (skip.count(b.name)) continue;
-    auto* registered = benchmark::RegisterBenchmark(b.name.c_str(),
-                                 [run = b.run, name = b.name, &reporter](benchmark::State& st) {
-                                   reporter.started(name);
-                                   if (context_lost()) {
-                                     st.SkipWithError("CUDA context lost earlier in this process");
-                                     return;
-                                   }
-                                   try {
-                                     run(st);
-                                   } catch (const CudaError& err) {
-                                     if (err.sticky()) mark_context_lost();
-                                     st.SkipWithError(err.what());
-                                   } catch (const std::bad_alloc&) {
-                                     st.SkipWithError("out of host memory (std::bad_alloc) while running this benchmark");
-                                   } catch (const std::exception& err) {
-                                     st.SkipWithError(err.what());
-                                   }
-                                 })
-        ->UseManualTime()
-        // Microseconds: the fastest GPU kernels take tens of µs, and Google Benchmark's
-        // tools/compare.py prints times as integers in the file's unit (ms printed them as 0).
-        ->Unit(benchmark::kMicrosecond)
-        ->ComputeStatistics(
-            "spread",
-            [](const std::vector<double>& v) {
-              std::vector<double> s = v;
-              std::sort(s.begin(), s.end());
-              const double median = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
-              return median > 0 ? (s.back() - s.front()) / median : 0.0;
-            },
-            benchmark::StatisticUnit::kPercentage);
-    if (b.repetitions > 0) registered->Repetitions(b.repetitions);
-    if (b.min_time_s > 0) registered->MinTime(b.min_time_s);
-  }
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  run_benchmarks(plan.benchmarks, skip,
+                 {.repetitions = plan.preset.repetitions,
+                  .min_time_s = plan.preset.min_time_s,
+                  .noise = {.target_pct = plan.preset.noise_target_pct, .cap_s = plan.preset.noise_cap_s},
+                  .cpu_lock = cpu_lock},
+                 reporter);
   benchmark::Shutdown();
   std::fprintf(stderr, "%zu benchmark(s) finished, %zu failed\n", plan.benchmarks.size() - already_done,
                reporter.failures());
@@ -289,6 +264,10 @@ int main(int argc, char** argv) {
   add_selection_options(run, sel);
   run->add_option("--journal", journal, "JSON-lines file each finished benchmark is appended to")->required();
   run->add_option("--skip-file", skip, "names (one per line) already done: not run again");
+  std::string cpu_lock = kDefaultCpuLock;
+  run->add_option("--cpu-lock", cpu_lock,
+                  "the host-wide lock file CPU benchmarks hold while they run (every process of a host: the same)")
+      ->capture_default_str();
   lb::tools::InterpolateOptions interp;
   auto* interpolate = app.add_subcommand("idw-interpolate", "IDW of a CSV point file (x,y,value) onto a grid");
   lb::tools::add_interpolate_options(interpolate, interp);
@@ -311,7 +290,7 @@ int main(int argc, char** argv) {
     if (*gpu_check) return cmd_gpu_decision();
     if (*suites) return cmd_suites(suites_json);
     if (*plan) return cmd_plan(sel);
-    if (*run) return cmd_run(sel, journal, skip);
+    if (*run) return cmd_run(sel, journal, skip, cpu_lock);
     if (*interpolate) return lb::tools::interpolate(interp);
     if (*krige) return lb::tools::krige(krige_opts);
     if (*bfs) return lb::tools::bfs(bfs_opts);

@@ -5,6 +5,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from plots.baselines import mark_flagged
 from plots.claims.estimates import time_bounds
 from plots.figures import (legend, mark_does_not_run, mark_not_measured, plain_log_axis,
                            size_axis, time_axis)
@@ -31,6 +32,7 @@ class Curve:
     color: str
     dashed: bool = False
     hollow: frozenset = frozenset()  # sweep values drawn hollow (CPU times from a sample)
+    flagged: frozenset = frozenset()  # sweep values ringed: their CPU time is off its scaling
     bounds: dict | None = None  # {sweep value: (fastest, slowest) repetition}: whiskers
 
 
@@ -91,6 +93,7 @@ def draw(ax, curves, xlabel, ylabel, x_of=grid_count, tick_label=grid_tick, log=
         if hollow:  # a decoration of points drawn above, not a line of its own
             ax.scatter(*zip(*hollow), marker="o", facecolors="white", edgecolors=c.color,
                        zorder=3)
+        mark_flagged(ax, [(a, b) for a, b, k in zip(x, y, ran) if k in c.flagged])
     _sweep_axis(ax, xs, xlabel, tick_label)
     slots = {}
     for c in curves:

@@ -1,6 +1,7 @@
 """The paper's experiments, their CPU programs and the variants beyond the paper, and the
 benchmarks of each: by scale at the paper's 10 wells, by well count at one scale."""
 
+from plots.baselines import flags_of
 from plots.select import by_size, matches
 
 PAPER = "Li & Dong"
@@ -72,6 +73,12 @@ def by_wells(device, selector, scale):
     """{wells: Benchmark} of one variant at one scale: the well-count sweep."""
     chosen, _ = by_size(device.benchmarks, {**selector, SWEEP: scale}, {}, "wells")
     return chosen
+
+
+def flagged_scales(device, program):
+    """{scale: BaselineFlag} of a CPU program's times off its scaling (plots/baselines.py)."""
+    flags = flags_of(device.benchmarks)
+    return {s: flags[b.name] for s, b in by_scale(device, program).items() if b.name in flags}
 
 
 def speedups(device, experiment):

@@ -322,6 +322,27 @@ TEST(Preset, RepeatedListEntriesAreRefusedAtTheirLine) {
       << inner;
 }
 
+TEST(Preset, NoiseKeysAreCheckedAtTheirLine) {
+  const std::string idw = "\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}}";
+  auto msg = preset_error("{\n\"noise_target_pct\": 101,\n" + idw + "}");
+  EXPECT_NE(msg.find("lb_preset_test.json:2: 'noise_target_pct' must be a number from 0 to 100; got 101"), std::string::npos)
+      << msg;
+  msg = preset_error("{\"repetitions\": 3,\n\"noise_cap_s\": -1,\n" + idw + "}");
+  EXPECT_NE(msg.find("lb_preset_test.json:2: 'noise_cap_s' must be a number >= 0; got -1"), std::string::npos) << msg;
+  msg = preset_error("{\"noise_target_pct\": \"1%\",\n" + idw + "}");
+  EXPECT_NE(msg.find("lb_preset_test.json:1: 'noise_target_pct' must be a number from 0 to 100; got \"1%\""),
+            std::string::npos)
+      << msg;
+  const Preset p = load_preset(write_temp("lb_noise_preset.json", "{\"noise_target_pct\": 0.5, \"noise_cap_s\": 4, " + idw + "}"));
+  EXPECT_EQ(p.noise_target_pct, 0.5);
+  EXPECT_EQ(p.noise_cap_s, 4);
+  for (const char* named : {"quick", "paper", "paper-full", "compare"}) {  // each states its own
+    const Preset preset = load_preset(named);
+    EXPECT_NE(preset.text.find("\"noise_target_pct\""), std::string::npos) << named;
+    EXPECT_NE(preset.text.find("\"noise_cap_s\""), std::string::npos) << named;
+  }
+}
+
 TEST(Preset, ARepeatedKeyIsRefusedNamingBothLines) {
   const std::string idw = "\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\"], \"precisions\": [\"float\"], \"powers\": [2]}";
   // JSON parsers keep one of the two values without a word: the preset refuses.

@@ -3,7 +3,8 @@
 //! flushed to disk at once; the run orchestrator (harness/run.py) assembles Google Benchmark
 //! JSON from it and resumes a killed run with only the missing benchmarks.
 //! Records: {"type":"context"}, {"type":"start","name"}, {"type":"run","name","run"},
-//! {"type":"done","name","ok"}.
+//! {"type":"done","name","ok"}; a benchmark's run records and its done record are written
+//! together when it ends (a benchmark without a done record runs again on resume).
 
 #include <chrono>
 #include <cstdio>
@@ -39,6 +40,8 @@ class Journal {
   Journal& operator=(const Journal&) = delete;
   ~Journal();
   void write(const nlohmann::json& record);
+  //! Several records, flushed to disk once.
+  void write_all(const std::vector<nlohmann::json>& records);
 
  private:
   std::FILE* file_ = nullptr;
@@ -47,31 +50,44 @@ class Journal {
 //! Google Benchmark run -> the JSON object Google Benchmark's own JSON reporter writes.
 nlohmann::json run_to_json(const benchmark::BenchmarkReporter::Run& run);
 
-//! Google Benchmark display reporter: journals each run, prints one progress line per
-//! finished benchmark ("[k/N] name  median ± spread  eta"), and ends the process with exit
-//! code 3 after recording a benchmark that left the CUDA context unusable.
+//! A benchmark's entries as the result file holds them: its repetitions (numbered 0..n-1, each
+//! saying n, over however many Google Benchmark calls they took) and, when none failed, the
+//! aggregates mean, median, stddev, cv and spread over all of them (Google Benchmark's shape,
+//! each counter aggregated the same way), `annotations`' keys added to the median's entry.
+std::vector<nlohmann::json> benchmark_entries(std::vector<benchmark::BenchmarkReporter::Run> repetitions,
+                                              const nlohmann::json& annotations);
+
+//! Google Benchmark display reporter for one benchmark at a time, over one or more Google
+//! Benchmark calls (rounds of repetitions, lb/harness/runner.hpp): begin writes its start,
+//! ReportRuns keeps its repetitions (Google Benchmark's per-call aggregates are left out; the
+//! name without the tokens a round's settings add: "<name>/manual_time" in every round),
+//! finish journals them with the aggregates and the done record at once and prints one
+//! progress line ("[k/N] name  median ± spread  eta"). After a benchmark that left the CUDA
+//! context unusable it records what it has and ends the process with exit code 3.
 class JournalReporter : public benchmark::BenchmarkReporter {
  public:
   JournalReporter(Journal& journal, std::size_t already_done, std::size_t total, double spread_flag_pct);
 
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>& runs) override;
-  void Finalize() override;
+  //! Google Benchmark calls it at the end of each call: a round, not the benchmark, ends.
+  void Finalize() override {}
 
-  //! Called by the benchmark wrapper when a benchmark's function is first entered.
-  void started(const std::string& name);
+  void begin(const std::string& name);
+  const std::vector<Run>& repetitions() const { return runs_; }
+  bool failed() const;
+  //! Journals the benchmark begun last (benchmark_entries with `annotations`, then done).
+  //! `progress_note` ends its progress line (the noise decision, in words).
+  void finish(const nlohmann::json& annotations, const std::string& progress_note = {});
   std::size_t failures() const { return failures_; }
 
  private:
-  void finish_pending();
-
   Journal& journal_;
-  std::size_t done_, total_, started_in_process_ = 0, finished_in_process_ = 0, failures_ = 0;
+  std::size_t done_, total_, finished_in_process_ = 0, failures_ = 0;
   double spread_flag_pct_;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
-  std::string current_;  //!< the benchmark whose function ran last
-  std::string pending_;  //!< reported, waiting for its aggregates (or the next benchmark)
-  std::vector<Run> pending_runs_;
+  std::string name_;  //!< the benchmark begun and not finished; empty: none
+  std::vector<Run> runs_;
 };
 
 //! Set when a CUDA error left the context unusable; the process must restart to go on.

@@ -33,6 +33,11 @@ struct Preset {
   int repetitions = 3;
   double min_time_s = 0.05;
   double spread_flag_pct = 5.0;
+  //! Adaptive repetitions (docs/architecture.md, "Noise the run controls"): more rounds until
+  //! the median's interval is within ± this % (0: off, `repetitions` only), their wall time
+  //! per benchmark at most noise_cap_s.
+  double noise_target_pct = 1.0;
+  double noise_cap_s = 1.0;
   nlohmann::json suites;
 
   //! A PresetError at the line where `key` first appears in the file (after `within`, the
@@ -111,8 +116,9 @@ std::string preset_dir();
 std::vector<std::string> preset_names();
 //! A named preset (see preset_names) or a path to a JSON file, read with a size limit
 //! (lb::datasets::text::read_bounded: LB_MAX_INPUT_BYTES, else 4 MiB). Throws PresetError
-//! naming file:line for malformed JSON, a key repeated in one object, an unknown key, and
-//! repetitions that are not an integer in [1, kMaxRepetitions].
+//! naming file:line for malformed JSON, a key repeated in one object, an unknown key,
+//! repetitions that are not an integer in [1, kMaxRepetitions], and a noise target outside
+//! [0, 100] % or a negative noise cap.
 Preset load_preset(const std::string& name_or_path);
 //! `path` as results record it: relative to the source tree's root when it lies inside it
 //! (committed results then name no one's checkout), any other path as given.

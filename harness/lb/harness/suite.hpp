@@ -35,6 +35,7 @@ struct PlannedBenchmark {
   std::function<void(benchmark::State&)> run;
   int repetitions = 0;    //!< 0: the preset's (ProgramCase::repetitions)
   double min_time_s = 0;  //!< 0: the preset's
+  Where where = Where::gpu;  //!< a CPU benchmark holds the host's CPU lock while it runs
 };
 
 //! An integer the preset's step object gives, from `min` (to `max`, where not 0).
