@@ -49,8 +49,8 @@ MedianInterval median_interval(std::vector<double> times) {
 
 bool is_bimodal(std::vector<double> times) {
   const std::size_t n = times.size();
-  const std::size_t side = std::max<std::size_t>(2, (n + 9) / 10);
-  if (n < 2 * side) return false;
+  const std::size_t side = std::max<std::size_t>(1, (n + 9) / 10);
+  if (n < 3 || n < 2 * side) return false;
   std::sort(times.begin(), times.end());
   const double median = median_of_sorted(times);
   for (std::size_t i = side; i + side <= n; ++i) {  // lower side times[0..i), upper times[i..n)

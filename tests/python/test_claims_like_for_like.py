@@ -222,3 +222,17 @@ def test_a_verdict_the_two_cards_disagree_on_is_inconclusive_with_both_numbers()
     assert "GPU #0 reproduced, GPU #1 not reproduced" in verdict.note
     same, = evaluate_claims_on_cards([plain], [cards[0], cards[0]], ["GPU #0", "GPU #1"])
     assert same.verdict == REPRODUCED and "the 2 cards agree" in same.note
+
+
+# The harness's own cases (tests/cpp/test_noise.cpp, Bimodal.*): one rule in both languages.
+@pytest.mark.parametrize("sample, bimodal", [
+    ((0.636, 0.505, 0.505), True), ((0.636, 0.505), False),
+    ((0.636, 0.505, 0.505, 0.636, 0.505, 0.505), True),
+    ((0.5051, 0.5063, 0.5049, 0.6360, 0.6412, 0.5055), True),
+    ((1.00, 1.00, 1.01, 1.01), False), ((1.00, 1.00, 1.03, 1.03), True),
+    ((1.00, 1.02, 1.04, 1.07, 1.09, 1.11), False),
+    (tuple(1.0 + 0.005 * __import__("math").sin(k * 1.7) for k in range(12)), False),
+    (tuple(1.3 if k == 4 else 1.0 + 0.005 * __import__("math").sin(k * 1.7)
+           for k in range(12)), False)])
+def test_the_bimodal_rule_is_the_harnesses(sample, bimodal):
+    assert (bimodal_modes(sample) is not None) == bimodal
