@@ -186,7 +186,8 @@ def claims_table(verdicts, intro, note_prefix):
 
 
 def _flags(results):
-    """Errors first, then noisy and throttled times: what a reader must not over-trust."""
+    """Errors first, then noisy, bimodal, capped and throttled times: what a reader must not
+    over-trust (bimodal and capped: the run's noise rules, docs/architecture.md "Noise")."""
     errors, noisy, throttled = [], [], []
     for result_file in results.files:
         flag_pct = result_file.spread_flag_pct
@@ -203,6 +204,13 @@ def _flags(results):
                               f"shown but its result is not checked")
             if b.spread is not None and 100 * b.spread > flag_pct:
                 noisy.append(f"- **spread {b.spread:.1%}** (> {flag_pct:g}%) {where}")
+            if b.bimodal:
+                noisy.append(f"- **bimodal** after re-measuring ({b.noise.get('repetitions')} "
+                             f"repetitions): {where}")
+            if b.noise_capped:
+                noisy.append(f"- **noise target missed** within the time cap (half-width "
+                             f"{b.noise.get('half_width_pct', float('nan')):.2g} % of the "
+                             f"median, target {b.noise.get('target_pct')} %): {where}")
             if b.throttled:
                 throttled.append(f"- **throttled** in at least one repetition: {where}")
     lines = errors + noisy + throttled

@@ -388,3 +388,33 @@ def test_a_split_runs_decision_tree_is_its_first_cards(tmp_path):
     assert path == kofler_tree.tree_path(folder, 0) and tree["gpu"]["uuid"] == "GPU-card-0"
     (section,) = kofler_tree.render([device], tmp_path / "figures")
     assert "1–∞ B: soa" in section.body
+
+
+def test_bimodal_and_capped_benchmarks_are_flagged_from_the_noise_record(tmp_path):
+    """The run's noise rules record what they decided on the median entry (results/README.md):
+    a sample still bimodal after re-measuring, and one whose cap ended it off target, are
+    listed; one that met its target is not."""
+    folder = tmp_path / "run"
+    shutil.copytree(FIXTURE, folder)
+    path = folder / "idw.gpu0.json"
+    doc = json.loads(path.read_text())
+    keep = ("/naive/soa/float/p:2/size:10240/", "/naive/aos/float/p:2/size:10240/",
+            "/tiled/soa/float/p:2/size:10240/")
+    doc["benchmarks"] = [e for e in doc["benchmarks"]
+                         if any(k in e["name"] for k in keep) or "/cpu-serial/" in e["name"]]
+    noises = dict(zip(keep, (
+        {"repetitions": 12, "bimodal": True, "capped": False, "target_met": True},
+        {"repetitions": 24, "bimodal": False, "capped": True, "target_met": False,
+         "half_width_pct": 3.2, "target_pct": 1},
+        {"repetitions": 3, "bimodal": False, "capped": False, "target_met": True})))
+    for entry in doc["benchmarks"]:
+        for key, noise in noises.items():
+            if key in entry["name"] and entry.get("aggregate_name") == "median":
+                entry["noise"] = noise
+    path.write_text(json.dumps(doc))
+    assert main(["--out", str(tmp_path / "out"), str(folder)]) == 0
+    flags = (tmp_path / "out" / "REPORT.md").read_text().split("## Errored and flagged")[1]
+    assert "**bimodal** after re-measuring (12 repetitions): `idw/shepard/naive/soa/float/p:2" in flags
+    assert ("**noise target missed** within the time cap (half-width 3.2 % of the median, "
+            "target 1 %): `idw/shepard/naive/aos/float/p:2") in flags
+    assert "tiled/soa" not in flags
