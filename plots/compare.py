@@ -28,7 +28,7 @@ from plots.cli import run
 from plots.html import write_html
 from plots.kofler_label import METHOD_LAYOUTS, runs_as
 from plots.text import format_seconds, markdown_table
-from plots.load import Results, load_files, load_results, split_device
+from plots.load import Results, ResultsError, load_files, load_results, split_device
 from plots.papers import PAPERS
 
 CEILINGS = ("copy_bandwidth_gbs", "fp32_fma_per_s", "fp32_rcp_per_s", "fp64_fma_per_s")
@@ -665,6 +665,10 @@ def write_comparison(folder_a, folder_b, out_dir, references=reference.ROOT):
     COMPARE.md, its figures and report.html; return (comparison, written paths). Raises
     ResultsError/ClaimsError before writing anything."""
     side_a, side_b = load_side(folder_a, references), load_side(folder_b, references)
+    if sorted(f.path.resolve() for f in side_a.device.files) == sorted(
+            f.path.resolve() for f in side_b.device.files):
+        raise ResultsError(f"A ({folder_a}) and B ({folder_b}) are the same results: a GPU compared "
+                           "with itself says nothing; give two different folders or references")
     comparison = compare_devices(side_a.device, side_b.device)
     out_dir = Path(out_dir)
     parts = sections(comparison, out_dir / "figures")
