@@ -28,7 +28,7 @@ BenchmarkId shepard_id(std::string_view version, std::string_view layout, Precis
 std::vector<PlannedCase> plan_shepard(const Preset& preset, const nlohmann::json& j, std::string_view,
                                       const Overrides& overrides) {
   const Config c = read_config(preset, j, overrides);
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (std::size_t size : c.sizes)
     for (Precision prec : c.precisions) {
       if (c.cpu_baselines)

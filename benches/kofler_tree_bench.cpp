@@ -308,7 +308,7 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
                                          : fmt::format("'records' {} with {} iterations: {}", base.records, n, why),
                             where);
 
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (std::size_t m : fields)  // outermost: the reference checksum is computed once per m
     for (std::size_t n : iterations)
       for (const auto& layout : layouts)

@@ -48,7 +48,7 @@ std::vector<PlannedCase> plan_ok(const Preset& preset, const nlohmann::json& j, 
                                  const Overrides& overrides) {
   const Config c = read_config(preset, j, overrides);
   auto wanted = [&](Prec p) { return c.precisions.empty() || std::find(c.precisions.begin(), c.precisions.end(), p) != c.precisions.end(); };
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   std::vector<std::string> names;
   auto add_gpu = [&](int e, Prec p, int scale, std::size_t wells) {
     if (!wanted(p)) return;

@@ -20,7 +20,7 @@ namespace lb::datasets {
 namespace fs = std::filesystem;
 namespace {
 
-//! Live temporary files, removed by the SIGINT/SIGTERM/SIGHUP handler before the signal's
+//! Live temporary files, removed by the handler of kCleanupSignals before the signal's
 //! default action ends the process. The handler only reads these slots and calls unlink,
 //! sigaction, raise and pthread_sigmask (async-signal-safe); the paths are strdup'ed strings
 //! published through atomics and never freed while the process lives (a retired path stays
@@ -31,7 +31,8 @@ std::array<std::atomic<char*>, 64> g_live_temporaries{};
 //! file is registered.
 std::atomic<int> g_creating{0};
 std::atomic<int> g_deferred_signal{0};
-constexpr std::array kCleanupSignals{SIGINT, SIGTERM, SIGHUP};
+// SIGQUIT (Ctrl-\\), SIGXFSZ (a write past ulimit -f) and SIGXCPU end a process too: the same.
+constexpr std::array kCleanupSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ, SIGXCPU};
 
 sigset_t cleanup_signal_set() {
   sigset_t set;

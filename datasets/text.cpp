@@ -59,8 +59,12 @@ bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 }  // namespace
 
-std::uint64_t max_input_bytes(std::uint64_t default_limit) {
-  const char* value = std::getenv(kMaxInputEnv);
+namespace {
+
+//! The positive size the environment variable `name` holds (bytes or a count, optionally with
+//! a K, M or G suffix: 2^10, 2^20, 2^30), else `default_limit` where it is not set.
+std::uint64_t env_limit(const char* name, std::uint64_t default_limit) {
+  const char* value = std::getenv(name);
   if (value == nullptr) return default_limit;
   const std::string_view text = trim(value);
   std::uint64_t n = 0;
@@ -71,11 +75,18 @@ std::uint64_t max_input_bytes(std::uint64_t default_limit) {
   for (auto [s, units] : {std::pair{10, "Kk"}, {20, "Mm"}, {30, "Gg"}})
     if (suffix.size() == 1 && std::string_view(units).find(suffix[0]) != std::string_view::npos) shift = s;
   if (ptr == text.data() || ec != std::errc{} || shift < 0 || n == 0 || n > (~std::uint64_t{0} >> shift))
-    throw InputError(fmt::format("{}={} is not a size: give a positive number of bytes, optionally with a K, M or G "
-                                 "suffix (KiB, MiB, GiB)",
-                                 kMaxInputEnv, quote(value)));
+    throw InputError(fmt::format("{}={} is not a size: give a positive number{}, optionally with a K, M or G "
+                                 "suffix ({})",
+                                 name, quote(value), name == kMaxInputEnv ? " of bytes" : "",
+                                 name == kMaxInputEnv ? "KiB, MiB, GiB" : "times 1024, 1024^2, 1024^3"));
   return n << shift;
 }
+
+}  // namespace
+
+std::uint64_t max_input_bytes(std::uint64_t default_limit) { return env_limit(kMaxInputEnv, default_limit); }
+
+std::uint64_t max_plan_benchmarks() { return env_limit(kMaxPlanEnv, kMaxPlanBenchmarks); }
 
 std::string read_bounded(std::istream& in, const std::string& name, std::uint64_t limit) {
   constexpr std::uint64_t kChunk = 1 << 16;
@@ -104,15 +115,22 @@ std::string read_bounded(std::istream& in, const std::string& name, std::uint64_
 std::string read_bounded(const std::string& path, std::uint64_t limit) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError(fmt::format("{}: is a directory, not a file", path));
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) throw InputError(fmt::format("{}: is a directory, not a file", path));
+  // A device (/dev/zero, /dev/urandom) is no input file and may never end.
+  if (fs::is_character_file(status) || fs::is_block_file(status))
+    throw InputError(fmt::format("{}: is a device, not a file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open file ({})", path, std::strerror(errno)));
-  // A regular file's size refuses it before any read (devices, pipes and /proc files are
-  // read up to the limit).
-  if (fs::is_regular_file(path, ec))
+  // A regular file's size refuses it before any read; a pipe or a /proc file is read up to
+  // the limit, at most kMaxStreamBytes unless LB_MAX_INPUT_BYTES asks for more.
+  if (fs::is_regular_file(status)) {
     if (const auto size = fs::file_size(path, ec); !ec && size > limit)
-        throw InputError(fmt::format("{}: {} bytes, larger than the input size limit of {}; set {} to raise it", path,
+      throw InputError(fmt::format("{}: {} bytes, larger than the input size limit of {}; set {} to raise it", path,
                                    size, describe_bytes(limit), kMaxInputEnv));
+  } else if (std::getenv(kMaxInputEnv) == nullptr) {
+    limit = std::min(limit, kMaxStreamBytes);
+  }
   return read_bounded(in, path, limit);
 }
 

@@ -1,7 +1,10 @@
 """A seeded mutation fuzzer for the result JSON that `plots` reads (plots/load.py).
 
-The rule: `load_results` on a folder holding one mutated `<suite>.gpu0.json` either returns
+The rule: `load_results` on a folder holding a mutated `<suite>.gpu0.json` either returns
 or raises ResultsError whose message names the folder or file; any other exception is a bug.
+The folder around it varies with the input (write_folder): the file gzip-compressed or
+falsely named .gz, a run.json and a second GPU's file, a folder and a device named like
+result files.
 Seeds: the fixture result files (tests/python/fixtures: idw_quick's file and what the kofler,
 inner and kriging fixture generators write), cut to a few benchmarks each so a run tries
 many inputs. Mutations work on the parsed tree (values of other types, removed keys, changed
@@ -15,6 +18,7 @@ With FILEs, each is loaded once (regression inputs) instead of fuzzing.
 
 import argparse
 import copy
+import gzip
 import hashlib
 import json
 import random
@@ -123,12 +127,31 @@ class Failure(Exception):
     """An input that broke the rule; the message says how."""
 
 
-def check_one(data, folder):
-    """Loads `data` as the only result file of `folder`; raises Failure unless it loads or
-    raises a ResultsError naming the folder."""
+def write_folder(data, folder):
+    """The results folder an input stands for: `data` as its result file, and, decided by
+    the input's hash (so a kept input replays the same folder), the file gzip-compressed,
+    not gzip though named .gz, beside a run.json and a second GPU's copy (and its .gz twin),
+    or beside a folder and a device named like result files."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    (folder / RESULT_NAME).write_bytes(data)
+    shape = hashlib.sha1(data).digest()[0] % 8
+    if shape == 4:
+        (folder / (RESULT_NAME + ".gz")).write_bytes(gzip.compress(data))
+        return
+    (folder / (RESULT_NAME + (".gz" if shape == 5 else ""))).write_bytes(data)
+    if shape == 6:
+        (folder / "run.json").write_bytes(data)
+        (folder / "fuzz.gpu1.json").write_bytes(data)
+        (folder / "fuzz.gpu1.json.gz").write_bytes(gzip.compress(data))
+    elif shape == 7:
+        (folder / "folder.gpu1.json").mkdir()
+        (folder / "dev.gpu2.json").symlink_to("/dev/zero")  # sorted first: read first
+
+
+def check_one(data, folder):
+    """Loads the results folder `data` stands for (write_folder); raises Failure unless it
+    loads or raises a ResultsError naming the folder."""
+    write_folder(data, folder)
     try:
         load_results([folder])
     except ResultsError as error:

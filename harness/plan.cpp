@@ -2,13 +2,65 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "lb/datasets/text.hpp"
 #include "lb/harness/suite.hpp"
 
 namespace lb::harness {
+
+namespace {
+
+//! The cases planned so far for the suite being planned (plan_suite, plan_program reset it).
+thread_local std::uint64_t planned_cases = 0;
+
+//! The offending piece of `id` (its field or parameter, and its value) or nullopt.
+std::optional<std::pair<std::string, std::string>> bad_name_part(const BenchmarkId& id) {
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"version", &id.version}, {"layout", &id.layout}, {"precision", &id.precision}};
+  for (const auto& [field, value] : fields)
+    if (!name_part_problem(*value).empty()) return std::pair{std::string(field), *value};
+  for (const auto& [key, value] : id.params) {
+    if (!name_part_problem(key).empty()) return std::pair{key, key};
+    if (!name_part_problem(value).empty()) return std::pair{key, value};
+  }
+  return std::nullopt;
+}
+
+//! The preset key a name part came from, to point the error at its line: the part's own key
+//! or its plural (a parameter "partition" from "partitions"), else the string as written in
+//! the file, else the program's own key.
+std::string key_in_preset(const Preset& preset, const std::string& part, const std::string& value,
+                          std::string_view where) {
+  for (const std::string& key : {part, part + "s"})
+    if (preset.text.find('"' + key + '"') != std::string::npos) return key;
+  const std::string written = nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (preset.text.find(written) != std::string::npos) return written.substr(1, written.size() - 2);
+  return std::string(where);
+}
+
+}  // namespace
+
+void Cases::push_back(PlannedCase c) {
+  if (const std::uint64_t limit = datasets::text::max_plan_benchmarks(); ++planned_cases > limit) throw PlanTooLarge(limit);
+  std::vector<PlannedCase>::push_back(std::move(c));
+}
+
+PlanTooLarge::PlanTooLarge(std::uint64_t limit)
+    : std::length_error(fmt::format("more than {} benchmarks", limit)), limit(limit) {}
+
+std::string name_part_problem(std::string_view part) {
+  if (part.empty()) return "it is empty";
+  for (const char ch : part) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c <= 0x20 || c >= 0x7f) return fmt::format("it holds {}", c == ' ' ? "a blank" : fmt::format("the byte \\x{:02x}", c));
+    if (c == '/' || c == ':') return fmt::format("it holds '{}', which separates a name's parts", ch);
+  }
+  return {};
+}
 
 std::string benchmark_name(const BenchmarkId& id) {
   std::string name = fmt::format("{}/{}/{}/{}/{}", id.suite, id.program, id.version, id.layout, id.precision);
@@ -31,11 +83,31 @@ const Axis& Program::axis(std::string_view axis) const {
 }
 
 std::vector<PlannedBenchmark> plan_program(const std::string& suite, const Program& program, const Preset& preset,
-                                           const nlohmann::json& j, std::string_view where, const Overrides& overrides) {
+                                           const nlohmann::json& j, std::string_view where, const Overrides& overrides,
+                                           bool first) {
+  if (first) planned_cases = 0;
+  std::vector<PlannedCase> cases;
+  try {
+    cases = program.plan(preset, j, where, overrides);
+  } catch (const PlanTooLarge& e) {
+    throw preset.error_at(where,
+                          fmt::format("suite {} plans more than {} benchmarks (at program {}); plan fewer, or set {} "
+                                      "to raise the limit",
+                                      suite, e.limit, program.name, datasets::text::kMaxPlanEnv),
+                          suite);
+  }
   std::vector<PlannedBenchmark> plan;
-  for (PlannedCase& c : program.plan(preset, j, where, overrides)) {
+  for (PlannedCase& c : cases) {
     c.id.suite = suite;
     c.id.program = program.name;
+    // Every string that becomes part of a name (a network, a partition, ...) is checked once,
+    // here: a newline would make `plan` print two names, a blank or ':' an ambiguous one.
+    if (const auto bad = bad_name_part(c.id))
+      throw preset.error_at(
+          key_in_preset(preset, bad->first, bad->second, where),
+          fmt::format("{} {} cannot be part of a benchmark name: {} (use letters, digits and . _ - + | = , ...)",
+                      bad->first, datasets::text::quote(bad->second), name_part_problem(bad->second)),
+          where);
     std::string name = c.name();
     const int repetitions = c.run.repetitions;
     const double min_time_s = c.run.min_time_s;
@@ -56,9 +128,10 @@ std::vector<PlannedBenchmark> plan_suite(const std::string& suite, const SuitePr
   for (const Program& p : s.programs) names.values.push_back(p.name);
   for (const auto& item : section.items()) names.check(preset, item.key(), item.key(), suite);
   std::vector<PlannedBenchmark> plan;
+  planned_cases = 0;
   for (const Program& program : s.programs)  // run order is the suite's, not the file's
     if (section.contains(program.name)) {
-      auto part = plan_program(suite, program, preset, section[program.name], program.name, overrides);
+      auto part = plan_program(suite, program, preset, section[program.name], program.name, overrides, false);
       plan.insert(plan.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     }
   // A section of programs that plans nothing (none named, or --precision leaves none) is the

@@ -30,7 +30,7 @@ from plots.cli import run
 from plots.html import write_html
 from plots.kofler_label import METHOD_LAYOUTS, runs_as
 from plots.text import format_seconds, markdown_table
-from plots.load import Results, load_files, load_results, split_device
+from plots.load import Results, ResultsError, load_files, load_results, split_device
 from plots.papers import PAPERS
 
 BENCHMARKS_CSV = "compare_benchmarks.csv"  # every compared benchmark, beside COMPARE.md
@@ -784,6 +784,10 @@ def write_comparison(folder_a, folder_b, out_dir, references=reference.ROOT):
     COMPARE.md, its figures and report.html; return (comparison, written paths). Raises
     ResultsError/ClaimsError before writing anything."""
     side_a, side_b = load_side(folder_a, references), load_side(folder_b, references)
+    if sorted(f.path.resolve() for f in side_a.device.files) == sorted(
+            f.path.resolve() for f in side_b.device.files):
+        raise ResultsError(f"A ({folder_a}) and B ({folder_b}) are the same results: a GPU compared "
+                           "with itself says nothing; give two different folders or references")
     comparison = compare_devices(side_a.device, side_b.device)
     out_dir = Path(out_dir)
     parts = sections(comparison, out_dir / "figures", table_name=BENCHMARKS_CSV)

@@ -11,6 +11,7 @@ so are cards of one GPU name whose suites do not overlap (a reference completed 
 import gzip
 import json
 import math
+import os
 import re
 import statistics
 from collections import Counter
@@ -24,13 +25,52 @@ from plots.names import FIELDS, parse_name
 RESULT_FILE = re.compile(r"^(?P<suite>.+)\.gpu(?P<index>\d+)\.json(?:\.gz)?$")
 
 
-def read_json_text(path):
-    """The text of a result file, `.json` or gzip-compressed `.json.gz`."""
+# Every result file is read through read_bounded: at most this many bytes (after
+# decompression), or LB_MAX_INPUT_BYTES where set (bytes, or with a K, M or G suffix: the
+# C++ loaders' variable), so a small .json.gz that inflates to gigabytes, or an endless
+# input, is refused before it fills the memory. The largest committed result is ~20 MiB.
+MAX_INPUT_ENV = "LB_MAX_INPUT_BYTES"
+MAX_RESULT_BYTES = 256 << 20
+_CHUNK = 1 << 20
+
+
+def max_input_bytes(default=MAX_RESULT_BYTES):
+    """LB_MAX_INPUT_BYTES where set, else `default`; ResultsError for a value that is no size."""
+    value = os.environ.get(MAX_INPUT_ENV)
+    if value is None:
+        return default
+    match = re.fullmatch(r"\s*(\d+)([KkMmGg]?)\s*", value)
+    if not match or int(match[1]) == 0:
+        raise ResultsError(f"{MAX_INPUT_ENV}={value!r} is not a size: give a positive number of "
+                           "bytes, optionally with a K, M or G suffix (KiB, MiB, GiB)")
+    return int(match[1]) << {"": 0, "k": 10, "m": 20, "g": 30}[match[2].lower()]
+
+
+def read_bounded(path, limit=None):
+    """The bytes of the file at `path`, gunzipped when its name ends in .gz, read in chunks:
+    ResultsError naming the file once more than `limit` bytes (max_input_bytes()) come out,
+    and for a character or block device (/dev/zero: endless)."""
     path = Path(path)
-    if path.name.endswith(".gz"):
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return f.read()
-    return path.read_text(encoding="utf-8")
+    limit = max_input_bytes() if limit is None else limit
+    if path.exists() and (path.is_char_device() or path.is_block_device()):
+        raise ResultsError(f"{path}: is a device, not a file")
+    chunks, size = [], 0
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        while chunk := f.read(min(_CHUNK, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise ResultsError(
+                    f"{path}: larger than the input size limit of {limit} bytes"
+                    f"{' once decompressed' if opener is gzip.open else ''}; set {MAX_INPUT_ENV} "
+                    "to raise it")
+    return b"".join(chunks)
+
+
+def read_json_text(path):
+    """The text of a result file, `.json` or gzip-compressed `.json.gz` (read_bounded)."""
+    return read_bounded(path).decode("utf-8")
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 HOST_VERSION_PREFIX = "cpu-"
 # Keys Google Benchmark writes itself; every other numeric key of an entry is a counter.
@@ -188,6 +228,8 @@ def load_files(folder, paths):
 
 
 def _result_paths(folder):
+    if folder.exists() and not folder.is_dir():
+        raise ResultsError(f"{folder}: is a file, not a results folder")
     if not folder.is_dir():
         raise ResultsError(f"{folder}: results folder does not exist")
     paths = sorted(p for p in folder.iterdir() if RESULT_FILE.match(p.name))

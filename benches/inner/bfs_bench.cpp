@@ -189,7 +189,7 @@ std::vector<PlannedCase> plan_bfs(const Preset& preset, const nlohmann::json& j,
     source = j["source"].get<std::uint64_t>();
   }
 
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (InnerStrategy s : strategies)
     for (InnerLayout l : layouts)
       for (std::size_t n : inline_counts(s, sizes, s == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree)) {

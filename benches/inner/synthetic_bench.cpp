@@ -67,7 +67,7 @@ Config read_config(const Preset& preset, const nlohmann::json& j, std::string_vi
 std::vector<PlannedCase> plan_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                         const Overrides& overrides) {
   const Config c = read_config(preset, j, where, overrides);
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   std::set<std::string> planned;
   auto add = [&](InnerLayout l, InnerStrategy s, std::size_t inline_count, std::size_t objects) {
     const SyntheticCase sc{l, s, s == InnerStrategy::partial ? inline_count : 0, objects, c.block};

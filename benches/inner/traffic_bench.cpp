@@ -240,7 +240,10 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
   base.source = find_traffic_network(j["network"].get<std::string>(), tile);
   base.cars = positive("cars", 0xfffffffeu);
   base.steps = static_cast<std::uint32_t>(positive("steps", 0xffffffffu));
-  base.seed = j.contains("seed") ? positive("seed", ~std::uint64_t{0}) : 7;
+  // Any 64-bit seed, 0 included, as `layoutbench traffic --seed` takes it.
+  if (j.contains("seed") && !j["seed"].is_number_unsigned())
+    throw preset.error_at("seed", "'seed' must be an integer in [0, 2^64 - 1]", where);
+  base.seed = j.value("seed", std::uint64_t{7});
   const auto layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
   const auto fields = preset.parsed_list_at(j, "fields", where, traffic::parse_swept_field);
   const auto strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
@@ -258,7 +261,7 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
   const double tiles = double(tile[0]) * tile[1], cars = double(base.cars);
   const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 200};
 
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   auto add = [&](InnerLayout l, SweptField f, InnerStrategy s, std::size_t shown, std::size_t n) {
     TrafficCase c = base;
     c.layout = {l, f, s, n};

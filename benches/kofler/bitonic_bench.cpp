@@ -153,7 +153,7 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
 
   const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
                                           lb::kofler::kSortCompileTimeTiles.end());
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   if (!precision_wanted(overrides, kPrecision)) return plan;
   const auto method = method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), overrides);
   auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {

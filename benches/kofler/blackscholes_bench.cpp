@@ -103,7 +103,7 @@ std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann
   if (!precision_wanted(overrides, "float")) return {};
   const std::vector<std::string> fields = {"S", "X", "T", "call", "put"};
   const auto method = method_source("blackscholes", fields, record_field_bytes<Option>(), overrides);
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
     // outputs; host: the downloaded outputs.

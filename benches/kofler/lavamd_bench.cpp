@@ -161,7 +161,7 @@ std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json&
   for (const auto& p : precisions) lavamd_program().axis("precision").check(preset, p, "precisions", where);
   const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
                                           lb::kofler::kLavaCompileTimeTiles.end());
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (const std::size_t side : sides) {
     const int boxes_1d = int(side);
     const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);

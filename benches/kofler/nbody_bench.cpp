@@ -116,7 +116,7 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
     throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
   params.steps = j["steps"].get<int>();
   const auto method = method_source("nbody", {"pos", "vel"}, record_field_bytes<Body>(), overrides);
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
     // One reference per size, made when its first benchmark runs, shared by all layouts.
     auto shared = std::make_shared<std::shared_ptr<const NBodyCase>>();

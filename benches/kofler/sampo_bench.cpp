@@ -151,7 +151,7 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
   const std::vector<std::string> fields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
   const std::vector<std::size_t> ct_tiles(std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles));
   const auto method = method_source("sampo", fields, record_field_bytes<Agent>(), overrides);
-  std::vector<PlannedCase> plan;
+  Cases plan;  // counted against the plan limit
   for (std::size_t size : sizes) {
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :

@@ -1,7 +1,10 @@
 #include "common.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -47,6 +50,17 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "layoutbench: error: %s (see `%s --help`)\n", e.what(), command.c_str());
     return 2;
   }
+}
+
+int stdout_checked(int code) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed || code != 0) return code;  // a command that failed has said why already
+  const int why = errno;
+  std::fprintf(stderr, "layoutbench: error: cannot write to standard output (%s)\n",
+               why != 0 ? std::strerror(why) : "an earlier write failed");
+  return 2;
 }
 
 namespace {

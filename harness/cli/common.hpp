@@ -23,6 +23,12 @@ CLI::Validator one_of(const std::vector<std::string>& names);
 //! Returns the exit code when the program should stop here, else -1.
 int parse_command_line(CLI::App& app, int argc, char** argv);
 
+//! `code` once standard output is flushed and was written whole; a failed write (a full
+//! disk, `> /dev/full`, a closed pipe) is "layoutbench: error: cannot write to standard
+//! output (<why>)" and exit code 2, so a pipeline never takes a cut output for a whole one.
+//! main() ends every subcommand through it.
+int stdout_checked(int code);
+
 //! What a command is doing, with the size of what it allocates, named when the host runs
 //! out of memory (a std::bad_alloc says nothing): "out of host memory while loading the
 //! points of p.csv (a 1.2 GiB file)". Phases nest; the innermost one is named. A phase left

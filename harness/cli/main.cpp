@@ -244,7 +244,8 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
 }  // namespace
 }  // namespace lb::harness
 
-int main(int argc, char** argv) {
+namespace {
+int run_command(int argc, char** argv) {
   using namespace lb::harness;
   CLI::App app{"layoutbench: GPU data-layout benchmarks (see README.md)"};
   app.require_subcommand(1);
@@ -306,3 +307,7 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+}  // namespace
+
+// Every subcommand's output checked once at the end: a failed write to stdout is exit 2.
+int main(int argc, char** argv) { return lb::tools::stdout_checked(run_command(argc, argv)); }

@@ -201,6 +201,9 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     if args.slurm and args.devices:
         raise UsageError("--devices picks GPUs of this host; on Slurm, --tasks and "
                          "--gpus-per-task say how many GPUs the run takes")
+    if args.slurm:
+        slurm.check_script_path(*(("--resume", args.resume) if args.resume else
+                                  ("--results-root", args.results_root or DEFAULT_RESULTS_ROOT)))
     binary, registry, selection, plans, model = selection_and_plans(args, meta)
     if args.slurm:
         options = slurm.parse_options(args, meta and meta["slurm"]["options"])

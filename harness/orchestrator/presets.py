@@ -225,12 +225,28 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "gpu"
 
 
+def preset_label(preset: str) -> str:
+    """The preset as run folders and Slurm job names carry it: its file's stem with anything
+    but letters, digits, '_', '.' and '-' made '-' (a named preset's stem is its name)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem)
+
+
 def create_run_dir(root: Path, device_name: str, preset: str, create: bool = True) -> Path:
     """<root>/<date>_<device>_<preset>[_n], made; without create, the name it would have."""
-    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(preset).stem)  # a named preset's stem is its name
+    label = preset_label(preset)
     base = f"{datetime.date.today().isoformat()}_{slug(device_name)}_{label}"
+    # A results root that is a file, or lies under one, is the user's mistake: said so, before
+    # anything is made (also for a dry run, which makes nothing).
+    for folder in (root, *root.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise UsageError(f"results root {root}: {folder} is a file, not a folder")
+            break
     if create:
-        root.mkdir(parents=True, exist_ok=True)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"results root {root}: cannot make it ({e.strerror})")
     attempt = 1
     while True:
         path = root / (base if attempt == 1 else f"{base}_{attempt}")
@@ -243,3 +259,5 @@ def create_run_dir(root: Path, device_name: str, preset: str, create: bool = Tru
             return path
         except FileExistsError:
             attempt += 1
+        except OSError as e:
+            raise UsageError(f"results root {root}: cannot make {path.name} in it ({e.strerror})")

@@ -51,19 +51,60 @@ class Run:
     meta: dict = field(default_factory=dict)  # run.json
 
 
+def expect(value, kind: type, what: str):
+    """`value` when it is a `kind` (a JSON object, list, string), else ValueError naming `what`."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = {dict: "an object", list: "a list", str: "a string", int: "an integer"}
+        raise ValueError(f"{what} is not {names[kind]}")
+    return value
+
+
+def check_slurm_block(meta: dict) -> None:
+    """A Slurm run's tasks (at least one) and its "slurm" block: the options and each
+    submission's array and collect jobs, as slurm.py reads them."""
+    if not expect(meta["tasks"], list, '"tasks"'):
+        raise ValueError('"tasks" names no task')
+    block = expect(meta["slurm"], dict, '"slurm"')
+    options = expect(block["options"], dict, '"slurm" "options"')
+    if options:  # {} until the first submission is recorded
+        expect(options["partitions"], list, '"slurm" "options" "partitions"')
+        for key in ("tasks", "gpus_per_task"):
+            expect(options[key], int, f'"slurm" "options" "{key}"')
+    for k, submission in enumerate(expect(block["submissions"], list, '"slurm" "submissions"')):
+        where = f'"slurm" "submissions" {k + 1}'
+        expect(submission, dict, where)
+        for array in expect(submission["arrays"], list, f'{where} "arrays"'):
+            expect(array, dict, f'{where}: an array')
+            for task in expect(array["tasks"], list, f'{where}: an array\'s "tasks"'):
+                expect(task, int, f'{where}: a task id')
+        expect(submission["collect"], dict, f'{where} "collect"')["job"]
+
+
 def load_run_json(run_dir: Path) -> dict:
+    """run.json, every part of it a run reads checked first: UsageError "<file>: malformed
+    run.json (<what is wrong>)", one line, for any other shape."""
     path = run_dir / "run.json"
+    if run_dir.exists() and not run_dir.is_dir():
+        raise UsageError(f"{run_dir} is a file, not a run folder")
     if not path.is_file():
         raise UsageError(f"{run_dir} is not a run folder (no run.json)")
     try:
-        meta = json.loads(path.read_text())
-        Selection(**meta["args"])
-        if not isinstance(meta["bin"], str) or not isinstance(meta["devices"], list):
-            raise ValueError('"bin" or "devices" missing')
-        for task in meta.get("tasks", []):
+        meta = expect(json.loads(path.read_text()), dict, "the file")
+        Selection(**expect(meta["args"], dict, '"args"'))
+        expect(meta["bin"], str, '"bin"')
+        for device in expect(meta["devices"], list, '"devices"'):
+            expect(expect(device, dict, "a device")["index"], int, "a device's index")
+        for key, kind in (("plan", dict), ("resumed", list), ("executor", str)):
+            if key in meta:
+                expect(meta[key], kind, f'"{key}"')
+        for task in expect(meta.get("tasks", []), list, '"tasks"'):
             Task.from_json(task)
-    except (ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{path}: malformed run.json ({e!r})")
+        if meta.get("executor") == "slurm":
+            check_slurm_block(meta)
+    except KeyError as e:
+        raise UsageError(f"{path}: malformed run.json (no key {e})")
+    except (ValueError, TypeError, OSError) as e:
+        raise UsageError(f"{path}: malformed run.json ({e})")
     return meta
 
 

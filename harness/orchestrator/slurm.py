@@ -25,15 +25,22 @@ from orchestrator.journal import (JournalError, assemble, read_journal, write_js
                                   write_text_atomic)
 from orchestrator.binary import list_devices
 from orchestrator.locks import RunLock
+from orchestrator.presets import preset_label
 from orchestrator.runs import Run, make_figures, result_folders, tally
 from orchestrator.shards import Task
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")   # a partition: also its results folder's name
 TIME = re.compile(r"(\d+-)?\d+(:\d+){0,2}|INFINITE|UNLIMITED")  # sbatch --time's formats
 WORD = re.compile(r"[^\s'\"\\]+")                  # one #SBATCH value: no blanks or quotes
+PLAIN = re.compile(r"[A-Za-z0-9_.,:/=%@+-]+")      # a directive value sbatch reads as written
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")           # no line of a script can carry these
 ACTIVE = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETING", "CONFIGURING", "REQUEUED",
           "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING", "SIGNALING", "STAGE_OUT"}
 REPORT_HEADER = "# Layout benchmark report"
+# Array task ids run from 0 to MaxArraySize - 1: Slurm's default MaxArraySize, 1001, bounds
+# the tasks of a run (every partition's together); no node has more GPUs than this.
+MAX_ARRAY_SIZE = 1001
+MAX_GPUS_PER_TASK = 64
 
 
 @dataclass
@@ -48,9 +55,9 @@ class SlurmOptions:
     account: str | None = None
     qos: str | None = None
 
-    def directives(self) -> list[str]:
+    def directives(self) -> list[tuple[str, str]]:
         """The #SBATCH options every job of the run shares (not the partition)."""
-        return [f"--{key}={value}" for key, value in
+        return [(f"--{key}", value) for key, value in
                 (("constraint", self.constraint), ("time", self.time),
                  ("account", self.account), ("qos", self.qos)) if value]
 
@@ -66,9 +73,15 @@ def parse_options(args, recorded: dict | None) -> SlurmOptions:
                              "'_', '.', '-')")
     if len(set(given_partitions)) != len(given_partitions):
         raise UsageError(f"--partition names a partition twice ({', '.join(given_partitions)})")
-    for flag, value in (("--tasks", args.tasks), ("--gpus-per-task", args.gpus_per_task)):
-        if value is not None and (value < 0 or (flag == "--tasks" and value < 1)):
-            raise UsageError(f"bad {flag} {value}: a whole number from {1 if flag == '--tasks' else 0}")
+    for flag, value, low, high in (("--tasks", args.tasks, 1, MAX_ARRAY_SIZE),
+                                   ("--gpus-per-task", args.gpus_per_task, 0, MAX_GPUS_PER_TASK)):
+        if value is not None and not low <= value <= high:
+            raise UsageError(f"bad {flag} {value}: a whole number from {low} to {high}")
+    if args.tasks is not None and len(given_partitions or [None]) * args.tasks > MAX_ARRAY_SIZE:
+        raise UsageError(f"--tasks {args.tasks} on {len(given_partitions)} partitions makes "
+                         f"{len(given_partitions) * args.tasks} array tasks; Slurm's default "
+                         f"MaxArraySize takes at most {MAX_ARRAY_SIZE} (task ids 0 to "
+                         f"{MAX_ARRAY_SIZE - 1})")
     if args.time is not None and not TIME.fullmatch(args.time):
         raise UsageError(f"bad --time '{args.time}': minutes, [D-]HH:MM:SS or UNLIMITED, as sbatch takes it")
     for flag, value in (("--constraint", args.constraint), ("--account", args.account),
@@ -159,22 +172,47 @@ def task_log(run: Run, array_job, task_id: int) -> Path:
     return slurm_dir(run) / f"{array_job}_{task_id}.log"
 
 
+def directive_value(option: str, value: str) -> str:
+    """`value` as one argument of an #SBATCH line, read back by sbatch as it is: plain text as
+    written, anything else in double quotes (sbatch's script parser splits at blanks, takes
+    an unquoted '#' as a comment and a backslash as an escape). A control character (a
+    newline would end the directive and start a command of the script) cannot be written:
+    UsageError naming the option."""
+    if CONTROL.search(value):
+        raise UsageError(f"{option} {value!r} holds a control character (a newline, tab, ...), which "
+                         "a Slurm job script cannot carry: choose a path or name without one")
+    if PLAIN.fullmatch(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def check_script_path(option: str, path: Path | str) -> None:
+    """Before anything is made: a path the job scripts will name (the run folder under
+    `option`'s value, the checkout) can be written into them (directive_value)."""
+    for value, what in ((str(path), option), (str(REPO_ROOT), "the checkout's path")):
+        if CONTROL.search(value):
+            raise UsageError(f"{what} {value!r} holds a control character (a newline, tab, ...), "
+                             "which a Slurm job script cannot carry: choose a path without one")
+
+
 def job_script(run: Run, options: SlurmOptions, name: str, partition: str | None,
-               extra: list[str], command: str, comment: str) -> str:
-    """One sbatch script; paths relative to the repository root, the job's --chdir."""
-    directives = [f"--job-name={name}"] + ([f"--partition={partition}"] if partition else [])
+               extra: list[tuple[str, str]], command: str, comment: str) -> str:
+    """One sbatch script; paths relative to the repository root, the job's --chdir. Every
+    directive's value passes directive_value; the command is quoted for bash (shlex) and the
+    comment's lines each start with '#'."""
+    directives = [("--job-name", name)] + ([("--partition", partition)] if partition else [])
     directives += extra + options.directives()
-    directives += [f"--chdir={REPO_ROOT}"]
+    directives += [("--chdir", str(REPO_ROOT))]
     return ("#!/bin/bash\n" + "".join(f"# {line}\n" for line in comment.splitlines())
-            + "".join(f"#SBATCH {d}\n" for d in directives)
+            + "".join(f"#SBATCH {key}={directive_value(key, value)}\n" for key, value in directives)
             + f"exec {command}\n")
 
 
 def array_script(run: Run, options: SlurmOptions, partition: str | None, ids: list[int]) -> str:
-    label = Path(run.selection.preset).stem
-    gres = [f"--gres=gpu:{options.gpus_per_task}"] if options.gpus_per_task else []
-    extra = [f"--array={array_ranges(ids)}", "--ntasks=1", *gres,
-             f"--output={repo_path(slurm_dir(run))}/%A_%a.log", "--open-mode=append"]
+    label = preset_label(run.selection.preset)
+    gres = [("--gres", f"gpu:{options.gpus_per_task}")] if options.gpus_per_task else []
+    extra = [("--array", array_ranges(ids)), ("--ntasks", "1"), *gres,
+             ("--output", f"{repo_path(slurm_dir(run))}/%A_%a.log"), ("--open-mode", "append")]
     command = shlex.join([sys.executable, repo_path(RUN_PY), "--slurm-task", repo_path(run.dir)])
     comment = (f"layoutbench, preset {run.selection.preset}: array tasks {array_ranges(ids)} of "
                f"{repo_path(run.dir)}" + (f" on partition {partition}" if partition else "")
@@ -185,11 +223,11 @@ def array_script(run: Run, options: SlurmOptions, partition: str | None, ids: li
 
 
 def collect_script(run: Run, options: SlurmOptions, figures: bool) -> str:
-    label = Path(run.selection.preset).stem
+    label = preset_label(run.selection.preset)
     command = shlex.join([sys.executable, repo_path(RUN_PY), "--slurm-collect", repo_path(run.dir),
                           *([] if figures else ["--no-figures"])])
     return job_script(run, options, f"layoutbench-{label}-collect", options.partitions[0],
-                      ["--ntasks=1", f"--output={repo_path(slurm_dir(run))}/collect-%j.log"],
+                      [("--ntasks", "1"), ("--output", f"{repo_path(slurm_dir(run))}/collect-%j.log")],
                       command, f"layoutbench: figures and REPORT.md of {repo_path(run.dir)} once "
                                "its array jobs have ended (afterany).")
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "lb/datasets/text.hpp"
 #include "lb/layout/decision_tree.hpp"
 
 namespace lb::layout {
@@ -146,6 +147,14 @@ std::vector<LayoutChoice> kdlg_tile_choices(const KdlgPartition& p, const std::v
   if (tiled.empty())
     throw std::invalid_argument(fmt::format("the KDLG partition {} has no cluster of several fields to tile", c.partition));
   for (ClusterLayout& l : c.fields.clusters) l = {ClusterLayout::Kind::soa, 1};
+  // tiles^clusters layouts: counted before any is made, and refused above the plan limit.
+  const std::uint64_t limit = datasets::text::max_plan_benchmarks();
+  std::uint64_t count = 1;
+  for (std::size_t k = 0; k < tiled.size() && count <= limit; ++k) count *= tiles.size();
+  if (count > limit)
+    throw std::invalid_argument(fmt::format(
+        "{} tiles over {} clusters make more than {} layouts, the most a plan may hold; set {} to raise the limit",
+        tiles.size(), tiled.size(), limit, datasets::text::kMaxPlanEnv));
   std::vector<LayoutChoice> out;
   std::vector<std::size_t> at(tiled.size(), 0);  // an odometer over the tiles, the last cluster fastest
   for (bool more = !tiles.empty(); more;) {
@@ -266,7 +275,10 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
   if (wants("tiled")) {
     std::vector<std::size_t> tiles;
     if (j.contains("tiles") && j["tiles"] == "sweep") {
-      for (std::size_t t = 2; t <= size; t *= 2) tiles.push_back(t);
+      for (std::size_t t = 2; t <= size; t *= 2) {  // powers of two up to the size, never past 2^63
+        tiles.push_back(t);
+        if (t > size / 2) break;
+      }
     } else {
       tiles = lists.sizes("tiles");
     }

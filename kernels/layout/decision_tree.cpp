@@ -1,13 +1,14 @@
 #include "lb/layout/decision_tree.hpp"
 
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "lb/datasets/json_text.hpp"
+#include "lb/datasets/points.hpp"
+#include "lb/datasets/text.hpp"
 #include "lb/layout/choice.hpp"
 
 namespace lb::layout {
@@ -82,17 +83,15 @@ DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string&
 }
 
 DecisionTree read_decision_tree(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
+  // Read as presets are: a size limit (an endless input is refused), errors at a line, a key
+  // given twice in one object refused.
   try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(fmt::format("{}: malformed JSON at byte {}", path, e.byte));
+    const std::string text =
+        datasets::text::read_bounded(path, datasets::text::max_input_bytes(datasets::text::kMaxPresetBytes));
+    return decision_tree_from_json(datasets::parse_json_text(text, path), path);
+  } catch (const datasets::InputError& e) {
+    throw std::invalid_argument(e.what());
   }
-  return decision_tree_from_json(j, path);
 }
 
 }  // namespace lb::layout

@@ -1,6 +1,7 @@
-// Every loader of outside input (points and wells CSV, SNAP edge lists, presets) reads through
-// one bounded reader: an endless input (/dev/zero, a pipe that never closes) is refused at the
-// size limit, quickly and in one line, and a failed read is an error, never a short input.
+// Every loader of outside input (points and wells CSV, SNAP edge lists, presets, decision
+// trees) reads through one bounded reader: a device (/dev/zero) is refused before any read, an
+// endless pipe at the size limit (256 MiB where LB_MAX_INPUT_BYTES is not set), quickly and in
+// one line, and a failed read is an error, never a short input.
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 #include "lb/datasets/text.hpp"
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/preset.hpp"
+#include "lb/layout/decision_tree.hpp"
 #include "temp_files.hpp"
 
 namespace {
@@ -96,6 +98,7 @@ const Loader kLoaders[] = {
     {"wells", [](const std::string& p) { load_wells_csv(p); }, "x,y,top\n", "1,2,3\n"},
     {"graph", [](const std::string& p) { load_snap_edge_list(p); }, "# edges\n", "1\t2\n"},
     {"preset", [](const std::string& p) { lb::harness::load_preset(p); }, "{\"suites\": {\"idw\": {\"sizes\": [", "1, "},
+    {"tree", [](const std::string& p) { lb::layout::read_decision_tree(p); }, "{\"intervals\": [", "{}, "},
 };
 
 void PrintTo(const Loader& loader, std::ostream* out) { *out << loader.name; }
@@ -109,6 +112,8 @@ class EveryLoader : public TempFilesTest, public ::testing::WithParamInterface<L
     } catch (const InputError& e) {
       return e.what();
     } catch (const lb::harness::PresetError& e) {
+      return e.what();
+    } catch (const std::invalid_argument& e) {  // the tree's errors
       return e.what();
     }
     return "";
@@ -128,14 +133,31 @@ class EveryLoader : public TempFilesTest, public ::testing::WithParamInterface<L
   }
 };
 
-TEST_P(EveryLoader, DevZeroIsRefusedAtTheSizeLimit) {
+TEST_P(EveryLoader, ADeviceIsRefusedBeforeAnyRead) {
   if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
-  expect_refused_at_the_limit("/dev/zero");
+  const ScopedEnv unset(text::kMaxInputEnv, nullptr);  // the default limit: 2 GiB for data
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_of("/dev/zero"), "/dev/zero: is a device, not a file");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
 }
 
 TEST_P(EveryLoader, AnEndlessPipeIsRefusedAtTheSizeLimit) {
   const EndlessFifo fifo(dir_ / "endless", GetParam().head, GetParam().line);
   expect_refused_at_the_limit(fifo.path());
+}
+
+class EndlessPipe : public TempFilesTest {};
+
+TEST_F(EndlessPipe, IsRefusedAtTheStreamLimitWithoutLbMaxInputBytes) {
+  const ScopedEnv unset(text::kMaxInputEnv, nullptr);
+  const EndlessFifo fifo(dir_ / "endless", "x,y,value\n", "1,2,3\n");
+  try {
+    load_points_csv(fifo.path());
+    FAIL() << "an endless pipe was read to its end";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), fifo.path() + ": larger than the input size limit of 256 MiB (268435456 bytes); "
+                                                   "set LB_MAX_INPUT_BYTES to raise it");
+  }
 }
 
 TEST_P(EveryLoader, ARegularFileOverTheLimitIsRefusedByItsSize) {

@@ -187,7 +187,8 @@ def test_out_of_memory_names_what_was_being_allocated(tmp_path):
 
 # --- signals: however many arrive, no temporary file is left and the old output stays -------
 
-@pytest.mark.parametrize("signals", [(signal.SIGINT, signal.SIGTERM), (signal.SIGTERM, signal.SIGTERM)])
+@pytest.mark.parametrize("signals", [(signal.SIGINT, signal.SIGTERM), (signal.SIGTERM, signal.SIGTERM),
+                                     (signal.SIGQUIT, signal.SIGQUIT)])
 def test_signals_in_a_row_leave_no_temporary_file(tmp_path, inputs, signals):
     """A long write (4 million grid points) hit by two signals back to back, as `timeout` or
     a second ^C sends them, the moment its temporary file appears and a little later. (The
@@ -209,3 +210,51 @@ def test_signals_in_a_row_leave_no_temporary_file(tmp_path, inputs, signals):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "out.csv", "points.csv", "wells.csv"], \
             f"attempt {attempt}"
         assert out.read_text() == "old\n"
+
+
+def test_a_write_past_the_file_size_limit_leaves_no_temporary_file(tmp_path, inputs):
+    """`ulimit -f`: the write that passes it gets SIGXFSZ, which ends the process as the other
+    cleanup signals do, its temporary file removed, the old output kept (issue 41)."""
+    out = tmp_path / "out.csv"
+    out.write_text("old\n")
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 16, 1 << 16))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    proc = subprocess.run([str(BIN), "idw-interpolate", "--points", str(inputs["--points"]), "--grid",
+                           "0:10:300,0:10:300", "--device", "cpu", "--out", str(out)],
+                          capture_output=True, timeout=120, preexec_fn=small_files)
+    assert proc.returncode == -signal.SIGXFSZ, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.txt", "out.csv", "points.csv", "wells.csv"]
+    assert out.read_text() == "old\n"
+
+
+# --- issue 41: stdout, trees and plans ---------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["plan", "--suite", "idw", "--preset", "quick"], ["suites", "--json"],
+                                  ["build-info"], ["advise", "--program", "nbody", "--json"]])
+def test_a_failed_write_to_stdout_is_exit_2(args):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([str(BIN), *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    # The reason where the final flush fails (a short output), else "an earlier write failed".
+    assert_one_error(r, "cannot write to standard output (")
+
+
+@pytest.mark.parametrize("args", [["advise", "--program", "nbody", "--tree", "/dev/zero"],
+                                  ["plan", "--suite", "kofler", "--preset", "quick", "--kofler-tree", "/dev/zero"]])
+def test_a_tree_that_never_ends_is_refused_before_any_read(args):
+    r = run(*args)
+    assert_one_error(r, "/dev/zero: is a device, not a file")
+
+
+def test_a_plan_above_the_limit_is_one_error_naming_the_limit(tmp_path):
+    preset = tmp_path / "big.json"
+    sizes = ", ".join(str(32 * s) for s in range(1, 201))
+    preset.write_text('{"suites": {"idw": {"sizes": [' + sizes + '],\n "versions": ["naive"], "layouts": ["soa"],'
+                      ' "precisions": ["float"], "powers": [2], "cpu_baselines": false}}}')
+    r = run("plan", "--suite", "idw", "--preset", preset, env={**os.environ, "LB_MAX_BENCHMARKS": "100"})
+    assert_one_error(r, f"{preset}:1: suite idw plans more than 100 benchmarks", "LB_MAX_BENCHMARKS")
+    assert r.stdout == ""
+    r = run("plan", "--suite", "idw", "--preset", preset, env={**os.environ, "LB_MAX_BENCHMARKS": "200"})
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 200, r.stderr

@@ -5,7 +5,8 @@
 //! names is replaced (in its own folder) and the link stays. The new content goes to a
 //! unique temporary file (mkstemp, ".<name>.XXXXXX" next to the resolved target, so the
 //! rename cannot cross file systems), which takes the existing file's mode, and is renamed
-//! into place on commit. A failure, an exception before commit, SIGINT or SIGTERM removes
+//! into place on commit. A failure, an exception before commit, SIGINT, SIGTERM, SIGHUP,
+//! SIGQUIT, SIGXFSZ (a write past `ulimit -f`) or SIGXCPU removes
 //! the temporary file, so no half-written file is ever left behind: the signal handler blocks
 //! the other cleanup signals while it runs, so however many signals arrive (`timeout` sends
 //! two, a user presses ^C twice), the temporary file is removed before the process ends. A

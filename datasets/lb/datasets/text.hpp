@@ -47,14 +47,27 @@ std::string quote(std::string_view text, std::size_t max_chars = 40);
 //! through read_bounded, with a size limit, so an endless input (/dev/zero, a pipe that never
 //! closes) is refused instead of filling the memory. The limit is the environment variable
 //! LB_MAX_INPUT_BYTES where set (bytes, or with a K, M or G suffix: KiB, MiB, GiB), else the
-//! loader's default: kMaxDataBytes for data files, kMaxPresetBytes for presets.
+//! loader's default: kMaxDataBytes for data files, kMaxPresetBytes for presets and decision
+//! trees. A character or block device (/dev/zero) is refused outright, and a pipe or other
+//! stream is read up to kMaxStreamBytes where LB_MAX_INPUT_BYTES is not set, so an endless
+//! one never holds gigabytes.
 inline constexpr const char* kMaxInputEnv = "LB_MAX_INPUT_BYTES";
 inline constexpr std::uint64_t kMaxDataBytes = std::uint64_t{2} << 30;    //!< 2 GiB
 inline constexpr std::uint64_t kMaxPresetBytes = std::uint64_t{4} << 20;  //!< 4 MiB
+inline constexpr std::uint64_t kMaxStreamBytes = std::uint64_t{256} << 20;  //!< 256 MiB
 
 //! LB_MAX_INPUT_BYTES where set, else `default_limit`; throws InputError for a value that is
 //! not a positive size.
 std::uint64_t max_input_bytes(std::uint64_t default_limit);
+
+//! The most benchmarks one plan may hold (each suite's, and the layouts a program sweeps on
+//! the way): LB_MAX_BENCHMARKS where set (a count, read as LB_MAX_INPUT_BYTES is), else
+//! kMaxPlanBenchmarks. A preset planning more is refused on reaching the limit, so a planner
+//! never holds more than the limit's cases. Throws InputError for a value that is not a
+//! positive count.
+inline constexpr const char* kMaxPlanEnv = "LB_MAX_BENCHMARKS";
+inline constexpr std::uint64_t kMaxPlanBenchmarks = 100000;
+std::uint64_t max_plan_benchmarks();
 
 //! The whole content of the file `path`. Throws InputError naming the file for a missing,
 //! unreadable or directory path, a read error (never a short content) and for more than

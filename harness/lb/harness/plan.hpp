@@ -10,6 +10,8 @@
 //! finds the suite's section in the preset, checks its program names, plans them in the
 //! suite's order, names each case with benchmark_name and runs it with run_case.
 
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +48,27 @@ struct PlannedCase {
   std::string name() const { return benchmark_name(id); }
 };
 
+//! A planner's cases: a vector whose every push_back counts against the suite's plan limit
+//! (lb::datasets::text::max_plan_benchmarks: LB_MAX_BENCHMARKS, else 100,000), so a preset
+//! planning billions is refused at the limit, holding no more, by plan_program as a
+//! PresetError at the program's line.
+class Cases : public std::vector<PlannedCase> {
+ public:
+  void push_back(PlannedCase c);
+};
+
+//! Thrown by Cases::push_back past the limit (plan_program makes it a PresetError).
+struct PlanTooLarge : std::length_error {
+  std::uint64_t limit;
+  explicit PlanTooLarge(std::uint64_t limit);
+};
+
+//! Every part of a benchmark's name passes this grammar (results/README.md, "Benchmark
+//! names"): non-empty printable ASCII without blanks, '/' or ':' (they separate the parts, a
+//! newline would split a name in `plan`'s output, a NUL cut it). "" when `part` is one, else
+//! the problem.
+std::string name_part_problem(std::string_view part);
+
 //! An axis of a program and the values it has; no values: whatever the preset gives within the
 //! program's limits (sizes, counts).
 struct Axis {
@@ -79,8 +102,12 @@ enum class Section {
 
 //! One program's benchmarks from its object `j` of the preset (found under `where`), named as
 //! in `suite`: what plan_suite does for each program (and tests for one).
+//! Every name part passes name_part_problem, else a PresetError at the line of the preset key
+//! it came from; more than the plan limit (Cases) is a PresetError at the program's line.
+//! `first`: the suite's first program (its count of planned cases starts again).
 std::vector<PlannedBenchmark> plan_program(const std::string& suite, const Program& program, const Preset& preset,
-                                           const nlohmann::json& j, std::string_view where, const Overrides& overrides);
+                                           const nlohmann::json& j, std::string_view where, const Overrides& overrides,
+                                           bool first = true);
 
 //! A suite's programs, in run order, and how its preset section holds them.
 struct SuitePrograms {

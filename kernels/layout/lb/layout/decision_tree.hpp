@@ -46,8 +46,10 @@ struct DecisionTree {
 //! unknown class.
 DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string& source);
 
-//! Reads the tree file at `path`: decision_tree_from_json's errors, and "<path>: cannot be
-//! read" or "<path>: malformed JSON: ...".
+//! Reads the tree file at `path` as presets are read (lb::datasets::text::read_bounded,
+//! LB_MAX_INPUT_BYTES, else 4 MiB; lb::datasets::parse_json_text): decision_tree_from_json's
+//! errors, and std::invalid_argument "<path>: cannot open file ...", "<path>: larger than the
+//! input size limit ...", "<path>:<line>: malformed JSON: ..." or a key given twice.
 DecisionTree read_decision_tree(const std::string& path);
 
 }  // namespace lb::layout
