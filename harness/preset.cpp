@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <optional>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
