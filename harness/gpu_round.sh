@@ -26,6 +26,11 @@
 #            matching FILTER (SUITE) with the tree's code, then with the old files swapped in,
 #            then the tree's again (drift shows as new-1 vs new-2), and prints each name's
 #            median time per build. The tree's files are restored afterwards.
+#   two-cards  issue 35's checks on a host of two GPUs: the noise rules' GPU test, `quick` on both
+#            cards side by side (--devices 0,1: every benchmark on each; the CPU benchmarks take
+#            the host-wide lock, so the two cards' CPU times must agree), the card-to-card
+#            spread of CPU and GPU benchmarks, and SAMPO's compiled tiles above 12K against SoA
+#            at the paper's sizes (the like-for-like claim); run folders tarred to $OUT
 #   traffic  the traffic simulation: lower Manhattan (data/lowermanhattan.graphml: carry it) on
 #            the CPU reference and on the GPU in two layouts (the checksums must agree), the
 #            paper's scale (8 x 8 copies, 229,376 cars, 1000 steps) timed on the GPU, memcheck
@@ -98,6 +103,33 @@ case "$phase" in
     ;;
   quick)
     stamp "make reproduce (quick)"; time make reproduce JOBS="$jobs" 2>&1 | tee "$OUT/reproduce.log" | tail -25
+    tar czf "$OUT/runs.tgz" results/runs
+    ;;
+  two-cards)
+    make build JOBS="$jobs" 2>&1 | tail -1
+    py=python3; [ -x build/venv/bin/python ] && py=build/venv/bin/python
+    stamp "noise rules on the GPU"; LB_REQUIRE_GPU=1 $py -m pytest -q -p no:cacheprovider \
+      tests/python/test_run_noise.py 2>&1 | tail -3
+    stamp "quick on cards 0,1 side by side"; start=$SECONDS
+    $py harness/run.py --bin build/layoutbench --preset quick --devices 0,1 --results-root results/runs 2>&1 | tee "$OUT/two-cards.log" | tail -8
+    stamp "quick, two cards: $((SECONDS - start)) s"
+    run=$(ls -td results/runs/*quick* | head -1)
+    $py - "$run" <<'PY' 2>&1 | tee "$OUT/card-spread.txt"
+import glob, gzip, json, statistics, sys
+def medians(path):
+    doc = json.load(open(path))
+    return {e["run_name"]: e["real_time"] for e in doc["benchmarks"] if e.get("aggregate_name") == "median"}
+for suite in sorted({p.split("/")[-1].split(".")[0] for p in glob.glob(sys.argv[1] + "/*.gpu0.json")}):
+    a, b = (medians(f"{sys.argv[1]}/{suite}.gpu{k}.json") for k in (0, 1))
+    for kind, pick in (("cpu", lambda n: "/cpu" in n), ("gpu", lambda n: "/cpu" not in n)):
+        spreads = sorted(abs(a[n] / b[n] - 1) * 100 for n in a if n in b and pick(n) and b[n] > 0)
+        if spreads:
+            print(f"{suite:12s} {kind}: {len(spreads):4d} benchmarks, card-to-card |a/b-1| median "
+                  f"{statistics.median(spreads):.2f} %, 90th {spreads[int(0.9 * (len(spreads) - 1))]:.2f} %, worst {spreads[-1]:.2f} %")
+PY
+    stamp "SAMPO at the paper's sizes: compiled tiles above 12K against SoA"
+    $py harness/run.py --bin build/layoutbench --preset paper --suites kofler --devices 0 --results-root results/runs \
+      --filter 'sampo/gpu/(soa|tiled-ct|tiled)/mixed/(tile:(16384|32768|65536)/)?size' 2>&1 | tail -4
     tar czf "$OUT/runs.tgz" results/runs
     ;;
   probe)
@@ -261,5 +293,5 @@ PY
     stamp "krige --experiment 8 (.csv)"
     /usr/bin/time -f "%e s end to end" build/layoutbench krige --wells /tmp/w470.csv --grid $grid --device gpu --experiment 8 --out /tmp/m.csv --timing 2>&1 | tail -14
     ;;
-  *) echo "unknown phase $phase (check | sanitize | mutate | quick | probe | resume | paper | kriging | roofline | roofline-time | verify | ab | kriging-goals)"; exit 2 ;;
+  *) echo "unknown phase $phase (check | sanitize | mutate | quick | two-cards | probe | resume | paper | kriging | roofline | roofline-time | verify | ab | kriging-goals)"; exit 2 ;;
 esac
