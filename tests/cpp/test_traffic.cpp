@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -438,17 +440,84 @@ TEST(TrafficSimulation, WithoutControllersCarsMeetAtMergesAndTheOrderStillDoesNo
   EXPECT_EQ(up.state.conflicts, down.state.conflicts);
 }
 
-TEST(TrafficSimulation, TheChecksumSeesOneCarsPathAndOneSignal) {
+//! Something that converts to any field's type: T{AnyField{}, ...} compiles with up to as many
+//! as T has fields (a base class counts as one).
+struct AnyField {
+  template <class T>
+  operator T() const;  // declared only: used in unevaluated requires-expressions
+};
+
+//! How many fields the aggregate T has.
+template <class T, class... Fields>
+constexpr std::size_t field_count() {
+  if constexpr (requires { T{Fields{}..., AnyField{}}; })
+    return field_count<T, Fields..., AnyField>();
+  else
+    return sizeof...(Fields);
+}
+
+using Change = std::pair<const char*, std::function<void(State&)>>;
+
+TEST(TrafficSimulation, TheChecksumSeesEveryFieldOfTheState) {
+  // A light, two cars with paths, after a step; then every field of State changed in turn,
+  // down to each car's and each light's fields. A field added to State, Car or LightState
+  // without a change here fails the counts (and should enter the checksum).
   const Network net = lit_crossing(false);
-  State s = with_cars(net, {0});
+  State s = with_cars(net, {0, 3});
+  s.lights[0] = {0, 50, 0};  // both groups have traffic: both stay red (cells 1 and 3)
   step_checked(net, s);
+  ASSERT_GT(s.cars[0].path_length, 0);
+  ASSERT_EQ(s.controller_limit[1], 0);
+  const std::vector<Change> state = {
+      {"seed", [](State& x) { x.seed ^= 1; }},
+      {"step", [](State& x) { ++x.step; }},
+      {"dawdle", [](State& x) { x.dawdle ^= 1; }},
+      {"cars", [](State& x) { x.cars.pop_back(); }},
+      {"lights", [](State& x) { x.lights.push_back(x.lights[0]); }},
+      // A cell's fields on a cell the checksum skipped (empty: 6) and on one it hashed (car 0
+      // on cell 0; cell 1, red).
+      {"occupant", [](State& x) { x.occupant[6] = 0; }},
+      {"occupant", [](State& x) { x.occupant[1] = 0; }},
+      {"controller_limit", [](State& x) { x.controller_limit[6] = 3; }},
+      {"controller_limit", [](State& x) { x.controller_limit[0] = 3; }},
+      {"claim", [](State& x) { x.claim[6] = 1; }},
+      {"claim", [](State& x) { x.claim[0] = 1; }},
+      {"left", [](State& x) { ++x.left; }},
+      {"reactivated", [](State& x) { ++x.reactivated; }},
+      {"conflicts", [](State& x) { ++x.conflicts; }},
+  };
+  const std::vector<Change> car = {
+      {"position", [](State& x) { x.cars[0].position ^= 2; }},
+      {"velocity", [](State& x) { x.cars[0].velocity ^= 1; }},
+      {"max_velocity", [](State& x) { x.cars[0].max_velocity ^= 1; }},
+      {"path_length", [](State& x) { --x.cars[0].path_length; }},
+      {"active", [](State& x) { x.cars[0].active = !x.cars[0].active; }},
+      {"path", [](State& x) { x.cars[0].path[0] ^= 1; }},
+  };
+  const std::vector<Change> light = {
+      {"timer", [](State& x) { x.lights[0].timer ^= 1; }},
+      {"phase_time", [](State& x) { x.lights[0].phase_time ^= 1; }},
+      {"phase", [](State& x) { x.lights[0].phase ^= 1; }},
+  };
+  auto fields = [](const std::vector<Change>& changes) {
+    std::set<std::string> names;
+    for (const auto& change : changes) names.insert(change.first);
+    return names.size();
+  };
+  EXPECT_EQ(field_count<State>(), fields(state));
+  EXPECT_EQ(field_count<CarScalars>() + field_count<Car>() - 1, fields(car));  // Car: its base and the path
+  EXPECT_EQ(field_count<LightState>(), fields(light));
   const std::uint64_t base = checksum(s);
-  State moved = s;
-  moved.cars[0].path[0] ^= 1;
-  EXPECT_NE(checksum(moved), base);
-  State signal = s;
-  signal.controller_limit[3] = kNoControllerLimit - signal.controller_limit[3];
-  EXPECT_NE(checksum(signal), base);
+  for (const auto* changes : {&state, &car, &light})
+    for (const auto& [field, change] : *changes) {
+      State changed = s;
+      change(changed);
+      EXPECT_NE(checksum(changed), base) << field;
+    }
+  // What is not state: path slots beyond the path's length (the layouts keep none).
+  State beyond = s;
+  beyond.cars[0].path[beyond.cars[0].path_length] ^= 1;
+  EXPECT_EQ(checksum(beyond), base);
 }
 
 TEST(TrafficSimulation, TheStateCsvHasARowPerCar) {
