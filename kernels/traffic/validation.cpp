@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "lb/traffic/simulation.hpp"
@@ -10,16 +11,27 @@
 namespace lb::traffic {
 
 std::uint64_t checksum(const State& s) {
+  // Every field of State (tests/cpp/test_traffic.cpp changes each in turn); a cell enters only
+  // where it differs from an empty cell (no car, no controller limit, no claim), a car's path
+  // only up to its length (the slots beyond are not state: the layouts do not keep them).
   std::uint64_t h = mix64(s.step);
   auto add = [&h](std::uint64_t v) { h = mix64(h ^ v); };
+  for (const std::uint64_t v : {s.seed, std::uint64_t{s.dawdle}, s.left, s.reactivated, s.conflicts}) add(v);
   for (const Car& c : s.cars) {
-    add((std::uint64_t{c.position} << 32) | (std::uint64_t{c.velocity} << 16) | (std::uint64_t{c.path_length} << 8) |
-        (c.active ? 1u : 0u));
+    add((std::uint64_t{c.position} << 32) | (std::uint64_t{c.velocity} << 24) | (std::uint64_t{c.max_velocity} << 16) |
+        (std::uint64_t{c.path_length} << 8) | (c.active ? 1u : 0u));
     for (std::uint32_t i = 0; i < c.path_length; ++i) add(c.path[i]);
   }
-  for (std::size_t c = 0; c < s.controller_limit.size(); ++c)
-    if (s.controller_limit[c] != kNoControllerLimit) add((std::uint64_t{c} << 8) | s.controller_limit[c]);
-  for (const LightState& l : s.lights) add((std::uint64_t{l.timer} << 32) | l.phase);
+  const std::size_t cells = std::min({s.occupant.size(), s.controller_limit.size(), s.claim.size()});
+  for (std::size_t c = 0; c < cells; ++c)
+    if (s.occupant[c] != kNone || s.controller_limit[c] != kNoControllerLimit || s.claim[c] != kNone) {
+      add((std::uint64_t{c} << 40) | (std::uint64_t{s.controller_limit[c]} << 32) | s.occupant[c]);
+      add(s.claim[c]);
+    }
+  for (const LightState& l : s.lights) {
+    add((std::uint64_t{l.timer} << 32) | l.phase);
+    add(l.phase_time);
+  }
   return h;
 }
 

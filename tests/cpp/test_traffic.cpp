@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -126,24 +128,30 @@ TEST(TrafficRules, TheLoserKeepsTheCellsBeforeTheOneItLost) {
   }
 }
 
-// Streets a (0, 1) and b (2, 3) into an intersection with a light, out along c (4 .. 7), 8 a sink.
-Network lit_crossing(bool yield) {
-  Network net = make_network(9, {{0, 1}, {1, 4}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}}, {8});
-  for (std::uint32_t cell : {1u, 3u}) {
+//! Signal groups of one cell each, at `cells`, under one traffic light or (two cells, the
+//! first with priority) one yield controller.
+void add_controller(Network& net, std::initializer_list<std::uint32_t> cells, bool yield) {
+  const auto first = static_cast<std::uint32_t>(net.groups.size());
+  for (std::uint32_t cell : cells) {
     Network::SignalGroup g{1, {}};
     g.cells.fill(kNone);
     g.cells[0] = cell;
     net.groups.push_back(g);
   }
   if (yield) {
-    net.yields.push_back({{0, 1}});
+    net.yields.push_back({{first, first + 1}});
   } else {
-    Network::TrafficLight light{2, {}};
+    Network::TrafficLight light{static_cast<std::uint8_t>(cells.size()), {}};
     light.groups.fill(kNone);
-    light.groups[0] = 0;
-    light.groups[1] = 1;
+    for (std::uint32_t g = 0; g < cells.size(); ++g) light.groups[g] = first + g;
     net.lights.push_back(light);
   }
+}
+
+// Streets a (0, 1) and b (2, 3) into an intersection with a light, out along c (4 .. 7), 8 a sink.
+Network lit_crossing(bool yield) {
+  Network net = make_network(9, {{0, 1}, {1, 4}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 8}}, {8});
+  add_controller(net, {1, 3}, yield);
   return net;
 }
 
@@ -231,6 +239,194 @@ TEST(TrafficRules, TooManyCarsIsRefused) {
   }
 }
 
+// --- steps worked out by hand ---------------------------------------------------------------
+// The expected states below come from the rules as docs/traffic.md states them, reasoned step
+// by step in the comments, not from the model's code (issue 42: the CPU reference, the host
+// layouts and the GPU kernels share lb/traffic/model.hpp, so only an outside oracle can catch
+// a wrong rule). Without dawdling, and with cars whose max velocity or cell limit leaves no
+// choice between accelerating by 1 or 2, every step is determined.
+
+//! `links` of a chain of cells from `first` to `last`.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> chain(std::uint32_t first, std::uint32_t last) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
+  for (std::uint32_t c = first; c < last; ++c) links.emplace_back(c, c + 1);
+  return links;
+}
+
+template <class... Chains>
+Network network_of(std::uint32_t cells, std::vector<std::pair<std::uint32_t, std::uint32_t>> extra,
+                   std::vector<std::uint32_t> sinks, const Chains&... chains) {
+  for (const auto& c : {chains...}) extra.insert(extra.end(), c.begin(), c.end());
+  return make_network(cells, extra, sinks);
+}
+
+struct Expected {
+  std::uint32_t cell, velocity;
+};
+
+void expect_cars(const State& s, std::initializer_list<Expected> cars, int step) {
+  std::uint32_t k = 0;
+  for (const Expected& e : cars) {
+    EXPECT_EQ(s.cars[k].position, e.cell) << "car " << k << " after step " << step;
+    EXPECT_EQ(s.cars[k].velocity, e.velocity) << "car " << k << " after step " << step;
+    ++k;
+  }
+}
+
+TEST(TrafficByHand, ACarApproachingARedLightStopsBeforeItAndGoesInItsPhase) {
+  // Street A: cells 0 .. 7 (limit 6; cell 6 limit 1), its last cell 7 is group 0 of a light.
+  // Street B: 8, 9; cell 9 is group 1. Out: 10 .. 13, 13 a sink. 7 and 9 lead to 10.
+  Network net = network_of(14, {{7, 10}, {9, 10}}, {13}, chain(0, 7), chain(8, 9), chain(10, 13));
+  for (auto& cell : net.cells) cell.speed_limit = 6;
+  net.cells[6].speed_limit = 1;
+  add_controller(net, {7, 9}, false);
+  // Car 0 (X) at cell 1 at its max velocity 2; car 1 (Z) waits on the red cell 9.
+  State s = with_cars(net, {1, 9});
+  s.cars[0].max_velocity = s.cars[1].max_velocity = 2;
+  s.cars[0].velocity = 2;
+  s.lights[0] = {2, 8, 1};  // timer 2 of 8, phase 1; both groups start stopped
+  ASSERT_EQ(s.controller_limit[7], 0);
+  ASSERT_EQ(s.controller_limit[9], 0);
+  struct Light {
+    std::uint32_t timer, phase;
+    std::uint8_t limit_7, limit_9;
+  };
+  constexpr std::uint8_t red = 0, green = kNoControllerLimit;
+  // Both groups have traffic from the start (X is 6 cells up from cell 7, whose street limit
+  // is 6: just within the light's look upstream), so no group goes at once: the timer counts.
+  // X drives 2 cells a step (1 -> 3 -> 5); from 5 its path is 6, 7 and cell 6's limit 1 lets
+  // it pass one cell: it slows to 1 and stops on 6. From 6 (limit 1) the next cell 7 is red
+  // (limit 0): velocity 0, however it accelerates. Z on its red cell cannot leave.
+  const std::vector<std::pair<Expected, Light>> steps = {
+      {{3, 2}, {3, 1, red, red}},
+      {{5, 2}, {4, 1, red, red}},
+      {{6, 1}, {5, 1, red, red}},
+      {{6, 0}, {6, 1, red, red}},
+      {{6, 0}, {7, 1, red, red}},
+      // The timer wraps: phase 1 stops, phase 0 goes. X, held to 1 by cell 6's limit, enters 7.
+      {{7, 1}, {0, 0, green, red}},
+      // Both still have traffic: the timer counts on. X accelerates to its max 2: 7 -> 11.
+      {{11, 2}, {1, 0, green, red}},
+  };
+  int t = 0;
+  for (const auto& [x, light] : steps) {
+    step_checked(net, s);
+    ++t;
+    expect_cars(s, {x, {9, 0}}, t);
+    EXPECT_EQ(s.lights[0].timer, light.timer) << "after step " << t;
+    EXPECT_EQ(s.lights[0].phase, light.phase) << "after step " << t;
+    EXPECT_EQ(s.controller_limit[7], light.limit_7) << "after step " << t;
+    EXPECT_EQ(s.controller_limit[9], light.limit_9) << "after step " << t;
+  }
+  // Step 8: A has no car within 6 cells of cell 7 now, B has Z: B alone has traffic and goes
+  // at once (timer 0, phase 1, A stops). X drives 11 -> 13, the sink, and leaves; it comes
+  // back in its slice (cells 0 .. 6 or 7 .. 13 of 14, by the step's shift: cell 0 or 7, both
+  // free). Z, now green, wants 10 and maybe 11, where X was at the step's start: it moves 1.
+  step_checked(net, s);
+  EXPECT_EQ(s.lights[0].timer, 0u);
+  EXPECT_EQ(s.lights[0].phase, 1u);
+  EXPECT_EQ(s.controller_limit[7], red);
+  EXPECT_EQ(s.controller_limit[9], green);
+  EXPECT_EQ(s.left, 1u);
+  EXPECT_EQ(s.reactivated, 1u);
+  EXPECT_TRUE(s.cars[0].active);
+  EXPECT_TRUE(s.cars[0].position == 0 || s.cars[0].position == 7) << s.cars[0].position;
+  EXPECT_EQ(s.cars[0].velocity, 0);
+  EXPECT_EQ(s.cars[0].path_length, 0);
+  expect_cars(s, {{s.cars[0].position, 0}, {10, 1}}, 8);
+}
+
+TEST(TrafficByHand, ALightSeesACarExactlyItsStreetLimitUpstreamAndNotOneCellFurther) {
+  // Street A: 0 .. 6 (limit 5), cell 6 group 0; street B: 7, 8, cell 8 group 1; out 9, 10 (sink).
+  Network lit = network_of(11, {{6, 9}, {8, 9}}, {10}, chain(0, 6), chain(7, 8), chain(9, 10));
+  add_controller(lit, {6, 8}, false);
+  for (const auto& [cell, seen] : {std::pair{1u, true}, std::pair{0u, false}}) {
+    // A car 5 cells up from cell 6 (cell 1) is within the limit: group 0 alone has traffic
+    // and goes at once. One cell further (cell 0) nothing has traffic: the timer counts.
+    State s = with_cars(lit, {cell});
+    s.lights[0] = {10, 50, 1};
+    step_checked(lit, s);
+    EXPECT_EQ(s.lights[0].timer, seen ? 0u : 11u) << "car at cell " << cell;
+    EXPECT_EQ(s.lights[0].phase, seen ? 0u : 1u) << "car at cell " << cell;
+    EXPECT_EQ(s.controller_limit[6], seen ? kNoControllerLimit : 0) << "car at cell " << cell;
+    EXPECT_EQ(s.controller_limit[8], 0) << "car at cell " << cell;
+  }
+}
+
+TEST(TrafficByHand, AMergeUnderAYieldControllerLetsThePriorityStreetGoFirst) {
+  // Street P: 0 .. 3, cell 3 the priority group 0; street Q: 4 .. 6, cell 6 group 1; both into
+  // 7 .. 11, 11 a sink. Every cell limit 2 (so each group looks 2 cells upstream).
+  Network net = network_of(12, {{3, 7}, {6, 7}}, {11}, chain(0, 3), chain(4, 6), chain(7, 11));
+  for (auto& cell : net.cells) cell.speed_limit = 2;
+  add_controller(net, {3, 6}, true);
+  // Car 0 on Q at 5, car 1 on P at 0: the lower id on the lower street, so the controller,
+  // not the conflict rule, decides. Max velocity 1: each moves one cell a step when it can.
+  State s = with_cars(net, {5, 0});
+  s.cars[0].max_velocity = s.cars[1].max_velocity = 1;
+  constexpr std::uint8_t red = 0, green = kNoControllerLimit;
+  struct Step {
+    Expected q_car, p_car;
+    std::uint8_t limit_3, limit_6;
+  };
+  const std::vector<Step> steps = {
+      // P's group sees nothing within 2 cells of 3 (car 1 is 3 away): it keeps its signal
+      // (stopped). Q's has car 0: it goes. Car 0 enters 6, car 1 moves to 1.
+      {{6, 1}, {1, 1}, red, green},
+      // Car 1 is 2 cells up from 3: P goes first, Q (traffic: car 0 on 6) stops. Car 0 on a
+      // red cell cannot leave it.
+      {{6, 0}, {2, 1}, green, red},
+      {{6, 0}, {3, 1}, green, red},
+      {{6, 0}, {7, 1}, green, red},
+      // P has no traffic (it keeps its signal: green), Q has: it goes. Car 0 wants 7, occupied
+      // at the step's start by car 1: it waits.
+      {{6, 0}, {8, 1}, green, green},
+      {{7, 1}, {9, 1}, green, green},
+      {{8, 1}, {10, 1}, green, green},
+  };
+  int t = 0;
+  for (const Step& e : steps) {
+    step_checked(net, s);
+    ++t;
+    expect_cars(s, {e.q_car, e.p_car}, t);
+    EXPECT_EQ(s.controller_limit[3], e.limit_3) << "after step " << t;
+    EXPECT_EQ(s.controller_limit[6], e.limit_6) << "after step " << t;
+  }
+  EXPECT_EQ(s.conflicts, 0u);
+}
+
+TEST(TrafficByHand, ACarLeavesAtASinkAndWaitsUntilItsSliceHasAFreeCell) {
+  // Cells 0 .. 3 (3 a sink) and 4 .. 9 (9 a sink). Cars 1 and 2 stand on cells 4 and 5, red for
+  // good (a controller limit 0 that no controller lifts). Car 0 at 7, max velocity 2.
+  const Network net = network_of(10, {}, {3, 9}, chain(0, 3), chain(4, 9));
+  State s = with_cars(net, {7, 4, 5}, /*seed=*/9);
+  s.controller_limit[4] = s.controller_limit[5] = 0;
+  s.cars[0].max_velocity = 2;
+  s.cars[0].velocity = 2;
+  // Step 1: car 0 draws 8, 9 and stops after the sink 9; it moves 2 and leaves there (inactive,
+  // its cell kept as 9). Reactivation: 3 cars, 10 cells: slices of 3 cells from 0, 3, 6;
+  // car 0's is r = (0 + shift) mod 3. Seed 9's shifts (SplitMix64 as docs/traffic.md states,
+  // computed in Python, tests/python/traffic_oracle.py's bits): step 0: 702796258 (r = 1),
+  // step 1: 1481538034 (r = 1), step 2: r = 0. Slice 1 is cells 3 (a sink), 4, 5 (cars):
+  // full, so car 0 stays out for two steps and comes back in the third on cell 0.
+  for (int t = 1; t <= 2; ++t) {
+    step_checked(net, s);
+    EXPECT_FALSE(s.cars[0].active) << "after step " << t;
+    EXPECT_EQ(s.cars[0].position, 9u) << "after step " << t;
+    EXPECT_EQ(s.cars[0].velocity, 0) << "after step " << t;
+    EXPECT_EQ(s.cars[0].path_length, 0) << "after step " << t;
+    EXPECT_EQ(s.occupant[7], kNone);
+    EXPECT_EQ(s.occupant[9], kNone);
+    EXPECT_EQ(s.left, 1u);
+    EXPECT_EQ(s.reactivated, 0u);
+  }
+  step_checked(net, s);
+  EXPECT_TRUE(s.cars[0].active);
+  EXPECT_EQ(s.cars[0].position, 0u);
+  EXPECT_EQ(s.occupant[0], 0u);
+  EXPECT_EQ(s.reactivated, 1u);
+  expect_cars(s, {{0, 0}, {4, 0}, {5, 0}}, 3);  // the red cells held cars 1 and 2 throughout
+}
+
 // --- the network building step ----------------------------------------------------------
 
 //! A street network by hand: node 0 with `in` streets into it (2 cells each, from nodes 1..in)
@@ -312,6 +508,62 @@ TEST(TrafficBuild, TenByTenKeepsEveryStreetConnectedWithinEight) {
   }
   EXPECT_EQ(out_links, in_links);
   EXPECT_EQ(out_links, r.turns + 20u);  // 20 streets of 2 cells: one link inside each
+}
+
+//! Each in-street's turns at node 0 of star(p, q): the out-streets its last cell leads to.
+std::vector<std::vector<std::uint32_t>> turns_of(const Network& net, std::uint32_t p, std::uint32_t q) {
+  std::vector<std::vector<std::uint32_t>> turns(p);
+  for (std::uint32_t i = 0; i < p; ++i) {
+    const auto& cell = net.cells[last_cell(i)];
+    for (std::uint32_t k = 0; k < cell.outgoing_count; ++k) {
+      const std::uint32_t j = (cell.outgoing[k] - first_out_cell(p, 0)) / 2;
+      EXPECT_EQ(cell.outgoing[k], first_out_cell(p, j));
+      EXPECT_LT(j, q);
+      turns[i].push_back(j);
+    }
+  }
+  return turns;
+}
+
+TEST(TrafficBuild, AHubOf3In10OutGivesEveryOutStreetATurnByHand) {
+  // docs/traffic.md, "Fan-in and fan-out above 8", worked by hand for p = 3 in, q = 10 out:
+  // (1) in-street i takes out-street i mod 10: 0-0, 1-1, 2-2.
+  // (2) out-streets 3 .. 9 have none: each takes in-street j mod 3 (all have room):
+  //     3-0, 4-1, 5-2, 6-0, 7-1, 8-2, 9-0. In-street 0 has 4 turns, 1 and 2 three each.
+  // (3) in-street 0 takes further out-streets from 0 on while it has fewer than 8: 1, 2, 4, 5
+  //     (3 it has) -> 8 turns. In-street 1 from 1 on: 2, 3, 5, 6, 8 -> 8. In-street 2 from 2 on:
+  //     3, 4, 6, 7, 9 -> 8. No out-street reaches 8 (at most 3 in-streets).
+  BuildReport r;
+  const Network net = build_network(star(3, 10), &r);
+  using Turns = std::vector<std::vector<std::uint32_t>>;
+  EXPECT_EQ(turns_of(net, 3, 10), (Turns{{0, 1, 2, 3, 4, 5, 6, 9}, {1, 2, 3, 4, 5, 6, 7, 8}, {2, 3, 4, 5, 6, 7, 8, 9}}));
+  EXPECT_EQ(r.turns, 24u);
+  EXPECT_EQ(r.dropped_turns, 6u);
+  EXPECT_EQ(r.dead_end_sinks, 0u);
+  const std::uint8_t fan_in[10] = {1, 2, 3, 3, 3, 3, 3, 2, 2, 2};
+  for (std::uint32_t j = 0; j < 10; ++j) EXPECT_EQ(net.cells[first_out_cell(3, j)].incoming_count, fan_in[j]) << j;
+}
+
+TEST(TrafficBuild, AHubOf9In10OutKeepsEightTurnsAStreetByHand) {
+  // p = 9, q = 10. (1) in-street i takes out-street i: 0-0 .. 8-8. (2) out-street 9 has none:
+  // in-street 9 mod 9 = 0 takes it. (3) in-street 0 (2 turns) adds 1 .. 6 (8: full); in-street
+  // 1 adds 2 .. 8; 2 adds 3 .. 9; 3 adds 4 .. 9, 0; ...; each in-street i from i on until it
+  // has 8, an out-street taking at most 8: out-street 8 fills with in-street 7 (8-8, then 1 .. 7),
+  // out-street 9 with in-street 8 (0-9, then 2 .. 8), so in-street 8 goes on to 0 .. 5.
+  BuildReport r;
+  const Network net = build_network(star(9, 10), &r);
+  using Turns = std::vector<std::vector<std::uint32_t>>;
+  EXPECT_EQ(turns_of(net, 9, 10), (Turns{{0, 1, 2, 3, 4, 5, 6, 9},
+                                         {1, 2, 3, 4, 5, 6, 7, 8},
+                                         {2, 3, 4, 5, 6, 7, 8, 9},
+                                         {0, 3, 4, 5, 6, 7, 8, 9},
+                                         {0, 1, 4, 5, 6, 7, 8, 9},
+                                         {0, 1, 2, 5, 6, 7, 8, 9},
+                                         {0, 1, 2, 3, 6, 7, 8, 9},
+                                         {0, 1, 2, 3, 4, 7, 8, 9},
+                                         {0, 1, 2, 3, 4, 5, 8, 9}}));
+  EXPECT_EQ(r.turns, 72u);
+  EXPECT_EQ(r.dropped_turns, 18u);
 }
 
 TEST(TrafficBuild, ALightOfMoreThan48StreetsIsRefused) {
@@ -438,17 +690,84 @@ TEST(TrafficSimulation, WithoutControllersCarsMeetAtMergesAndTheOrderStillDoesNo
   EXPECT_EQ(up.state.conflicts, down.state.conflicts);
 }
 
-TEST(TrafficSimulation, TheChecksumSeesOneCarsPathAndOneSignal) {
+//! Something that converts to any field's type: T{AnyField{}, ...} compiles with up to as many
+//! as T has fields (a base class counts as one).
+struct AnyField {
+  template <class T>
+  operator T() const;  // declared only: used in unevaluated requires-expressions
+};
+
+//! How many fields the aggregate T has.
+template <class T, class... Fields>
+constexpr std::size_t field_count() {
+  if constexpr (requires { T{Fields{}..., AnyField{}}; })
+    return field_count<T, Fields..., AnyField>();
+  else
+    return sizeof...(Fields);
+}
+
+using Change = std::pair<const char*, std::function<void(State&)>>;
+
+TEST(TrafficSimulation, TheChecksumSeesEveryFieldOfTheState) {
+  // A light, two cars with paths, after a step; then every field of State changed in turn,
+  // down to each car's and each light's fields. A field added to State, Car or LightState
+  // without a change here fails the counts (and should enter the checksum).
   const Network net = lit_crossing(false);
-  State s = with_cars(net, {0});
+  State s = with_cars(net, {0, 3});
+  s.lights[0] = {0, 50, 0};  // both groups have traffic: both stay red (cells 1 and 3)
   step_checked(net, s);
+  ASSERT_GT(s.cars[0].path_length, 0);
+  ASSERT_EQ(s.controller_limit[1], 0);
+  const std::vector<Change> state = {
+      {"seed", [](State& x) { x.seed ^= 1; }},
+      {"step", [](State& x) { ++x.step; }},
+      {"dawdle", [](State& x) { x.dawdle ^= 1; }},
+      {"cars", [](State& x) { x.cars.pop_back(); }},
+      {"lights", [](State& x) { x.lights.push_back(x.lights[0]); }},
+      // A cell's fields on a cell the checksum skipped (empty: 6) and on one it hashed (car 0
+      // on cell 0; cell 1, red).
+      {"occupant", [](State& x) { x.occupant[6] = 0; }},
+      {"occupant", [](State& x) { x.occupant[1] = 0; }},
+      {"controller_limit", [](State& x) { x.controller_limit[6] = 3; }},
+      {"controller_limit", [](State& x) { x.controller_limit[0] = 3; }},
+      {"claim", [](State& x) { x.claim[6] = 1; }},
+      {"claim", [](State& x) { x.claim[0] = 1; }},
+      {"left", [](State& x) { ++x.left; }},
+      {"reactivated", [](State& x) { ++x.reactivated; }},
+      {"conflicts", [](State& x) { ++x.conflicts; }},
+  };
+  const std::vector<Change> car = {
+      {"position", [](State& x) { x.cars[0].position ^= 2; }},
+      {"velocity", [](State& x) { x.cars[0].velocity ^= 1; }},
+      {"max_velocity", [](State& x) { x.cars[0].max_velocity ^= 1; }},
+      {"path_length", [](State& x) { --x.cars[0].path_length; }},
+      {"active", [](State& x) { x.cars[0].active = !x.cars[0].active; }},
+      {"path", [](State& x) { x.cars[0].path[0] ^= 1; }},
+  };
+  const std::vector<Change> light = {
+      {"timer", [](State& x) { x.lights[0].timer ^= 1; }},
+      {"phase_time", [](State& x) { x.lights[0].phase_time ^= 1; }},
+      {"phase", [](State& x) { x.lights[0].phase ^= 1; }},
+  };
+  auto fields = [](const std::vector<Change>& changes) {
+    std::set<std::string> names;
+    for (const auto& change : changes) names.insert(change.first);
+    return names.size();
+  };
+  EXPECT_EQ(field_count<State>(), fields(state));
+  EXPECT_EQ(field_count<CarScalars>() + field_count<Car>() - 1, fields(car));  // Car: its base and the path
+  EXPECT_EQ(field_count<LightState>(), fields(light));
   const std::uint64_t base = checksum(s);
-  State moved = s;
-  moved.cars[0].path[0] ^= 1;
-  EXPECT_NE(checksum(moved), base);
-  State signal = s;
-  signal.controller_limit[3] = kNoControllerLimit - signal.controller_limit[3];
-  EXPECT_NE(checksum(signal), base);
+  for (const auto* changes : {&state, &car, &light})
+    for (const auto& [field, change] : *changes) {
+      State changed = s;
+      change(changed);
+      EXPECT_NE(checksum(changed), base) << field;
+    }
+  // What is not state: path slots beyond the path's length (the layouts keep none).
+  State beyond = s;
+  beyond.cars[0].path[beyond.cars[0].path_length] ^= 1;
+  EXPECT_EQ(checksum(beyond), base);
 }
 
 TEST(TrafficSimulation, TheStateCsvHasARowPerCar) {

@@ -104,8 +104,10 @@ enum class Order { ascending, descending };
 //! or a parallel run must; the tests compare).
 void reference_step(const Network& net, State& s, Order order = Order::ascending);
 
-//! The final state's checksum: every car (active, cell, velocity, path), every cell's
-//! controller limit and every light's timer and phase, and the step.
+//! The final state's checksum: every field of State (docs/traffic.md, "Validation"): the
+//! step, seed, dawdle threshold and counters, every car (cell, velocity, max velocity, path
+//! length, active, its path up to its length), every cell that has a car, a controller limit
+//! or a claim, and every light's timer, phase and phase time.
 std::uint64_t checksum(const State& s);
 
 //! The invariants, "" when they hold, else the first violation: every active car is on a
