@@ -228,7 +228,7 @@ def _plot_sweep(ax, curves):
         both = both or bool(run_time and fixed)
     if both:  # a size's compile-time squares share its colour: their marker's own entry
         ax.plot([], [], marker="s", fillstyle="none", markersize=9, linestyle="none",
-                color="0.3", label="□ compile-time tile (tiled-ct)")
+                color="0.3", label="compile-time tile (tiled-ct)")
     ax.axhline(1.0, color="black", linewidth=1.0, label="AoS")
     ratio_axis(ax, ratios)
     ax.set_xscale("log", base=2)
