@@ -14,6 +14,7 @@ import os
 import tempfile
 import textwrap
 import warnings
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,10 @@ FORMATS = ("png", "svg")
 SAVED_DPI = 120  # the PNG's; text sizes are in points, the same at any dpi
 _drawing = [True]  # False inside report_only(): figures are laid out but never drawn or written
 _inspectors = []  # inspecting(): callbacks given each figure save_figure writes
+# What the drawing helpers leave on a figure or panel for save_figure and figure_section:
+_not_measured = weakref.WeakKeyDictionary()  # panel -> why mark_not_measured emptied it
+_notes = weakref.WeakKeyDictionary()  # figure -> the notes written under it (figure_note)
+_staggered_in = weakref.WeakKeyDictionary()  # panel -> inches its tick labels' second line adds
 plt.rcParams["svg.hashsalt"] = "layout-bench"  # stable SVG ids: reruns diff cleanly
 plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable SVGs
 SMALL = readable.MIN_FONT_PT  # legends, cell texts, dense tick labels: the smallest allowed
@@ -164,7 +169,10 @@ def save_figure(fig, figures_dir, stem):
         for title in [fig._suptitle] + [ax.title for ax in fig.axes]:
             if title is not None:
                 title.set_wrap(True)  # a long device list wraps instead of leaving the figure
-        fig.tight_layout()
+        footer = (0, _add_footer(fig), 1, 1)
+        fig.tight_layout(rect=footer)
+        if _move_legends_off_data(fig):
+            fig.tight_layout(rect=footer)
         # Laid out once: without an engine left on the figure, savefig does not lay it out
         # (one whole draw) again for each format.
         fig.set_layout_engine(None)
@@ -206,7 +214,13 @@ def devices_text(devices):
 
 def figure_section(fig, figures_dir, stem, title, heading, body, devices=None, below=""):
     """Title the figure (its GPUs on the line under `title` when `devices` are given, then
-    `below`), save it as `stem` and return it as a report Section."""
+    `below`), save it as `stem` and return it as a report Section. A figure whose every
+    panel is "not measured" is not written: the section says so in a line instead."""
+    empty = [_not_measured.get(ax, "") for ax in fig.axes if ax.get_visible()]
+    if empty and all(empty):
+        plt.close(fig)
+        line = f"No figure ({stem}): nothing measured ({'; '.join(dict.fromkeys(empty))})."
+        return Section(heading, f"{body}\n\n{line}" if body else line)
     fig.suptitle(title + ("" if devices is None else f"\n{devices_text(devices)}") + below)
     return Section(heading, body, (save_figure(fig, figures_dir, stem),))
 
@@ -217,23 +231,77 @@ def mark_not_measured(ax, reason):
             transform=ax.transAxes, fontsize=10, color="0.35", wrap=True)
     ax.set_xticks([])
     ax.set_yticks([])
+    _not_measured[ax] = reason  # figure_section writes no figure of such panels alone
 
 
 def mark_does_not_run(ax, x, reason, color="0.25", slot=0):
     """A point that was tried and failed (an errored benchmark): an × on the panel's floor at
-    x, with "does not run" and the start of the reason, never a silently missing point.
+    x, "does not run (k)" beside it and, under the figure, note k: the whole reason, never a
+    silently missing point nor a reason cut short or struck through by the axis.
 
     Call it after the axis scales are set; `slot` stacks several marks at one x.
     """
     floor = blended_transform_factory(ax.transData, ax.transAxes)
-    y = 0.06 + 0.13 * slot
+    y = 0.06 + 0.1 * slot
     ax.plot([x], [y], transform=floor, marker="x", color=color, markersize=9,
             markeredgewidth=2, linestyle="none", clip_on=False)
     left_half = ax.transAxes.inverted().transform(floor.transform((x, y)))[0] < 0.5
-    text = textwrap.fill(textwrap.shorten(does_not_run(reason), 90, placeholder=" …"), 32)
-    ax.annotate(text, xy=(x, y), xycoords=floor, xytext=(7 if left_half else -7, 0),
-                textcoords="offset points", ha="left" if left_half else "right",
-                va="center", fontsize=SMALL, color=color)
+    ax.annotate(f"does not run ({figure_note(ax.figure, does_not_run(reason))})", xy=(x, y),
+                xycoords=floor, xytext=(7 if left_half else -7, 0), textcoords="offset points",
+                ha="left" if left_half else "right", va="center", fontsize=SMALL, color=color)
+
+
+def figure_note(fig, text):
+    """The number of `text` among the notes save_figure writes under the figure (the same
+    text keeps its number)."""
+    notes = _notes.setdefault(fig, [])
+    if text not in notes:
+        notes.append(text)
+    return notes.index(text) + 1
+
+
+def figure_notes(fig):
+    """The notes save_figure writes under `fig`, in their numbers' order."""
+    return list(_notes.get(fig, []))
+
+
+def figure_legend(fig, axes=None):
+    """One legend for the whole figure, under its panels (save_figure makes the room): each
+    label once, from every panel (or those of `axes`). Where the panels share their series,
+    a legend per panel repeats itself and, inside a panel, covers data."""
+    entries = {}
+    for ax in fig.axes if axes is None else axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:
+        fig.legend(entries.values(), entries.keys(), loc="upper center",
+                   ncols=min(4, len(entries)))
+
+
+def _add_footer(fig):
+    """Grow the figure at its bottom by its figure legend and its notes (figure_note), place
+    them there, and return the share of the height they take (the panels' layout starts
+    above it)."""
+    notes = _notes.get(fig, [])
+    if not fig.legends and not notes:
+        return 0.0
+    width_chars = int(fig.get_figwidth() * 72 / (0.6 * SMALL))
+    lines = [textwrap.fill(f"({k}) {note}", width_chars, subsequent_indent="    ")
+             for k, note in enumerate(notes, 1)]
+    notes_in = sum(line.count("\n") + 1 for line in lines) * SMALL * 1.3 / 72
+    renderer = fig.canvas.get_renderer()
+    legend_in = sum(legend.get_window_extent(renderer).height for legend in fig.legends) / fig.dpi
+    room = legend_in + notes_in + 0.15
+    fig.set_figheight(fig.get_figheight() + room)
+    height = fig.get_figheight()
+    top = room
+    for legend in fig.legends:
+        legend.set_bbox_to_anchor((0.5, top / height), transform=fig.transFigure)
+        top -= legend.get_window_extent(renderer).height / fig.dpi
+    if lines:
+        fig.text(0.01, top / height, "\n".join(lines), va="top", ha="left", fontsize=SMALL,
+                 color="0.25")
+    return room / height
 
 
 def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_label=None):
@@ -245,16 +313,35 @@ def size_axis(ax, sizes, label="m = n (data points = prediction points)", tick_l
     ax.set_xlabel(label)
 
 
+def _move_legends_off_data(fig):
+    """Put each panel's legend that covers its data under the panel (as legend() does for a
+    long one); True where one moved."""
+    moved = False
+    for legend_, ax, _ in readable.covering_legends(fig):
+        if legend_.parent is ax:
+            legend_.set_loc("upper center")
+            legend_.set_bbox_to_anchor((0.5, 0), transform=_below(ax, 0.75))
+            moved = True
+    return moved
+
+
+def _below(ax, below_in):
+    """The transform of a point `below_in` inches under the panel's frame (more where its
+    tick labels take two lines): where a legend under it starts."""
+    below_in += _staggered_in.get(ax, 0.0)
+    return ax.transAxes + ScaledTranslation(0, -below_in, ax.figure.dpi_scale_trans)
+
+
 def legend(ax, inside=5, below_in=0.75):
-    """The axes' legend: inside where it has `inside` entries or fewer, else in two columns
-    under the panel, `below_in` inches below its frame (clear of two-line tick labels and
-    the axis label), where it covers no curve."""
+    """The axes' legend: inside where it has `inside` entries or fewer (save_figure moves it
+    under the panel where it covers data), else in two columns under the panel, `below_in`
+    inches below its frame (clear of two-line tick labels and the axis label), where it
+    covers no curve."""
     _, labels = ax.get_legend_handles_labels()
     if len(labels) <= inside:
         return ax.legend()
-    anchor = ax.transAxes + ScaledTranslation(0, -below_in, ax.figure.dpi_scale_trans)
-    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=anchor,
-                     ncols=2)
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0),
+                     bbox_transform=_below(ax, below_in), ncols=2)
 
 
 def time_errorbar(ax, xs, benchmarks, scale=1.0, value=None, bounds=time_bounds, **style):
@@ -268,6 +355,16 @@ def time_errorbar(ax, xs, benchmarks, scale=1.0, value=None, bounds=time_bounds,
     below = [max(0.0, v - low) / scale for v, (low, _) in zip(seconds, ranges)]
     above = [max(0.0, high - v) / scale for v, (_, high) in zip(seconds, ranges)]
     return ax.errorbar(list(xs), [v / scale for v in seconds], yerr=[below, above],
+                       **{"capsize": 3, "elinewidth": 1.0, **style})
+
+
+def ratio_errorbar(ax, xs, estimates, **style):
+    """Ratios (plots/claims/estimates.py's Estimates: a speedup, its interval from the
+    repetitions' extremes) at xs, whiskers from their intervals."""
+    values = [e.value for e in estimates]
+    return ax.errorbar(list(xs), values,
+                       yerr=[[max(0.0, v - e.low) for v, e in zip(values, estimates)],
+                             [max(0.0, e.high - v) for v, e in zip(values, estimates)]],
                        **{"capsize": 3, "elinewidth": 1.0, **style})
 
 
@@ -291,13 +388,14 @@ def ratio_axis(ax, values, reference=1.0, axis="y"):
     (ax.set_ylim if axis == "y" else ax.set_xlim)(*padded(low, high))
 
 
-def time_axis(ax, seconds, label="time"):
+def time_axis(ax, seconds, label="time", unit=None):
     """(name, seconds per unit) for drawing `seconds` (every value and interval end that the
-    axis shows) on a y axis labelled "<label> (<unit>)": the unit of the largest; linear
-    while the values span less than LINEAR_TIME_RANGE (middle ± RATIO_MIN_SPAN at least),
-    else log with plain numbers. Call it before drawing, draw in the unit it returns."""
+    axis shows) on a y axis labelled "<label> (<unit>)": the unit of the largest (or `unit`,
+    (name, seconds per unit), one for a whole figure); linear while the values span less
+    than LINEAR_TIME_RANGE (middle ± RATIO_MIN_SPAN at least), else log with plain numbers.
+    Call it before drawing, draw in the unit it returns."""
     seconds = [s for s in seconds if s is not None and s > 0 and math.isfinite(s)] or [1.0]
-    unit, scale = time_unit(max(seconds), AXIS_TIME_UNITS)
+    unit, scale = unit or time_unit(max(seconds), AXIS_TIME_UNITS)
     low, high = min(seconds) / scale, max(seconds) / scale
     ax.set_ylabel(f"{label} ({unit})")
     if high / low < LINEAR_TIME_RANGE:
@@ -357,9 +455,12 @@ def log_tick(value):
 
 
 def thinned_tick_labels(ax, values, label=str, axis="x"):
-    """Ticks at every value (on a log or linear axis, as set), labels only where they keep
-    clear of each other on the axes' width: the largest value always labelled, then
-    leftwards every label that keeps a gap to the last one kept."""
+    """Ticks at every value (on a log or linear axis, as set). On an irregular axis (ticks
+    not evenly spaced: IDW's 10K, 50K, 100K, 500K, 1000K) every tick is labelled, a reader
+    cannot interpolate a missing one: in SMALL type where the default crowds, every other
+    label a line lower where that still crowds. On an even axis labels only where they keep
+    clear of each other: the largest value always labelled, then leftwards every label that
+    keeps a gap to the last one kept."""
     values = sorted(values)
     scale = (ax.get_xscale() if axis == "x" else ax.get_yscale())
     where = [math.log(v) if scale == "log" and v > 0 else v for v in values]
@@ -368,6 +469,20 @@ def thinned_tick_labels(ax, values, label=str, axis="x"):
         ax.get_position().height * ax.figure.get_figheight()
     inches = [0.9 * size * (w - min(where)) / span for w in where]  # 5 % margin each side
     texts = [label(v) for v in values]
+    set_ticks = ax.set_xticks if axis == "x" else ax.set_yticks
+    if not evenly_spaced(where):
+        for points in (None, SMALL):
+            if not _crowded(texts, inches, axis, points):
+                break
+        set_ticks(values, texts, **({} if points is None else {"fontsize": points}))
+        if axis == "x" and _crowded(texts, inches, axis, points):
+            lines = max(t.count("\n") + 1 for t in texts)
+            ticks = ax.xaxis.get_major_ticks(len(values))
+            drop_pt = lines * (points or 10) * 1.25 + readable.MIN_TICK_GAP_PT + 1
+            for k in range(len(values) - 2, -1, -2):  # the largest stays on the first line
+                ticks[k].set_pad(ticks[k].get_pad() + drop_pt)
+            _staggered_in[ax] = drop_pt / 72  # legend() puts a legend below that much lower
+        return
     kept, last = [], None
     for k in reversed(range(len(values))):
         half = _label_inches(texts[k], axis) / 2
@@ -375,8 +490,26 @@ def thinned_tick_labels(ax, values, label=str, axis="x"):
                 (inches[k] + half) >= LABEL_GAP_IN:
             kept.append(k)
             last = k
-    shown = [texts[k] if k in kept else "" for k in range(len(values))]
-    (ax.set_xticks if axis == "x" else ax.set_yticks)(values, shown)
+    set_ticks(values, [texts[k] if k in kept else "" for k in range(len(values))])
+
+
+def evenly_spaced(positions, tolerance=0.01):
+    """Whether ticks at `positions` (in the axis's scale: logs on a log axis) are evenly
+    spaced, within `tolerance` of the mean gap."""
+    gaps = [b - a for a, b in zip(positions, positions[1:])]
+    if len(gaps) < 2:
+        return True
+    mean = sum(gaps) / len(gaps)
+    return all(abs(g - mean) <= tolerance * abs(mean) for g in gaps)
+
+
+def _crowded(texts, inches, axis, points=None):
+    """Whether two neighbouring labels come closer than LABEL_GAP_IN (at `points`, default
+    10 pt)."""
+    factor = (points or 10) / 10
+    return any(b - a - factor * (_label_inches(s, axis) + _label_inches(t, axis)) / 2
+               < LABEL_GAP_IN for (a, s), (b, t) in zip(zip(inches, texts),
+                                                       zip(inches[1:], texts[1:])))
 
 
 LABEL_GAP_IN = 0.08  # between two tick labels of one axis

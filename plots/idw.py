@@ -7,9 +7,10 @@ is drawn as one black dashed reference line, never as a paper series.
 """
 
 from plots.baselines import flag_note, flags_of, mark_flagged
-from plots.claims.estimates import time_bounds
-from plots.figures import (figure_section, mark_not_measured, panel_grid, panel_title,
-                           ratio_axis, size_axis, time_axis, time_errorbar)
+from plots.claims.estimates import ratio_estimate, time_bounds
+from plots.figures import (figure_legend, figure_section, mark_not_measured, panel_grid,
+                           panel_title, plain_log_axis, ratio_axis, ratio_errorbar, size_axis,
+                           time_axis, time_errorbar)
 from plots.select import by_size, matches, timed_by_size
 from plots.text import format_seconds, size_label, time_cell, times_text
 
@@ -55,23 +56,31 @@ def render(devices, figures_dir):
     return sections
 
 
-def speedup_curves(device, version, precision, layouts):
-    """{layout: (sizes, speedups)} of one version at p = LAYOUT_FIGURE_P: Fig. 7/8 data."""
+def speedup_estimates(device, version, precision, layouts):
+    """{layout: (sizes, [Estimate])} of one version at p = LAYOUT_FIGURE_P: Fig. 7/8 data, each
+    speedup with its interval from both sides' repetitions (as the claims')."""
     point = {"precision": precision, "p": LAYOUT_FIGURE_P}
-    baseline = timed_by_size(device.benchmarks, {**BASELINE, **point}, PREFER)
+    baseline = _timed_by_size(device, {**BASELINE, **point})
     curves = {}
     for layout in layouts:
-        gpu = timed_by_size(device.benchmarks, {"version": version, "layout": layout, **point},
-                            PREFER)
+        gpu = _timed_by_size(device, {"version": version, "layout": layout, **point})
         sizes = sorted(set(gpu) & set(baseline))
         if sizes:
-            curves[layout] = (sizes, [baseline[s] / gpu[s] for s in sizes])
+            curves[layout] = (sizes, [ratio_estimate(baseline[s], gpu[s]) for s in sizes])
     return curves
 
 
-def roofline_speedup(device, precision):
-    """(sizes, speedups) of the roofline version over the CPU baseline; None when not run."""
-    curve = speedup_curves(device, ROOFLINE["version"], precision, (ROOFLINE["layout"],))
+def speedup_curves(device, version, precision, layouts):
+    """{layout: (sizes, speedups)}: speedup_estimates' values."""
+    return {layout: (sizes, [e.value for e in estimates]) for layout, (sizes, estimates)
+            in speedup_estimates(device, version, precision, layouts).items()}
+
+
+def roofline_speedup(device, precision, estimates=False):
+    """(sizes, speedups, or their Estimates) of the roofline version over the CPU baseline;
+    None when not run."""
+    curve = (speedup_estimates if estimates else speedup_curves)(
+        device, ROOFLINE["version"], precision, (ROOFLINE["layout"],))
     return curve.get(ROOFLINE["layout"])
 
 
@@ -101,8 +110,9 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
                      f"{version} + {ROOFLINE_LABEL}" if roofline and version == roofline_panel
                      else version)
             ax.set_title(panel_title(title, device, devices))
-            curves = {} if own else speedup_curves(device, version, precision, layouts)
-            extra = roofline_speedup(device, precision) if version == roofline_panel else None
+            curves = {} if own else speedup_estimates(device, version, precision, layouts)
+            extra = (roofline_speedup(device, precision, estimates=True)
+                     if version == roofline_panel else None)
             has_baseline = timed_by_size(device.benchmarks, {**BASELINE, "precision": precision,
                                          "p": LAYOUT_FIGURE_P}, PREFER)
             missing = (f"no {BASELINE['version']} baseline" if not has_baseline
@@ -114,6 +124,7 @@ def speedup_section(devices, figures_dir, figure, precision, layouts):
             if not curves and not own:
                 _note_missing(ax, missing)
             ax.set_ylabel("speedup over single-thread CPU (×)")
+    figure_legend(fig)
     where = (f"\nblack dashed: {ROOFLINE_LABEL}, beyond the paper, in the {roofline_panel} panel"
              if roofline else "")
     stem = figure.lower().replace(". ", "").replace(" ", "")
@@ -270,9 +281,9 @@ def limit_section(devices, figures_dir):
             if extra:
                 ax.axhline(100 / ROOFLINE_TARGET, color="0.4", linestyle=":", linewidth=1.2,
                            label=f"roofline target ({ROOFLINE_TARGET:g}× limit)")
-                ax.legend()
-            ax.set_ylabel("% of device compute limit")
-            ax.set_ylim(bottom=0)
+            _percent_axis(ax, [v for _, values in [*curves.values(), *([extra] if extra else [])]
+                               for v in values])
+    figure_legend(fig)
     where = (f"\nblack dashed: {ROOFLINE_LABEL} in every panel; dotted: its target, "
              f"time within {ROOFLINE_TARGET:g}× of the limit" if roofline else "")
     body = ("`pct_of_bound` = 100 · bound_s / time (`pct_of_limit`, `limit_s` in results "
@@ -309,18 +320,32 @@ def _roofline_table(devices):
 
 
 def _plot_layouts(ax, curves, roofline=None, flagged=()):
-    """One line per layout, plus the roofline reference line when given (sizes, values); the
-    points at `flagged` sizes (their CPU baseline is off its scaling) ringed."""
-    for layout, (sizes, values) in curves.items():
-        ax.plot(sizes, values, marker="o", color=LAYOUT_COLORS[layout],
-                label=LAYOUT_NAMES[layout])
-    lines = list(curves.values())
-    if roofline:
-        ax.plot(*roofline, label=ROOFLINE_LABEL, **ROOFLINE_STYLE)
-        lines.append(roofline)
-    mark_flagged(ax, [(s, v) for sizes, values in lines for s, v in zip(sizes, values) if s in flagged])
-    size_axis(ax, sorted({s for sizes, _ in lines for s in sizes}))
-    ax.legend()
+    """One line per layout, plus the roofline reference line when given: (sizes, values),
+    or (sizes, Estimates), drawn with whiskers from their intervals; the points at `flagged`
+    sizes (their CPU baseline is off its scaling) ringed. The legend is the figure's
+    (figure_legend), under the panels."""
+    lines = [*((LAYOUT_NAMES[layout], sizes, values, {"marker": "o", "color": LAYOUT_COLORS[layout]})
+               for layout, (sizes, values) in curves.items()),
+             *([(ROOFLINE_LABEL, *roofline, ROOFLINE_STYLE)] if roofline else [])]
+    for label, sizes, values, style in lines:
+        if values and hasattr(values[0], "low"):
+            ratio_errorbar(ax, sizes, values, label=label, **style)
+        else:
+            ax.plot(sizes, values, label=label, **style)
+    mark_flagged(ax, [(s, getattr(v, "value", v)) for _, sizes, values, _ in lines
+                      for s, v in zip(sizes, values) if s in flagged])
+    size_axis(ax, sorted({s for _, sizes, _, _ in lines for s in sizes}))
+
+
+# A percent-of-limit axis is logarithmic: CDP at 1-12 % and the roofline at 87 % on one
+# panel, a 20 % difference as tall at 2 % as at 80 %. Plain labels (1, 2, 5, 10, 20, 50, 100).
+def _percent_axis(ax, values):
+    values = [v for v in values if v and v > 0]
+    ax.set_yscale("log")
+    plain_log_axis(ax.yaxis)
+    if values:
+        ax.set_ylim(min(values) / 1.3, max(100.0, max(values)) * 1.3)
+    ax.set_ylabel("% of device compute limit (log)")
 
 
 def _flagged_baselines(device, precision):

@@ -85,9 +85,10 @@ def inline_curves(device, app, layout, key, value):
     return curves
 
 
-def draw_inline_panel(ax, layouts):
+def draw_inline_panel(ax, layouts, unit=None, legend=True):
     """Both layouts' strategies on one axis ({layout: inline_curves}): the paper's one
-    axis per benchmark. True when something (a time or an error) was drawn."""
+    axis per benchmark, in `unit` (time_axis's) where given; its legend inside unless
+    `legend` is False. True when something (a time or an error) was drawn."""
     runs = [(layout, strategy, points) for layout, curves in layouts.items()
             for strategy, points in curves.items()]
     timed = [[(n, b) for n, b in points if _timed(b)] for _, _, points in runs]
@@ -95,7 +96,7 @@ def draw_inline_panel(ax, layouts):
               for layout, strategy, points in runs for n, b in points if b.error]
     if any(timed):
         _, scale = time_axis(ax, [t for points in timed for _, b in points
-                                  for t in (b.time_s, *time_bounds(b))])
+                                  for t in (b.time_s, *time_bounds(b))], unit=unit)
         step = POINT_OFFSET * max((n for points in timed for n, _ in points), default=1)
         for (layout, strategy, _), points in zip(runs, timed):
             if points:
@@ -104,7 +105,8 @@ def draw_inline_panel(ax, layouts):
                               label=f"{LAYOUT_NAMES[layout]}, {LABELS[strategy]}",
                               **_style(layout, strategy, len(points) > 1))
         ax.set_xlabel("inlining size N (elements in the record)")
-        ax.legend(ncols=2)
+        if legend:
+            ax.legend(ncols=2)
     for slot, (n, error) in enumerate(errors[:3]):
         mark_does_not_run(ax, n, error, slot=slot)
     return any(timed) or bool(errors)
@@ -272,40 +274,68 @@ def footprint_rows(devices):
 
 
 def footprint_section(devices, figures_dir):
-    """Stacked bars: inline part and arena per strategy and N, the wasted part hatched."""
+    """Stacked bars: inline part and arena per strategy and N, the wasted part hatched; one
+    panel for AoS and SoA of a program where their bytes are the same (_footprint_panels)."""
     rows = footprint_rows(devices)
     apps = [app for app in ("synthetic", "bfs") if any(r[0] == app for r in rows)] or \
         ["synthetic"]
-    fig, axes = panel_grid(len(apps), 2, width=6.0)
+    panels = [(app, layouts) for app in apps for layouts in _footprint_panels(rows, app)]
+    columns = max(sum(1 for a, _ in panels if a == app) for app in apps)
+    fig, axes = panel_grid(len(apps), columns, width=6.0 if columns > 1 else 8.0)
     for row, app in enumerate(apps):
-        for ax, layout in zip(axes[row], LAYOUTS):
-            bars = [r for r in rows if r[0] == app and r[1] == layout]
-            ax.set_title(f"{app}, {LAYOUT_NAMES[layout]}" + (f", {bars[0][4]}" if bars else ""))
+        own = [layouts for a, layouts in panels if a == app]
+        for ax in axes[row][len(own):]:
+            ax.set_visible(False)
+        for ax, layouts in zip(axes[row], own):
+            bars = sorted({r[2:4]: r for layout in reversed(layouts) for r in rows
+                           if r[0] == app and r[1] == layout}.values(),
+                          key=lambda r: (STRATEGIES.index(r[2]), r[3]))  # both layouts' bars
+            names = " and ".join(LAYOUT_NAMES[layout] for layout in layouts)
+            same = " (the same bytes)" if len(layouts) > 1 else ""
+            ax.set_title(f"{app}, {names}{same}" + (f", {bars[0][4]}" if bars else ""))
             if not bars:
                 mark_not_measured(ax, f"no {app} footprint counters")
                 continue
-            xs = range(len(bars))
-            inline = [r[5] / 2**20 for r in bars]
-            arena = [r[6] / 2**20 for r in bars]
-            wasted = [r[7] / 2**20 for r in bars]
-            ax.bar(xs, inline, color="C0", label="inline (records)")
-            ax.bar(xs, arena, bottom=inline, color="C1", label="arena")
-            ax.bar(xs, wasted, color="none", edgecolor="black", hatch="//",
-                   label="wasted (padding, unused slots)")
-            ax.set_xticks(list(xs))
-            ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=90)
-            ax.set_ylabel("MiB")
-            ax.margins(x=0.03)
-            # room above the tallest bar for the legend: it never covers a bar
-            ax.set_ylim(0, 1.35 * max(max(i + a, w) for i, a, w in zip(inline, arena, wasted)))
-            ax.legend(loc="upper left", ncols=2)
+            _footprint_bars(ax, bars)
     body = ("The footprint is the layout's, from the mapping (`footprint_inline_bytes`, "
             "`footprint_arena_bytes`, `footprint_wasted_bytes` counters): the same on every "
             "GPU. Wasted bytes (hatched, drawn over the inline part) are alignment padding "
-            "and inline slots past an array's length.")
+            "and inline slots past an array's length. Where AoS and SoA hold the same bytes "
+            "in every configuration both measured (records of 4-byte fields only: no "
+            "padding between them to tell the two apart) one panel stands for both.")
     return figure_section(fig, figures_dir, "inner_footprint",
                           f"{PAPER}: memory footprint per strategy (inline part, arena, waste)",
                           "Memory footprint per strategy", body)
+
+
+def _footprint_panels(rows, app):
+    """The layouts of each panel of one program: [(AoS, SoA)] where both hold the same bytes
+    in every configuration both measured (an errored one has no counters), else one panel
+    each."""
+    bars = {layout: {r[2:4]: r[5:] for r in rows if r[0] == app and r[1] == layout}
+            for layout in LAYOUTS}
+    aos, soa = (bars[layout] for layout in LAYOUTS)
+    if set(aos) & set(soa) and all(aos[k] == soa[k] for k in set(aos) & set(soa)):
+        return [tuple(LAYOUTS)]
+    return [(layout,) for layout in LAYOUTS]
+
+
+def _footprint_bars(ax, bars):
+    xs = range(len(bars))
+    inline = [r[5] / 2**20 for r in bars]
+    arena = [r[6] / 2**20 for r in bars]
+    wasted = [r[7] / 2**20 for r in bars]
+    ax.bar(xs, inline, color="C0", label="inline (records)")
+    ax.bar(xs, arena, bottom=inline, color="C1", label="arena")
+    ax.bar(xs, wasted, color="none", edgecolor="black", hatch="//",
+           label="wasted (padding, unused slots)")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{r[2]} {r[3]}" for r in bars], rotation=90)
+    ax.set_ylabel("MiB")
+    ax.margins(x=0.03)
+    # room above the tallest bar for the legend: it never covers a bar
+    ax.set_ylim(0, 1.35 * max(max(i + a, w) for i, a, w in zip(inline, arena, wasted)))
+    ax.legend(loc="upper left", ncols=2)
 
 
 def _value_label(value):

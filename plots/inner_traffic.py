@@ -12,10 +12,11 @@ ours differ by orders of magnitude: one axis would hide ours), and issue 23's sp
 line of its own, not a paper claim.
 """
 
-from plots.figures import Section, figure_section, mark_not_measured, panel_grid, panel_title
+from plots.figures import (AXIS_TIME_UNITS, Section, figure_legend, figure_section,
+                           mark_not_measured, panel_grid, panel_title)
 from plots.inner import LAYOUT_NAMES, LAYOUTS, PAPER, STRATEGIES, draw_inline_panel
 from plots.select import matches
-from plots.text import count_label, format_seconds, markdown_table, time_cell
+from plots.text import count_label, format_seconds, markdown_table, time_cell, time_unit
 
 FIELDS = ("incoming", "outgoing", "path")
 FIELD_NAMES = {"incoming": "Cell::incoming", "outgoing": "Cell::outgoing", "path": "Car::path"}
@@ -147,8 +148,9 @@ def _footprint_panel(ax, field, curves):
     ax.legend(loc="upper left", ncols=2)
 
 
-def _split_panel(ax, field, layouts):
-    """The time split into cars and controllers, stacked, per layout, strategy and N."""
+def _split_panel(ax, field, layouts, unit):
+    """The time split into cars and controllers, stacked, per layout, strategy and N, in
+    `unit` ((name, seconds per unit): the time panels')."""
     bars = [(layout, strategy, n, split_of(b)) for layout in LAYOUTS
             for strategy, points in layouts.get(layout, {}).items() for n, b in points
             if split_of(b)]
@@ -156,8 +158,9 @@ def _split_panel(ax, field, layouts):
         mark_not_measured(ax, f"no cars/controllers split for field {field}")
         return
     xs = range(len(bars))
-    cars = [split[0] for *_, split in bars]
-    controllers = [split[1] for *_, split in bars]
+    name, scale = unit
+    cars = [split[0] / scale for *_, split in bars]
+    controllers = [split[1] / scale for *_, split in bars]
     ax.bar(xs, cars, color="C0", edgecolor="0.3", label="cars' kernels")
     ax.bar(xs, controllers, bottom=cars, color="C1", edgecolor="0.3",
            label="controllers' kernels")
@@ -166,10 +169,20 @@ def _split_panel(ax, field, layouts):
     ax.set_xticklabels([f"{LAYOUT_NAMES[layout][0]} {_short(strategy, n)}"
                         for layout, strategy, n, _ in bars], rotation=90, fontsize=8)
     ax.set_xlabel("A: AoS, S: SoA; pN: partial inlining of N, full, obj: array as object", fontsize=8)
-    ax.set_ylabel("seconds (instrumented run)")
+    ax.set_ylabel(f"instrumented run ({name})")
     ax.margins(x=0.03)
     ax.set_ylim(0, 1.35 * max(a + b for a, b in zip(cars, controllers)))
     ax.legend(loc="upper left", ncols=2)
+
+
+def figure_unit(devices):
+    """(name, seconds per unit) of every time Fig. 11 draws: the unit of its largest (the
+    whole run's time, or its instrumented cars and controllers), one for all its panels."""
+    seconds = [t for d in devices if traffic_point(d) is not None for b in d.benchmarks
+               if matches(b, _at(traffic_point(d)))
+               for t in (b.time_s, sum(split_of(b) or (0,)))
+               if isinstance(t, (int, float)) and t > 0]
+    return time_unit(max(seconds, default=1.0), AXIS_TIME_UNITS)
 
 
 def _short(strategy, n):
@@ -198,7 +211,7 @@ def fig11_section(devices, figures_dir):
     split = any(has_split(d) for d in devices)  # a row for the split: where any GPU has it
     per_device = 3 if split else 2
     fig, axes = panel_grid(per_device * len(devices), len(FIELDS), width=5.0, height=4.2)  # page-wide
-    points = []
+    points, unit = [], figure_unit(devices)
     for row, device in enumerate(devices):
         point = traffic_point(device)
         if point is not None:
@@ -211,13 +224,15 @@ def fig11_section(devices, figures_dir):
             bytes_ax.set_title(f"{FIELD_NAMES[field]}: bytes, AoS")
             layouts = {layout: field_curves(device, point, layout, field) for layout in LAYOUTS
                        if point is not None}
-            if not draw_inline_panel(time_ax, layouts):
+            if not draw_inline_panel(time_ax, layouts, unit, legend=False):
                 mark_not_measured(time_ax, f"field {field} not run")
             if split:
                 split_ax = axes[per_device * row + 1][column]
                 split_ax.set_title(f"{FIELD_NAMES[field]}: cars and controllers")
-                _split_panel(split_ax, field, layouts)
+                _split_panel(split_ax, field, layouts, unit)
             _footprint_panel(bytes_ax, field, layouts.get("aos") or layouts.get("soa") or {})
+    figure_legend(fig, [axes[per_device * row][column] for row in range(len(devices))
+                        for column in range(len(FIELDS))])  # the time panels': inside, it covered data
     body = (f"Drawn at {'; '.join(points) or 'no point (not measured)'}. In each column one "
             "array field takes every strategy while the others stay fully inlined (the "
             "paper's sweep); full inlining is the same configuration in every column (and as "

@@ -18,13 +18,12 @@ import numpy as np
 
 from plots import kofler_method
 from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
-from plots.figures import (RATIO_MIN_SPAN, SMALL, Section, figure_section, mark_does_not_run,
-                           legend, mark_not_measured, panel_grid, panel_title, ratio_axis,
-                           PAGE_WIDTH_IN,
-                           thinned_tick_labels)
-from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, best, best_of, cases,
-                               compared, counter_of, method_layout_text, speedup, tile_grid,
-                               timed, version_of)
+from plots.figures import (PAGE_WIDTH_IN, RATIO_MIN_SPAN, SMALL, Section, figure_section,
+                           legend, mark_does_not_run, mark_not_measured, panel_grid, panel_title,
+                           ratio_axis, ratio_errorbar, thinned_tick_labels)
+from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, SOA_TILE, best, best_of,
+                               cases, compared, counter_of, method_layout_text, speedup,
+                               tile_grid, timed, version_of)
 from plots.kofler_label import method_choice
 from plots.text import count_label, format_seconds, markdown_table, size_label
 
@@ -209,7 +208,7 @@ def tile_sweep_section(devices, figures_dir):
 
 
 def _plot_sweep(ax, curves):
-    tiles, ratios = set(), []
+    tiles, ratios, both = set(), [], False
     for k, (size, (aos, soa, run_time, fixed, errors)) in enumerate(curves.items()):
         color = f"C{k}"
         for variants, style in ((run_time, {"marker": "o", "label": f"size {count_label(size)}"}),
@@ -219,13 +218,17 @@ def _plot_sweep(ax, curves):
             if variants:
                 xs = sorted(variants)
                 estimates = [speedup(aos, variants[t]) for t in xs]
-                _ratio_errorbar(ax, xs, estimates, color=color, **style)
+                ratio_errorbar(ax, xs, estimates, color=color, **style)
                 ratios += [v for e in estimates for v in (e.low, e.high)]
         if soa:
             ax.axhline(aos.time_s / soa.time_s, color=color, linestyle="--", linewidth=1.1,
                        label=f"SoA, size {count_label(size)}")
             ratios.append(aos.time_s / soa.time_s)
         tiles.update(run_time, fixed, (t for t, _ in errors))
+        both = both or bool(run_time and fixed)
+    if both:  # a size's compile-time squares share its colour: their marker's own entry
+        ax.plot([], [], marker="s", fillstyle="none", markersize=9, linestyle="none",
+                color="0.3", label="compile-time tile (tiled-ct)")
     ax.axhline(1.0, color="black", linewidth=1.0, label="AoS")
     ratio_axis(ax, ratios)
     ax.set_xscale("log", base=2)
@@ -242,14 +245,6 @@ def _plot_sweep(ax, curves):
 def _tile_label(tile):
     """A power-of-two tile in K or M of 1024: 4194304 -> "4M", 2048 -> "2K"."""
     return f"{tile >> 20}M" if tile >= 2**20 and tile % 2**20 == 0 else size_label(tile)
-
-
-def _ratio_errorbar(ax, xs, estimates, **style):
-    """Ratios (Estimates) at xs, whiskers from their intervals."""
-    values = [e.value for e in estimates]
-    return ax.errorbar(xs, values, yerr=[[v - e.low for v, e in zip(values, estimates)],
-                                         [e.high - v for v, e in zip(values, estimates)]],
-                       capsize=3, elinewidth=1.0, **style)
 
 
 # --- Fig. 1 --------------------------------------------------------------------------------
@@ -355,7 +350,9 @@ def fig1_section(devices, figures_dir):
             "per problem size (initial eggs) to the top map. Colour: time / the fastest time "
             "of its size over all maps (red fast, blue slow, as the paper); the cell text is "
             "that ratio, the size's fastest time is under its size. × = the benchmark errored "
-            "(listed under Errored and flagged benchmarks); blank = not run at that size."
+            "(listed under Errored and flagged benchmarks); \"not run\" = not run at that size. "
+            "Where the tree lays one of the two clusters out SoA (t = n, off the sweep), the "
+            "map adds an SoA column (or row) for that point, its ☆ there."
             + ("\n\nThe fastest tiles of the KDLG clusters, and the method's points:\n\n"
                + "\n".join(swept) if swept else "")
             + ("\n\nThe method's clusters (from the benchmark names) and layouts (`kdlg`: "
@@ -368,6 +365,7 @@ def fig1_section(devices, figures_dir):
 
 
 _METHOD_COLUMNS = {"kdlg": "KDLG,\neach AoS", METHOD: "KDLG +\ntree's layouts"}
+NOT_RUN = "not\nrun"  # a heat map's cell of a layout not run at that size
 _GRID_MARKS = {"kdlg": ("o", "kdlg (every cluster AoS)"),
                METHOD: ("*", "kdlg-tree (the tree's choice)")}
 
@@ -385,7 +383,9 @@ def _fig1_scale(rows, method_rows, grids):
         for size, cells in table.items():
             times.setdefault(size, []).extend(c for c in cells if isinstance(c, float))
     for size, grid in grids.items():
-        times.setdefault(size, []).extend(b.time_s for b in grid.cells.values() if timed(b))
+        times.setdefault(size, []).extend(
+            b.time_s for b in [*grid.cells.values(), *(b for _, b in grid.beside.values())]
+            if timed(b))
     fastest = {s: min(ts, default=math.nan) for s, ts in times.items()}
     vmax = max([1.01, *(t / fastest[s] for s, ts in times.items() for t in ts)])
     return fastest, vmax
@@ -398,22 +398,27 @@ def _grid_cluster_label(fields):
 
 def _draw_tile_grid(fig, ax, grid, fastest, vmax):
     """The 2-D map: the first cluster's tile across, the second's down, each cell time / the
-    size's fastest; the method's points marked."""
-    first, second = grid.tiles
-    values = np.array([[grid.cells[t1, t2].time_s / fastest if timed(grid.cells.get((t1, t2)))
+    size's fastest, "not run" where nothing ran; the method's points marked, in an SoA
+    column (row) of their own where the method laid a cluster out SoA."""
+    first, second = (list(tiles) + ([SOA_TILE] if any(at[axis] == SOA_TILE for at, _ in
+                                                      grid.beside.values()) else [])
+                     for axis, tiles in enumerate(grid.tiles))
+    cells = {**grid.cells, **{at: b for at, b in grid.beside.values()}}
+    values = np.array([[cells[t1, t2].time_s / fastest if timed(cells.get((t1, t2)))
                         else np.nan for t1 in first] for t2 in second])
     image = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlBu", aspect="auto", vmin=1.0,
                       vmax=vmax, origin="lower")
-    _label_cells(ax, image, values, [["" if grid.cells.get((t1, t2)) is None else
-                                      "" if timed(grid.cells[t1, t2]) else "×"
+    _label_cells(ax, image, values, [[NOT_RUN if cells.get((t1, t2)) is None else
+                                      "" if timed(cells[t1, t2]) else "×"
                                       for t1 in first] for t2 in second])
-    for layout, at in grid.marks.items():
-        if isinstance(at, tuple):
-            marker, label = _GRID_MARKS[layout]
-            ax.plot(first.index(at[0]), second.index(at[1]), marker=marker, markersize=22,
-                    markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.5,
-                    linestyle="none", label=label)
-    if any(isinstance(at, tuple) for at in grid.marks.values()):
+    marks = {**{layout: at for layout, at in grid.marks.items() if isinstance(at, tuple)},
+             **{layout: at for layout, (at, _) in grid.beside.items()}}
+    for layout, at in marks.items():
+        marker, label = _GRID_MARKS[layout]
+        ax.plot(first.index(at[0]), second.index(at[1]), marker=marker, markersize=22,
+                markerfacecolor="none", markeredgecolor="black", markeredgewidth=1.5,
+                linestyle="none", label=label)
+    if marks:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=SMALL,
                   markerscale=0.5)
     ax.set_xticks(range(len(first)))
@@ -458,7 +463,7 @@ def _chosen_text(device, devices, sizes):
 
 def _label_cells(ax, image, values, marks):
     """Each cell of a heat map its value (2 decimals, white on dark cells), or its mark
-    where it has no value (× errored; "" not run)."""
+    where it has no value (× errored, NOT_RUN)."""
     for r, row in enumerate(values):
         for c, value in enumerate(row):
             shown = value == value  # not NaN
@@ -474,8 +479,8 @@ def _draw_heat_map(fig, ax, labels, rows, fastest, vmax):
                        for s in sizes])
     image = ax.imshow(np.ma.masked_invalid(values), cmap="RdYlBu", aspect="auto",
                       vmin=1.0, vmax=vmax)
-    _label_cells(ax, image, values, [["×" if cell == "error" else "" for cell in rows[s]]
-                                     for s in sizes])
+    _label_cells(ax, image, values, [["×" if cell == "error" else NOT_RUN if cell is None
+                                      else "" for cell in rows[s]] for s in sizes])
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, fontsize=SMALL)
     ax.set_yticks(range(len(sizes)))

@@ -3,7 +3,7 @@ a layout family, and the method's layouts (`kdlg`, `tiled-tree`, `kdlg-tree`, do
 as their names and labels carry them: the figure and table modules (plots/kofler.py,
 plots/kofler_method.py) read the same points through these."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from plots.claims import ratio_estimate
 from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as
@@ -148,6 +148,12 @@ class TileGrid:
     tiles: tuple  # (every tile of the first, every tile of the second), ascending
     cells: dict  # (t1, t2) -> Benchmark
     marks: dict  # "kdlg" / METHOD -> (t1, t2) on the grid, or a text saying why not
+    # "kdlg" / METHOD -> ((t1, t2), Benchmark) of a method's point one of whose clusters is
+    # SoA (t = n, SOA_TILE), the other's tile on the grid: a cell the map adds for it.
+    beside: dict = field(default_factory=dict)
+
+
+SOA_TILE = "SoA"  # a cluster laid out SoA: the tile axis's t = n
 
 
 def tile_grid(variants):
@@ -164,7 +170,7 @@ def tile_grid(variants):
     partition = next(iter(cells.values())).params.get("partition")
     several = [c for c in clusters(next(iter(cells.values()))) if len(c) > 1]
     tiles = tuple(sorted({k[i] for k in cells}) for i in (0, 1))
-    marks = {}
+    marks, beside = {}, {}
     for layout in ("kdlg", METHOD):
         b = variants.get((layout, None))
         if b is None or b.params.get("partition") != partition:
@@ -178,7 +184,9 @@ def tile_grid(variants):
         at = tuple(_records_per_tile(layouts[tuple(c)]) for c in several)
         on_grid = all(t in tiles[i] for i, t in enumerate(at))
         marks[layout] = at if on_grid else " and ".join(layouts[tuple(c)] for c in several)
-    return TileGrid(tuple(several), tiles, cells, marks)
+        if not on_grid and all(t is None or t in tiles[i] for i, t in enumerate(at)):
+            beside[layout] = (tuple(SOA_TILE if t is None else t for t in at), b)
+    return TileGrid(tuple(several), tiles, cells, marks, beside)
 
 
 def _records_per_tile(cluster_layout):

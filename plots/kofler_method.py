@@ -7,8 +7,8 @@ other papers' records, whose bodies cannot run under the access recording yet.
 
 from plots.claims import NOT_REPRODUCED, judge_band
 from plots.claims.estimates import aggregate, geomean
-from plots.figures import (SMALL, Section, figure_section, mark_not_measured, panel_grid,
-                           panel_title, ratio_axis)
+from plots.figures import (SMALL, Section, figure_legend, figure_section, mark_not_measured,
+                           panel_grid, panel_title, ratio_axis)
 from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,
                                timed)
 from plots.text import count_label, format_seconds, markdown_table, times_text
@@ -214,7 +214,7 @@ def _regret_figure(per_device, devices):
         ax.set_xlim(-0.6, REGRET_GROUPS_PER_ROW + 0.4)
         ax.set_xticks(range(len(groups)), [label for label, _ in groups], fontsize=SMALL)
         ax.set_ylabel("regret (×; 1 = the fastest)")
-        ax.legend(loc="upper left", fontsize=SMALL, ncols=2)
+    figure_legend(fig)  # under the rows: inside a row it covered the first group's points
     return fig
 
 

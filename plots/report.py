@@ -17,6 +17,7 @@ from plots.html import write_html
 from plots.compare import identical_gpu_groups
 from plots.load import run_json
 from plots.papers import PAPERS
+from plots.text import without_one_gpu_column
 
 DEFAULT_SPREAD_FLAG_PCT = 5.0  # when the run's context does not record its own threshold
 CLAIMS_READING = (
@@ -152,7 +153,8 @@ def _paper_part(paper, devices, sections, verdicts, out_dir):
     for section in sections:
         lines += ["", f"### {section.heading}"]
         if section.body:
-            lines += ["", section.body]
+            lines += ["", without_one_gpu_column(section.body) if len(devices) == 1
+                      else section.body]
         for png in section.figures:
             png_link = Path(os.path.relpath(png, out_dir)).as_posix()
             svg_link = Path(os.path.relpath(png.with_suffix(".svg"), out_dir)).as_posix()

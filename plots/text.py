@@ -2,6 +2,8 @@
 cells, Markdown tables. Plain text (no matplotlib), so the claims use it as well as every
 paper's figure module."""
 
+import re
+
 
 TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 
@@ -44,6 +46,33 @@ def count_label(count):
     if count >= 1e6:
         return f"{count / 1e6:.3g}M"
     return f"{count / 1e3:.3g}K" if count >= 1e3 else f"{count:g}"
+
+
+_CELL_EDGE = re.compile(r"(?<!\\)\|")  # a cell's edge: a `|` not escaped as `\|`
+
+
+def without_one_gpu_column(markdown):
+    """`markdown` with each table's "GPU" column left out where every row holds the same
+    GPU: one GPU's report names it in its title, a column repeating it says nothing."""
+    lines = markdown.split("\n")
+    k = 0
+    while k < len(lines):
+        if not (lines[k].startswith("|") and k + 1 < len(lines)
+                and lines[k + 1].startswith("|---")):
+            k += 1
+            continue
+        end = k + 2
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        rows = [_CELL_EDGE.split(line)[1:-1] for line in lines[k:end]]
+        header = [cell.strip() for cell in rows[0]]
+        if "GPU" in header and end > k + 2:
+            column = header.index("GPU")
+            if len({row[column].strip() for row in rows[2:] if len(row) > column}) == 1:
+                lines[k:end] = ["|" + "|".join(row[:column] + row[column + 1:]) + "|"
+                                for row in rows]
+        k = end
+    return "\n".join(lines)
 
 
 def markdown_table(header, rows):

@@ -33,7 +33,18 @@ class Curve:
     dashed: bool = False
     hollow: frozenset = frozenset()  # sweep values drawn hollow (CPU times from a sample)
     flagged: frozenset = frozenset()  # sweep values ringed: their CPU time is off its scaling
-    bounds: dict | None = None  # {sweep value: (fastest, slowest) repetition}: whiskers
+    bounds: dict | None = None  # {sweep value: (low, high)}: whiskers
+    time: bool = True  # values and bounds are seconds (a time axis); else ratios
+
+
+def ratio_curve(name, estimates, color, flagged=frozenset()):
+    """The Curve of {sweep value: Estimate, or the error of a point that did not run}: a
+    ratio with whiskers from its interval (the repetitions' extremes, as the claims'), the
+    sweep values in `flagged` ringed."""
+    return Curve(name, {k: e if isinstance(e, str) else e.value for k, e in estimates.items()},
+                 color, flagged=frozenset(flagged),
+                 bounds={k: (e.low, e.high) for k, e in estimates.items()
+                         if not isinstance(e, str)} or None, time=False)
 
 
 def curve(name, points, value, color, errors=True, **style):
@@ -56,14 +67,14 @@ def draw(ax, curves, xlabel, ylabel, x_of=grid_count, tick_label=grid_tick, log=
     """Draw the curves on a log sweep axis: points that ran joined, points that did not
     marked "does not run" on the floor. False (and a "not measured" panel) when empty.
 
-    Curves of times (with bounds) get whiskers from their repetitions and a time axis in
+    Curves with bounds get whiskers; of times, from their repetitions, and a time axis in
     the unit that fits (`ylabel` without its unit); others a log axis when `log`."""
     xs = sorted({x_of(k) for c in curves for k in c.values})
     if not xs:
         mark_not_measured(ax, "no benchmarks")
         return False
     scale = 1.0
-    if any(c.bounds for c in curves):
+    if any(c.bounds and c.time for c in curves):
         _, scale = time_axis(ax, [t for c in curves for k, v in c.values.items()
                                   if not isinstance(v, str)
                                   for t in (v, *(c.bounds or {}).get(k, ()))], ylabel)

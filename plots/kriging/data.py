@@ -2,6 +2,7 @@
 benchmarks of each: by scale at the paper's 10 wells, by well count at one scale."""
 
 from plots.baselines import flags_of
+from plots.claims.estimates import ratio_estimate
 from plots.select import by_size, matches
 
 PAPER = "Li & Dong"
@@ -84,8 +85,15 @@ def flagged_scales(device, program):
 def speedups(device, experiment):
     """{scale: CPU program time / CUDA program time} of one experiment, or the CUDA program's
     error at a scale where it did not run (scales without a CPU time are left out)."""
+    return {s: e if isinstance(e, str) else e.value
+            for s, e in speedup_estimates(device, experiment).items()}
+
+
+def speedup_estimates(device, experiment):
+    """{scale: Estimate of CPU program time / CUDA program time, its interval from both
+    programs' repetitions (as the claims'), or the CUDA program's error}."""
     gpu, cpu = by_scale(device, EXPERIMENTS[experiment]), by_scale(device, CPU_PROGRAMS[experiment])
-    return {s: b.error or cpu[s].time_s / b.time_s for s, b in sorted(gpu.items())
+    return {s: b.error or ratio_estimate(cpu[s], b) for s, b in sorted(gpu.items())
             if s in cpu and not cpu[s].error}
 
 

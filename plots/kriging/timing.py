@@ -4,11 +4,11 @@ programs) with its table, Fig. 3 (speedup over the CPU programs)."""
 from plots.baselines import flag_note
 from plots.figures import SMALL, figure_section, panel_grid, panel_title
 from plots.kriging.cells import time_cell
-from plots.kriging.curves import GRID_AXIS, Curve, curve, draw, time_s
+from plots.kriging.curves import GRID_AXIS, curve, draw, ratio_curve, time_s
 from plots.kriging.data import (COLORS, CPU_PROGRAMS, EXPERIMENTS, MAPPING_NOTE, PAPER,
                                 PAPER_SPEEDUP_LEVEL, PAPER_SPEEDUP_PEAK, SWEEP, by_scale,
                                 flagged_scales, grid_count, label, program_label, programs,
-                                speedups)
+                                speedup_estimates)
 from plots.text import count_label, markdown_table
 
 
@@ -67,7 +67,7 @@ def fig3_section(devices, figures_dir):
         exp6_ax, all_ax = axes[row]
         exp6_ax.set_title(panel_title(f"(a) exp. 6 (float) over CPU {exp6_program}", device,
                                  devices))
-        exp6 = Curve(label(6), speedups(device, 6), COLORS[label(6)], flagged=frozenset(flagged[6]))
+        exp6 = ratio_curve(label(6), speedup_estimates(device, 6), COLORS[label(6)], flagged[6])
         if draw(exp6_ax, [exp6], GRID_AXIS, "speedup (×)", log=False):
             for value, words in ((PAPER_SPEEDUP_PEAK, "paper: peak above"),
                                  (PAPER_SPEEDUP_LEVEL, "paper: levels near")):
@@ -77,11 +77,12 @@ def fig3_section(devices, figures_dir):
             exp6_ax.set_ylim(bottom=0)
         all_ax.set_title(panel_title("(b) each experiment over its own CPU program", device,
                                 devices))
-        draw(all_ax, [Curve(f"{label(e)} / {program_label(CPU_PROGRAMS[e])}",
-                             speedups(device, e), COLORS[label(e)], flagged=frozenset(flagged[e]))
-                       for e in EXPERIMENTS],
-              GRID_AXIS, "speedup (×)")
-    body = ("Speedup = CPU program time / CUDA program time at the same scale. " + MAPPING_NOTE
+        draw(all_ax, [ratio_curve(f"{label(e)} / {program_label(CPU_PROGRAMS[e])}",
+                                  speedup_estimates(device, e), COLORS[label(e)], flagged[e])
+                      for e in EXPERIMENTS], GRID_AXIS, "speedup (×)")
+    body = ("Speedup = CPU program time / CUDA program time at the same scale; whiskers: its "
+            "interval from both programs' repetitions (the fastest over the slowest and the "
+            "slowest over the fastest, as the claims'). " + MAPPING_NOTE
             + f" Dotted lines in (a): the paper's peak (above {PAPER_SPEEDUP_PEAK}×) and level "
             f"(near {PAPER_SPEEDUP_LEVEL}×), measured on a GTX 460 against an Intel E5500."
             + flag_note(shown_flags))

@@ -72,7 +72,7 @@ def rendered_pair(name, tmp_path, tmp_path_factory):
 def test_idw_results_under_the_new_names_render_the_same_report_and_limit_figure(tmp_path, tmp_path_factory):
     changed, (old_report, new_report), (old, new) = rendered_pair("idw_quick", tmp_path, tmp_path_factory)
     assert changed["limit_s"] > 0 and changed["pct_of_limit"] > 0  # the test renamed something
-    assert "| GPU | precision | p | size | time | limit_s | time / limit | % of limit |" in new_report
+    assert "| precision | p | size | time | limit_s | time / limit | % of limit |" in new_report
     assert new_report == old_report
     for version in idw.LIMIT_VERSIONS:
         assert idw.limit_curves(new, version) == idw.limit_curves(old, version)

@@ -161,48 +161,48 @@ def test_table2_reads_the_counters_and_the_speedups_of_soa_and_the_best_tile(rep
     assert ("loop bound approx. | AoS time | × AoS: SoA | × AoS: best tile | "
             "× AoS: best partition | × AoS: method (kdlg-tree) | method's layout |") in header
     assert "The paper's \"speedup over AoS\" is the speedup of the layout its method" in text
-    rows = {r[1]: r for r in rows_after(text, "Table 2")}
+    rows = {r[0]: r for r in rows_after(text, "Table 2")}
     assert list(rows) == ["N-body", "Bitonic sort", "SAMPO", "BlackScholes", "LavaMD"]
     nbody = rows["N-body"]
-    assert nbody[2:8] == ["float", "65.5K", "32", "2", "1", "n"]
+    assert nbody[1:7] == ["float", "65.5K", "32", "2", "1", "n"]
     aos = median_seconds(folder, "kofler/nbody/gpu/aos/float/size:65536")
     soa = median_seconds(folder, "kofler/nbody/gpu/soa/float/size:65536")
     tiles = {t: median_seconds(folder, f"kofler/nbody/gpu/tiled/float/tile:{t}/size:65536")
              for t in (2, 8, 32, 128, 512, 4096)}
     best = min(tiles, key=tiles.get)
     assert best == 512
-    assert nbody[9].startswith(f"{aos / soa:.2f}× [")
+    assert nbody[8].startswith(f"{aos / soa:.2f}× [")
     assert aos / soa == pytest.approx(1.25, rel=0.03)  # the fixture's design
-    assert nbody[10].startswith(f"{aos / tiles[best]:.2f}× [") and nbody[10].endswith("(t = 512)")
-    assert nbody[11].endswith("(pos-vel)")
-    assert rows["SAMPO"][3] == "128K" and rows["SAMPO"][10].endswith("(t = 16384)")
-    assert rows["SAMPO"][11].endswith("(hot-cold)")
-    assert rows["LavaMD"][6] == "not reported"  # the fixture's LavaMD reports no kernels
-    assert rows["LavaMD"][10] == rows["LavaMD"][11] == "not measured"
+    assert nbody[9].startswith(f"{aos / tiles[best]:.2f}× [") and nbody[9].endswith("(t = 512)")
+    assert nbody[10].endswith("(pos-vel)")
+    assert rows["SAMPO"][2] == "128K" and rows["SAMPO"][9].endswith("(t = 16384)")
+    assert rows["SAMPO"][10].endswith("(hot-cold)")
+    assert rows["LavaMD"][5] == "not reported"  # the fixture's LavaMD reports no kernels
+    assert rows["LavaMD"][9] == rows["LavaMD"][10] == "not measured"
     method = median_seconds(folder, "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/"
                             "size:65536")
-    assert nbody[12].startswith(f"{aos / method:.2f}× [")
-    assert nbody[13] == "pos: tiled-64; vel: tiled-64"
-    assert rows["SAMPO"][13].endswith("dead: soa; state: soa; ageInHours: soa; "
+    assert nbody[11].startswith(f"{aos / method:.2f}× [")
+    assert nbody[12] == "pos: tiled-64; vel: tiled-64"
+    assert rows["SAMPO"][12].endswith("dead: soa; state: soa; ageInHours: soa; "
                                       "isFemale+cumulativeSporogonicDevelopment: tiled-64")
-    assert [rows[p][7] for p in rows] == ["n", "none", "n, u", "none", "c"]
+    assert [rows[p][6] for p in rows] == ["n", "none", "n, u", "none", "c"]
 
 
 def test_run_time_against_compile_time_table_judges_the_five_percent_goal(report):
     _, text = report
     rows = rows_after(text, "Run-time vs compile-time")
-    by_key = {(r[1], r[3], r[5]): r for r in rows}
+    by_key = {(r[0], r[2], r[4]): r for r in rows}
     assert by_key["N-body", "65.5K", "512 (best)"][-1] == "within 5 %"
     assert by_key["N-body", "65.5K", "pos-vel (best)"][-1] == "misses"  # 8 % slower
-    assert by_key["N-body", "65.5K", "pos-vel (best)"][4] == "split / split-ct"
+    assert by_key["N-body", "65.5K", "pos-vel (best)"][3] == "split / split-ct"
     assert ("SAMPO", "128K", "manual") in by_key
-    assert not any(r[1] == "BlackScholes" for r in rows)  # no compile-time twin measured
+    assert not any(r[0] == "BlackScholes" for r in rows)  # no compile-time twin measured
 
 
 def test_sort_table_puts_bitonic_layouts_beside_cub(report):
     _, text = report
     rows = rows_after(text, "Bitonic sort vs CUB")
-    at_4m = {(r[3], r[4]): r[6] for r in rows if r[2] == "4.19M"}
+    at_4m = {(r[2], r[3]): r[5] for r in rows if r[1] == "4.19M"}
     assert at_4m["cub-radix", "soa"] == "1.00×"
     assert set(at_4m) == {("bitonic", "aos"), ("bitonic", "soa"), ("bitonic", "tiled (128)"),
                           ("cub-radix", "aos"), ("cub-radix", "soa"), ("cub-merge", "aos")}
@@ -212,8 +212,8 @@ def test_sort_table_puts_bitonic_layouts_beside_cub(report):
 def test_bound_table_and_the_issues_goals(report):
     _, text = report
     rows = rows_after(text, "% of bound per program and layout")
-    blackscholes = {r[5]: r for r in rows if r[1] == "BlackScholes"}
-    assert blackscholes["soa"][6] == blackscholes["soa"][7]  # memory-bound: the copy bound
+    blackscholes = {r[4]: r for r in rows if r[0] == "BlackScholes"}
+    assert blackscholes["soa"][5] == blackscholes["soa"][6]  # memory-bound: the copy bound
     assert "BlackScholes: goal ≥ 85 % of measured copy bandwidth; fastest layout soa" in text
     assert "N-body: goal ≥ 70 % of its compute bound; fastest layout soa" in text
     assert text.count("— met") == 2
@@ -449,11 +449,11 @@ def test_without_a_tree_fig5_marks_the_trees_versions_not_measured(fixture, tmp_
     text = report_of(folder)
     svg = (folder / "figures" / "kofler_fig5.svg").read_text()
     assert svg.count("n/m") == 6  # two versions in each of the three panels
-    rows = {r[1]: r for r in rows_after(text, "Table 2")}
-    assert rows["N-body"][12] == rows["N-body"][13] == "not measured"
+    rows = {r[0]: r for r in rows_after(text, "Table 2")}
+    assert rows["N-body"][11] == rows["N-body"][12] == "not measured"
     regret = rows_after(text, "Regret — the method's choice")
-    assert {r[4] for r in regret} == {"not measured (no tree)"}
-    assert regret[0][8] == "not measured" and regret[0][9].endswith("]")  # kdlg's regret
+    assert {r[3] for r in regret} == {"not measured (no tree)"}
+    assert regret[0][7] == "not measured" and regret[0][8].endswith("]")  # kdlg's regret
     assert "- geometric-mean regret of kdlg-tree: not measured" in text
     for claim_id in ("nbody-method-selects-soa", "sampo-kdlg-tree-gain",
                      "method-never-slower-than-aos"):
@@ -605,17 +605,17 @@ def test_fig1_says_where_the_trees_choice_is_off_the_map(fixture, tmp_path):
 
 def test_regret_is_the_choice_over_the_fastest_measured_layout(report):
     folder, text = report
-    rows = {(r[1], r[3]): r for r in rows_after(text, "Regret — the method's choice")}
+    rows = {(r[0], r[2]): r for r in rows_after(text, "Regret — the method's choice")}
     nbody = rows["N-body", "65.5K"]
-    assert nbody[6] == "split-ct (pos-vel)"  # the fastest of every layout at that size
+    assert nbody[5] == "split-ct (pos-vel)"  # the fastest of every layout at that size
     fastest = median_seconds(folder, "kofler/nbody/gpu/split-ct/float/partition:pos-vel/"
                              "size:65536")
     method = median_seconds(folder, "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/"
                             "size:65536")
-    assert nbody[8].startswith(f"{method / fastest:.2f}× [")
-    assert rows["SAMPO", "128K"][6] == "the choice" and rows["SAMPO", "128K"][8].startswith(
+    assert nbody[7].startswith(f"{method / fastest:.2f}× [")
+    assert rows["SAMPO", "128K"][5] == "the choice" and rows["SAMPO", "128K"][7].startswith(
         "1.00×")
-    assert rows["LavaMD", "1K"][10].endswith("slower")  # the fixture's LavaMD: 1.10× AoS
+    assert rows["LavaMD", "1K"][9].endswith("slower")  # the fixture's LavaMD: 1.10× AoS
     assert "- LavaMD: kdlg-tree slower than AoS at 1 of 1 point(s)" in text
     assert "- SAMPO: kdlg-tree never slower than AoS (2 point(s))" in text
     assert "geometric-mean regret of kdlg-tree over 8 program/precision/size point(s)" in text

@@ -17,6 +17,7 @@ import pytest
 from plots.__main__ import main
 from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE, REPRODUCED, ClaimsError,
                           Scope, evaluate_claim, evaluate_claims, load_claims)
+from plots.figures import figure_notes
 from plots.kriging import accuracy, beyond, curves, data, model_figure, model_files
 from plots.load import Benchmark, ResultsError, load_results
 from plots.names import FIELDS, parse_name
@@ -163,10 +164,9 @@ def test_accuracy_table_has_every_experiment_and_exp6_against_exp5(report, devic
     assert (precision, scale, kappa, tolerance) == ("float", 10, 38.5, 0.05)
     assert max_rel == pytest.approx(max_abs / 1480)
     text = (report / "REPORT.md").read_text()
-    assert "| NVIDIA H100 80GB HBM3 | exp. 6 | float | 0.00033 | 2.3e-07 | 0.05 | 10 | 38.5 | yes |" \
-        in text
-    vs5 = [line for line in text.splitlines() if line.count("|") == 6 and " | 4.95M | " in line]
-    assert vs5 == ["| NVIDIA H100 80GB HBM3 | 10 | 4.95M | 0.00027 | 1.8e-07 |"]
+    assert "\n| exp. 6 | float | 0.00033 | 2.3e-07 | 0.05 | 10 | 38.5 | yes |" in text
+    vs5 = [line for line in text.splitlines() if line.count("|") == 5 and " | 4.95M | " in line]
+    assert vs5 == ["| 10 | 4.95M | 0.00027 | 1.8e-07 |"]  # one GPU: no GPU column
 
 
 # --- the experiment -> CPU program mapping -------------------------------------------------
@@ -207,14 +207,15 @@ def test_captions_say_which_cpu_program_each_experiment_uses(report):
     for legend in ("program 2 (exp. 2, 3)", "program 4 (exp. 4, 5)", "program 4 float (exp. 6)"):
         assert legend in fig2
     assert "exp. 3 / program 2" in (report / "figures" / "kriging_fig3.svg").read_text()
-    assert "| NVIDIA H100 80GB HBM3 | CPU program 2 (exp. 2, 3) | 149 ms |" in text
+    assert "\n| CPU program 2 (exp. 2, 3) | 149 ms |" in text
 
 
 # --- points that do not run ----------------------------------------------------------------
 
 def test_errored_sweep_points_are_drawn_and_tabled_as_not_running(report, device):
     svg = (report / "figures" / "kriging_wells.svg").read_text()
-    assert svg.count("does not run: A of 1001x1001") == 2  # scales 1 and 10
+    assert svg.count("does not run (1)") == 2  # scales 1 and 10, the same reason
+    assert svg.count("does not run: A of 1001x1001") == 1  # note 1 under the figure
     assert "does not run: does not run" not in svg  # the benchmark's own prefix, said once
     text = (report / "REPORT.md").read_text()
     for scale in (1, 10):
@@ -233,10 +234,9 @@ def test_a_curve_with_errors_marks_them_and_still_names_the_series():
         ran = curves.Curve("ran", {1: 1e-3, 2: 2e-3, 10: "out of memory at scale 10"}, "C0")
         failed = curves.Curve("failed", {10: "does not run: no kernel image"}, "C1")
         assert curves.draw(ax, [ran, failed], "grid", "time (s)")
-        texts = [t.get_text().replace("\n", " ") for t in ax.texts]
-        assert any(t.startswith("does not run: out of memory") for t in texts)
-        assert any(t.startswith("does not run: no kernel image") for t in texts)
-        assert not any("does not run: does not run" in t for t in texts)
+        assert [t.get_text() for t in ax.texts] == ["does not run (1)", "does not run (2)"]
+        assert figure_notes(fig) == ["does not run: out of memory at scale 10",
+                                     "does not run: no kernel image"]  # said once each
         assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ran", "failed"]
         assert ax.get_xlim()[1] >= data.grid_count(10)
     finally:
@@ -255,7 +255,9 @@ def test_a_run_without_benchmarks_of_a_figure_says_not_measured(tmp_path, fixtur
     exp7 = beyond.exp7_section([device], tmp_path / "figures")
     assert "Well-count sweep: not measured." in wells.body
     assert "Experiments 7 and 8: not measured." in exp7.body
-    assert "not measured" in (tmp_path / "figures" / "kriging_wells.svg").read_text()
+    assert wells.body.endswith("No figure (kriging_wells): nothing measured (no run with other "
+                               "than 10 wells).")
+    assert not (tmp_path / "figures" / "kriging_wells.svg").exists()
 
 
 def test_experiment_8_joins_the_beyond_the_paper_tables(tmp_path, fixture):
