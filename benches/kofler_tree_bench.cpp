@@ -12,6 +12,7 @@
 //! ("fit" is the artifact step's, read by harness/run.py.)
 
 #include "kofler_tree_bench.hpp"
+#include "kofler_tree_section.hpp"
 
 #include <algorithm>
 #include <array>
@@ -230,89 +231,21 @@ BenchmarkId tree_id(const TreeCase& c) {
 
 namespace {
 
-constexpr std::size_t kMaxTile = std::size_t{1} << 15;
-
-bool power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-//! The integers of `key`, each checked by `ok` (else "<key>: <requirement>; <value> is not").
-template <class Ok>
-std::vector<std::size_t> integers(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
-                                  Ok ok, std::string_view requirement) {
-  const auto values = preset.list_at<std::size_t>(j, key, where);
-  preset.check_unique(j[key], key, where);
-  for (std::size_t v : values)
-    if (!ok(v)) throw preset.error_at(key, fmt::format("'{}' must be {}; {} is not", key, requirement, v), where);
-  return values;
-}
-
-//! A positive number (`key` of j), or `fallback` where the object has none.
-double positive_number(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
-                       double fallback, double max) {
-  if (!j.contains(key)) return fallback;
-  if (!j[key].is_number() || j[key].get<double>() <= 0 || j[key].get<double>() > max)
-    throw preset.error_at(key, fmt::format("'{}' must be a number in (0, {}]", key, max), where);
-  return j[key].get<double>();
-}
-
 std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                    const Overrides& overrides) {
-  preset.check_keys(j, where, {"records", "threads", "iterations", "fields", "layouts", "tiles", "block",
-                               "repetitions", "min_time_s", "fit"});
+  const TreeSection s = read_tree_section(preset, j, where);
   // --sizes does not apply: 'records' sizes every case (docs/kofler-tree.md).
   if (!kofler::precision_wanted(overrides, "float")) return {};
   TreeCase base;
-  if (!j.contains("records") || !j["records"].is_number_integer() || j["records"].get<long long>() < 1)
-    throw preset.error_at(where, "'kofler-tree' needs 'records', a positive integer");
-  base.records = j["records"].get<std::size_t>();
-  // Optional: one thread count for every n (docs/kofler-tree.md); without it records / n.
-  if (j.contains("threads")) {
-    if (!j["threads"].is_number_integer() || j["threads"].get<long long>() < 1)
-      throw preset.error_at("threads", "'threads' must be a positive integer", where);
-    base.threads = j["threads"].get<std::size_t>();
-  }
-  const auto iterations = integers(preset, j, "iterations", where, power_of_two, "a power of two");
-  const auto fields = integers(preset, j, "fields", where, [](std::size_t m) { return m >= 1 && m <= tree::kMaxFields; },
-                               fmt::format("a field count from 1 to {}", tree::kMaxFields));
-  const auto layouts = preset.list_at<std::string>(j, "layouts", where);
-  preset.check_unique(j["layouts"], "layouts", where);
-  const Axis layout_axis{"layout", {"aos", "soa", "tiled"}};
-  for (const auto& l : layouts) layout_axis.check(preset, l, "layouts", where);
-  std::vector<std::size_t> tiles;
-  if (std::find(layouts.begin(), layouts.end(), "tiled") != layouts.end())
-    tiles = integers(preset, j, "tiles", where, [](std::size_t t) { return t >= 2 && t <= kMaxTile && power_of_two(t); },
-                     "a power of two from 2 to 32768");
-  if (j.contains("block")) {
-    if (!j["block"].is_number_integer() || j["block"].get<int>() < 32 || j["block"].get<int>() > 1024 ||
-        j["block"].get<int>() % 32 != 0)
-      throw preset.error_at("block", "'block' must be a multiple of 32 in [32, 1024]", where);
-    base.block = j["block"].get<int>();
-  }
-  int repetitions = 0;
-  if (j.contains("repetitions")) {
-    if (!j["repetitions"].is_number_integer() || j["repetitions"].get<int>() < 1 || j["repetitions"].get<int>() > 100)
-      throw preset.error_at("repetitions", "'repetitions' must be an integer from 1 to 100", where);
-    repetitions = j["repetitions"].get<int>();
-  }
-  const double min_time_s = positive_number(preset, j, "min_time_s", where, 0, 10);
-  // Whole tiles only: a partial tile's padding would hold words the validation's checksum of
-  // every word does not expect.
-  for (std::size_t t : tiles)
-    if (base.records % t != 0)
-      throw preset.error_at("records", fmt::format("'records' {} must be a multiple of every tile ({} is not a divisor)",
-                                                   base.records, t), where);
-  for (std::size_t n : iterations)
-    if (const char* why = Geometry{base.records, static_cast<std::uint32_t>(n), base.threads}.problem(); *why)
-      throw preset.error_at(base.threads ? "threads" : "records",
-                            base.threads ? fmt::format("'threads' {} with 'records' {} and {} iterations: {}", base.threads,
-                                                       base.records, n, why)
-                                         : fmt::format("'records' {} with {} iterations: {}", base.records, n, why),
-                            where);
+  base.records = s.records;
+  base.threads = s.threads;
+  base.block = s.block;
 
   Cases plan;  // counted against the plan limit
-  for (std::size_t m : fields)  // outermost: the reference checksum is computed once per m
-    for (std::size_t n : iterations)
-      for (const auto& layout : layouts)
-        for (std::size_t t : layout == "tiled" ? tiles : std::vector<std::size_t>{0}) {
+  for (std::size_t m : s.fields)  // outermost: the reference checksum is computed once per m
+    for (std::size_t n : s.iterations)
+      for (const auto& layout : s.layouts)
+        for (std::size_t t : layout == "tiled" ? s.tiles : std::vector<std::size_t>{0}) {
           TreeCase c = base;
           c.fields = m;
           c.iterations = static_cast<std::uint32_t>(n);
@@ -322,8 +255,8 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
           ProgramCase run{Where::gpu, {.host_bytes = bytes, .device_bytes = bytes}, [c] {
                             return std::unique_ptr<Variant>(make_tree_variant(c));
                           }};
-          run.repetitions = repetitions;
-          run.min_time_s = min_time_s;
+          run.repetitions = s.repetitions;
+          run.min_time_s = s.min_time_s;
           plan.push_back({tree_id(c), std::move(run)});
         }
   return plan;
@@ -337,7 +270,7 @@ namespace lb::harness {
 
 Program kofler_tree_program() {
   return {"synthetic",
-          {{"version", {"gpu"}}, {"layout", {"aos", "soa", "tiled"}}, {"precision", {"float"}}, {"tile", {}},
+          {{"version", {"gpu"}}, {"layout", kofler_tree::kTreeLayouts}, {"precision", {"float"}}, {"tile", {}},
            {"fields", {}}, {"n", {}}},
           {"fields", "cluster_bytes", "records", "loop_iterations", "gpu_threads"},
           kofler_tree::plan_tree};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
@@ -42,15 +43,33 @@ std::string key_in_preset(const Preset& preset, const std::string& part, const s
   return std::string(where);
 }
 
+//! The count past which a plan is no longer counted: kPlanCountFactor x the limit (saturating).
+std::uint64_t count_bound(std::uint64_t limit) {
+  return limit > std::numeric_limits<std::uint64_t>::max() / kPlanCountFactor ? std::numeric_limits<std::uint64_t>::max()
+                                                                             : limit * kPlanCountFactor;
+}
+
+//! The error of a suite that planned `planned` benchmarks, more than `limit`.
+PresetError plan_too_large(const Preset& preset, std::string_view key, std::string_view within,
+                           const std::string& suite, std::uint64_t planned, std::uint64_t limit) {
+  return preset.error_at(key,
+                         fmt::format("suite {} plans {} benchmarks, more than the limit of {}; plan fewer, or set {} to "
+                                     "raise the limit",
+                                     suite, planned, limit, datasets::text::kMaxPlanEnv),
+                         within);
+}
+
 }  // namespace
 
 void Cases::push_back(PlannedCase c) {
-  if (const std::uint64_t limit = datasets::text::max_plan_benchmarks(); ++planned_cases > limit) throw PlanTooLarge(limit);
-  std::vector<PlannedCase>::push_back(std::move(c));
+  const std::uint64_t limit = datasets::text::max_plan_benchmarks();
+  if (++planned_cases <= limit) return std::vector<PlannedCase>::push_back(std::move(c));
+  if (planned_cases > count_bound(limit)) throw PlanTooLarge(limit, planned_cases - 1);
+  // Past the limit: counted, not held.
 }
 
-PlanTooLarge::PlanTooLarge(std::uint64_t limit)
-    : std::length_error(fmt::format("more than {} benchmarks", limit)), limit(limit) {}
+PlanTooLarge::PlanTooLarge(std::uint64_t limit, std::uint64_t counted)
+    : std::length_error(fmt::format("more than {} benchmarks", counted)), limit(limit), counted(counted) {}
 
 std::string name_part_problem(std::string_view part) {
   if (part.empty()) return "it is empty";
@@ -91,11 +110,14 @@ std::vector<PlannedBenchmark> plan_program(const std::string& suite, const Progr
     cases = program.plan(preset, j, where, overrides);
   } catch (const PlanTooLarge& e) {
     throw preset.error_at(where,
-                          fmt::format("suite {} plans more than {} benchmarks (at program {}); plan fewer, or set {} "
-                                      "to raise the limit",
-                                      suite, e.limit, program.name, datasets::text::kMaxPlanEnv),
+                          fmt::format("suite {} plans more than {} benchmarks (counting stopped at program {}), more "
+                                      "than the limit of {}; plan fewer, or set {} to raise the limit",
+                                      suite, e.counted, program.name, e.limit, datasets::text::kMaxPlanEnv),
                           suite);
   }
+  // Planned alone, its count is the plan's (within a suite, plan_suite judges the total).
+  if (const std::uint64_t limit = datasets::text::max_plan_benchmarks(); first && planned_cases > limit)
+    throw plan_too_large(preset, where, suite, suite, planned_cases, limit);
   std::vector<PlannedBenchmark> plan;
   for (PlannedCase& c : cases) {
     c.id.suite = suite;
@@ -134,6 +156,8 @@ std::vector<PlannedBenchmark> plan_suite(const std::string& suite, const SuitePr
       auto part = plan_program(suite, program, preset, section[program.name], program.name, overrides, false);
       plan.insert(plan.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     }
+  if (const std::uint64_t limit = datasets::text::max_plan_benchmarks(); planned_cases > limit)
+    throw plan_too_large(preset, suite, {}, suite, planned_cases, limit);
   // A section of programs that plans nothing (none named, or --precision leaves none) is the
   // user's mistake, said as such, not a run of nothing.
   if (plan.empty()) throw preset.no_benchmark(suite, overrides.precisions);

@@ -1,14 +1,17 @@
 // Presets through load_preset, then the Preset helpers every suite's planner parses its
 // section with (check_keys, list_at, error_at), applied to each object of the 'suites' tree
-// and each of its keys. The planners themselves live with the benchmarks (CUDA code), so the
-// sections' own rules are left to `layoutbench plan`; the parsing machinery is fuzzed here.
+// and each of its keys, and the kofler-tree section's own checks (read_tree_section, the
+// planner's first step, kept apart from its CUDA code for this). The other planners live
+// with the benchmarks (CUDA code), so their sections' own rules are left to `layoutbench plan`.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "kofler_tree_section.hpp"
 #include "lb/harness/preset.hpp"
+#include "lb/layout/decision_tree.hpp"
 
 namespace {
 
@@ -60,6 +63,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   kept("spread_flag_pct", p.spread_flag_pct));
     LB_FUZZ_CHECK(p.suites.is_object() && !p.suites.empty());
     walk(p, p.suites, "suites", 0);
+    // The training section: read as the planner reads it, or one error at a line; what it
+    // accepts is what the planner and the kernels take.
+    if (p.suites.contains("kofler-tree")) {
+      const auto s = lb::harness::kofler_tree::read_tree_section(p, p.suites["kofler-tree"], "kofler-tree");
+      LB_FUZZ_CHECK(s.records >= 1 && s.block >= 32 && s.block <= 1024 && s.block % 32 == 0);
+      LB_FUZZ_CHECK(s.repetitions >= 0 && s.repetitions <= 100 && s.min_time_s >= 0 && s.min_time_s <= 10);
+      LB_FUZZ_CHECK(!s.iterations.empty() && !s.fields.empty() && !s.layouts.empty());
+      for (std::size_t t : s.tiles) LB_FUZZ_CHECK(t >= 2 && t <= lb::layout::kMaxTreeTile && s.records % t == 0);
+      const nlohmann::json& written = j["suites"]["kofler-tree"];  // values kept as written
+      LB_FUZZ_CHECK(!written.contains("block") || written["block"] == s.block);
+      LB_FUZZ_CHECK(!written.contains("repetitions") || written["repetitions"] == s.repetitions);
+    }
   });
   return 0;
 }

@@ -18,7 +18,7 @@ void add_advise_command(CLI::App& app, AdviseCommand& c) {
                              "Kofler et al.'s advisor: a program's KDLG clusters from its recorded accesses, and "
                              "each cluster's layout from a GPU's decision tree");
   c.cmd->add_option("--program", c.program, "a Kofler program whose bodies record (nbody, bitonic, ...)")->required();
-  c.cmd->add_option("--tree", c.tree, "the GPU's decision tree (JSON, layoutbench-kofler-tree/1)");
+  c.cmd->add_option("--tree", c.tree, "the GPU's decision tree (JSON, layoutbench-kofler-tree/1)")->check(not_empty());
   c.cmd->add_option("--epsilon", c.epsilon, "ε in bytes: fields closer than this join (the L1 line)")
       ->check(non_negative_integer())
       ->capture_default_str();

@@ -26,6 +26,13 @@ const CLI::Validator& non_negative_integer() {
   return validator;
 }
 
+const CLI::Validator& not_empty() {
+  static const CLI::Validator validator(
+      [](std::string& text) { return text.empty() ? "'' is empty; give a value or leave the option out" : ""; }, "",
+      "not empty");
+  return validator;
+}
+
 CLI::Validator one_of(const std::vector<std::string>& names) {
   return CLI::Validator(
       [names](std::string& text) {

@@ -15,6 +15,10 @@ namespace lb::tools {
 //! "--inline: '-1' is not a non-negative integer".
 const CLI::Validator& non_negative_integer();
 
+//! A value that is not empty, for the options where "" would silently mean "not given" (--tile,
+//! a tree, a skip file, a second output): "--tile: '' is empty; give a value or leave the option out".
+const CLI::Validator& not_empty();
+
 //! One of `names` ("float", "double"): "--precision: 'half' is not one of float, double".
 CLI::Validator one_of(const std::vector<std::string>& names);
 

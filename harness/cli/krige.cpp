@@ -26,7 +26,8 @@
 namespace lb::tools {
 
 void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
-  cmd->add_option("--wells", o.wells, "CSV file of wells: header x,y,<surface 1>,...,<surface H>, one well a line");
+  cmd->add_option("--wells", o.wells, "CSV file of wells: header x,y,<surface 1>,...,<surface H>, one well a line")
+      ->check(not_empty());
   cmd->add_option("--grid", o.grid, "mesh for --wells: x0:x1:nx,y0:y1:ny (x fastest)");
   cmd->add_option("--scale", o.scale, "instead of --wells: the seeded generated case at this scale (1..10 in the paper)")
       ->check(non_negative_integer());
@@ -54,7 +55,7 @@ void add_krige_options(CLI::App* cmd, KrigeOptions& o) {
                   "file for the model; its extension picks the format: .csv (x,y,<surface names>, one mesh point "
                   "a line), .npy (NumPy array of shape (surfaces, ny, nx), rows from y0) or .tif/.tiff (GeoTIFF, "
                   "one band per surface, north up; needs GDAL at build time)");
-  cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)");
+  cmd->add_option("--wells-out", o.wells_out, "CSV file for the wells used (the --wells format)")->check(not_empty());
   cmd->add_option("--solve", o.solve,
                   "experiment 8 on the GPU: where alpha = A^-1 [z; 0] is solved: device (cuSOLVER), host (the "
                   "blocked LU on one core) or auto (times both on this input and keeps the faster: the benchmark's "

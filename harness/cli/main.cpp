@@ -87,7 +87,8 @@ void add_selection_options(CLI::App* cmd, Selection& s) {
       ->delimiter(',')
       ->check(lb::tools::one_of({"float", "double"}));
   cmd->add_option("--kofler-tree", s.kofler_tree,
-                  "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts");
+                  "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts")
+      ->check(lb::tools::not_empty());
 }
 
 struct Plan {
@@ -264,7 +265,7 @@ int run_command(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run benchmarks on the first visible GPU");
   add_selection_options(run, sel);
   run->add_option("--journal", journal, "JSON-lines file each finished benchmark is appended to")->required();
-  run->add_option("--skip-file", skip, "names (one per line) already done: not run again");
+  run->add_option("--skip-file", skip, "names (one per line) already done: not run again")->check(lb::tools::not_empty());
   std::string cpu_lock = kDefaultCpuLock;
   run->add_option("--cpu-lock", cpu_lock,
                   "the host-wide lock file CPU benchmarks hold while they run (every process of a host: the same)")

@@ -21,7 +21,8 @@ void add_tile_option(CLI::App* cmd, std::string& tile) {
   cmd->add_option("--tile", tile,
                   "KxL: K x L copies of the network side by side, joined into one city (docs/street-networks.md, "
                   "\"Paper scale\"; 8x8 of lower Manhattan is about the paper's 8.3 M cells); prints a table beside "
-                  "the paper's city");
+                  "the paper's city")
+      ->check(not_empty());
 }
 
 datasets::StreetNetwork load_street_network_option(const std::string& network, const std::string& tile) {

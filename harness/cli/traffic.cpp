@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "common.hpp"
+#include "lb/common/cuda_check.hpp"
 #include "lb/datasets/atomic_file.hpp"
 #include "lb/datasets/grid_writer.hpp"
 #include "lb/datasets/street_network.hpp"
@@ -86,6 +87,7 @@ int TrafficCommand::run() const {
   // The output is checked (and its temporary file made) before any work.
   datasets::output_extension({"--out", out}, {".csv"});
   datasets::AtomicFiles outputs({{"--out", out}}, {network});
+  if (device == "gpu") require_gpu_for_device_option("the CPU reference, or with --layout the layout on the host");
   const datasets::StreetNetwork streets = load_street_network_option(network, tile);
   traffic::BuildReport report;
   const traffic::Network net = traffic::build_network(streets, &report);

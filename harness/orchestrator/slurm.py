@@ -65,8 +65,8 @@ class SlurmOptions:
 def parse_options(args, recorded: dict | None) -> SlurmOptions:
     """--partition (repeated or comma-separated), --tasks, --gpus-per-task, --constraint,
     --time, --account, --qos; on resume the recorded ones, the fixed ones checked."""
-    given_partitions = [p.strip() for value in args.partition or [] for p in value.split(",")
-                        if p.strip()]
+    # Every comma-separated part is a name: '' or 'a,,b' is refused, never the default partition.
+    given_partitions = [p.strip() for value in args.partition or [] for p in value.split(",")]
     for name in given_partitions:
         if not NAME.fullmatch(name):
             raise UsageError(f"bad --partition '{name}': a partition name (letters, digits, "

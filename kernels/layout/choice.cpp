@@ -150,11 +150,12 @@ std::vector<LayoutChoice> kdlg_tile_choices(const KdlgPartition& p, const std::v
   // tiles^clusters layouts: counted before any is made, and refused above the plan limit.
   const std::uint64_t limit = datasets::text::max_plan_benchmarks();
   std::uint64_t count = 1;
-  for (std::size_t k = 0; k < tiled.size() && count <= limit; ++k) count *= tiles.size();
-  if (count > limit)
+  bool beyond_64_bits = false;
+  for (std::size_t k = 0; k < tiled.size(); ++k) beyond_64_bits |= __builtin_mul_overflow(count, tiles.size(), &count);
+  if (beyond_64_bits || count > limit)
     throw std::invalid_argument(fmt::format(
-        "{} tiles over {} clusters make more than {} layouts, the most a plan may hold; set {} to raise the limit",
-        tiles.size(), tiled.size(), limit, datasets::text::kMaxPlanEnv));
+        "{} tiles over {} clusters make {} layouts, more than the limit of {}; set {} to raise the limit", tiles.size(),
+        tiled.size(), beyond_64_bits ? "over 2^64" : std::to_string(count), limit, datasets::text::kMaxPlanEnv));
   std::vector<LayoutChoice> out;
   std::vector<std::size_t> at(tiled.size(), 0);  // an odometer over the tiles, the last cluster fastest
   for (bool more = !tiles.empty(); more;) {

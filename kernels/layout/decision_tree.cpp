@@ -30,6 +30,22 @@ std::string string_at(const nlohmann::json& object, const char* key, const std::
   return object[key].get<std::string>();
 }
 
+//! The layout of a class: "aos", "soa", or "tiled:<t>" with t from 1 to kMaxTreeTile (a tile of
+//! any more digits is named out of range, not an unknown class).
+ClusterLayout tree_class(const std::string& text, const std::string& at,
+                         const std::function<std::invalid_argument(const std::string&)>& fail) {
+  constexpr std::string_view kTiled = "tiled:";
+  const std::string_view digits = std::string_view(text).substr(text.starts_with(kTiled) ? kTiled.size() : text.size());
+  std::size_t tile = 0;
+  if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos &&
+      (!datasets::text::parse_size(digits, tile) || tile < 1 || tile > kMaxTreeTile))
+    throw fail(fmt::format("{}: class '{}': the tile is out of range (1 to {} records, the training's tiles)", at, text,
+                           kMaxTreeTile));
+  const auto layout = parse_cluster_layout(text);
+  if (!layout) throw fail(fmt::format("{}: unknown class '{}' (aos, soa or tiled:<t>)", at, text));
+  return *layout;
+}
+
 //! An integer ≥ 1, however the JSON stores it (parsed: unsigned; built in code: signed).
 bool positive_integer(const nlohmann::json& v) {
   return v.is_number_unsigned() ? v.get<std::uint64_t>() >= 1 : v.is_number_integer() && v.get<std::int64_t>() >= 1;
@@ -74,10 +90,7 @@ DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string&
                      ? fmt::format("{}: the intervals must start at 1 byte, not {}", at, from)
                      : fmt::format("{}: from_bytes {} {} the previous interval, which ends at {}", at, from,
                                    from < expected ? "overlaps" : "leaves a gap after", expected - 1));
-    const std::string text = string_at(i, "class", at, fail);
-    const auto layout = parse_cluster_layout(text);
-    if (!layout) throw fail(fmt::format("{}: unknown class '{}' (aos, soa or tiled:<t>)", at, text));
-    tree.intervals.push_back({from, to, *layout});
+    tree.intervals.push_back({from, to, tree_class(string_at(i, "class", at, fail), at, fail)});
   }
   return tree;
 }

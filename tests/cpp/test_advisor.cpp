@@ -92,7 +92,15 @@ TEST(DecisionTree, EachBadFileIsOneErrorNamingTheFileAndTheProblem) {
   EXPECT_EQ(tree_error(1, "to_bytes", nullptr), "tree.json: interval 2: only the last interval's 'to_bytes' is null");
   EXPECT_EQ(tree_error(2, "to_bytes", 100),
             "tree.json: interval 3: the last interval's 'to_bytes' must be null (no upper end)");
-  EXPECT_EQ(tree_error(1, "class", "tiled:0"), "tree.json: interval 2: unknown class 'tiled:0' (aos, soa or tiled:<t>)");
+  // A tile outside the training's 1 to 32768 records is named out of range, never planned.
+  for (const char* tile : {"0", "32769", "999999999", "18446744073709551615", "99999999999999999999999"})
+    EXPECT_EQ(tree_error(1, "class", std::string("tiled:") + tile),
+              std::string("tree.json: interval 2: class 'tiled:") + tile +
+                  "': the tile is out of range (1 to 32768 records, the training's tiles)");
+  EXPECT_EQ(tree_error(1, "class", "tiled:32768"), "no error");
+  EXPECT_EQ(tree_error(1, "class", "tiled:1"), "no error");
+  EXPECT_EQ(tree_error(1, "class", "tiled:"), "tree.json: interval 2: unknown class 'tiled:' (aos, soa or tiled:<t>)");
+  EXPECT_EQ(tree_error(1, "class", "tiled:-3"), "tree.json: interval 2: unknown class 'tiled:-3' (aos, soa or tiled:<t>)");
   EXPECT_EQ(tree_error(1, "class", "hybrid"), "tree.json: interval 2: unknown class 'hybrid' (aos, soa or tiled:<t>)");
   EXPECT_EQ(tree_error(1, "from_bytes", -5), "tree.json: interval 2: 'from_bytes' must be a positive integer");
   EXPECT_EQ(tree_error(1, "to_bytes", "8"), "tree.json: interval 2: 'to_bytes' must be a positive integer or null");

@@ -78,20 +78,37 @@ std::string idw_with_sizes(int sizes) {
          " \"precisions\": [\"float\"], \"powers\": [2], \"cpu_baselines\": false}}";
 }
 
-TEST(PlanLimit, APlanAtTheLimitIsPlannedAndOneMoreIsRefusedNamingTheLimit) {
+TEST(PlanLimit, APlanAtTheLimitIsPlannedAndOneMoreIsRefusedStatingItsSize) {
   const PlanLimit limit("10");
   EXPECT_EQ(find_suite("idw").plan(lb::testing::preset_from(idw_with_sizes(5)), {}).size(), 10u);
   EXPECT_EQ(plan_error("idw", idw_with_sizes(6)),
-            "test.json:1: suite idw plans more than 10 benchmarks (at program shepard); plan fewer, or set "
+            "test.json:1: suite idw plans 12 benchmarks, more than the limit of 10; plan fewer, or set "
             "LB_MAX_BENCHMARKS to raise the limit");
 }
 
-TEST(PlanLimit, AHugePresetIsRefusedQuicklyAtTheDefaultLimit) {
+TEST(PlanLimit, ASuiteOfSeveralProgramsStatesItsTotal) {
+  const PlanLimit limit("3");
+  // N-body 2 sizes x 2 layouts, then BlackScholes 1 x 2: 6 benchmarks, 4 of them past the limit.
+  const std::string message = plan_error(
+      "kofler", "{\"kofler\": {\"nbody\": {\"sizes\": [1024, 2048], \"steps\": 1, \"layouts\": [\"aos\", \"soa\"]},\n"
+                " \"blackscholes\": {\"sizes\": [1024], \"layouts\": [\"aos\", \"soa\"]}}}");
+  EXPECT_EQ(message, "test.json:1: suite kofler plans 6 benchmarks, more than the limit of 3; plan fewer, or set "
+                     "LB_MAX_BENCHMARKS to raise the limit");
+}
+
+TEST(PlanLimit, AHugePresetIsCountedToTenTimesTheLimitThenRefused) {
   ::unsetenv(datasets::text::kMaxPlanEnv);
   EXPECT_EQ(datasets::text::max_plan_benchmarks(), 100000u);
-  // 60,000 sizes x 2 layouts: 120,000 benchmarks, refused at 100,001.
-  const std::string message = plan_error("idw", idw_with_sizes(60000));
-  EXPECT_NE(message.find("plans more than 100000 benchmarks"), std::string::npos) << message;
+  {
+    // 60,000 sizes x 2 layouts: 120,000 benchmarks, counted past the limit, 100,000 held.
+    const std::string message = plan_error("idw", idw_with_sizes(60000));
+    EXPECT_NE(message.find("plans 120000 benchmarks, more than the limit of 100000"), std::string::npos) << message;
+  }
+  const PlanLimit limit("100");
+  // 600 sizes x 2 layouts = 1,200: counting stops past 10 x 100.
+  const std::string message = plan_error("idw", idw_with_sizes(600));
+  EXPECT_EQ(message, "test.json:1: suite idw plans more than 1000 benchmarks (counting stopped at program shepard), "
+                     "more than the limit of 100; plan fewer, or set LB_MAX_BENCHMARKS to raise the limit");
 }
 
 TEST(PlanLimit, KdlgTilesAreCountedBeforeTheyAreMade) {
@@ -106,8 +123,20 @@ TEST(PlanLimit, KdlgTilesAreCountedBeforeTheyAreMade) {
     layout::kdlg_tile_choices(three_pairs, names, tiles);
     ADD_FAILURE() << "11^3 layouts made";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "11 tiles over 3 clusters make more than 1000 layouts, the most a plan may hold; "
-                                     "set LB_MAX_BENCHMARKS to raise the limit");
+    EXPECT_EQ(std::string(e.what()),
+              "11 tiles over 3 clusters make 1331 layouts, more than the limit of 1000; set LB_MAX_BENCHMARKS to "
+              "raise the limit");
+  }
+  // 2^16 tiles over 5 clusters: 2^80 layouts, beyond the count's 64 bits (never wrapped to a small number).
+  std::vector<std::size_t> many(std::size_t{1} << 16);
+  std::iota(many.begin(), many.end(), std::size_t{1});
+  const layout::KdlgPartition five_pairs{{{0, 1}, {2, 3}, {4, 5}, {6, 7}, {8, 9}}, {}};
+  const std::vector<std::string> ten{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+  try {
+    layout::kdlg_tile_choices(five_pairs, ten, many);
+    ADD_FAILURE() << "2^80 layouts made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("make over 2^64 layouts"), std::string::npos) << e.what();
   }
 }
 

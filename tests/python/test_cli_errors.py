@@ -248,13 +248,37 @@ def test_a_tree_that_never_ends_is_refused_before_any_read(args):
     assert_one_error(r, "/dev/zero: is a device, not a file")
 
 
+@pytest.mark.parametrize("args, option", [
+    (["advise", "--program", "nbody", "--tree", ""], "--tree"),
+    (["plan", "--suite", "kofler", "--preset", "quick", "--kofler-tree", ""], "--kofler-tree"),
+    (["run", "--preset", "quick", "--journal", "j.jsonl", "--skip-file", ""], "--skip-file"),
+    (["krige", "--wells", "", "--grid", "0:1:2,0:1:2", "--out", "m.csv"], "--wells"),
+    (["krige", "--scale", "1", "--device", "cpu", "--out", "m.csv", "--wells-out", ""], "--wells-out"),
+])
+def test_an_empty_value_is_refused_not_read_as_the_option_left_out(tmp_path, args, option):
+    r = run(*args, cwd=tmp_path)
+    assert_one_error(r, f"{option}: '' is empty")
+    assert r.stdout == "" and not list(tmp_path.iterdir())
+
+
+def test_a_tree_tile_out_of_range_is_refused_as_the_file_is_read(tmp_path):
+    tree = tmp_path / "tree.json"
+    tree.write_text('{"format": "layoutbench-kofler-tree/1", "gpu": {"name": "g", "uuid": "u"},\n'
+                    ' "feature": "cluster_bytes", "tile_unit": "records",\n'
+                    ' "intervals": [{"from_bytes": 1, "to_bytes": null, "class": "tiled:18446744073709551615"}]}')
+    for args in (["plan", "--suite", "kofler", "--preset", "quick"], ["advise", "--program", "nbody"]):
+        r = run(*args, "--kofler-tree" if args[0] == "plan" else "--tree", tree)
+        assert_one_error(r, f"{tree}: interval 1: class 'tiled:18446744073709551615': the tile is out of range")
+        assert r.stdout == ""
+
+
 def test_a_plan_above_the_limit_is_one_error_naming_the_limit(tmp_path):
     preset = tmp_path / "big.json"
     sizes = ", ".join(str(32 * s) for s in range(1, 201))
     preset.write_text('{"suites": {"idw": {"sizes": [' + sizes + '],\n "versions": ["naive"], "layouts": ["soa"],'
                       ' "precisions": ["float"], "powers": [2], "cpu_baselines": false}}}')
     r = run("plan", "--suite", "idw", "--preset", preset, env={**os.environ, "LB_MAX_BENCHMARKS": "100"})
-    assert_one_error(r, f"{preset}:1: suite idw plans more than 100 benchmarks", "LB_MAX_BENCHMARKS")
+    assert_one_error(r, f"{preset}:1: suite idw plans 200 benchmarks, more than the limit of 100", "LB_MAX_BENCHMARKS")
     assert r.stdout == ""
     r = run("plan", "--suite", "idw", "--preset", preset, env={**os.environ, "LB_MAX_BENCHMARKS": "200"})
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 200, r.stderr

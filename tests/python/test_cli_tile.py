@@ -75,6 +75,7 @@ BAD = [
     ("3", "--tile '3' is not KxL with K and L positive integers (e.g. 8x8)"),
     ("100000x100000", "--tile '100000x100000': K and L must lie between 1 and 65536"),
     ("65536x65536", f"{SMALL}: tiled 65536x65536: "),
+    ("", "--tile: '' is empty; give a value or leave the option out"),
 ]
 
 

@@ -3,6 +3,7 @@ state as CSV (one row per car), the same file for the same seed and another for 
 bad options are one line on stderr, `layoutbench: error: ...`, exit 2, no output file. The
 rules are tested in tests/cpp/test_traffic.cpp. Skipped when the binary has not been built."""
 import csv
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -17,8 +18,9 @@ MANHATTAN = ROOT.parent / "shared" / "datasets" / "lowermanhattan.graphml"
 pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
 
 
-def run(*args):
-    return subprocess.run([str(BIN), "traffic", *map(str, args)], capture_output=True, text=True, timeout=120)
+def run(*args, env=None):
+    return subprocess.run([str(BIN), "traffic", *map(str, args)], capture_output=True, text=True, timeout=120,
+                          env=env)
 
 
 def simulate(tmp_path, network=SMALL, cars=20, steps=50, seed=3, name="state.csv"):
@@ -90,6 +92,17 @@ def test_bad_options_are_one_error_with_exit_2_and_no_file(tmp_path, args, messa
     assert r.returncode == 2
     assert r.stdout == ""
     assert r.stderr.startswith("layoutbench: error: " + message), r.stderr
+    assert r.stderr.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+
+
+def test_gpu_device_without_a_gpu_says_so_before_any_work(tmp_path):
+    # CUDA_VISIBLE_DEVICES="" hides every GPU, so this runs on a GPU machine too.
+    out = tmp_path / "state.csv"
+    r = run("--network", SMALL, "--cars", 5, "--steps", 1, "--device", "gpu", "--out", out,
+            env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    assert (r.returncode, r.stdout) == (2, "")  # no statistics printed first
+    assert r.stderr.startswith("layoutbench: error: no CUDA GPU visible: --device gpu needs one"), r.stderr
     assert r.stderr.count("\n") == 1
     assert not list(tmp_path.iterdir())
 

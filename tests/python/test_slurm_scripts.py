@@ -3,6 +3,7 @@ classes 1, 3 and 6): every value written into a script reads back as itself (sba
 #SBATCH parser modelled below from its documented rules), a newline never reaches a script,
 task counts stay within what Slurm takes, and a malformed results root or run folder is
 one line, exit 2, nothing created. The real-cluster tests are test_slurm.py."""
+import argparse
 import json
 import os
 import sys
@@ -120,6 +121,14 @@ def test_task_counts_are_bounded_by_what_slurm_takes(tmp_path, args, expected):
     result = work.run("--slurm", "--dry-run", *args)
     assert result.returncode == 2 and expected in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("given", [[""], [" "], ["a,,b"], ["a", ""], ["a,"]])
+def test_an_empty_partition_is_refused_not_read_as_the_default(given):
+    args = argparse.Namespace(partition=given, tasks=None, gpus_per_task=None, time=None,
+                              constraint=None, account=None, qos=None)
+    with pytest.raises(UsageError, match=r"^bad --partition '': a partition name"):
+        slurm.parse_options(args, None)
 
 
 def test_the_largest_array_slurm_takes_is_planned(tmp_path):

@@ -49,18 +49,22 @@ struct PlannedCase {
 };
 
 //! A planner's cases: a vector whose every push_back counts against the suite's plan limit
-//! (lb::datasets::text::max_plan_benchmarks: LB_MAX_BENCHMARKS, else 100,000), so a preset
-//! planning billions is refused at the limit, holding no more, by plan_program as a
-//! PresetError at the program's line.
+//! (lb::datasets::text::max_plan_benchmarks: LB_MAX_BENCHMARKS, else 100,000). Past the
+//! limit it holds nothing more but goes on counting, so the error can state the plan's size
+//! (plan_program, plan_suite: a PresetError); counting stops at kPlanCountFactor times the
+//! limit, so a preset planning billions is refused after a bounded count.
 class Cases : public std::vector<PlannedCase> {
  public:
   void push_back(PlannedCase c);
 };
 
-//! Thrown by Cases::push_back past the limit (plan_program makes it a PresetError).
+//! How far past the limit a plan is counted (each case counted is still made, then dropped).
+inline constexpr std::uint64_t kPlanCountFactor = 10;
+
+//! Thrown by Cases::push_back when counting stops (plan_program makes it a PresetError).
 struct PlanTooLarge : std::length_error {
-  std::uint64_t limit;
-  explicit PlanTooLarge(std::uint64_t limit);
+  std::uint64_t limit, counted;
+  PlanTooLarge(std::uint64_t limit, std::uint64_t counted);
 };
 
 //! Every part of a benchmark's name passes this grammar (results/README.md, "Benchmark

@@ -25,6 +25,11 @@ namespace lb::layout {
 //! The format string a tree file must carry.
 inline constexpr const char* kTreeFormat = "layoutbench-kofler-tree/1";
 
+//! The largest tile a class may name: the training's largest (the kofler-tree suite's tiles,
+//! 2 to 32768 records). A class beyond it (or "tiled:0") is refused as the file is read, so no
+//! tile beyond the training's range reaches a plan.
+inline constexpr std::size_t kMaxTreeTile = std::size_t{1} << 15;
+
 struct DecisionTree {
   //! The last interval's to_bytes (null in the file).
   static constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
@@ -43,7 +48,7 @@ struct DecisionTree {
 //! Checks and reads a tree from its JSON `j`, found in `source`. Throws std::invalid_argument
 //! "<source>: <problem>": the wrong format string or feature or tile unit, a missing key,
 //! intervals with a gap or an overlap (each named by its from_bytes), not ending at null, an
-//! unknown class.
+//! unknown class, a class "tiled:<t>" whose tile is not from 1 to kMaxTreeTile.
 DecisionTree decision_tree_from_json(const nlohmann::json& j, const std::string& source);
 
 //! Reads the tree file at `path` as presets are read (lb::datasets::text::read_bounded,
