@@ -89,7 +89,7 @@ def test_the_summary_comes_first_and_counts_each_papers_verdicts(report):
     assert "## Summary" in head and "· preset quick · commit" in head
     row = next(l for l in lines[:40] if l.startswith("| [IDW interpolation"))
     assert row == (f"| [IDW interpolation layouts (Mei & Tian 2016)](#{slug('IDW interpolation layouts (Mei & Tian 2016)')}) "
-                   "| 24 | 16 | 1 | · | 8 | 49 |")
+                   "| 24 | 5 | 1 | 11 | 8 | 49 |")
     assert "(#idw-interpolation-layouts-mei--tian-2016)" in row  # GitHub's anchor
     assert "`idw`: closest to its ceiling `idw/shepard/roofline/aoas/float/p:2/size:51200/block:256`" in head
     # another GPU's reference is committed (the H200): its compare command
