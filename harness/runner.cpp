@@ -99,8 +99,8 @@ void run_benchmarks(const std::vector<PlannedBenchmark>& plan, const std::set<st
                     const RunnerOptions& options, JournalReporter& reporter) {
   for (const auto& b : plan) {
     if (skip.count(b.name)) continue;
-    std::optional<HostLock> lock;
-    if (b.where == Where::cpu) lock.emplace(options.cpu_lock);
+    // CPU benchmarks alone on the host; other benchmarks share it (host_lock.hpp).
+    HostLock lock(options.cpu_lock, b.where == Where::cpu ? HostLock::Mode::exclusive : HostLock::Mode::shared);
     // A case with its own repetitions (the tree's training) runs them, no more.
     const NoiseRules rules = b.repetitions > 0 ? NoiseRules{} : options.noise;
     const int first = b.repetitions > 0 ? b.repetitions : options.repetitions;
@@ -135,10 +135,10 @@ void run_benchmarks(const std::vector<PlannedBenchmark>& plan, const std::set<st
       annotations["noise"] = noise_json(assessment, state, rules, rounds, capped);
       note = progress_note(assessment, rules, capped);
     }
-    if (lock)
+    if (b.where == Where::cpu)
       annotations["host_lock"] = {{"file", options.cpu_lock},
-                                  {"waited_s", lock->waited_s()},
-                                  {"held_from_unix_s", lock->held_from_unix_s()},
+                                  {"waited_s", lock.waited_s()},
+                                  {"held_from_unix_s", lock.held_from_unix_s()},
                                   {"held_to_unix_s", unix_now_s()}};
     reporter.finish(annotations, note);
   }

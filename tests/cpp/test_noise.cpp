@@ -6,11 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
+#include "lb/harness/host_lock.hpp"
 #include "lb/harness/noise.hpp"
 #include "lb/harness/runner.hpp"
 
@@ -270,6 +274,41 @@ TEST_F(Runner, CpuBenchmarksOfTwoProcessesNeverOverlap) {
     for (const auto& [from1, to1] : held[1])
       EXPECT_TRUE(to0 <= from1 || to1 <= from0)
           << "gpu0 held [" << from0 << ", " << to0 << "], gpu1 [" << from1 << ", " << to1 << "]";
+}
+
+//! Threads stand for processes: flock locks belong to open file descriptions, and each HostLock
+//! opens the file anew. The order events happen in, by a counter of ticks.
+TEST(HostLock, ACpuBenchmarkRunsAloneAndWaitsAheadOfNewcomers) {
+  const std::string lock = (std::filesystem::temp_directory_path() /
+                            ("lb-rw-" + std::to_string(::getpid()) + ".lock")).string();
+  std::atomic<int> tick{0};
+  int reader_released = -1, writer_held = -1, writer_released = -1, late_reader_held = -1;
+  std::optional<HostLock> reader(std::in_place, lock, HostLock::Mode::shared);
+  std::optional<HostLock> second_reader(std::in_place, lock, HostLock::Mode::shared);  // shared ones coexist
+  std::thread writer([&] {
+    HostLock w(lock, HostLock::Mode::exclusive);
+    writer_held = tick++;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    writer_released = tick++;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the writer is waiting now
+  std::thread late_reader([&] {
+    HostLock r(lock, HostLock::Mode::shared);
+    late_reader_held = tick++;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(late_reader_held, -1) << "a newcomer went ahead of the waiting CPU benchmark";
+  EXPECT_EQ(writer_held, -1) << "the CPU benchmark ran beside a running benchmark";
+  reader_released = tick++;
+  reader.reset();
+  second_reader.reset();
+  writer.join();
+  late_reader.join();
+  EXPECT_LT(reader_released, writer_held);
+  EXPECT_LT(writer_held, writer_released);
+  EXPECT_LT(writer_released, late_reader_held);
+  std::filesystem::remove(lock);
+  std::filesystem::remove(lock + ".turnstile");
 }
 
 TEST(HostLock, AnUnopenableLockFileIsOneErrorNamingIt) {

@@ -1,8 +1,13 @@
 #pragma once
-//! A host-wide exclusive lock (flock on a file), held by a CPU benchmark from its set-up to its
-//! last repetition, so the processes of a multi-GPU run (one per GPU) never time CPU
-//! benchmarks at once (docs/architecture.md, "Harness guarantees"). The kernel releases it
-//! when the process dies, however it dies.
+//! A host-wide reader/writer lock (flock on a file), held by every benchmark from its set-up to
+//! its last repetition: a CPU benchmark exclusively, any other benchmark shared. So while a CPU
+//! benchmark of one process of a multi-GPU run (one per GPU) is timed, no other process runs a
+//! benchmark at all, its host work (references, validation, data) included: serialising the
+//! CPU benchmarks alone left the two cards' CPU times 13 % apart at the median (two H200s,
+//! quick). Writers go first: a CPU benchmark waiting for the lock holds a second file,
+//! `<path>.turnstile`, that every newcomer passes through, so the other card's stream of GPU
+//! benchmarks cannot starve it. The kernel releases both when the process dies, however it
+//! dies (docs/architecture.md, "Harness guarantees").
 
 #include <string>
 
@@ -13,9 +18,10 @@ inline constexpr const char* kDefaultCpuLock = "/tmp/layoutbench-cpu.lock";
 
 class HostLock {
  public:
-  //! Blocks until the lock on `path` is held; throws std::runtime_error naming the file when
-  //! it cannot be opened or locked.
-  explicit HostLock(const std::string& path);
+  enum class Mode { exclusive, shared };
+  //! Blocks until the lock on `path` is held in `mode`; throws std::runtime_error naming the
+  //! file when it cannot be opened or locked.
+  explicit HostLock(const std::string& path, Mode mode = Mode::exclusive);
   HostLock(const HostLock&) = delete;
   HostLock& operator=(const HostLock&) = delete;
   ~HostLock();
