@@ -289,6 +289,8 @@ def run_array_task(run: Run, task_id: int) -> int:
     status = {"task": task_id, "job": os.environ.get("SLURM_JOB_ID"), "array_job": array_job,
               "node": os.environ.get("SLURMD_NODENAME") or socket.gethostname(),
               "log": repo_path(task_log(run, array_job, task_id)), "started": now_iso(),
+              # what Slurm gave the task (gres): a GPU lost since shows as a value nothing matches
+              "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
               "devices": [], "errors": []}
     path = status_path(run, task_id)
     slurm_dir(run).mkdir(exist_ok=True)
@@ -297,8 +299,11 @@ def run_array_task(run: Run, task_id: int) -> int:
     try:
         visible = list_devices(run.binary)
         if len(visible) < len(task.slots):
+            given = status["cuda_visible_devices"]
             raise UsageError(f"task {task_id} needs {len(task.slots)} device(s) and sees "
-                             f"{len(visible)} on {status['node']} (layoutbench list-devices)")
+                             f"{len(visible)} on {status['node']} (layoutbench list-devices"
+                             + (f", CUDA_VISIBLE_DEVICES={given}" if given is not None else "")
+                             + ")")
         status["devices"] = [{k: d.get(k) for k in ("index", "name", "uuid")}
                              for d in visible[:len(task.slots)]]
         write_json_atomic(path, status)
