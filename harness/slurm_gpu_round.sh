@@ -14,7 +14,8 @@
 #                                       (tests/python/fake_layoutbench.py), no build, no figures
 #
 # Everything goes to $OUT/slurm-round.log; the run folders (without figures) to
-# $OUT/slurm-runs.tgz. The daemons run in a private mount namespace in which /usr/sbin is
+# $OUT/slurm-runs.tgz, the logs (submissions, build, daemons) to $OUT/slurm-logs.tgz (few files
+# come back from a GPU machine). The daemons run in a private mount namespace in which /usr/sbin is
 # overlaid with the prefix's slurmstepd (slurmd starts it from its compiled-in path) and any
 # Slurm this machine has installed is hidden, so only the prefix's binaries can run. They are
 # stopped by pid at the end, also after a failed step.
@@ -47,6 +48,7 @@ exec > >(tee "$OUT/slurm-round.log") 2>&1
 TEE_PID=$!
 ROOT=${LB_SLURM_ROOT:-/tmp/lb-slurm-round}   # the prefix, the daemons' state and logs
 PREFIX=$ROOT/prefix
+LOGS=$ROOT/logs      # each submission's output, the build's
 PY=python3
 START=$SECONDS
 CHECKS=()            # "PASS|FAIL|NOTE<tab>what" per check, for the summary table
@@ -92,7 +94,9 @@ finish() {
     tar czf "$OUT/slurm-runs.tgz" --exclude=figures --exclude=report.html "${RUNS[@]}" 2>/dev/null \
       && echo "run folders: $OUT/slurm-runs.tgz (${RUNS[*]})"
   fi
-  cp "$ROOT"/*.log "$OUT/" 2>/dev/null
+  # Few files come back from a GPU machine: the logs and configuration as one tarball.
+  (cd "$ROOT" 2>/dev/null && tar czf "$OUT/slurm-logs.tgz" logs ./*.log ./*.out slurm.conf gres.conf 2>/dev/null) \
+    && echo "logs: $OUT/slurm-logs.tgz (the submissions, build, daemons, slurm.conf, gres.conf)"
   echo
   echo "| check | result |"
   echo "|---|---|"
@@ -127,7 +131,7 @@ if pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null; then
 fi
 
 stamp "unpacking .slurm-debs into $PREFIX (dpkg -x; nothing is installed)"
-rm -rf "$ROOT" && mkdir -p "$PREFIX" "$ROOT/bin" "$ROOT/lib" "$ROOT/sbin" || die "cannot create $ROOT"
+rm -rf "$ROOT" && mkdir -p "$PREFIX" "$ROOT/bin" "$ROOT/lib" "$ROOT/sbin" "$ROOT/logs" || die "cannot create $ROOT"
 for deb in .slurm-debs/*.deb; do dpkg -x "$deb" "$PREFIX" || die "dpkg -x $deb failed"; done
 MULTIARCH=usr/lib/x86_64-linux-gnu
 PLUGINS=$PREFIX/$MULTIARCH/slurm-wlm
@@ -199,8 +203,8 @@ else
   SUITES=()          # every suite of the preset
   FINAL_FIGURES=()   # the figures once, by the resume's collect job
   stamp "make build JOBS=$(nproc)"
-  make build JOBS="$(nproc)" > "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; die "make build failed ($OUT/build.log)"; }
-  tail -1 "$OUT/build.log"
+  make build JOBS="$(nproc)" > "$LOGS/build.log" 2>&1 || { tail -20 "$LOGS/build.log"; die "make build failed (build.log in $OUT/slurm-logs.tgz)"; }
+  tail -1 "$LOGS/build.log"
 fi
 
 stamp "Slurm: munged, slurmctld, slurmd ($(basename "$PREFIX") binaries; gres gpu on ${GPU_FILES[*]})"
@@ -295,12 +299,12 @@ submit() {  # submit LOGNAME [--resume DIR] [--preset P] [--filter RE] run.py-op
     esac
   done
   echo "make ${MAKE_ARGS[*]} reproduce SLURM=1 ${vars[*]} SLURM_ARGS='${rest[*]}'"
-  make "${MAKE_ARGS[@]}" reproduce SLURM=1 JOBS="$(nproc)" "${vars[@]}" SLURM_ARGS="${rest[*]}" > "$OUT/$log" 2>&1
+  make "${MAKE_ARGS[@]}" reproduce SLURM=1 JOBS="$(nproc)" "${vars[@]}" SLURM_ARGS="${rest[*]}" > "$LOGS/$log" 2>&1
   local status=$?
-  grep -E "submitted|run folder|error|harness/run.py:" "$OUT/$log"
-  [ $status -eq 0 ] || die "submission failed (exit $status): $OUT/$log"
-  RUN=$(sed -n 's/.*run folder: //p' "$OUT/$log" | tail -1)
-  [ -d "$RUN" ] || die "no run folder named in $OUT/$log"
+  grep -E "submitted|run folder|error|harness/run.py:" "$LOGS/$log"
+  [ $status -eq 0 ] || die "submission failed (exit $status): $LOGS/$log"
+  RUN=$(sed -n 's/.*run folder: //p' "$LOGS/$log" | tail -1)
+  [ -d "$RUN" ] || die "no run folder named in $LOGS/$log"
 }
 last_collect() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]+"/run.json"))["slurm"]["submissions"][-1]["collect"]["job"])' "$RUN"; }
 last_array() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]+"/run.json"))["slurm"]["submissions"][-1]["arrays"][0]["job"])' "$RUN"; }
