@@ -464,7 +464,11 @@ check "the resume's collect job COMPLETED" test "$(job_state "$COLLECT")" = COMP
 check "only task 1's missing benchmarks ran (none it finished started again)" inspect only_missing_ran "$RUN" "$ROOT/kept-before-resume.txt"
 check "task 0's journals unchanged by the resume" test "$(cat "$RUN"/*.gpu0.journal.jsonl | md5sum)" = "$task0_sums"
 check "the results equal the local plan (layoutbench plan --preset quick, each suite)" inspect plan_equal "$RUN" "$BIN"
-inspect cards "$RUN" || note "the resumed task 1 ran on another card than its first attempt: its result files carry the latest card's context (docs/cluster.md)"
+if ! inspect cards "$RUN"; then
+  note "the resumed task 1 was given the other GPU: its result files name the latest card (docs/cluster.md)"
+  check "REPORT.md lists task 1 as run on several cards" \
+    bash -c "grep -A3 'ran on several cards' '$RUN/REPORT.md' | grep -q '^- task 1: '"
+fi
 check "the collect job wrote one report (one REPORT.md, one Slurm tasks section, task 1 completed)" \
   bash -c "$PY $ROOT/inspect.py one_report '$RUN' && $PY $ROOT/inspect.py report_task '$RUN' 1 completed '$ARRAY2'"
 if [ $DRY = 0 ]; then

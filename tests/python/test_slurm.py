@@ -354,6 +354,8 @@ def test_two_partitions_collect_scancel_and_resume(slurm, tmp_path):
     assert task_row(section, 1)[5:7] == ["completed", "6/6"]
     assert task_row(section, 1)[3].startswith(f"{second['arrays'][0]['job']}_1")
     assert "Failed or incomplete" not in section
+    # Slurm gave the resumed task the first free GPU, not the one its first attempt had
+    assert "ran on several cards" in section and "- task 1: GPU-fake-0, GPU-fake-1" in section
 
 
 def test_failed_tasks_are_reported_the_others_results_stand_and_resume_reruns_them(slurm, tmp_path):
