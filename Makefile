@@ -4,8 +4,8 @@
 # figures`, quoted when several: RESULTS="a b"), FILTER (regex),
 # DEVICES (all|0,1), SLURM=1 (`make reproduce` submits to a Slurm cluster: docs/cluster.md) with
 # PARTITION (a,b: one GPU model each) and SLURM_ARGS (e.g. '--time 2:00:00 --account x'),
-# BUILD (build dir), A and B (two results folders for `make compare`), OUT (the output
-# folder of `make compare` and `make figures`), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
+# BUILD (build dir), A and B (two results folders for `make compare`, two run folders for
+# `make merge`), OUT (the output folder of `make compare`, `make figures` and `make merge`), SECONDS (each loader fuzz target's time in `make fuzz`) and SEED.
 
 SHELL := /bin/bash
 BUILD ?= build
@@ -20,7 +20,7 @@ export CUDACXX ?= $(NVCC)
 export PATH := $(dir $(NVCC)):$(PATH)
 
 GOALS := all deps cxx-deps python-deps configure build compile test test-cpp test-python sanitize fuzz reproduce figures compare \
-  clean source-commit
+  merge clean source-commit
 .PHONY: $(GOALS)
 
 # `make figures RESULTS=a b` would make b a goal and drop it from RESULTS: refuse that.
@@ -110,6 +110,12 @@ figures: python-deps
 compare: python-deps
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=<results folder or reference GPU: h100, h200> B=<results folder or reference GPU: h100, h200> [OUT=<folder>]"; exit 2; }
 	$(PYTHON) -m plots.compare $(A) $(B) $(if $(OUT),--out $(OUT)) $(if $(REFERENCES),--references $(REFERENCES))
+
+# One folder, one run.json and report from run folders of one GPU model and one commit (e.g. a
+# suite finished on another card): harness/run.py --merge, which refuses the rest in one line.
+merge: python-deps
+	@test -n "$(A)" -a -n "$(B)" -a -n "$(OUT)" || { echo "usage: make merge A=<run folder> B=<run folder> OUT=<new folder>"; exit 2; }
+	$(PYTHON) harness/run.py --merge $(A) $(B) --out $(OUT)
 
 clean:
 	rm -rf $(BUILD)

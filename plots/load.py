@@ -5,7 +5,8 @@ seconds, relative spread, median counters, or an error (an errored benchmark nev
 time; a time that is not positive and finite makes the benchmark an invalid one, an error). Files are grouped into `Device`s, one per GPU per folder, because several folders (or
 several `gpu<k>` files) mean several GPUs side by side in the figures; the identical cards of
 a `run.py --split` run (its run.json says so) are one GPU, as they shared its benchmarks, and
-so are cards of one GPU name whose suites do not overlap (a reference completed on another card).
+so are cards of one GPU name whose suites do not overlap (a reference completed on another card)
+and the cards of a folder merged by `harness/run.py --merge` (no benchmark on two of them).
 """
 
 import gzip
@@ -468,6 +469,8 @@ def _devices_of_folder(folder, files):
             return [split_device(devices)]
         if _suites_apart(devices):
             return [_merged(devices, f"{devices[0].files[0].gpu_name} (suites from {len(devices)} cards)")]
+        if _merged_run(folder):
+            return [_merged(devices, f"{devices[0].files[0].gpu_name} (merged from {len(devices)} cards)")]
     return devices
 
 
@@ -513,6 +516,14 @@ def run_json(folder):
     except (OSError, ValueError):
         return None
     return meta if isinstance(meta, dict) else None
+
+
+def _merged_run(folder):
+    """Whether `folder` was merged from run folders of one GPU model (`harness/run.py --merge`,
+    which refuses a benchmark in two of them): its cards are one GPU, a suite's benchmarks
+    possibly from several cards."""
+    meta = run_json(folder)
+    return meta is not None and isinstance(meta.get("merged"), list)
 
 
 def _split_run(folder):

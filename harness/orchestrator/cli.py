@@ -19,12 +19,17 @@ from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_d
 from orchestrator.runs import Run, load_run_json
 from orchestrator.trees import skip_reused_training
 from orchestrator.shards import Shards, Task, local_tasks, slurm_tasks
-from orchestrator import slurm
+from orchestrator import merge, slurm
 
 DEFAULT_BIN = REPO_ROOT / "build" / "layoutbench"
 DEFAULT_RESULTS_ROOT = REPO_ROOT / "results" / "runs"
 SLURM_ONLY = ("partition", "tasks", "gpus_per_task", "constraint", "time", "account", "qos",
               "dry_run")
+
+
+MERGE_EXCLUDES = ("preset", "suites", "devices", "filter", "sizes", "precision", "bin",
+                  "results_root", "resume", "split", "slurm", "slurm_task", "slurm_collect",
+                  *SLURM_ONLY)
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -61,6 +66,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "suite feeding a per-device Python step (kofler-tree's fit) runs "
                              "whole on each")
     parser.add_argument("--no-figures", action="store_true", help="skip python3 -m plots")
+    parser.add_argument("--merge", nargs="+", metavar="RUN", type=Path,
+                        help="merge these run folders (one GPU model, one commit, no benchmark "
+                             "in two of them) into the new folder --out, with one run.json and "
+                             "report (`make merge`)")
+    parser.add_argument("--out", metavar="DIR", type=Path, help="the folder --merge writes")
     cluster = parser.add_argument_group(
         "Slurm", "run on a Slurm cluster instead of this host's GPUs (docs/cluster.md): a job "
                  "array per partition, one task per GPU or shard, and a job after them "
@@ -91,6 +101,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.task_id is None) != (args.slurm_task is None):
         raise UsageError("--slurm-task DIR takes the array task id after it (see --help)")
+    if (args.merge is None) != (args.out is None):
+        raise UsageError("--merge RUN RUN... and --out DIR go together (see --help)")
+    if args.merge is not None:
+        given = [f"--{key.replace('_', '-')}" for key in MERGE_EXCLUDES if getattr(args, key)]
+        if given:
+            raise UsageError(f"--merge takes run folders, --out and --no-figures; not {given[0]}")
+        return args
     if not args.slurm and not args.resume:
         given = [f"--{key.replace('_', '-')}" for key in SLURM_ONLY if getattr(args, key)]
         if given:
@@ -185,6 +202,9 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     meta = None
     if args.resume:
         meta = load_run_json(args.resume)
+        if meta.get("merged"):
+            raise UsageError(f"{args.resume} was merged from run folders (--merge): resume "
+                             "those, then merge them again")
         on_slurm = meta.get("executor") == "slurm"
         if args.slurm and not on_slurm:
             raise UsageError(f"{args.resume} ran on this host's GPUs, not on Slurm: resume it "
@@ -337,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     try:
         args = parse_args(argv)
+        if args.merge:
+            return merge.merge_runs(args.merge, args.out, not args.no_figures, console)
         if args.slurm_task:
             return slurm.run_array_task(recorded_run(args.slurm_task, console), args.task_id)
         if args.slurm_collect:

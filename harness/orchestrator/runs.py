@@ -138,9 +138,14 @@ def result_folders(run: Run) -> list[Path]:
 def make_figures(run: Run) -> bool:
     """`python3 -m plots` over the run's results folders (several: one per partition, compared
     side by side), into the run folder."""
-    console = run.console
     folders = [repo_path(f) for f in result_folders(run)] or [repo_path(run.dir)]
-    argv = folders if folders == [repo_path(run.dir)] else ["--out", repo_path(run.dir), *folders]
+    return draw_figures(run.console, run.dir, folders)
+
+
+def draw_figures(console: Console, out_dir: Path, folders: list[str]) -> bool:
+    """`python3 -m plots` over `folders` into `out_dir`; False (said on the console) when it
+    failed."""
+    argv = folders if folders == [repo_path(out_dir)] else ["--out", repo_path(out_dir), *folders]
     console.info(f"figures: python3 -m plots {' '.join(argv)}")
     try:
         proc = subprocess.Popen([sys.executable, "-m", "plots", *argv], cwd=REPO_ROOT,
@@ -154,7 +159,7 @@ def make_figures(run: Run) -> bool:
     returncode = proc.wait()
     if returncode != 0:
         console.error(f"figures failed (python3 -m plots {describe_exit(returncode)}); the "
-                      f"results are kept in {repo_path(run.dir)}; run `make figures` once plots/ "
+                      f"results are kept in {repo_path(out_dir)}; run `make figures` once plots/ "
                       "is fixed")
         return False
     return True

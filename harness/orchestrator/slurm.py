@@ -327,6 +327,8 @@ def run_array_task(run: Run, task_id: int) -> int:
     status = {"task": task_id, "job": os.environ.get("SLURM_JOB_ID"), "array_job": array_job,
               "node": os.environ.get("SLURMD_NODENAME") or socket.gethostname(),
               "log": repo_path(task_log(run, array_job, task_id)), "started": now_iso(),
+              # what Slurm gave the task (gres): a GPU lost since shows as a value nothing matches
+              "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
               "devices": [], "errors": []}
     path = status_path(run, task_id)
     slurm_dir(run).mkdir(exist_ok=True)
@@ -335,8 +337,11 @@ def run_array_task(run: Run, task_id: int) -> int:
     try:
         visible = list_devices(run.binary)
         if len(visible) < len(task.slots):
+            given = status["cuda_visible_devices"]
             raise UsageError(f"task {task_id} needs {len(task.slots)} device(s) and sees "
-                             f"{len(visible)} on {status['node']} (layoutbench list-devices)")
+                             f"{len(visible)} on {status['node']} (layoutbench list-devices"
+                             + (f", CUDA_VISIBLE_DEVICES={given}" if given is not None else "")
+                             + ")")
         status["devices"] = [{k: d.get(k) for k in ("index", "name", "uuid")}
                              for d in visible[:len(task.slots)]]
         write_json_atomic(path, status)
@@ -371,6 +376,7 @@ class TaskRow:
     failed: int          # benchmarks recorded as failed (results, not a failed task)
     complete: bool
     problem: str         # why the task failed, when it did
+    cards: list[str]     # the GPUs (UUIDs) its journals' runs had: two once a resume got another
 
 
 def latest_array_job(meta: dict, task_id: int) -> str:
@@ -392,6 +398,7 @@ def task_row(run: Run, task: Task) -> TaskRow:
     """A task's results (its journals, assembled again: a killed task could not) and how its
     latest attempt ended, from Slurm (scontrol) and its own record."""
     planned = done = failed = 0
+    cards: set[str] = set()
     for suite, plan in run.plans.items():
         for slot in task.slots:
             journal = run.shards.journal(task, slot, suite)
@@ -399,6 +406,8 @@ def task_row(run: Run, task: Task) -> TaskRow:
             if journal.exists():
                 assemble(journal, journal.with_name(f"{suite}.gpu{slot.index}.json"), share,
                          run.console)
+                cards |= {((r["context"].get("lb") or {}).get("gpu") or {}).get("uuid")
+                          for r in read_journal(journal).records if r["type"] == "context"}
             counted = tally(run, task, slot, suite)
             planned, done, failed = (planned + counted.planned, done + counted.done,
                                      failed + len(counted.failed))
@@ -429,7 +438,7 @@ def task_row(run: Run, task: Task) -> TaskRow:
     else:
         state = "never started" if array_job else "never submitted"
     return TaskRow(task, job, node, log, state, planned, done, failed, complete,
-                   "; ".join(problems))
+                   "; ".join(problems), sorted(cards - {None}))
 
 
 def tasks_section(run: Run, rows: list[TaskRow]) -> str:
@@ -449,6 +458,11 @@ def tasks_section(run: Run, rows: list[TaskRow]) -> str:
                      f"{gpus[row.task.id] or '—'} | {row.job or '—'} | {row.node or '—'} | "
                      f"{row.state} | {row.done}/{row.planned}{failed} | "
                      f"{'`' + row.log + '`' if row.log else '—'} |")
+    mixed = [row for row in rows if len(row.cards) > 1]
+    if mixed:  # a resume given another GPU: the result file names the latest card for all
+        lines += ["", "Tasks whose benchmarks ran on several cards (a resume was given another GPU; "
+                      "each result file names its latest card: docs/cluster.md):", ""]
+        lines += [f"- task {row.task.id}: {', '.join(row.cards)}" for row in mixed]
     bad = [row for row in rows if not row.complete]
     if bad:
         lines += ["", "Failed or incomplete tasks (the others' results stand):", ""]

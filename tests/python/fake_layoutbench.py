@@ -4,7 +4,10 @@
 It honours the binary's command-line and journal contract (list-devices, suites, plan, run)
 and is configured through environment variables:
 
-  FAKE_LB_DEVICES      number of visible devices (default 1; 0 = no GPU)
+  FAKE_LB_DEVICES      number of the machine's devices (default 1; 0 = no GPU); list-devices
+                       shows them as CUDA would under CUDA_VISIBLE_DEVICES: its entries (an
+                       index or a GPU-fake-<i> UUID) up to the first that names none of them
+                       (a lost GPU: none visible)
   FAKE_LB_GPU_NAME     device name (default "NVIDIA H100 80GB HBM3")
   FAKE_LB_SUITES       suites `plan` accepts and `suites --json` lists (default "idw")
   FAKE_LB_LAYOUTS      layouts in the generated names (default "soa,aos,aoas")
@@ -257,6 +260,22 @@ def run(options):
     sys.exit(0)
 
 
+def visible_devices():
+    """The machine's devices CUDA shows, as their indices on the machine: all of them, or
+    CUDA_VISIBLE_DEVICES's entries up to the first naming none (CUDA ignores the rest)."""
+    count = int(os.environ.get("FAKE_LB_DEVICES", "1"))
+    given = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if given is None:
+        return list(range(count))
+    shown = []
+    for entry in (e.strip() for e in given.split(",")):
+        match = re.fullmatch(r"(?:GPU-fake-)?(\d+)", entry)
+        if not match or int(match[1]) >= count:
+            break
+        shown.append(int(match[1]))
+    return shown
+
+
 def registry():
     with open(REGISTRY) as f:
         known = {s["name"]: s for s in json.load(f)["suites"]}
@@ -318,9 +337,9 @@ def main():
         return
     options = parse_options(sys.argv[2:])
     if command == "list-devices":
-        count = int(os.environ.get("FAKE_LB_DEVICES", "1"))
         name = os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3")
-        devices = [{"index": i, "name": name, "uuid": f"GPU-fake-{i}"} for i in range(count)]
+        devices = [{"index": i, "name": name, "uuid": f"GPU-fake-{physical}"}
+                   for i, physical in enumerate(visible_devices())]
         print(json.dumps(devices))
     elif command == "plan":
         print("\n".join(plan(options)))

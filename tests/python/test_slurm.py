@@ -92,6 +92,16 @@ class Cluster:
         self.socket = munge / "socket"
         for folder in ("state", "spool"):
             (root / folder).mkdir()
+        # A lost GPU: while the file lost-gpu names an array task, that task gets a
+        # CUDA_VISIBLE_DEVICES naming no device (TaskProlog's `export` replaces what gres set),
+        # as harness/slurm_gpu_round.sh does on real GPUs.
+        self.lost_gpu = root / "lost-gpu"
+        prolog = root / "task_prolog.sh"
+        prolog.write_text("#!/bin/sh\n"
+                          f'lost=$(cat "{self.lost_gpu}" 2>/dev/null)\n'
+                          'if [ -n "$lost" ] && [ "$SLURM_ARRAY_TASK_ID" = "$lost" ]; then '
+                          "echo export CUDA_VISIBLE_DEVICES=GPU-lost; fi\n")
+        prolog.chmod(0o755)
         self.spawn("munged", [command("munged"), "-F", "--force", f"--socket={self.socket}",
                               f"--key-file={key}", f"--log-file={root / 'munged.log'}",
                               f"--pid-file={root / 'munged.pid'}",
@@ -120,6 +130,7 @@ SlurmctldPidFile={root / 'slurmctld.pid'}
 SlurmdPidFile={root / 'slurmd.pid'}
 SlurmctldLogFile={root / 'slurmctld.log'}
 SlurmdLogFile={root / 'slurmd.log'}
+TaskProlog={prolog}
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -244,6 +255,7 @@ class Work:
                     if not k.startswith(("FAKE_LB_", "SLURM_JOB", "SLURM_ARRAY", "LB_TEST_"))
                     and k != "CUDA_VISIBLE_DEVICES"}
         self.env["LB_PRESET_DIR"] = str(PRESETS)
+        self.env["FAKE_LB_DEVICES"] = "4"  # the node's four stand-in GPUs, as CUDA numbers them
 
     def run(self, *args, **env):
         return subprocess.run([sys.executable, str(RUN_PY), "--bin", str(self.bin),
@@ -342,30 +354,59 @@ def test_two_partitions_collect_scancel_and_resume(slurm, tmp_path):
     assert task_row(section, 1)[5:7] == ["completed", "6/6"]
     assert task_row(section, 1)[3].startswith(f"{second['arrays'][0]['job']}_1")
     assert "Failed or incomplete" not in section
+    # Slurm gave the resumed task the first free GPU, not the one its first attempt had
+    assert "ran on several cards" in section and "- task 1: GPU-fake-0, GPU-fake-1" in section
 
 
-def test_a_failing_task_is_reported_and_the_others_results_stand(slurm, tmp_path):
+def test_failed_tasks_are_reported_the_others_results_stand_and_resume_reruns_them(slurm, tmp_path):
+    """Task 1's layoutbench cannot start; task 2's GPU is lost (CUDA_VISIBLE_DEVICES names no
+    device): both FAILED with job id, node and log in REPORT.md; resume reruns only them."""
     work = Work(tmp_path, slurm.env)
-    submitted = work.run("--slurm", "--tasks", "2", "--split", "--gpus-per-task", "0",
-                         "--no-figures", LB_TEST_FAILING_TASK="1")
-    assert submitted.returncode == 0, submitted.stderr
-    run_dir = work.the_run_dir()
-    (first,) = submissions(run_dir)
-    assert "--gres" not in (run_dir / "slurm" / "1-default.sbatch").read_text()
-    slurm.wait_job(first["collect"]["job"])
+    slurm.lost_gpu.write_text("2")
+    try:
+        submitted = work.run("--slurm", "--tasks", "3", "--split", "--no-figures",
+                             LB_TEST_FAILING_TASK="1")
+        assert submitted.returncode == 0, submitted.stderr
+        run_dir = work.the_run_dir()
+        (first,) = submissions(run_dir)
+        slurm.wait_job(first["collect"]["job"])
+    finally:
+        slurm.lost_gpu.unlink()
     array = first["arrays"][0]["job"]
-    assert slurm.state(f"{array}_1")["JobState"] == "FAILED"
-    assert result_names(run_dir / "idw.gpu0.json") == QUICK_PLAN[0::2]  # task 0's share
+    assert [slurm.state(f"{array}_{t}")["JobState"] for t in (1, 2)] == ["FAILED", "FAILED"]
+    assert result_names(run_dir / "idw.gpu0.json") == QUICK_PLAN[0::3]  # task 0's share
     report = (run_dir / "REPORT.md").read_text()
     assert report.startswith("# Layout benchmark report\n\nNo figures: --no-figures.\n")
     section = slurm_section(run_dir / "REPORT.md")
-    assert task_row(section, 0)[5:7] == ["completed", "3/3"]
-    row = task_row(section, 1)
-    assert row[3].startswith(f"{array}_1") and row[4] == "lbnode"
-    assert row[5] == "FAILED, exit code 1:0" and row[6] == "0/3"
-    assert row[7] == f"`{run_dir / 'slurm' / f'{array}_1.log'}`"
-    (failure,) = [line for line in section.splitlines() if line.startswith("- task 1:")]
-    assert "layoutbench exited with code 2 before finishing any benchmark" in failure
+    assert task_row(section, 0)[5:7] == ["completed", "2/2"]
+    for task, exit_code in ((1, "1:0"), (2, "2:0")):
+        row = task_row(section, task)
+        assert row[3].startswith(f"{array}_{task}") and row[4] == "lbnode"
+        assert row[5] == f"FAILED, exit code {exit_code}" and row[6] == "0/2"
+        assert row[7] == f"`{run_dir / 'slurm' / f'{array}_{task}.log'}`"
+    failures = {line[len("- task "):][0]: line for line in section.splitlines()
+                if line.startswith("- task ")}
+    assert "layoutbench exited with code 2 before finishing any benchmark" in failures["1"]
+    assert (f"job {array}_2" in failures["2"] and "node lbnode" in failures["2"]
+            and "task 2 needs 1 device(s) and sees 0 on lbnode (layoutbench list-devices, "
+                "CUDA_VISIBLE_DEVICES=GPU-lost)" in failures["2"]), failures["2"]
+
+    resumed = work.run("--resume", str(run_dir), "--no-figures")
+    assert resumed.returncode == 0, resumed.stderr
+    second = submissions(run_dir)[-1]
+    assert second["tasks"] == [1, 2]
+    assert slurm.wait_job(second["collect"]["job"]) == "COMPLETED"
+    for index, task in ((1, 1), (2, 2)):
+        assert result_names(run_dir / f"idw.gpu{index}.json") == QUICK_PLAN[task::3]
+        assert task_row(slurm_section(run_dir / "REPORT.md"), task)[5:7] == ["completed", "2/2"]
+
+
+def test_no_gres_when_a_task_asks_for_no_gpu(tmp_path):
+    work = Work(tmp_path, os.environ)
+    result = work.run("--slurm", "--gpus-per-task", "0", "--dry-run")
+    assert result.returncode == 0, result.stderr
+    ((_, script), _) = dry_run_scripts(result.stdout)
+    assert "--gres" not in script and "#SBATCH --array=0\n" in script
 
 
 def dry_run_scripts(output):
