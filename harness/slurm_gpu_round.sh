@@ -95,7 +95,7 @@ finish() {
       && echo "run folders: $OUT/slurm-runs.tgz (${RUNS[*]})"
   fi
   # Few files come back from a GPU machine: the logs and configuration as one tarball.
-  (cd "$ROOT" 2>/dev/null && tar czf "$OUT/slurm-logs.tgz" logs ./*.log ./*.out slurm.conf gres.conf 2>/dev/null) \
+  (cd "$ROOT" 2>/dev/null && tar czf "$OUT/slurm-logs.tgz" logs ./*.log ./*.out slurm.conf gres.conf cgroup.conf 2>/dev/null) \
     && echo "logs: $OUT/slurm-logs.tgz (the submissions, build, daemons, slurm.conf, gres.conf)"
   echo
   echo "| check | result |"
@@ -224,6 +224,12 @@ read -r CTLD_PORT SLURMD_PORT < <($PY -c 'import socket
 s=[socket.socket() for _ in range(2)]
 [x.bind(("127.0.0.1", 0)) for x in s]
 print(*[x.getsockname()[1] for x in s])')
+# The GPU machines run no systemd or D-Bus, and slurmd's cgroup/v2 plugin asks systemd for its
+# stepd scope unless told not to (slurmd then failed: "cannot connect to dbus system daemon").
+printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' > "$ROOT/cgroup.conf"
+# Without systemd there is no system.slice for slurmd to put its stepd scope under.
+[ $DRY = 1 ] || [ ! -d /sys/fs/cgroup ] || mkdir -p /sys/fs/cgroup/system.slice 2>/dev/null \
+  || echo "slurm_gpu_round: warning: cannot create /sys/fs/cgroup/system.slice"
 : > "$ROOT/gres.conf"
 for f in "${GPU_FILES[@]}"; do echo "NodeName=lbnode Name=gpu File=$f" >> "$ROOT/gres.conf"; done
 cat > "$ROOT/slurm.conf" <<EOF
@@ -330,7 +336,9 @@ def results(run):
     found = collections.defaultdict(set)
     for path in run.glob("*.gpu*.json"):
         suite = path.name.split(".gpu")[0]
-        found[suite] |= {e["run_name"] for e in json.loads(path.read_text())["benchmarks"]}
+        # Google Benchmark names a manually timed run "<name>/manual_time"; the plan has <name>
+        found[suite] |= {e["run_name"].removesuffix("/manual_time")
+                         for e in json.loads(path.read_text())["benchmarks"]}
     return found
 
 def plan_equal(run, binary, *extra):
