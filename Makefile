@@ -102,7 +102,7 @@ reproduce: build
 # REPORT.md, the figures and report.html (the same report, self-contained: docs/reports.md),
 # into the first results folder or OUT.
 figures: python-deps
-	$(PYTHON) -m plots $(if $(OUT),--out $(OUT)) $(RESULTS)
+	$(PYTHON) -m plots $(if $(OUT),--out $(OUT) )$(RESULTS)
 
 # A or B may name a committed reference GPU instead of a folder (B=h100: plots/reference.py;
 # REFERENCES=<folder> looks them up elsewhere than results/reference). Writes COMPARE.md and

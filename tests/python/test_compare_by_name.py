@@ -127,7 +127,7 @@ def test_make_compare_a_fresh_run_with_a_reference_by_name(root, fresh_run, tmp_
     assert f"B = `h100` (the {H100} reference, preset quick: idw from `h100-idw`" in text
     assert "- suite `inner`: only on A (" in text and "- suite `kofler`: only on B (" in text
     assert "only on B: `kofler/" not in text and "only on A: `inner/" not in text
-    assert "GPU benchmark(s) measured on both" in text
+    assert "- **idw** (" in text and "benchmark(s)): B takes" in text  # the per-suite answer
     assert "| inner |" not in text  # a suite on one side only has no verdicts compared
 
 
