@@ -282,6 +282,11 @@ std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view
       }
     } else {
       tiles = lists.sizes("tiles");
+      // A tile of more records than any run holds is no tile: the run-time mapping's walk
+      // over tiles would never end (a preset's 2^64 - 1 once planned).
+      for (std::size_t t : tiles)
+        if (t > kMaxRuntimeTile)
+          throw ChoiceError("tiles", fmt::format("tile {} is not in 1..{} records", t, kMaxRuntimeTile), where);
     }
     for (std::size_t t : tiles) out.push_back({"tiled", t, {}, {}});
   }

@@ -282,3 +282,14 @@ def test_a_plan_above_the_limit_is_one_error_naming_the_limit(tmp_path):
     assert r.stdout == ""
     r = run("plan", "--suite", "idw", "--preset", preset, env={**os.environ, "LB_MAX_BENCHMARKS": "200"})
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 200, r.stderr
+
+
+def test_a_run_time_tile_above_any_run_is_refused_naming_it(tmp_path):
+    """A preset's "tiles" of 2^64 - 1 was planned, and the run-time mapping's walk over tiles
+    would never have ended (issue 41)."""
+    preset = tmp_path / "tiles.json"
+    preset.write_text('{"suites": {"kofler": {"nbody": {"sizes": [1024], "steps": 1,\n'
+                      ' "layouts": ["aos", "tiled"], "tiles": [4, 18446744073709551615]}}}}')
+    r = run("plan", "--suite", "kofler", "--preset", preset)
+    assert_one_error(r, "tile 18446744073709551615 is not in 1..1073741824 records")
+    assert r.stdout == ""

@@ -55,6 +55,9 @@ struct DecisionTree;
 inline constexpr std::string_view kMethodLayouts[] = {"kdlg", "tiled-tree", "kdlg-tree"};
 //! The sweep of the KDLG clusters' tiles, planned after the method's values.
 inline constexpr std::string_view kKdlgTiles = "kdlg-tiles";
+//! The largest run-time tile a preset's "tiles" may name (records): 2^30, above every program's
+//! size (SAMPO's largest population is 2,000,000 agents).
+inline constexpr std::size_t kMaxRuntimeTile = std::size_t{1} << 30;
 
 struct LayoutChoice {
   std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree
