@@ -196,6 +196,9 @@ def test_fig11_section_sits_after_the_footprint_and_before_the_goal_and_claims(r
 def test_fig11_states_the_papers_times_beside_ours_and_that_ours_are_not_split(report):
     fig11 = section_of((report / "REPORT.md").read_text(), "Fig. 11 — traffic simulation")
     assert "network lowermanhattan-tiled-8x8, 229K cars, 1000 steps" in fig11
+    # the GTX 980 times are the authors' repository's, not the paper's (issue 35, §5)
+    assert "from their repository (prg-titech/ikra-cpp, `bench_result_runtime.csv`" in fig11
+    assert "| configuration | authors' GTX 980: cars |" in fig11
     assert "our benchmark times the whole step" in fig11
     assert "no split is drawn or estimated" in fig11
     rows = {r.split(" | ")[0][2:]: r for r in fig11.splitlines() if r.startswith("| ")}
