@@ -69,7 +69,7 @@ def _judged(paper, claims, devices):
     groups = [members for _, members in identical_gpu_groups(devices)]
     judged, verdicts = [], []
     for device in devices:
-        group = next((g for g in groups if device in g), None)
+        group = next((g for g in groups if any(device is member for member in g)), None)
         if group is None:
             judged.append(device)
             verdicts.append(evaluate_claims(claims, scope(device)))

@@ -126,7 +126,7 @@ def _judge_readings(claim, scope):
     why = ("the readings agree" if verdict != INCONCLUSIVE
            else "the readings disagree, so the comparison is not like for like")
     details = "; ".join(f"{label}: {v.note}" for label, v in verdicts)
-    return replace(first, measured=measured, verdict=verdict, value=first.value,
+    return replace(first, measured=measured, verdict=verdict,
                    interval=" / ".join(v.interval for _, v in verdicts),
                    note=_join(f"read {len(verdicts)} ways ({each}): {why}", details,
                               claim.get("note", "")))

@@ -45,6 +45,8 @@ LayoutChoice choice(std::string layout, std::size_t tile = 0, std::string partit
 std::vector<LayoutChoice> every_kind() {
   return {choice("aos"), choice("soa"), choice("tiled", 4), choice("tiled", 7), choice("tiled", 32),
           choice("tiled-ct", 8), choice("tiled-ct", 32), choice("tiled-ct", 128),
+          // the tiles above 12K (one tile holds the whole test population)
+          choice("tiled-ct", 16384), choice("tiled-ct", 32768), choice("tiled-ct", 65536),
           choice("split", 0, "manual", manual()), choice("split-ct", 0, "manual", manual()),
           choice("split", 0, "mixed", mixed()), choice("split", 0, "by-kernel", by_kernel()),
           choice("split-ct", 0, "by-kernel", by_kernel())};
