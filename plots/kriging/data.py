@@ -82,13 +82,6 @@ def flagged_scales(device, program):
     return {s: flags[b.name] for s, b in by_scale(device, program).items() if b.name in flags}
 
 
-def speedups(device, experiment):
-    """{scale: CPU program time / CUDA program time} of one experiment, or the CUDA program's
-    error at a scale where it did not run (scales without a CPU time are left out)."""
-    return {s: e if isinstance(e, str) else e.value
-            for s, e in speedup_estimates(device, experiment).items()}
-
-
 def speedup_estimates(device, experiment):
     """{scale: Estimate of CPU program time / CUDA program time, its interval from both
     programs' repetitions (as the claims'), or the CUDA program's error}."""

@@ -189,8 +189,9 @@ def test_speedups_divide_by_the_mapped_cpu_program(device):
                                  (6, "gpu-exp6/aos-const/float", "cpu-exp4/soa/float")):
         expected = (times[f"kriging/ok/{cpu}/scale:4/wells:10"]
                     / times[f"kriging/ok/{gpu}/scale:4/wells:10"])
-        assert data.speedups(device, experiment)[4] == pytest.approx(expected)
-    assert max(data.speedups(device, 6).items(), key=lambda kv: kv[1])[0] == 4
+        assert data.speedup_estimates(device, experiment)[4].value == pytest.approx(expected)
+    exp6 = data.speedup_estimates(device, 6)
+    assert max(exp6, key=lambda scale: exp6[scale].value) == 4
 
 
 def test_speedup_claims_use_the_mapped_baseline():
