@@ -3,7 +3,7 @@
 //!   build-info         how this binary was built (its results' lb.build) as JSON
 //!   gpu-decision       whether GPU tests run, skip or fail here (the Python tests ask)
 //!   suites             the suites in run order, their artifact steps and the named presets
-//!   plan               the benchmark names a preset runs (no GPU needed)
+//!   plan               the benchmark names a preset runs (no GPU needed); --json: with where each runs
 //!   run                run them on the first visible GPU, journaling each result
 //!   idw-interpolate    interpolate a user's CSV points onto a grid (GPU or CPU)
 //!   krige              krige a user's wells (or the generated case) onto a mesh (GPU or CPU)
@@ -169,8 +169,18 @@ int cmd_suites(bool as_json) {
   return 0;
 }
 
-int cmd_plan(const Selection& s) {
-  for (const auto& b : make_plan(s).benchmarks) std::printf("%s\n", b.name.c_str());
+//! With --json, each name with where it runs ("gpu" or "cpu"): harness/run.py runs a CPU
+//! benchmark once per host, not once per card, as it depends on no GPU.
+int cmd_plan(const Selection& s, bool as_json) {
+  const Plan plan = make_plan(s);
+  if (!as_json) {
+    for (const auto& b : plan.benchmarks) std::printf("%s\n", b.name.c_str());
+    return 0;
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& b : plan.benchmarks)
+    out.push_back({{"name", b.name}, {"where", b.where == Where::cpu ? "cpu" : "gpu"}});
+  std::printf("%s\n", out.dump().c_str());
   return 0;
 }
 
@@ -262,6 +272,9 @@ int run_command(int argc, char** argv) {
   suites->add_flag("--json", suites_json, "print them as JSON (what harness/run.py reads)");
   auto* plan = app.add_subcommand("plan", "print the benchmark names a preset runs");
   add_selection_options(plan, sel);
+  bool plan_json = false;
+  plan->add_flag("--json", plan_json,
+                 "print them as JSON, each with where it runs: [{name, where: gpu|cpu}] (what harness/run.py reads)");
   auto* run = app.add_subcommand("run", "run benchmarks on the first visible GPU");
   add_selection_options(run, sel);
   run->add_option("--journal", journal, "JSON-lines file each finished benchmark is appended to")->required();
@@ -291,7 +304,7 @@ int run_command(int argc, char** argv) {
     if (*build_info) return cmd_build_info();
     if (*gpu_check) return cmd_gpu_decision();
     if (*suites) return cmd_suites(suites_json);
-    if (*plan) return cmd_plan(sel);
+    if (*plan) return cmd_plan(sel, plan_json);
     if (*run) return cmd_run(sel, journal, skip, cpu_lock);
     if (*interpolate) return lb::tools::interpolate(interp);
     if (*krige) return lb::tools::krige(krige_opts);

@@ -57,3 +57,20 @@ def test_every_planned_name_is_made_of_its_programs_declared_axes(preset, tmp_pa
                             *(param.split(":", 1) for param in params)):
             assert axis in axes, f"{name}: {program} declares no axis {axis}"
             assert not axes[axis] or value in axes[axis], f"{name}: {value} is not a {axis} of {program}"
+
+
+@pytest.mark.parametrize("preset", ["quick", "paper"])
+def test_plan_json_says_where_each_runs_as_plots_reads_it(preset, tmp_path):
+    """`plan --json` lists plan's names, each with where it runs: harness/run.py runs the CPU
+    ones once per host, and plots gives every card of a folder the folder's CPU baselines by
+    their version (load.HOST_VERSION_PREFIX): one rule, or a card would lack its baselines."""
+    from plots.load import HOST_VERSION_PREFIX
+    registry = json.loads(layoutbench("suites", "--json", data_dir=tmp_path))
+    for suite in (s["name"] for s in registry["suites"]):
+        plain = layoutbench("plan", "--suite", suite, "--preset", preset, data_dir=tmp_path)
+        planned = json.loads(layoutbench("plan", "--json", "--suite", suite, "--preset", preset,
+                                         data_dir=tmp_path))
+        assert [b["name"] for b in planned] == plain.splitlines()
+        for b in planned:
+            on_host = b["name"].split("/")[2].startswith(HOST_VERSION_PREFIX)
+            assert b["where"] == ("cpu" if on_host else "gpu"), b
