@@ -25,6 +25,9 @@ With --split the devices of a host (or the array tasks of a Slurm partition) sha
 benchmarks, every n-th each (orchestrator/shards.py); a suite whose results feed a per-device
 Python step (kofler-tree, for its fit) is not split: each device runs it whole and fits its own
 tree on the full training grid.
+Without --split, a CPU benchmark (`layoutbench plan --json`: "where": "cpu") runs once per
+host, on the first device of the selection (of a Slurm array task): it depends on no GPU. The
+others skip it, said in the log and run.json ("cpu_once_per_host"), not counted as missing.
 Paths inside the repository are named relative to its root in everything the run records
 (run.json, run.log, the children's command lines, the report), so committed results name no
 one's checkout; children run from that root. Paths outside it are named absolute.

@@ -57,6 +57,13 @@ def has_subcommand(binary: str, name: str) -> bool:
     return any(line.split()[:1] == [name] for line in call_binary(binary, ["--help"]).splitlines())
 
 
+def plan_lists_where(binary: str) -> bool:
+    """Whether `layoutbench plan --help` lists --json (each planned name with where it runs);
+    a binary built before it was added does not."""
+    return any(line.split()[:1] == ["--json"] for line in
+               call_binary(binary, ["plan", "--help"]).splitlines())
+
+
 def build_info(binary: str) -> dict:
     """`layoutbench build-info`: how the binary was built, the build block (lb.build) of the
     context each run of it journals (git_commit, git_dirty, compilers, flags)."""

@@ -8,14 +8,16 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from orchestrator.binary import Registry, build_info, has_subcommand, list_devices, read_registry
+from orchestrator.binary import (Registry, build_info, has_subcommand, list_devices, plan_lists_where,
+                                 read_registry)
 from orchestrator.common import EXIT_USAGE, REPO_ROOT, UsageError, repo_path
 from orchestrator.console import Console, now_iso
 from orchestrator.executors import Executor, LocalExecutor
 from orchestrator.journal import recorded_build, write_json_atomic
 from orchestrator.locks import RunLock
 from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices, suite_steps,
-                                  parse_preset, parse_suites, plan_suite, preset_suites)
+                                  parse_preset, parse_suites, plan_suite, plan_suite_where,
+                                  preset_suites)
 from orchestrator.runs import Run, load_run_json
 from orchestrator.trees import skip_reused_training
 from orchestrator.shards import Shards, Task, local_tasks, slurm_tasks
@@ -224,7 +226,7 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     if args.slurm:
         slurm.check_script_path(*(("--resume", args.resume) if args.resume else
                                   ("--results-root", args.results_root or DEFAULT_RESULTS_ROOT)))
-    binary, registry, selection, plans, model = selection_and_plans(args, meta)
+    binary, registry, selection, plans, model, cpu = selection_and_plans(args, meta)
     if args.slurm:
         options = slurm.parse_options(args, meta and meta["slurm"]["options"])
         if meta:
@@ -280,8 +282,15 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
         if args.slurm:
             meta.update(executor="slurm", tasks=[t.as_json() for t in tasks],
                         slurm={"options": {}, "submissions": []})
-    run = Run(run_dir.resolve(), binary, selection, devices, plans, console,
-              Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps)), model,
+    shards = Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps), cpu or {})
+    if cpu is None and not selection.split and any(len(t.slots) > 1 for t in tasks):
+        print(f"run.py: warning: {repo_path(binary)} predates `layoutbench plan --json`, so its "
+              "CPU benchmarks cannot be told apart: every device runs them (once per host "
+              "needs a newer build)", file=sys.stderr)
+    meta.pop("cpu_once_per_host", None)  # recomputed on resume: the same tasks, the same plan
+    if once := shards.cpu_once(plans):
+        meta["cpu_once_per_host"] = once
+    run = Run(run_dir.resolve(), binary, selection, devices, plans, console, shards, model,
               suite_steps=steps, meta=meta)
     if args.slurm:
         meta["slurm"]["options"] = asdict(options)
@@ -301,7 +310,8 @@ def selection_and_plans(args, meta: dict | None, check_build: bool = True):
     artifact step: everything that needs no GPU, so a mistake is reported as such anywhere.
     Every resume and every Slurm task passes here with `meta`: the binary must be of the build
     the run's results are (check_resumed_build; not checked for the collect job, which runs no
-    benchmark)."""
+    benchmark). Last, each suite's CPU benchmarks (None where the binary predates
+    `plan --json`)."""
     if args.bin:
         binary = binary_path(args.bin)
     elif meta:  # recorded relative to the repository root when inside it
@@ -327,11 +337,17 @@ def selection_and_plans(args, meta: dict | None, check_build: bool = True):
                 raise UsageError("nothing to run: the filter matches no benchmark of any suite "
                                  f"({', '.join(selection.suites)})")
             selection.suites = kept
-    plans = {suite: plan_suite(binary, selection, suite) for suite in selection.suites}
+    plans, cpu = {}, None
+    if plan_lists_where(binary):
+        cpu = {}
+        for suite in selection.suites:
+            plans[suite], cpu[suite] = plan_suite_where(binary, selection, suite)
+    else:
+        plans = {suite: plan_suite(binary, selection, suite) for suite in selection.suites}
     model = model_spec(selection.preset, registry)  # checked even when its suite is not run
     if model and model.suite not in selection.suites:
         model = None
-    return binary, registry, selection, plans, model
+    return binary, registry, selection, plans, model, cpu
 
 
 def recorded_run(run_dir: Path, console: Console, collect: bool = False) -> Run:
@@ -341,14 +357,14 @@ def recorded_run(run_dir: Path, console: Console, collect: bool = False) -> Run:
         raise UsageError(f"{run_dir} is not a Slurm run (run.json has no Slurm tasks)")
     args = argparse.Namespace(bin=None, preset=None, suites=None, filter=None, sizes=None,
                               precision=None, split=False, resume=run_dir)
-    binary, registry, selection, plans, model = selection_and_plans(args, meta,
-                                                                    check_build=not collect)
+    binary, registry, selection, plans, model, cpu = selection_and_plans(
+        args, meta, check_build=not collect)
     tasks = [Task.from_json(t) for t in meta["tasks"]]
     steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
              if s in selection.suites}
     return Run(run_dir.resolve(), binary, selection, [], plans, console,
-               Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps)), model,
-               suite_steps=steps, meta=meta)
+               Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps), cpu or {}),
+               model, suite_steps=steps, meta=meta)
 
 
 def main(argv: list[str] | None = None) -> int:

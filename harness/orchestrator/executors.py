@@ -56,8 +56,10 @@ def run_task(run: Run, task: Task) -> tuple[int, list[DeviceWorker]]:
             failures += [(worker.index, name, message) for name, message in result.failed]
             where = f" -> {result.json_path.name}" if result.json_path else ""
             failed = f", {len(result.failed)} failed" if result.failed else ""
+            left = (f" ({result.cpu_left} CPU benchmark(s) left to gpu{task.slots[0].index}: "
+                    "once per host)" if result.cpu_left else "")
             console.info(f"  {suite} gpu{worker.index}: {result.done}/{result.planned} "
-                         f"done{failed}{where}")
+                         f"done{failed}{where}{left}")
     for index, name, message in failures:
         console.info(f"  failed on gpu{index}: {name}: {message}")
     for suite, step in run.suite_steps.items():

@@ -216,9 +216,29 @@ def parse_devices(value: str, visible: list[dict]) -> list[int]:
 def plan_suite(binary: str, selection: Selection, suite: str, allow_empty: bool = False) -> list[str]:
     output = call_binary(binary, ["plan", *selection.binary_args(suite)])
     names = [line.strip() for line in output.splitlines() if line.strip()]
+    return checked_plan(suite, names, allow_empty)
+
+
+def checked_plan(suite: str, names: list[str], allow_empty: bool = False) -> list[str]:
     if not names and not allow_empty:
         raise UsageError(f"nothing to run: suite {suite} plans no benchmark for this selection")
     return list(dict.fromkeys(names))
+
+
+def plan_suite_where(binary: str, selection: Selection, suite: str) -> tuple[list[str], frozenset[str]]:
+    """The suite's plan and its CPU benchmarks (`layoutbench plan --json`: where each runs)."""
+    output = call_binary(binary, ["plan", "--json", *selection.binary_args(suite)])
+    try:
+        planned = json.loads(output)
+        if not (isinstance(planned, list) and all(
+                isinstance(b, dict) and isinstance(b.get("name"), str)
+                and b.get("where") in ("gpu", "cpu") for b in planned)):
+            raise ValueError('expected an array of {name, where: "gpu" | "cpu"}')
+    except ValueError as e:
+        raise UsageError(f"layoutbench plan --json printed unexpected output ({e}): "
+                         f"{output.strip()[:200]!r}")
+    names = checked_plan(suite, [b["name"] for b in planned])
+    return names, frozenset(b["name"] for b in planned if b["where"] == "cpu")
 
 
 def slug(text: str) -> str:

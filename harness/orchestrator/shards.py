@@ -7,10 +7,15 @@ its task sees. A task is what one executor starts at once: locally the one task 
 selected GPU; on Slurm one array task per GPU or shard. Where it runs is the executor's
 business (orchestrator/executors.py: local, orchestrator/slurm.py: Slurm); what it runs,
 resumes and collects is the same.
+
+A CPU benchmark (`layoutbench plan --json`'s "where": "cpu") depends on no GPU: of a task's
+slots, one host, only the first runs it, the others leave it to that one (without --split; a
+split plan runs each benchmark on one slot anyway). Its share says so, so the skip file, the
+tally, a resume and the Slurm collect job all count it on that slot alone.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from orchestrator.journal import outcomes, read_journal
@@ -67,6 +72,8 @@ class Shards:
     # Suites every slot runs whole even with split: those whose results feed a per-device
     # Python step (kofler-tree's fit: each GPU trains on the full grid and gets its own tree).
     whole: frozenset[str] = frozenset()
+    # Each suite's CPU benchmarks: run once per task (one host), by its first slot.
+    cpu: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def folder(self, task: Task) -> Path:
         return self.run_dir / task.folder if task.folder else self.run_dir
@@ -76,17 +83,49 @@ class Shards:
                 for f in dict.fromkeys(t.folder for t in self.tasks)]
 
     def share(self, suite: str, plan: list[str], task: Task, slot: Slot) -> list[str]:
-        """The part of a suite's plan one slot runs: all of it, or with split every n-th
-        benchmark from the slot's position among its folder's slots, so sizes interleave and
-        the devices finish together. A suite of `whole` is never split: a per-device Python
-        step fits on its results (a tree fitted on every n-th training kernel would be
-        wrong). The tasks come from run.json and `whole` from the registry's steps, so a
+        """The part of a suite's plan one slot runs: all of it (less the CPU benchmarks left
+        to its task's first slot), or with split every n-th benchmark from the slot's position
+        among its folder's slots, so sizes interleave and the devices finish together. A suite
+        of `whole` is never split: a per-device Python step fits on its results (a tree
+        fitted on every n-th training kernel would be wrong). The tasks come from run.json,
+        `whole` from the registry's steps and the CPU benchmarks from the binary's plan, so a
         resume and every Slurm task share alike."""
-        if not self.split or suite in self.whole:
-            return plan
-        peers = [s.index for t in self.tasks if t.folder == task.folder for s in t.slots]
-        position = peers.index(slot.index)
-        return plan[position::len(peers)]
+        if self.split and suite not in self.whole:
+            peers = [s.index for t in self.tasks if t.folder == task.folder for s in t.slots]
+            position = peers.index(slot.index)
+            return plan[position::len(peers)]
+        left = set(self.left_to_first(suite, plan, task, slot))
+        return [name for name in plan if name not in left]
+
+    def left_to_first(self, suite: str, plan: list[str], task: Task, slot: Slot) -> list[str]:
+        """The CPU benchmarks of `plan` this slot leaves to its task's first slot, which
+        measures them once for the host ([] for that slot, and with --split)."""
+        if (self.split and suite not in self.whole) or slot == task.slots[0]:
+            return []
+        cpu = self.cpu.get(suite, frozenset())
+        return [name for name in plan if name in cpu]
+
+    def cpu_once(self, plans: dict[str, list[str]]) -> dict:
+        """What run.json records of the CPU benchmarks left to a task's first slot: how many
+        per suite, which slots measure them and which leave them ({} when none is left)."""
+        suites, by, left = {}, [], []
+        for task in self.tasks:
+            for slot in task.slots:
+                counts = {suite: len(self.left_to_first(suite, plan, task, slot))
+                          for suite, plan in plans.items()}
+                if any(counts.values()):
+                    left.append(self.slot_name(task, slot))
+                    by.append(self.slot_name(task, task.slots[0]))
+                    suites.update({suite: n for suite, n in counts.items() if n})
+        if not left:
+            return {}
+        return {"reason": "a CPU benchmark depends on no GPU: measured once per host, by the "
+                          "first device of each task; the others skip it",
+                "benchmarks": suites, "measured_by": list(dict.fromkeys(by)), "skipped_by": left}
+
+    @staticmethod
+    def slot_name(task: Task, slot: Slot) -> str:
+        return f"{task.folder + '/' if task.folder else ''}gpu{slot.index}"
 
     def journal(self, task: Task, slot: Slot, suite: str) -> Path:
         return self.folder(task) / f"{suite}.gpu{slot.index}.journal.jsonl"

@@ -38,6 +38,7 @@ class SuiteResult:
     failed: list[tuple[str, str]] = field(default_factory=list)  # (name, error message)
     error: str | None = None
     json_path: Path | None = None
+    cpu_left: int = 0  # CPU benchmarks left to the task's first device (once per host)
 
 
 class DeviceWorker(threading.Thread):
@@ -61,6 +62,12 @@ class DeviceWorker(threading.Thread):
                 break
             plan = self.run_.shards.share(suite, whole_plan, self.task, self.slot)
             result = self.results[suite] = SuiteResult(planned=len(plan))
+            result.cpu_left = len(self.run_.shards.left_to_first(suite, whole_plan, self.task,
+                                                                 self.slot))
+            if result.cpu_left:
+                console.info(f"{self.prefix} {suite}: {result.cpu_left} CPU benchmark(s) not "
+                             f"run here: measured once per host, by gpu "
+                             f"{self.task.slots[0].index}")
             journal_path = self.run_.shards.journal(self.task, self.slot, suite)
             try:
                 self.run_suite(suite, plan, journal_path, result)

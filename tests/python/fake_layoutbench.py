@@ -11,6 +11,11 @@ and is configured through environment variables:
   FAKE_LB_GPU_NAME     device name (default "NVIDIA H100 80GB HBM3")
   FAKE_LB_SUITES       suites `plan` accepts and `suites --json` lists (default "idw")
   FAKE_LB_LAYOUTS      layouts in the generated names (default "soa,aos,aoas")
+  FAKE_LB_CPU_VERSIONS CPU versions (e.g. "cpu-serial,cpu-omp"; default none) planned after each
+                       precision's layouts, as `<suite>/shepard/<version>/aos/...`: `plan --json`
+                       says they run on the CPU, and `run` gives each one's median entry
+                       `host_lock` {held_from_unix_s, held_to_unix_s}: when it ran, as the
+                       real one's (it takes no lock: a test sees whether two overlap)
   FAKE_LB_REPS         repetitions per benchmark (default 2)
   FAKE_LB_DELAY        seconds spent in each benchmark, after its first repetition (default 0)
   FAKE_LB_CRASH        "REGEX=ACTION[;REGEX=ACTION...]": the first time (per journal) a planned
@@ -25,6 +30,8 @@ and is configured through environment variables:
                        0123456789abcdef0123456789abcdef01234567; empty: none, as an older binary's)
   FAKE_LB_GIT_DIRTY    1: the build is dirty (default 0)
   FAKE_LB_NO_BUILD_INFO 1: a binary older than `build-info` (--help lists no such subcommand)
+                       and than `plan --json`
+  FAKE_LB_NO_PLAN_JSON 1: a binary older than `plan --json` (`plan --help` lists no --json)
   FAKE_LB_CALLS        file to which each invocation appends one JSON line
                        {"argv": [...], "cuda_visible_devices": ...}
 
@@ -42,6 +49,7 @@ the binary's) or an existing file; one containing the word "bad" is rejected. `s
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
 them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
 has no programs and no steps) and the presets.
+`plan --json` prints `[{"name", "where": "gpu" | "cpu"}]`, as the real one does.
 `build-info` prints the build block (FAKE_LB_GIT_COMMIT, FAKE_LB_GIT_DIRTY) every context of
 `run` carries as lb.build.
 `krige --scale S --experiment E --device gpu --out F [--wells-out W]` writes a 2 x 2 model
@@ -127,14 +135,25 @@ def plan(options):
             fail(f"bad --sizes '{options['sizes']}'")
     precisions = options.get("precision", "float,double").split(",")
     layouts = os.environ.get("FAKE_LB_LAYOUTS", "soa,aos,aoas").split(",")
-    names = [f"{suite}/shepard/naive/{layout}/{precision}/p:2/size:{size}/manual_time"
-             for precision in precisions for layout in layouts for size in sizes]
+    names = [f"{suite}/shepard/{version}/{layout}/{precision}/p:2/size:{size}/manual_time"
+             for precision in precisions
+             for version, layout in [*(("naive", layout) for layout in layouts),
+                                     *((version, "aos") for version in cpu_versions())]
+             for size in sizes]
     if suite == "kofler":  # planned whether a tree is given or not
         names += [f"kofler/nbody/gpu/{value}/size:{size}/manual_time"
                   for size in sizes for value in METHOD_VALUES]
     if "filter" in options:
         names = [n for n in names if re.search(options["filter"], n)]
     return names
+
+
+def cpu_versions():
+    return [v for v in os.environ.get("FAKE_LB_CPU_VERSIONS", "").split(",") if v]
+
+
+def on_cpu(name):
+    return name.split("/")[2] in cpu_versions()
 
 
 def crash_action(name):
@@ -222,6 +241,7 @@ def run(options):
     todo = [n for n in names if n not in skip]
     for k, name in enumerate(todo, 1):
         append({"type": "start", "name": name})
+        started = time.time()
         print(f"[{k}/{len(todo)}] {name} ...", file=sys.stderr, flush=True)
         action = crash_action(name) if name not in started_before else None
         if action == "3":
@@ -252,7 +272,10 @@ def run(options):
         for rep in range(1, reps):
             append({"type": "run", "name": name, "run": iteration(name, rep, reps, fake_time(name))})
         t = fake_time(name)
-        for entry in (aggregate(name, "mean", reps, t), aggregate(name, "median", reps, t),
+        median = aggregate(name, "median", reps, t)
+        if on_cpu(name):
+            median["host_lock"] = {"held_from_unix_s": started, "held_to_unix_s": time.time()}
+        for entry in (aggregate(name, "mean", reps, t), median,
                       aggregate(name, "cv", reps, 0.01, "percentage")):
             append({"type": "run", "name": name, "run": entry})
         append({"type": "done", "name": name, "ok": True})
@@ -335,12 +358,21 @@ def main():
             fail("the fake binary prints the registry only as JSON (suites --json)")
         print(json.dumps(registry(), indent=2))
         return
-    options = parse_options(sys.argv[2:])
+    plan_json = not old and os.environ.get("FAKE_LB_NO_PLAN_JSON") != "1"
+    if command == "plan" and sys.argv[2:] == ["--help"]:
+        print("print the benchmark names a preset runs\nOptions:\n  --suite TEXT\n  --preset TEXT"
+              + ("\n  --json                      print them as JSON" if plan_json else ""))
+        return
+    as_json = command == "plan" and plan_json and "--json" in sys.argv[2:]
+    options = parse_options([a for a in sys.argv[2:] if not (as_json and a == "--json")])
     if command == "list-devices":
         name = os.environ.get("FAKE_LB_GPU_NAME", "NVIDIA H100 80GB HBM3")
         devices = [{"index": i, "name": name, "uuid": f"GPU-fake-{physical}"}
                    for i, physical in enumerate(visible_devices())]
         print(json.dumps(devices))
+    elif command == "plan" and as_json:
+        print(json.dumps([{"name": n, "where": "cpu" if on_cpu(n) else "gpu"}
+                          for n in plan(options)]))
     elif command == "plan":
         print("\n".join(plan(options)))
     elif command == "run":

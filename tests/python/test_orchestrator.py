@@ -849,3 +849,114 @@ def test_a_binary_older_than_build_info_resumes_with_a_warning(work):
     assert "predates `layoutbench build-info`" in result.stderr
     assert "0123456 (clean)" in result.stderr
     assert benchmark_names(load_google_benchmark_json(run_dir / "idw.gpu0.json")) == QUICK_PLAN
+
+
+# --- CPU benchmarks once per host ------------------------------------------------------------
+
+CPU_VERSIONS = "cpu-serial,cpu-omp"
+# The fake binary's plan with CPU versions: each precision's layouts, then its CPU versions.
+HOST_PLAN = [f"idw/shepard/{version}/{layout}/{precision}/p:2/size:1024/manual_time"
+             for precision in ("float", "double")
+             for version, layout in [*(("naive", layout) for layout in LAYOUTS),
+                                     ("cpu-serial", "aos"), ("cpu-omp", "aos")]]
+CPU_PLAN = [name for name in HOST_PLAN if "/cpu-" in name]
+GPU_PLAN = [name for name in HOST_PLAN if "/cpu-" not in name]
+
+
+def host_lock_spans(run_dir):
+    """(name, from, to) of every CPU benchmark measured in the run's result files."""
+    return [(e["run_name"], e["host_lock"]["held_from_unix_s"], e["host_lock"]["held_to_unix_s"])
+            for path in sorted(run_dir.glob("idw.gpu*.json"))
+            for e in load_google_benchmark_json(path)["benchmarks"] if "host_lock" in e]
+
+
+@pytest.mark.parametrize("devices", ["0,1", "1,0"])
+def test_two_devices_measure_the_cpu_benchmarks_once_on_the_first(work, devices):
+    """A CPU benchmark depends on no GPU: the first selected device's process measures it for
+    the host; the other skips it with the reason said (not failed, not missing), and no two
+    CPU benchmarks overlap."""
+    first, other = map(int, devices.split(","))
+    result = work.run("--devices", devices, devices=2, cpu_versions=CPU_VERSIONS, delay=0.05)
+    assert result.returncode == 0, result.stderr
+    run_dir = work.the_run_dir()
+    assert start_counts(run_dir / f"idw.gpu{first}.journal.jsonl") == Counter(HOST_PLAN)
+    assert start_counts(run_dir / f"idw.gpu{other}.journal.jsonl") == Counter(GPU_PLAN)
+    assert benchmark_names(load_google_benchmark_json(run_dir / f"idw.gpu{first}.json")) == HOST_PLAN
+    assert benchmark_names(load_google_benchmark_json(run_dir / f"idw.gpu{other}.json")) == GPU_PLAN
+    spans = sorted(host_lock_spans(run_dir), key=lambda s: s[1])
+    assert sorted(name for name, *_ in spans) == sorted(CPU_PLAN)  # each exactly once
+    assert all(a[2] <= b[1] for a, b in zip(spans, spans[1:]))  # one after another
+    assert f"all {len(HOST_PLAN) + len(GPU_PLAN)} benchmarks done, 0 failed" in result.stdout
+    assert (f"idw gpu{other}: {len(GPU_PLAN)}/{len(GPU_PLAN)} done -> idw.gpu{other}.json "
+            f"({len(CPU_PLAN)} CPU benchmark(s) left to gpu{first}: once per host)") in result.stdout
+    assert (f"[gpu {other}] idw: {len(CPU_PLAN)} CPU benchmark(s) not run here: measured once "
+            f"per host, by gpu {first}") in (run_dir / "run.log").read_text()
+    once = json.loads((run_dir / "run.json").read_text())["cpu_once_per_host"]
+    assert (once["benchmarks"], once["measured_by"], once["skipped_by"]) == (
+        {"idw": len(CPU_PLAN)}, [f"gpu{first}"], [f"gpu{other}"])
+
+    # plots: every card reads the one measurement; the run is not incomplete
+    from plots import compare, report
+    from plots.load import load_results
+    results = load_results([run_dir])
+    assert len(results.devices) == 2
+    for device in results.devices:
+        host = [b for b in device.benchmarks if b.is_host]
+        assert sorted(b.name + "/manual_time" for b in host) == sorted(CPU_PLAN)
+        assert {b.source.name for b in host} == {f"idw.gpu{first}.json"}
+    assert "Incomplete" not in report._header(results)
+    (section,) = compare.group_sections(results.devices)
+    assert (f"The {len(CPU_PLAN)} CPU baselines were measured once per host, by "
+            f"{results.devices[0].label if first == 0 else results.devices[1].label} "
+            f"(`idw.gpu{first}.json`)") in section.body
+
+
+def test_a_resumed_two_device_run_measures_its_missing_cpu_benchmarks_once(work):
+    proc = work.start(devices=2, cpu_versions=CPU_VERSIONS, delay=0.2)
+    wait_for_done(_first_journal(work), 2)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 128 + signal.SIGINT, stderr
+    run_dir = work.the_run_dir()
+    journals = [run_dir / f"idw.gpu{k}.journal.jsonl" for k in (0, 1)]
+
+    def done(journal):
+        return Counter(r["name"] for r in records(journal) if r["type"] == "done")
+
+    assert set(CPU_PLAN) - set(done(journals[0]))  # interrupted with CPU benchmarks left
+
+    result = resume(work, run_dir, devices=2, cpu_versions=CPU_VERSIONS)
+    assert result.returncode == 0, result.stderr
+    assert done(journals[0]) == Counter(HOST_PLAN)  # each once, the CPU ones on gpu0
+    assert done(journals[1]) == Counter(GPU_PLAN)
+    assert not set(start_counts(journals[1])) & set(CPU_PLAN)
+    assert sorted(name for name, *_ in host_lock_spans(run_dir)) == sorted(CPU_PLAN)
+    assert f"all {len(HOST_PLAN) + len(GPU_PLAN)} benchmarks done" in result.stdout
+
+
+def test_a_binary_older_than_plan_json_runs_the_cpu_benchmarks_on_every_device(work):
+    result = work.run(devices=2, cpu_versions=CPU_VERSIONS, no_plan_json=1)
+    assert result.returncode == 0, result.stderr
+    assert "predates `layoutbench plan --json`" in result.stderr
+    run_dir = work.the_run_dir()
+    for k in (0, 1):
+        assert benchmark_names(load_google_benchmark_json(run_dir / f"idw.gpu{k}.json")) == HOST_PLAN
+    assert "cpu_once_per_host" not in json.loads((run_dir / "run.json").read_text())
+
+
+def test_cpu_benchmarks_go_to_the_first_slot_of_each_task_unless_split():
+    from orchestrator.shards import Shards, slurm_tasks
+    tasks = slurm_tasks([None], 2, 2)  # two array tasks (hosts) of two GPUs each
+    plan, cpu = ["a", "c", "b", "d"], {"idw": frozenset({"c", "d"})}
+    shards = Shards(Path("/run"), tasks, False, frozenset(), cpu)
+    assert [[shards.share("idw", plan, t, s) for s in t.slots] for t in tasks] == [
+        [plan, ["a", "b"]], [plan, ["a", "b"]]]
+    once = shards.cpu_once({"idw": plan})
+    assert (once["measured_by"], once["skipped_by"]) == (["gpu0", "gpu2"], ["gpu1", "gpu3"])
+    # split: every benchmark on one slot already; a suite run whole on each slot is not split
+    split = Shards(Path("/run"), tasks, True, frozenset({"whole"}), {**cpu, "whole": cpu["idw"]})
+    shares = [split.share("idw", plan, t, s) for t in tasks for s in t.slots]
+    assert sorted(n for share in shares for n in share) == sorted(plan)
+    assert split.share("whole", plan, tasks[0], tasks[0].slots[1]) == ["a", "b"]
+    assert split.cpu_once({"idw": plan}) == {}
+    assert Shards(Path("/run"), tasks, False).cpu_once({"idw": plan}) == {}
