@@ -607,13 +607,39 @@ def group_sections(devices):
                 f"flagged when the GPU-to-GPU spread (max − min of the cards' medians, over "
                 f"their median) exceeds {CARD_SPREAD_FACTOR:g} × the largest repetition spread "
                 f"of the cards and {CARD_SPREAD_FLOOR:.0%}: {len(flagged)} of {len(rows)} "
-                "flagged." + _spread_summary(rows) + "\n\n" + card_table(members, rows))
+                "flagged." + _spread_summary(rows) + _host_baselines(members) + "\n\n"
+                + card_table(members, rows))
         if flagged:
             body += "\n\nFlagged benchmarks:\n\n" + markdown_table(
                 ["benchmark", "GPU-to-GPU spread", "repetition spread", "slowest card"],
                 [[f"`{n}`", f"{s:.1%}", f"{noise:.1%}", card] for n, s, noise, _, card in flagged])
         out.append(Section(f"Identical GPUs: {gpu} × {len(members)}", body))
     return out
+
+
+def _host_baselines(members):
+    """Which cards' processes measured the group's CPU baselines: one (harness/run.py measures
+    them once per host, and every card's tables, figures and claims use that measurement, as
+    load.py gives each card of a folder the folder's baselines) or each (an older run)."""
+    by_card = []
+    for device in members:
+        own = {f.path for f in device.files}
+        names = {b.name for b in device.benchmarks if b.is_host and b.source in own}
+        by_card.append((device, names))
+    total = len(set().union(*(names for _, names in by_card)))
+    measured = [(device, names) for device, names in by_card if names]
+    if not total:
+        return ""
+    if len(measured) == 1:
+        (device, names), = measured
+        files = sorted({b.source.name for b in device.benchmarks if b.name in names})
+        return (f" The {total} CPU baselines were measured once per host, by {device.label} "
+                f"({', '.join(f'`{f}`' for f in files)}): a CPU baseline depends on no GPU, so "
+                "every card's tables, figures and claims use that one measurement, and it has "
+                "no card-to-card spread.")
+    return (f" The CPU baselines were measured by {len(measured)} cards' processes (a run before "
+            "harness/run.py measured them once per host): each card's tables use the card's own "
+            "where it has one; they are not in the card-to-card spread.")
 
 
 def _spread_summary(rows):

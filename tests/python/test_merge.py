@@ -139,3 +139,25 @@ def test_make_merge_runs_the_script_end_to_end(tmp_path):
                            str(tmp_path / "m"), "--no-figures"], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "m" / "run.json").read_text())["args"]["devices"] == [0, 1]
+
+
+def test_cpu_baselines_measured_once_per_host_merge_once_and_serve_every_card(tmp_path, capsys):
+    """A side-by-side run measures its CPU baselines once per host, in the first card's files
+    (harness/run.py): merged with another run they stay in one file, are in no two sources,
+    and the merged GPU holds them with nothing read as missing."""
+    from plots import report
+    cpu = [f"idw/shepard/cpu-serial/aos/float/p:2/size:{n}/manual_time" for n in (1024, 4096)]
+    a = make_run(tmp_path / "a", NAMES + cpu, card="GPU-a")
+    make_run(a, NAMES, card="GPU-b", index=1, plan=len(NAMES + cpu))
+    b = make_run(tmp_path / "b", ["kriging/ok/gpu-exp6/aos-const/float/scale:1/wells:10/manual_time"],
+                 suite="kriging", card="GPU-a")
+    out = tmp_path / "merged"
+    code, said = merge(capsys, a, b, out)
+    assert code == 0, said.err
+    holding = [p.name for p in sorted(out.glob("*.gpu*.json"))
+               if any(n in p.read_text() for n in cpu)]
+    assert holding == ["idw.gpu0.json"]
+    results = load_results([out])
+    for device in results.devices:
+        assert sorted(b.name + "/manual_time" for b in device.benchmarks if b.is_host) == cpu
+    assert "Incomplete" not in report._header(results)

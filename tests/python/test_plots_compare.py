@@ -427,3 +427,29 @@ def test_the_card_to_card_spread_is_max_minus_min_over_the_median(folders):
     f = derived.SLOW_CARD_FACTOR
     spreads = [spread for _, spread, *_ in compare.card_spread(devices)]
     assert spreads and spreads == pytest.approx([(f - 1) / ((1 + f) / 2)] * len(spreads), rel=1e-3)
+
+
+def test_cpu_baselines_measured_once_per_host_serve_every_card(folders, tmp_path):
+    """harness/run.py measures a CPU baseline once per host, in the first card's process: the
+    other card's files lack them, yet it reads the same measurement (tables, figures, claims
+    judged on both cards), nothing is missing, and the spread section says where they come from."""
+    from plots.claims import NOT_MEASURED, Scope, evaluate_claims, load_claims
+    from plots.papers import PAPERS
+    from plots.report import _judged
+    first, second = devices = load_results([folders / "twins"]).devices
+    assert not [b for f in second.files for b in f.benchmarks if b.is_host]
+    host = {b.name: b for b in first.benchmarks if b.is_host}
+    assert host and {b.name: b for b in second.benchmarks if b.is_host} == host
+    paper = PAPERS["idw"]
+    claims = load_claims(paper.claims_file)
+    _, (on_both,) = _judged(paper, claims, [d.for_paper("idw") for d in devices])
+    alone = evaluate_claims(claims, Scope(first.benchmarks, paper.baseline, paper.prefer,
+                                          paper.sweep))
+    assert [v.verdict == NOT_MEASURED for v in on_both] == [v.verdict == NOT_MEASURED for v in alone]
+    section, = compare.group_sections(devices)
+    assert (f"The {len(host)} CPU baselines were measured once per host, by {first.label} "
+            "(`idw.gpu0.json`)") in section.body
+
+    derived.derive(FIXTURE, tmp_path / "older", cards=2, slow_card=None, host_once=False)
+    section, = compare.group_sections(load_results([tmp_path / "older"]).devices)
+    assert "measured by 2 cards' processes" in section.body and "once per host, by" not in section.body
