@@ -49,11 +49,12 @@ class SortVariant : public Variant {
 
   void setup(cudaStream_t stream) override {
     const std::size_t n = mapping_.size();
-    layout::HostStorage<M> host(mapping_);
-    layout::fill(host.view(), [](std::size_t i) { return lb::kofler::to_value(lb::kofler::sort_input(i)); });
     in_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
     out_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
-    in_->upload(host, stream);
+    // made on the device, no host copy and upload per case; a tile's padding zero, as a host
+    // layout's is
+    fill_blobs(in_->view(), 0, stream);
+    lb::kofler::sort_fill_input(in_->view(), stream);
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sort input)");
     if constexpr (std::is_same_v<M, lb::kofler::SortSoA>)
       if (version_ == SortVersion::cub_radix) radix_ = std::make_unique<lb::kofler::CubRadixSort>(n);

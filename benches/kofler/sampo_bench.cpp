@@ -157,8 +157,10 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
     for (const LayoutChoice& choice :
          layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition},
                         &method)) {
-      // host: the snapshot's staging copy and the final population's download, one array each
-      const MemoryNeed need{.host_bytes = 2 * model::device_bytes(cfg) / 3, .device_bytes = model::device_bytes(cfg)};
+      // host: the reference's snapshot and final population, the run's population downloaded
+      // for validation: each at most the capacity, the snapshot far less
+      const MemoryNeed need{.host_bytes = 2.0 * cfg.agent_capacity * sizeof(AgentValue),
+                            .device_bytes = model::device_bytes(cfg)};
       plan.push_back(kofler_case("gpu", choice, "mixed", size,
                                  {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }}));
     }

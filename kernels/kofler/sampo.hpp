@@ -73,7 +73,7 @@ class Engine {
   Engine(const M& mapping, const Config& cfg);
   ~Engine();
 
-  //! The population every run starts from (not timed).
+  //! The population every run starts from (not timed), laid out on the device.
   void load_snapshot(const Population& pop);
   //! Fills both buffers and the statistics with 0xFF bytes.
   void poison(cudaStream_t stream);
@@ -88,7 +88,7 @@ class Engine {
   void enqueue(cudaStream_t stream, Fault fault);
   //! The statistics of every step of the last run (and the next population's size).
   std::vector<StepStats> stats(cudaStream_t stream) const;
-  //! The population after the last run (its size from the stats).
+  //! The population after the last run (its size from the stats), gathered on the device.
   Population population(cudaStream_t stream) const;
   //! Device bytes: both buffers and the snapshot.
   double footprint() const;
@@ -109,7 +109,8 @@ class Engine {
 //! (the one canonical layout, so every layout starts from the same bytes).
 Population gpu_warmup(const Config& cfg);
 
-//! Device bytes of a variant: three agent arrays (two for the double buffer, the snapshot).
+//! Device bytes of a variant: three agent arrays (two for the double buffer, the snapshot) and
+//! the stage its snapshot and population pass through (lb/layout/device_records.hpp).
 double device_bytes(const Config& cfg);
 
 }  // namespace lb::kofler::sampo

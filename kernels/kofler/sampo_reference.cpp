@@ -136,6 +136,10 @@ std::string first_stat_difference(const std::vector<StepStats>& got, const Refer
 std::string first_difference(const Population& got, const Population& want) {
   if (got.size() != want.size())
     return std::to_string(got.size()) + " agents after the run, the reference has " + std::to_string(want.size());
+  // The fields fill the agent (no padding): equal bytes are equal fields, found in one pass
+  // (the field by field search below costs ~10x more, per case at millions of agents).
+  static_assert(sizeof(AgentValue) == Agent::field_count * sizeof(u32));
+  if (got.empty() || std::memcmp(got.data(), want.data(), got.size() * sizeof(AgentValue)) == 0) return {};
   for (std::size_t i = 0; i < got.size(); ++i) {
     std::string diff;
     layout::for_each_field<Agent>([&](auto f) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "lb/common/cuda_check.hpp"
+#include "lb/exec/gpu_launcher.cuh"
 #include "lb/kofler/sort_body.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/partition.hpp"
@@ -77,6 +78,12 @@ __global__ void iota(unsigned* a, std::size_t n) {
   if (i < n) a[i] = unsigned(i);
 }
 
+template <class M>
+struct FillInput {
+  layout::View<M> in;
+  __device__ void operator()(std::size_t i) const { in.store(i, to_value(sort_input(i))); }
+};
+
 struct KeyLess {
   __device__ bool operator()(const SortPlain& a, const SortPlain& b) const { return a.key < b.key; }
 };
@@ -108,23 +115,28 @@ void bitonic_sort(const layout::View<M>& in, const layout::View<M>& out, cudaStr
   }
 }
 
-template void bitonic_sort(const layout::View<SortAoS>&, const layout::View<SortAoS>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<SortSoA>&, const layout::View<SortSoA>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&,
-                           const layout::View<layout::RuntimeAoSoAMapping<SortRecord>>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::Pow2AoSoAMapping<SortRecord>>&,
-                           const layout::View<layout::Pow2AoSoAMapping<SortRecord>>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&,
-                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[0]>>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&,
-                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[1]>>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&,
-                           const layout::View<layout::AoSoAMapping<SortRecord, kSortCompileTimeTiles[2]>>&, cudaStream_t, SortFault);
-// The method's layouts (kdlg, tiled-tree, kdlg-tree: docs/advisor.md) as run-time partitions.
-template void bitonic_sort(const layout::View<layout::PartitionMapping<SortRecord>>&,
-                           const layout::View<layout::PartitionMapping<SortRecord>>&, cudaStream_t, SortFault);
-template void bitonic_sort(const layout::View<layout::Pow2PartitionMapping<SortRecord>>&,
-                           const layout::View<layout::Pow2PartitionMapping<SortRecord>>&, cudaStream_t, SortFault);
+template <class M>
+void sort_fill_input(const layout::View<M>& in, cudaStream_t stream) {
+  exec::launch_for_each(in.size(), 256, stream, FillInput<M>{in});
+}
+
+// Every layout the presets run: AoS, SoA, run-time and compile-time tiles, and the method's
+// layouts (kdlg, tiled-tree, kdlg-tree: docs/advisor.md) as run-time partitions.
+#define LB_SORT_INSTANTIATE(M)                                                                      \
+  template void bitonic_sort(const layout::View<M>&, const layout::View<M>&, cudaStream_t, SortFault); \
+  template void sort_fill_input(const layout::View<M>&, cudaStream_t);
+template <std::size_t T>
+using SortTiles = layout::AoSoAMapping<SortRecord, T>;
+LB_SORT_INSTANTIATE(SortAoS)
+LB_SORT_INSTANTIATE(SortSoA)
+LB_SORT_INSTANTIATE(layout::RuntimeAoSoAMapping<SortRecord>)
+LB_SORT_INSTANTIATE(layout::Pow2AoSoAMapping<SortRecord>)
+LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[0]>)
+LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[1]>)
+LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[2]>)
+LB_SORT_INSTANTIATE(layout::PartitionMapping<SortRecord>)
+LB_SORT_INSTANTIATE(layout::Pow2PartitionMapping<SortRecord>)
+#undef LB_SORT_INSTANTIATE
 
 // --- CUB -----------------------------------------------------------------------------------
 

@@ -15,12 +15,6 @@ namespace {
 std::string show(const SortPlain& r) { return fmt::format("(key {}, id {}, weight {}, value {})", r.key, r.id, r.weight, r.value); }
 }  // namespace
 
-SortPlain sort_input(std::size_t i) {
-  const auto u = static_cast<std::uint32_t>(i);
-  const std::uint32_t key = mix32(u);
-  return {key, u, static_cast<float>(u % 1000) * 0.25f, static_cast<float>(key >> 8) * 0x1p-24f};
-}
-
 std::vector<SortPlain> sorted_reference(std::size_t n) {
   std::vector<SortPlain> r(n);
   for (std::size_t i = 0; i < n; ++i) r[i] = sort_input(i);

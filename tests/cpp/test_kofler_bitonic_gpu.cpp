@@ -1,4 +1,5 @@
-//! Kofler's bitonic sort and the CUB sorts on the GPU: every layout kind sorts a small case
+//! Kofler's bitonic sort and the CUB sorts on the GPU: the input made on the device has the
+//! bytes of the host-made one in every layout kind, every layout kind sorts a small case
 //! exactly (sorted, a permutation, payload with its key), and each injected fault fails
 //! validation, as does an output left poisoned.
 
@@ -6,9 +7,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
+
 #include "gpu_available.hpp"
 #include "kofler/sort_variant.hpp"
 #include "lb/common/cuda_check.hpp"
+#include "lb/layout/aosoa.hpp"
+#include "lb/layout/device_storage.hpp"
+#include "lb/layout/partition.hpp"
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 
@@ -31,6 +37,34 @@ const std::vector<LayoutChoice>& bitonic_layouts() {
       {"aos", 0, {}, {}},      {"soa", 0, {}, {}},       {"tiled", 2, {}, {}},      {"tiled", 8, {}, {}},
       {"tiled", 8192, {}, {}}, {"tiled-ct", 4, {}, {}},  {"tiled-ct", 32, {}, {}},  {"tiled-ct", 256, {}, {}}};
   return all;
+}
+
+//! sort_fill_input over zeros against layout::fill on the host (a zeroed HostStorage).
+template <class M>
+void expect_input_as_on_the_host(const std::string& label, const M& m) {
+  SCOPED_TRACE(label);
+  layout::HostStorage<M> want(m), got(m);
+  layout::fill(want.view(), [](std::size_t i) { return lb::kofler::to_value(lb::kofler::sort_input(i)); });
+  layout::DeviceStorage<M> device(m);
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    check(cudaMemset(device.view().blobs[b], 0, m.blob_bytes(b)), "cudaMemset");
+  lb::kofler::sort_fill_input(device.view(), nullptr);
+  device.download(got);
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    EXPECT_EQ(std::memcmp(want.blob(b), got.blob(b), m.blob_bytes(b)), 0) << "blob " << b;
+}
+
+TEST(KoflerBitonicGpu, TheInputMadeOnTheDeviceHasTheHostsBytes) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  using K = layout::ClusterLayout::Kind;
+  using lb::kofler::SortRecord;
+  const std::size_t n = 3000;  // not a multiple of the tiles: their padding stays zero
+  expect_input_as_on_the_host("aos", lb::kofler::SortAoS{n});
+  expect_input_as_on_the_host("soa", lb::kofler::SortSoA{n});
+  expect_input_as_on_the_host("tiled 7", layout::RuntimeAoSoAMapping<SortRecord>(n, 7));
+  expect_input_as_on_the_host("tiled 64", layout::Pow2AoSoAMapping<SortRecord>(n, 64));
+  expect_input_as_on_the_host("tiled-ct 256", layout::AoSoAMapping<SortRecord, 256>{n});
+  expect_input_as_on_the_host("partition", layout::PartitionMapping<SortRecord>(n, {{0, 1, 1, 0}, {{K::tiled, 3}, {K::soa}}}));
 }
 
 TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {

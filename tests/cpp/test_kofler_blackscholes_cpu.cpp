@@ -1,12 +1,15 @@
 //! BlackScholes on the CPU: the double reference against values by hand and put-call parity;
 //! the validation: the float body passes its derived tolerance even with every intrinsic off
-//! by its documented worst case, and wrong parameters or swapped outputs fail it.
+//! by its documented worst case, and wrong parameters or swapped outputs fail it; the
+//! references made once per size give the check's agreement; the benchmark's last-size cache
+//! makes a size's value once and frees the previous size's.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "kofler/variant_support.hpp"
 #include "lb/kofler/blackscholes_reference.hpp"
 
 namespace lb::kofler {
@@ -106,5 +109,55 @@ TEST(KoflerBlackScholesValidation, PricesOffBy600UlpsOfTheirScaleFail) {
   EXPECT_NE(off.message.find(") call "), std::string::npos) << off.message;
 }
 
+TEST(KoflerBlackScholesValidation, ReferencesMadeOnceGiveTheRecomputingChecksAgreement) {
+  const std::size_t n = 50000;
+  const BlackScholesParams p;
+  std::vector<float> call, put;
+  run_options<FastMath>(n, p, call, put);
+  const std::vector<OptionReference> refs = black_scholes_references(n, p);
+  auto same_agreement = [&](const char* what) {
+    SCOPED_TRACE(what);
+    const Agreement a = check_black_scholes(call, put, p), b = check_black_scholes(call, put, refs, p);
+    EXPECT_EQ(a.ok, b.ok);
+    EXPECT_EQ(a.message, b.message);
+    EXPECT_EQ(a.checked, b.checked);
+    EXPECT_EQ(a.max_abs_err, b.max_abs_err);
+    EXPECT_EQ(a.max_rel_err, b.max_rel_err);
+    EXPECT_EQ(a.worst_ratio, b.worst_ratio);
+    EXPECT_EQ(a.tolerance, b.tolerance);
+    return b;
+  };
+  EXPECT_TRUE(same_agreement("the kernel's outputs").ok);
+  put[n / 3] += 0.01f;
+  const Agreement off = same_agreement("one put off");
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.message.find("option " + std::to_string(n / 3) + " "), std::string::npos) << off.message;
+  EXPECT_FALSE(check_black_scholes(call, put, black_scholes_references(n - 1, p), p).ok) << "references of another size";
+}
+
 }  // namespace
 }  // namespace lb::kofler
+
+namespace lb::harness::kofler {
+namespace {
+
+TEST(KoflerLastOne, MakesAKeysValueOnceAndFreesThePreviousKeys) {
+  LastOne<int, std::vector<int>> cache;
+  int made = 0;
+  auto make = [&](int key) {
+    ++made;
+    return std::vector<int>(3, key);
+  };
+  auto first = cache.get(1, make);
+  EXPECT_EQ(cache.get(1, make), first) << "a second case of the size shares the first's value";
+  EXPECT_EQ(made, 1);
+  const std::weak_ptr<const std::vector<int>> old = first;
+  first.reset();  // the case is done with it
+  EXPECT_FALSE(old.expired()) << "the cache holds the current size's value";
+  EXPECT_EQ((*cache.get(2, make))[0], 2);
+  EXPECT_EQ(made, 2);
+  EXPECT_TRUE(old.expired()) << "the previous size's value outlived the size";
+}
+
+}  // namespace
+}  // namespace lb::harness::kofler

@@ -77,6 +77,19 @@ TEST(SampoReference, CompactionDropsTheDeadAndKeepsTheSurvivorsInOrder) {
   for (const auto& a : pop) EXPECT_EQ(a.get<Dead>(), 0u);
 }
 
+TEST(SampoReference, FirstDifferenceNamesTheAgentAndTheField) {
+  const ReferenceRun run = reference_run(small());
+  Population got = run.final_population;
+  ASSERT_GT(got.size(), 100u);
+  EXPECT_EQ(first_difference(got, run.final_population), "");
+  EXPECT_EQ(first_difference({}, {}), "");
+  got[77].get<HoursInState>() += 1.0f;
+  got[90].get<Dead>() = 1;
+  EXPECT_EQ(first_difference(got, run.final_population), "agent 77: hoursInState differs from the reference");
+  got.pop_back();
+  EXPECT_NE(first_difference(got, run.final_population).find("agents after the run"), std::string::npos);
+}
+
 TEST(SampoModel, PropertyFunctionsKeepTheOriginalsMeans) {
   double hatch = 0, delay = 0, batch = 0;
   u32 lo = ~0u, hi = 0;

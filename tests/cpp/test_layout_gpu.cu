@@ -2,7 +2,9 @@
 // over compile-time and run-time mappings (tile sizes, field partitions, a split holding a
 // stateful cluster) of a record that mixes field sizes, and over every inner-array strategy in
 // AoS and SoA (views built on the host, arenas reached by offsets); the device's bytes must
-// equal those of the same body run on the CPU. Without a GPU every test reports SKIPPED.
+// equal those of the same body run on the CPU. Records laid out and gathered on the device
+// (device_records.hpp) give the bytes of a layout built on the host. Without a GPU every test
+// reports SKIPPED.
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,7 @@
 #include "layout_testing.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/exec/gpu_launcher.cuh"
+#include "lb/layout/device_records.cuh"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/inner_array.hpp"
 
@@ -49,25 +52,56 @@ void expect_same_blobs(const HostStorage<M>& host, const HostStorage<M>& back) {
   }
 }
 
+RecordValue<Mixed> mixed_value(std::size_t i) {
+  RecordValue<Mixed> r;
+  r.get<A>() = static_cast<char>(i);
+  r.get<B>() = static_cast<short>(i * 7);
+  r.get<C>() = static_cast<int>(i * 1000);
+  r.get<D>() = static_cast<double>(i) / 3;
+  r.get<E>() = static_cast<float>(i) * 1.5f;
+  return r;
+}
+
 template <class M>
 void expect_device_matches_host(const std::string& label, const M& m) {
   SCOPED_TRACE(label);
   HostStorage<M> host(m), back(m);
-  fill(host.view(), [](std::size_t i) {
-    RecordValue<Mixed> r;
-    r.get<A>() = static_cast<char>(i);
-    r.get<B>() = static_cast<short>(i * 7);
-    r.get<C>() = static_cast<int>(i * 1000);
-    r.get<D>() = static_cast<double>(i) / 3;
-    r.get<E>() = static_cast<float>(i) * 1.5f;
-    return r;
-  });
+  fill(host.view(), mixed_value);
   DeviceStorage<M> device(m);
   device.upload(host);
   lb::exec::launch_for_each(m.size(), 128, nullptr, Bump<View<M>>{device.view()});
   device.download(back);
   lb::exec::run_serial(m.size(), Bump<View<M>>{host.view()});
   expect_same_blobs(host, back);
+}
+
+//! n of the mapping's records uploaded through a stage of 7 records (chunks and a remainder):
+//! the bytes of a host layout holding them over zeros; downloaded again, the same records.
+template <class M>
+void expect_records_round_trip(const std::string& label, const M& m, std::size_t n) {
+  SCOPED_TRACE(label);
+  using Value = RecordValue<Mixed>;
+  std::vector<Value> records(n);
+  for (std::size_t i = 0; i < n; ++i) records[i] = mixed_value(i + 1);
+  HostStorage<M> host(m), back(m);  // zeroed
+  for (std::size_t i = 0; i < n; ++i) host.view().store(i, records[i]);
+  DeviceStorage<M> device(m);
+  const auto v = device.view();
+  for (std::size_t b = 0; b < M::blob_count; ++b) lb::check(cudaMemset(v.blobs[b], 0, m.blob_bytes(b)), "cudaMemset");
+  upload_records(v, records.data(), n, nullptr, 7 * sizeof(Value));
+  device.download(back);
+  expect_same_blobs(host, back);
+  std::vector<Value> got(n);
+  download_records(v, got.data(), n, nullptr, 7 * sizeof(Value));
+  for (std::size_t i = 0; i < n; ++i) {
+    bool same = true;
+    for_each_field<Mixed>([&](auto f) {
+      constexpr std::size_t F = decltype(f)::value;
+      same = same && got[i].template at<F>() == records[i].template at<F>();
+    });
+    ASSERT_TRUE(same) << "record " << i << " came back different";
+  }
+  EXPECT_THROW(upload_records(v, records.data(), m.size() + 1, nullptr), std::invalid_argument);
 }
 
 // Inner arrays: a record {int A; char C; InnerArray<int, 6> B}; every element k < length
@@ -123,6 +157,19 @@ TEST(LayoutGpu, RuntimeMappingsGiveTheHostBytes) {
   using Stateful = FirstAndRest<Mixed, SoA, RuntimeAoSoA>;
   expect_device_matches_host("Split SoA + RuntimeAoSoA 5",
                              Stateful(Stateful::sub_mapping<0>{n}, Stateful::sub_mapping<1>(n, 5)));
+}
+
+TEST(LayoutGpu, RecordsLaidOutAndGatheredOnTheDeviceGiveTheHostBytes) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  using K = ClusterLayout::Kind;
+  const std::size_t size = 1000, n = 611;  // records beyond n stay zero
+  expect_records_round_trip("AoS", AoSMapping<Mixed>{size}, n);
+  expect_records_round_trip("SoA", SoAMapping<Mixed>{size}, n);
+  expect_records_round_trip("AoSoA<4>", AoSoAMapping<Mixed, 4>{size}, n);
+  expect_records_round_trip("RuntimeAoSoA 3", RuntimeAoSoAMapping<Mixed>(size, 3), n);
+  expect_records_round_trip("partition tiled 8 + SoA",
+                            PartitionMapping<Mixed>(size, {{0, 1, 0, 1, 0}, {{K::tiled, 8}, {K::soa}}}), n);
+  expect_records_round_trip("AoS, every record", AoSMapping<Mixed>{size}, size);
 }
 
 TEST(LayoutGpu, InnerArraysEveryStrategyGivesTheHostBytes) {

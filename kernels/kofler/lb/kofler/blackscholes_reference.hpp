@@ -21,4 +21,12 @@ OptionReference black_scholes_reference(float s, float x, float t, const BlackSc
 Agreement check_black_scholes(const std::vector<float>& call, const std::vector<float>& put,
                               const BlackScholesParams& params);
 
+//! The references of options [0, n) at `params` (OpenMP over the options): what the check
+//! above computes, kept once for every layout of a size (32 bytes an option).
+std::vector<OptionReference> black_scholes_references(std::size_t n, const BlackScholesParams& params);
+//! The check above against `refs` = black_scholes_references(call.size(), params): the same
+//! agreement, without the reference's transcendental functions.
+Agreement check_black_scholes(const std::vector<float>& call, const std::vector<float>& put,
+                              const std::vector<OptionReference>& refs, const BlackScholesParams& params);
+
 }  // namespace lb::kofler

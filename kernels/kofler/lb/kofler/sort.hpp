@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "lb/kofler/hash.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/config.hpp"
 #include "lb/layout/record.hpp"
@@ -38,8 +39,8 @@ struct SortPlain {
 };
 static_assert(sizeof(SortPlain) == 16);
 
-//! The same record as a layout's value and back (host-side filling and reading).
-inline layout::RecordValue<SortRecord> to_value(const SortPlain& p) {
+//! The same record as a layout's value and back (filling and reading).
+LB_HD inline layout::RecordValue<SortRecord> to_value(const SortPlain& p) {
   layout::RecordValue<SortRecord> v;
   v.get<SortKey>() = p.key;
   v.get<SortId>() = p.id;
@@ -65,8 +66,17 @@ inline constexpr std::size_t kSortChunk = 1024;
 inline constexpr std::array<std::size_t, 3> kSortCompileTimeTiles = {4, 32, 256};
 
 //! Input record i: keys are a bijection of the index (all distinct, so the sorted order is
-//! unique and a check can compare exactly), id = i, weight and value derived from i.
-SortPlain sort_input(std::size_t i);
+//! unique and a check can compare exactly), id = i, weight and value derived from i (exact in
+//! float: the same bytes on host and device).
+LB_HD inline SortPlain sort_input(std::size_t i) {
+  const auto u = static_cast<std::uint32_t>(i);
+  const std::uint32_t key = mix32(u);
+  return {key, u, static_cast<float>(u % 1000) * 0.25f, static_cast<float>(key >> 8) * 0x1p-24f};
+}
+//! Stores sort_input(i) into every record of `in` on the device (the input, made where it is
+//! sorted: nothing crosses the bus). sort.cu instantiates the mappings bitonic_sort has.
+template <class M>
+void sort_fill_input(const layout::View<M>& in, cudaStream_t stream);
 //! The input of n records sorted by key on the host.
 std::vector<SortPlain> sorted_reference(std::size_t n);
 //! Empty if `out` equals the sorted input `ref`, else the first problem found: keys out of
