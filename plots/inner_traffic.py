@@ -5,7 +5,7 @@ Names: inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<incoming|outgoin
 network:<stem>/cars:<n>/steps:<k>. One column of panels per array field (Cell::incoming,
 Cell::outgoing, Car::path): above, the time per strategy and inlining size, AoS and SoA on one
 axis (as Fig. 10); in the middle, where the results carry the counters cars_s and controllers_s
-(one instrumented run after the timed ones), that time split into the cars' kernels and the
+(one untimed run, instrumented), that time split into the cars' kernels and the
 controllers', stacked (results without them: the total only, said so); below, the field's bytes
 (inline part and arena) per strategy, AoS (the paper's lower charts). The paper's GTX 980 values stand beside ours in a table (their scale and
 ours differ by orders of magnitude: one axis would hide ours), and issue 23's speed goal is a
@@ -63,8 +63,8 @@ SPLIT_COUNTERS = ("cars_s", "controllers_s")
 SPLIT_MEASURED_NOTE = (
     "Middle: as the paper, each time split into the cars' kernels (plan, claim, resolve, move, "
     "reactivate) and the controllers' (traffic lights, yield controllers), stacked, AoS and SoA "
-    "side by side (`cars_s`, `controllers_s`). The split comes from one extra run after the "
-    "timed ones, instrumented with CUDA events at every change between the two parts (the "
+    "side by side (`cars_s`, `controllers_s`). The split comes from one untimed run of the same "
+    "steps, instrumented with CUDA events at every change between the two parts (the "
     "timed runs carry none): the two parts sum to about the total drawn above, a little more "
     "for the events.")
 

@@ -8,8 +8,9 @@
 //! data/ in the repository), else in ../shared/datasets beside the repository; absent, every
 //! case of it is skipped with that reason. Its name is the file's stem.
 //!
-//! One run: `steps` steps from the initial state (laid out again before every run, untimed).
-//! Validated against the CPU reference's final checksum (computed once per network, cars,
+//! One run: `steps` steps from the initial state. It is laid out and uploaded once per case (in
+//! setup, with a device copy kept: keep_snapshot); before every run (untimed) the device copies
+//! it back (restore_snapshot: device to device, no host work). Validated against the CPU reference's final checksum (computed once per network, cars,
 //! seed and steps, shared by every layout) and the invariants. Declared Work (per run): unit
 //! cell_updates = cells x steps; bytes, with P the path cells the reference's cars drew over
 //! the run: read steps x (11 cars + 12 lights) + 18 P, written steps x (10 cars + 8 lights) +
@@ -18,13 +19,13 @@
 //! claim written and cleared (one place)). An ideal cache's minimum: % of bandwidth is low
 //! because every access is a scattered 4 B in a 32 B sector.
 //!
-//! Fig. 11's split: after each timed loop (after_timing), ONE extra run of the same steps from
-//! the initial state, instrumented with CUDA events at every change between the controllers'
-//! kernels (traffic lights, yield controllers) and the cars' (plan, claim, resolve, move,
-//! reactivate; traffic::part_of classifies the phases), gives the counters cars_s and
-//! controllers_s: seconds of the whole run of K steps in each part. The timed runs carry no
-//! events; the two parts sum to about the run's time (the events and the read-backs every few
-//! hundred marks add a little). That run must end in the reference's checksum too.
+//! Fig. 11's split: the validation run (the first run after setup, once per case) is
+//! instrumented with CUDA events at every change between the controllers' kernels (traffic
+//! lights, yield controllers) and the cars' (plan, claim, resolve, move, reactivate;
+//! traffic::part_of classifies the phases) and gives the counters cars_s and controllers_s:
+//! seconds of the whole run of K steps in each part. It is checked as every run was (the
+//! reference's checksum, the invariants). The timed runs carry no events; the two parts sum to
+//! about the run's time (the events and the read-backs every few hundred marks add a little).
 //!
 //!   "traffic": {"network": "lowermanhattan.graphml", "tile": [1, 1], "cars": 5000,
 //!               "steps": 100, "seed": 7, "layouts": ["aos", "soa"],
@@ -124,21 +125,27 @@ class TrafficProgram final : public Variant {
  public:
   explicit TrafficProgram(TrafficCase c) : c_(std::move(c)) {}
 
-  void setup(cudaStream_t stream) override {
-    stream_ = stream;
+  void setup(cudaStream_t) override {
     if (!c_.source.missing.empty()) return;
     net_ = &bench_network(c_.source);
     ref_ = &bench_reference(c_.source, *net_, c_.cars, c_.seed, c_.steps);
     sim_ = traffic::make_laid_out_traffic(*net_, ref_->initial, c_.layout, traffic::Device::gpu, c_.fault);
+    sim_->keep_snapshot();
+    split_.reset();
   }
-  //! prepare lays the whole initial state out before every run, and the checksum covers every
+  //! prepare restores the whole initial state before every run, and the checksum covers every
   //! car, signal and light: a run that skips work fails it. Nothing to poison.
   void poison(cudaStream_t) override {}
-  void prepare(cudaStream_t) override {
-    if (sim_) sim_->reset(ref_->initial);
+  void prepare(cudaStream_t stream) override {
+    if (sim_) sim_->restore_snapshot(stream);
   }
+  //! The first run after setup (the harness's validation run) is the instrumented one.
   void run(cudaStream_t stream) override {
-    if (sim_) sim_->run(c_.steps, stream);
+    if (!sim_) return;
+    if (!split_)
+      split_ = sim_->run_split(c_.steps, stream);
+    else
+      sim_->run(c_.steps, stream);
   }
   Check validate(cudaStream_t stream) override {
     Check c;
@@ -157,17 +164,6 @@ class TrafficProgram final : public Variant {
                   {"tolerance", 0}};
     c.ok = c.message.empty();
     return c;
-  }
-  //! The instrumented run of Fig. 11's split (this file's header), once per timed loop.
-  std::string after_timing() override {
-    if (!sim_) return {};
-    sim_->reset(ref_->initial);
-    split_ = sim_->run_split(c_.steps, stream_);
-    if (const std::uint64_t sum = traffic::checksum(sim_->state()); sum != ref_->checksum)
-      return fmt::format("the instrumented run (cars/controllers split) ended with checksum {:016x}, the CPU "
-                         "reference's is {:016x}",
-                         sum, ref_->checksum);
-    return {};
   }
   Work work() const override {
     if (!sim_) return {.unit = "cell_updates"};
@@ -205,8 +201,7 @@ class TrafficProgram final : public Variant {
   const traffic::Network* net_ = nullptr;
   const BenchReference* ref_ = nullptr;
   std::unique_ptr<traffic::LaidOutTraffic> sim_;
-  cudaStream_t stream_ = nullptr;
-  std::optional<traffic::StepSplit> split_;  //!< of the last instrumented run
+  std::optional<traffic::StepSplit> split_;  //!< of the validation run
 };
 
 }  // namespace
@@ -257,9 +252,11 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
     }
   const std::string network = traffic_network_name(base.source);
   // Host: the network, the reference's states and the host copy of the layout (a few hundred
-  // bytes a cell and a car); device: the layout (at most ~100 bytes a cell, ~200 a car).
+  // bytes a cell and a car); device: the layout and its snapshot (keep_snapshot: the cells, cars
+  // and lights again), each at most ~100 bytes a cell and ~200 a car (a tile of lower Manhattan
+  // is ~127 K cells: 0.05 GB a tile leaves room for both).
   const double tiles = double(tile[0]) * tile[1], cars = double(base.cars);
-  const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 200};
+  const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 400};
 
   Cases plan;  // counted against the plan limit
   auto add = [&](InnerLayout l, SweptField f, InnerStrategy s, std::size_t shown, std::size_t n) {

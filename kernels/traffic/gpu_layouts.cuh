@@ -9,6 +9,8 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "lb/common/cuda_check.hpp"
@@ -119,33 +121,76 @@ class EventMarks {
   std::size_t marks_ = 0;
 };
 
+//! The layout's storages on the device, of the host copy's mappings.
+template <class M>
+struct DeviceSet {
+  explicit DeviceSet(const HostSet<M>& h)
+      : cells(h.cells.mapping()),
+        cars(h.cars.mapping()),
+        groups(h.groups.mapping()),
+        lights(h.lights.mapping()),
+        yields(h.yields.mapping()) {}
+  layout::DeviceStorage<typename M::Cells> cells;
+  layout::DeviceStorage<typename M::Cars> cars;
+  layout::DeviceStorage<typename M::Groups> groups;
+  layout::DeviceStorage<typename M::Lights> lights;
+  layout::DeviceStorage<typename M::Yields> yields;
+  Views<M> views() const { return {cells.view(), cars.view(), groups.view(), lights.view(), yields.view()}; }
+};
+
+//! Loads the step's kernels for M now (lazy loading would load each at its first launch):
+//! the first run after set-up, the instrumented one, then times no loading.
+template <class M>
+void load_kernels() {
+  const auto load = [](auto* kernel) {
+    cudaFuncAttributes a;
+    check(cudaFuncGetAttributes(&a, kernel), "cudaFuncGetAttributes (traffic kernels)");
+  };
+  load(lights_kernel<M>), load(yields_kernel<M>), load(plan_kernel<M>), load(claim_kernel<M>);
+  load(resolve_kernel<M>), load(move_kernel<M>), load(reactivate_kernel<M>);
+}
+
 template <class M>
 class GpuTraffic final : public LaidOutBase<M> {
  public:
   GpuTraffic(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
-      : LaidOutBase<M>(net, initial, t, fault),
-        cells_(this->set_.cells.mapping()),
-        cars_(this->set_.cars.mapping()),
-        groups_(this->set_.groups.mapping()),
-        lights_(this->set_.lights.mapping()),
-        yields_(this->set_.yields.mapping()) {
+      : LaidOutBase<M>(net, initial, t, fault), dev_(this->set_) {
     void* p = nullptr;
-    check(cudaMalloc(&p, counter_count * sizeof(unsigned long long)), "cudaMalloc (traffic counters)");
+    // The live counters, then the snapshot's.
+    check(cudaMalloc(&p, 2 * counter_count * sizeof(unsigned long long)), "cudaMalloc (traffic counters)");
     counters_.reset(p);
+    load_kernels<M>();
     reset(initial);
   }
 
   void reset(const State& s) override {
     check(cudaDeviceSynchronize(), "traffic steps before a reset");  // runs on any stream are done
     this->store_host(s);
-    cells_.upload(this->set_.cells);
-    cars_.upload(this->set_.cars);
-    groups_.upload(this->set_.groups);
-    lights_.upload(this->set_.lights);
-    yields_.upload(this->set_.yields);
+    dev_.cells.upload(this->set_.cells);
+    dev_.cars.upload(this->set_.cars);
+    dev_.groups.upload(this->set_.groups);
+    dev_.lights.upload(this->set_.lights);
+    dev_.yields.upload(this->set_.yields);
     const unsigned long long counters[counter_count] = {s.conflicts, s.left, s.reactivated};
     check(cudaMemcpy(counters_.get(), counters, sizeof counters, cudaMemcpyHostToDevice), "cudaMemcpy (traffic counters)");
     check(cudaDeviceSynchronize(), "upload (traffic state)");
+  }
+
+  void keep_snapshot() override {
+    check(cudaDeviceSynchronize(), "traffic steps before a snapshot");  // runs on any stream are done
+    snapshot_.reset();  // the old copy freed before the new one allocates
+    snapshot_.emplace(dev_, this->scalars_, [](auto& to, const auto& from) { to.copy_from(from); });
+    check(cudaMemcpy(kept_counters(), counters_.get(), counter_count * sizeof(unsigned long long),
+                     cudaMemcpyDeviceToDevice),
+          "cudaMemcpy (traffic counters snapshot)");
+    check(cudaDeviceSynchronize(), "snapshot (traffic state)");
+  }
+  void restore_snapshot(cudaStream_t stream) override {
+    if (!snapshot_) throw std::logic_error("restore_snapshot: no snapshot kept (keep_snapshot)");
+    this->scalars_ = snapshot_->restore(dev_, [&](auto& to, const auto& from) { to.copy_from(from, stream); });
+    check(cudaMemcpyAsync(counters_.get(), kept_counters(), counter_count * sizeof(unsigned long long),
+                          cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpy (traffic counters restored)");
   }
 
   void run(std::uint32_t steps, cudaStream_t stream) override {
@@ -162,9 +207,9 @@ class GpuTraffic final : public LaidOutBase<M> {
 
   State state() const override {
     check(cudaDeviceSynchronize(), "traffic steps");
-    cars_.download(this->set_.cars);
-    cells_.download(this->set_.cells);
-    lights_.download(this->set_.lights);
+    dev_.cars.download(this->set_.cars);
+    dev_.cells.download(this->set_.cells);
+    dev_.lights.download(this->set_.lights);
     unsigned long long counters[counter_count];
     check(cudaMemcpy(counters, counters_.get(), sizeof counters, cudaMemcpyDeviceToHost), "cudaMemcpy (traffic counters)");
     State s = this->load_host();
@@ -179,7 +224,7 @@ class GpuTraffic final : public LaidOutBase<M> {
   //! before each phase's launch.
   template <class Mark>
   void run_steps(std::uint32_t steps, cudaStream_t stream, Mark&& mark) {
-    const Views<M> v{cells_.view(), cars_.view(), groups_.view(), lights_.view(), yields_.view()};
+    const Views<M> v = dev_.views();
     auto* counters = static_cast<unsigned long long*>(counters_.get());
     const auto lights = static_cast<std::uint32_t>(v.lights.size()), yields = static_cast<std::uint32_t>(v.yields.size());
     for (std::uint32_t t = 0; t < steps; ++t) {
@@ -207,12 +252,11 @@ class GpuTraffic final : public LaidOutBase<M> {
     }
   }
 
-  layout::DeviceStorage<typename M::Cells> cells_;
-  layout::DeviceStorage<typename M::Cars> cars_;
-  layout::DeviceStorage<typename M::Groups> groups_;
-  layout::DeviceStorage<typename M::Lights> lights_;
-  layout::DeviceStorage<typename M::Yields> yields_;
+  unsigned long long* kept_counters() const { return static_cast<unsigned long long*>(counters_.get()) + counter_count; }
+
+  DeviceSet<M> dev_;
   std::unique_ptr<void, CudaFree> counters_;
+  std::optional<StepSnapshot<DeviceSet<M>>> snapshot_;  //!< keep_snapshot's copy on the device
 };
 
 template <InnerLayout L>

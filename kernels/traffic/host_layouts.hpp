@@ -5,6 +5,8 @@
 // which instantiate it for their layout.
 
 #include <chrono>
+#include <optional>
+#include <stdexcept>
 
 #include "lb/traffic/factories.hpp"
 #include "lb/traffic/laid_out.hpp"
@@ -21,6 +23,11 @@ class HostTraffic final : public LaidOutBase<M> {
     reset(initial);
   }
   void reset(const State& s) override { this->store_host(s); }
+  void keep_snapshot() override { snapshot_.emplace(this->set_, this->scalars_, copy); }
+  void restore_snapshot(cudaStream_t) override {
+    if (!snapshot_) throw std::logic_error("restore_snapshot: no snapshot kept (keep_snapshot)");
+    this->scalars_ = snapshot_->restore(this->set_, copy);
+  }
   void run(std::uint32_t steps, cudaStream_t) override {
     run_steps(steps, [](StepPart) {});
   }
@@ -48,6 +55,8 @@ class HostTraffic final : public LaidOutBase<M> {
   State state() const override { return this->load_host(); }
 
  private:
+  static constexpr auto copy = [](auto& to, const auto& from) { to.copy_from(from); };
+
   //! `steps` steps, each phase over its objects in id order; mark(part_of(phase)) before each
   //! phase.
   template <class Mark>
@@ -75,6 +84,8 @@ class HostTraffic final : public LaidOutBase<M> {
       ++s.step;
     }
   }
+
+  std::optional<StepSnapshot<HostSet<M>>> snapshot_;
 };
 
 template <InnerLayout L>

@@ -181,8 +181,8 @@ TEST(BenchesGpu, KrigingExperimentsBoundTheirDevicePartAndTheBus) {
   }
 }
 
-// The traffic program's Fig. 11 split (benches/inner/traffic_bench.cpp): one instrumented run
-// after each timed loop gives cars_s and controllers_s, seconds of the whole run. On lower
+// The traffic program's Fig. 11 split (benches/inner/traffic_bench.cpp): the validation run,
+// instrumented, gives cars_s and controllers_s, seconds of the whole run, once per case. On lower
 // Manhattan (3000 cars, 100 steps, SoA, every array full) both are real work (each at least 5 %
 // of the run's time) and they sum to the timed run's time within a factor of 2 either way (the
 // instrumented run's events add a little; the timed runs carry none).

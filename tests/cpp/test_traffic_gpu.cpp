@@ -1,7 +1,8 @@
 // The traffic simulation's GPU version (kernels/traffic/gpu_layouts.cuh): every layout the
 // sweep instantiates ends in the CPU reference's state (checksum, occupancy, counters) on the
 // small grid city with and without controllers (the conflict rule's atomicMin decides hundreds
-// of merges there), and a car that skips its move fails validation. The Large tests (lower
+// of merges there), also from a snapshot restored on a stream before each run, and a car that
+// skips its move fails validation. The Large tests (lower
 // Manhattan, or a 40 x 40 grid city where the file is absent; the bench program's variant) are
 // left out of the compute-sanitizer runs. All skip without a GPU.
 
@@ -24,6 +25,16 @@ using namespace lb::traffic;
 TEST(TrafficGpu, EveryLayoutEndsInTheReferencesStateOnTheGridCity) {
   REQUIRE_GPU();
   for (bool controllers : {true, false}) test_city::expect_every_layout_matches(test_city::city_run(controllers, 20), Device::gpu);
+}
+
+TEST(TrafficGpu, ASnapshotRestoresTheInitialStateOnEveryLayout) {
+  REQUIRE_GPU();
+  // On a non-blocking stream, as the harness's timer runs: the copies are ordered by it alone.
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  for (bool controllers : {true, false})
+    test_city::expect_snapshot_restores_the_initial_state(test_city::city_run(controllers, 20), Device::gpu, stream);
+  cudaStreamDestroy(stream);
 }
 
 TEST(TrafficGpu, TheSplitRunStepsAsRunAndTimesBothPartsWithEvents) {
@@ -65,15 +76,18 @@ TEST(TrafficGpuLarge, TheBenchVariantValidatesAndCatchesASkippedMove) {
     c.fault = fault ? TrafficFault{7} : TrafficFault{};
     const auto v = make_traffic_variant(c);
     v->setup(nullptr);
-    for (int run = 0; run < 2; ++run) {  // prepare starts every run from the initial state
+    // The first run (instrumented for the split), then plain ones: prepare restores the initial
+    // state before each, so each ends in the reference's checksum.
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run));
       v->poison(nullptr);
       v->prepare(nullptr);
       v->run(nullptr);
-    }
-    const lb::harness::Check check = v->validate(nullptr);
-    EXPECT_EQ(check.ok, !fault) << check.message;
-    if (fault) {
-      EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+      const lb::harness::Check check = v->validate(nullptr);
+      EXPECT_EQ(check.ok, !fault) << check.message;
+      if (fault) {
+        EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+      }
     }
   }
 }

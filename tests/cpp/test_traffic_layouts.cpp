@@ -1,7 +1,8 @@
 // The traffic simulation over the inner-array layouts on the host (kernels/traffic/
 // host_layouts.hpp: the GPU version's template code over host views): every layout the GPU
 // version instantiates (AoS, SoA x the swept field x none, partial, full, object) ends 50 steps
-// of a small built city (with and without its controllers) in the reference's state (checksum, and the state itself), a fault
+// of a small built city (with and without its controllers) in the reference's state (checksum, and the state itself), also
+// from a snapshot restored before every run, a fault
 // (one car skipping its move) does not, and the layouts' names and errors; the bench program's
 // plan (names, errors) and its skip of a missing network file.
 
@@ -38,6 +39,12 @@ TEST(TrafficLayouts, TheCityExercisesEveryRule) {
 
 TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
   for (bool controllers : {true, false}) test_city::expect_every_layout_matches(reference(controllers), Device::cpu);
+}
+
+// The bench's reset (benches/inner/traffic_bench.cpp): a copy of the laid-out initial state,
+// copied back before every run; on the host the same parts (stepped_parts) as on the GPU.
+TEST(TrafficLayouts, ASnapshotRestoresTheInitialStateOnEveryLayout) {
+  for (bool controllers : {true, false}) test_city::expect_snapshot_restores_the_initial_state(reference(controllers), Device::cpu);
 }
 
 // Fig. 11's split: lights and yield controllers are the controllers' part, every car phase the

@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -147,6 +149,41 @@ inline void expect_every_layout_matches(const CityRun& r, Device device) {
     sim->reset(r.initial);
     sim->run(steps);
     EXPECT_EQ(checksum(sim->state()), want) << "after reset";
+  }
+}
+
+//! keep_snapshot right after laying r.initial out, then on every layout: restore_snapshot before
+//! each of three runs of r's steps (on `stream`; the GPU's copies are enqueued there), each
+//! ending in r.final_state (checksum, occupancy, counters): the copy holds everything a step
+//! writes (cells, cars, lights) and the step and counters. A restore after reset(another state)
+//! reads back r.initial itself. Without a snapshot, restore_snapshot throws.
+inline void expect_snapshot_restores_the_initial_state(const CityRun& r, Device device, cudaStream_t stream = nullptr) {
+  const std::uint64_t want = checksum(r.final_state);
+  for (const TrafficLayout& t : every_layout()) {
+    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : ""));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+    EXPECT_THROW(sim->restore_snapshot(stream), std::logic_error);
+    sim->keep_snapshot();
+    for (int run = 0; run < 3; ++run) {
+      SCOPED_TRACE("run " + std::to_string(run));
+      sim->restore_snapshot(stream);
+      sim->run(r.final_state.step, stream);
+      sim->wait(stream);
+      const State s = sim->state();
+      EXPECT_EQ(checksum(s), want);
+      EXPECT_EQ(s.step, r.final_state.step);
+      EXPECT_EQ(s.occupant, r.final_state.occupant);
+      EXPECT_EQ(s.left, r.final_state.left);
+      EXPECT_EQ(s.reactivated, r.final_state.reactivated);
+      EXPECT_EQ(s.conflicts, r.final_state.conflicts);
+    }
+    sim->reset(r.final_state);
+    sim->restore_snapshot(stream);
+    sim->wait(stream);
+    const State back = sim->state();
+    EXPECT_EQ(checksum(back), checksum(r.initial)) << "restored after a reset to another state";
+    EXPECT_EQ(back.step, r.initial.step);
+    EXPECT_EQ(back.left, r.initial.left);
   }
 }
 

@@ -255,7 +255,7 @@ def test_fig11_draws_the_split_where_the_counters_are(monkeypatch, tmp_path):
     assert cars[soa_full].get_height() == pytest.approx(0.6)
     assert controllers[soa_full].get_y() == pytest.approx(0.6)
     assert controllers[soa_full].get_height() == pytest.approx(0.4)
-    assert "one extra run after the timed ones" in body and "no split is drawn" not in body
+    assert "one untimed run of the same steps, instrumented" in body and "no split is drawn" not in body
     row = [r for r in body.splitlines() if r.startswith("| SoA, Car::path full |")]
     assert row == ["| SoA, Car::path full | 5.28 s | — | — | 1 s (cars 600 ms, controllers 400 ms) |"]
 

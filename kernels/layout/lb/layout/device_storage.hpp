@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <stdexcept>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/host_storage.hpp"
@@ -39,11 +40,23 @@ class DeviceStorage {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (download)");
   }
 
+  //! Every blob of `other` (a storage of the same mapping) copied in on the device, enqueued
+  //! on `stream`: a snapshot taken or restored without the host.
+  void copy_from(const DeviceStorage& other, cudaStream_t stream = nullptr) {
+    for (std::size_t b = 0; b < M::blob_count; ++b) {
+      if (other.mapping_.blob_bytes(b) != mapping_.blob_bytes(b))
+        throw std::invalid_argument("DeviceStorage::copy_from: the blobs' sizes differ (another mapping)");
+      check(cudaMemcpyAsync(blobs_[b], other.blobs_[b], mapping_.blob_bytes(b), cudaMemcpyDeviceToDevice, stream),
+            "cudaMemcpy (copy layout blob on the device)");
+    }
+  }
+
   View<M> view() const {
     View<M> v{mapping_, {}};
     for (std::size_t b = 0; b < M::blob_count; ++b) v.blobs[b] = blobs_[b];
     return v;
   }
+  const M& mapping() const { return mapping_; }
 
  private:
   std::size_t bytes(std::size_t b) const { return mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1; }

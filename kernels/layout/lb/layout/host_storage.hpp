@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
 
 #include "lb/layout/view.hpp"
 
@@ -31,6 +33,14 @@ class HostStorage {
     return v;
   }
   const M& mapping() const { return mapping_; }
+  //! Every blob of `other` (a storage of the same mapping) copied in.
+  void copy_from(const HostStorage& other) {
+    for (std::size_t b = 0; b < M::blob_count; ++b) {
+      if (other.mapping_.blob_bytes(b) != mapping_.blob_bytes(b))
+        throw std::invalid_argument("HostStorage::copy_from: the blobs' sizes differ (another mapping)");
+      std::memcpy(blob(b), other.blob(b), mapping_.blob_bytes(b));
+    }
+  }
   std::size_t size() const { return mapping_.size(); }
   const std::byte* blob(std::size_t b) const { return blobs_[b].get(); }
   std::byte* blob(std::size_t b) { return blobs_[b].get(); }

@@ -6,6 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "lb/inner/strategies.hpp"
@@ -399,6 +403,59 @@ TrafficFootprint footprint_of(const HostSet<M>& set) {
 }  // namespace lb::traffic
 
 namespace lb::traffic {
+
+//! The parts of a set (HostSet, the GPU's DeviceSet) that a step writes: the cells (occupant,
+//! claim, controller limit), the cars and the lights (timer, phase). Groups and yields are only
+//! read. The one list a snapshot copies.
+template <class Set>
+auto stepped_parts(Set& set) {
+  return std::tie(set.cells, set.cars, set.lights);
+}
+
+namespace detail {
+template <class Parts>
+struct OwnedParts;
+template <class... P>
+struct OwnedParts<std::tuple<P&...>> {
+  using type = std::tuple<std::unique_ptr<P>...>;
+};
+//! f(a_i, b_i) for each element of two tuples of one size.
+template <class A, class B, class F>
+void each_pair(A& a, B&& b, F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f(std::get<I>(a), std::get<I>(b)), ...);
+  }(std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<A>>>{});
+}
+}  // namespace detail
+
+//! A copy of a set's stepped parts (in storages of their mappings, where the set lives: host or
+//! device memory) and the state's scalars, to return to by copying blobs back instead of laying
+//! a State out again. `copy(to, from)` copies one storage into another of its mapping.
+template <class Set>
+class StepSnapshot {
+ public:
+  template <class Copy>
+  StepSnapshot(Set& live, const State& scalars, Copy&& copy)
+      : copies_(std::apply(
+            [](auto&... part) {
+              return Parts{std::make_unique<std::remove_cvref_t<decltype(part)>>(part.mapping())...};
+            },
+            stepped_parts(live))),
+        scalars_(scalars) {
+    detail::each_pair(copies_, stepped_parts(live), [&](auto& mine, auto& part) { copy(*mine, part); });
+  }
+  //! The kept parts copied back into `live`; returns the kept scalars.
+  template <class Copy>
+  const State& restore(Set& live, Copy&& copy) const {
+    detail::each_pair(copies_, stepped_parts(live), [&](const auto& mine, auto& part) { copy(part, *mine); });
+    return scalars_;
+  }
+
+ private:
+  using Parts = typename detail::OwnedParts<decltype(stepped_parts(std::declval<Set&>()))>::type;
+  Parts copies_;
+  State scalars_;
+};
 
 //! What the host and GPU simulations share: the host copy of the layout (laid out once; the
 //! GPU uploads it), the state's scalars (seed, step, counters) and the footprint.

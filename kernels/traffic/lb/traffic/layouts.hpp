@@ -84,6 +84,15 @@ class LaidOutTraffic {
   //! Lays `s` out (its cars, signals, lights, step and counters); the GPU uploads it (and has
   //! finished when reset returns).
   virtual void reset(const State& s) = 0;
+  //! Keeps a copy of the state now, as laid out (the parts a step writes, stepped_parts in
+  //! laid_out.hpp, where the simulation lives: device memory on the GPU) with its step and
+  //! counters, for restore_snapshot. Costs those parts' memory again; replaces an earlier one.
+  virtual void keep_snapshot() = 0;
+  //! Back to the state keep_snapshot kept by copying it back in the layout: no laying out, no
+  //! upload. The GPU enqueues device-to-device copies on `stream` (ordered after the runs on it;
+  //! runs on other streams must have finished) and returns. Throws std::logic_error without a
+  //! snapshot.
+  virtual void restore_snapshot(cudaStream_t stream = nullptr) = 0;
   //! `steps` steps. The GPU enqueues them on `stream` (wait() waits); the host runs them.
   virtual void run(std::uint32_t steps, cudaStream_t stream = nullptr) = 0;
   virtual void wait(cudaStream_t stream = nullptr) = 0;
