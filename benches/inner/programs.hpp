@@ -70,7 +70,8 @@ class SyntheticVariant : public Variant {
   virtual void inject_fault(SyntheticFault fault) = 0;
 };
 std::unique_ptr<SyntheticVariant> make_synthetic_variant(const SyntheticCase& c);
-//! Host and device bytes one case needs (inputs, three host images, the device copy).
+//! Host and device bytes one case needs (inputs, two host images: the input and the run's copy;
+//! the device copy).
 MemoryNeed synthetic_memory_need(const SyntheticCase& c);
 
 //! A traffic benchmark's network: a GraphML file name, found in the data folders

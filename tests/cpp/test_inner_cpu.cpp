@@ -1,11 +1,13 @@
 // The inner suite on the CPU: the synthetic program's inputs (sizes 32..64 from a fixed seed,
 // nonzero values), its kernel body over every layout x strategy against the canonical result,
-// the strategy names and dispatch, and the planner (names, inline counts per strategy, preset
-// errors naming the key).
+// its input image and output check (the same verdicts and messages as a serial comparison
+// with an expected image), the strategy names and dispatch, and the planner (names, inline
+// counts per strategy, preset errors naming the key).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "inner/programs.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/inner/synthetic.hpp"
+#include "lb/inner/synthetic_image.hpp"
 #include "temp_files.hpp"
 
 namespace {
@@ -52,6 +55,139 @@ TEST(InnerSynthetic, TheBodyAddsTheValueToEveryElementInEveryLayoutAndStrategy) 
           }
         });
       }
+}
+
+//! The variant's image and check as they were before synthetic_image.hpp (serial, an expected
+//! image): what the new ones must agree with.
+template <class M>
+std::unique_ptr<lb::layout::HostStorage<M>> serial_image(const SyntheticInputs& in, std::size_t n, bool plus_value) {
+  const ArrayLengths lengths = {in.sizes};
+  auto s = std::make_unique<lb::layout::HostStorage<M>>(M(lengths, n));
+  for (std::size_t b = 0; b < M::blob_count; ++b) std::memset(s->blob(b), kSyntheticSentinel, s->mapping().blob_bytes(b));
+  const auto v = s->view();
+  s->mapping().write_headers(v.blobs, lengths);
+  for (std::size_t i = 0; i < in.sizes.size(); ++i) {
+    v.template get<Value>(i) = in.values[i];
+    for (std::uint32_t k = 0; k < in.sizes[i]; ++k)
+      v.template get<Elements>(i, k) = in.elements[in.first[i] + k] + (plus_value ? in.values[i] : 0);
+  }
+  return s;
+}
+template <class M>
+std::string serial_check(const lb::layout::HostStorage<M>& got, const lb::layout::HostStorage<M>& expected,
+                         const SyntheticInputs& in) {
+  const auto g = got.view(), want = expected.view();
+  for (std::size_t i = 0; i < in.sizes.size(); ++i)
+    for (std::uint32_t k = 0; k < in.sizes[i]; ++k)
+      if (g.template get<Elements>(i, k) != want.template get<Elements>(i, k))
+        return "object " + std::to_string(i) + " element " + std::to_string(k) + ": got " +
+               std::to_string(g.template get<Elements>(i, k)) + ", expected " +
+               std::to_string(want.template get<Elements>(i, k)) + " (input " +
+               std::to_string(in.elements[in.first[i] + k]) + " + value " + std::to_string(in.values[i]) + ")";
+  for (std::size_t b = 0; b < M::blob_count; ++b) {
+    const std::size_t bytes = got.mapping().blob_bytes(b);
+    if (std::memcmp(got.blob(b), expected.blob(b), bytes) != 0) {
+      std::size_t x = 0;
+      while (got.blob(b)[x] == expected.blob(b)[x]) ++x;
+      return "blob " + std::to_string(b) + " byte " + std::to_string(x) +
+             " changed outside the arrays' elements (a value, header, padding or unused slot)";
+    }
+  }
+  return "";
+}
+template <class M>
+std::unique_ptr<lb::layout::HostStorage<M>> copy_of(const lb::layout::HostStorage<M>& s) {
+  auto c = std::make_unique<lb::layout::HostStorage<M>>(s.mapping());
+  for (std::size_t b = 0; b < M::blob_count; ++b) std::memcpy(c->blob(b), s.blob(b), s.mapping().blob_bytes(b));
+  return c;
+}
+template <class M>
+bool same_bytes(const lb::layout::HostStorage<M>& a, const lb::layout::HostStorage<M>& b) {
+  for (std::size_t k = 0; k < M::blob_count; ++k)
+    if (std::memcmp(a.blob(k), b.blob(k), a.mapping().blob_bytes(k)) != 0) return false;
+  return true;
+}
+
+TEST(InnerSynthetic, TheImageAndTheCheckAgreeWithASerialExpectedImageInEveryLayoutAndStrategy) {
+  // Sizes from 0 (an empty array too); with 2 OpenMP threads (ctest's) the two wrong elements
+  // below fall to different threads.
+  const SyntheticInputs in = make_synthetic_inputs(600, 0, 64);
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
+    for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
+      for (std::size_t n : {0, 8, 64}) {
+        if (s != InnerStrategy::partial && n != 0) continue;
+        SCOPED_TRACE(std::string(to_string(l)) + " " + std::string(to_string(s)) + " " + std::to_string(n));
+        dispatch_inner(l, s, [&]<InnerLayout L, InnerStrategy S>() {
+          using M = InnerArrayMapping<SyntheticObject, L, S>;
+          const auto input = synthetic_image<M>(in, n);
+          ASSERT_TRUE(same_bytes(*input, *serial_image<M>(in, n, false)));
+          const auto expected = serial_image<M>(in, n, true);
+          // A correct run: ok, and the scratch copy's elements put back to the input's.
+          auto got = copy_of(*input);
+          lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{got->view()});
+          ASSERT_EQ(serial_check(*got, *expected, in), "");
+          SyntheticCheck c = check_synthetic_output(*got, *input, in);
+          EXPECT_TRUE(c.ok) << c.message;
+          EXPECT_TRUE(same_bytes(*got, *input));
+          // Faults, each named as the serial check names it: a wrong element (two wrong ones: the
+          // first in object order, whichever thread finds it), an object the run skipped, a changed
+          // byte outside the elements (a value; the last byte of each blob unless it is a
+          // length or arena offset, which the checks follow).
+          auto run_with = [&](auto&& fault) {
+            auto out = copy_of(*input);
+            lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{out->view()});
+            if (!fault(out->view(), *out)) return;
+            const std::string want = serial_check(*out, *expected, in);
+            EXPECT_NE(want, "");
+            const SyntheticCheck got_check = check_synthetic_output(*out, *input, in);
+            EXPECT_FALSE(got_check.ok);
+            EXPECT_EQ(got_check.message, want);
+          };
+          const std::size_t early = 150, late = 450;
+          ASSERT_GT(in.sizes[early], 1u);
+          ASSERT_GT(in.sizes[late], 0u);
+          run_with([&](const auto& v, auto&) {
+            v.template get<Elements>(late, 0) += 7;
+            v.template get<Elements>(early, in.sizes[early] - 1) -= 1;
+            return true;
+          });
+          run_with([&](const auto& v, auto&) {
+            for (std::uint32_t k = 0; k < in.sizes[late]; ++k) v.template get<Elements>(late, k) -= in.values[late];
+            return true;
+          });
+          run_with([&](const auto& v, auto&) {
+            v.template get<Value>(late) += 1;
+            return true;
+          });
+          const auto view = input->view();
+          auto headers_as_input = [&](const auto& v) {
+            for (std::size_t i = 0; i < in.sizes.size(); ++i)
+              if (v.template length<Elements>(i) != in.sizes[i] ||
+                  v.template capacity<Elements>(i) != view.template capacity<Elements>(i))
+                return false;
+            return true;
+          };
+          for (std::size_t b = 0; b < M::blob_count; ++b)
+            run_with([&](const auto& v, auto& out) {
+              const std::size_t bytes = out.mapping().blob_bytes(b);
+              if (bytes == 0) return false;
+              out.blob(b)[bytes - 1] ^= std::byte{1};
+              return headers_as_input(v);
+            });
+        });
+      }
+}
+
+TEST(InnerSynthetic, TheFirstDifferenceIsFoundAcrossChunks) {
+  std::vector<std::byte> a(1000, std::byte{7});
+  for (std::size_t chunk : {1, 64, 100, 999, 1000, 4096})
+    for (std::size_t at : {0, 63, 64, 65, 500, 999}) {
+      std::vector<std::byte> b = a;
+      b[at] = std::byte{8};
+      if (at + 100 < b.size()) b[at + 100] = std::byte{9};  // a later difference, maybe in another chunk
+      EXPECT_EQ(lb::inner::detail::first_difference(a.data(), b.data(), a.size(), chunk), at) << chunk;
+      EXPECT_EQ(lb::inner::detail::first_difference(a.data(), a.data(), a.size(), chunk), a.size());
+    }
 }
 
 TEST(InnerStrategies, NamesRoundTripAndUnknownNamesListTheKnown) {

@@ -13,17 +13,23 @@
 
 namespace lb::layout {
 
+//! Tag of a HostStorage whose every blob byte the caller writes before reading any (a download,
+//! a fill on several threads): no zero fill first, the pages are first touched by the writer.
+struct Uninitialized {};
+inline constexpr Uninitialized uninitialized{};
+
 template <StorageMapping M>
 class HostStorage {
  public:
-  explicit HostStorage(const M& mapping) : mapping_(mapping) {
+  //! Every byte zero.
+  explicit HostStorage(const M& mapping) : HostStorage(mapping, uninitialized) {
+    for (std::size_t b = 0; b < M::blob_count; ++b) __builtin_memset(blobs_[b].get(), 0, allocated_bytes(b));
+  }
+  HostStorage(const M& mapping, Uninitialized) : mapping_(mapping) {
     for (std::size_t b = 0; b < M::blob_count; ++b) {
-      const std::size_t align = mapping_.blob_alignment(b) < 64 ? 64 : mapping_.blob_alignment(b);
-      const std::size_t bytes = detail::round_up(mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1, align);
-      void* p = std::aligned_alloc(align, bytes);
+      void* p = std::aligned_alloc(alignment(b), allocated_bytes(b));
       if (p == nullptr) throw std::bad_alloc();
       blobs_[b].reset(static_cast<std::byte*>(p));
-      __builtin_memset(p, 0, bytes);
     }
   }
 
@@ -46,6 +52,10 @@ class HostStorage {
   std::byte* blob(std::size_t b) { return blobs_[b].get(); }
 
  private:
+  std::size_t alignment(std::size_t b) const { return mapping_.blob_alignment(b) < 64 ? 64 : mapping_.blob_alignment(b); }
+  std::size_t allocated_bytes(std::size_t b) const {
+    return detail::round_up(mapping_.blob_bytes(b) ? mapping_.blob_bytes(b) : 1, alignment(b));
+  }
   struct Free {
     void operator()(std::byte* p) const { std::free(p); }
   };
