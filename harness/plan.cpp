@@ -37,9 +37,9 @@ std::optional<std::pair<std::string, std::string>> bad_name_part(const Benchmark
 std::string key_in_preset(const Preset& preset, const std::string& part, const std::string& value,
                           std::string_view where) {
   for (const std::string& key : {part, part + "s"})
-    if (preset.text.find('"' + key + '"') != std::string::npos) return key;
+    if (preset.mentions('"' + key + '"')) return key;
   const std::string written = nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (preset.text.find(written) != std::string::npos) return written.substr(1, written.size() - 2);
+  if (preset.mentions(written)) return written.substr(1, written.size() - 2);
   return std::string(where);
 }
 

@@ -31,17 +31,69 @@ std::size_t key_offset(const std::string& text, std::string_view name) {
   return std::string::npos;
 }
 
-//! Parses the preset's text; a key repeated in one object (which JSON parsers silently
-//! resolve to one of the values) is an error naming both lines.
-nlohmann::json parse_preset_text(const Preset& p) {
+//! Reads and parses one preset file (size-limited); a key repeated in one object (which JSON
+//! parsers silently resolve to one of the values) is an error naming both lines.
+nlohmann::json read_preset_file(PresetFile& file) {
   try {
-    return datasets::parse_json_text(p.text, p.path);
+    file.text = datasets::text::read_bounded(file.path, datasets::text::max_input_bytes(datasets::text::kMaxPresetBytes));
+    return datasets::parse_json_text(file.text, file.path);
   } catch (const datasets::InputError& e) {
     throw PresetError(e.what());
   }
 }
 
+//! A Preset of one file, to check it and point at its lines.
+Preset one_file(const PresetFile& file) {
+  Preset p;
+  p.path = file.path;
+  p.text = file.text;
+  return p;
+}
+
+//! Every key a preset file may have.
+const std::initializer_list<std::string_view> kPresetKeys = {
+    "extends", "description", "repetitions", "min_time_s", "spread_flag_pct", "noise_target_pct", "noise_cap_s", "suites"};
+
+//! The file `file` (whose JSON is `j`) extends, checked: a string naming a named preset, not
+//! a path (so no preset reaches outside the preset folder) and not one of `chain` (the files
+//! read so far, as given, and their canonical paths).
+std::string parent_of(const PresetFile& file, const nlohmann::json& j, const std::vector<std::string>& chain,
+                      std::vector<std::string>& canonical) {
+  const Preset at = one_file(file);
+  const auto& e = j["extends"];
+  const std::vector<std::string> names = preset_names();
+  const std::string known = fmt::format("the preset folder {} holds {}", preset_dir(), fmt::join(names, ", "));
+  if (!e.is_string()) throw at.error_at("extends", fmt::format("'extends' must name a preset as a string ({}); got {}", known, e.dump()));
+  const std::string name = e.get<std::string>();
+  if (name.find_first_of("/\\") != std::string::npos || name.ends_with(".json"))
+    throw at.error_at("extends",
+                      fmt::format("'extends' names a preset of the preset folder, not a path; got {} ({})", e.dump(), known));
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw at.error_at("extends", fmt::format("'extends' names preset '{}', but there is no {}/{}.json ({})", name,
+                                             preset_dir(), name, known));
+  const std::string path = preset_dir() + "/" + name + ".json";
+  std::error_code ec;
+  const std::string real = std::filesystem::weakly_canonical(path, ec).string();
+  if (const auto seen = std::find(canonical.begin(), canonical.end(), real); seen != canonical.end()) {
+    std::vector<std::string> circle(chain.begin() + (seen - canonical.begin()), chain.end());
+    circle.push_back(path);
+    throw at.error_at("extends", fmt::format("'extends' goes round in a circle: {}", fmt::join(circle, " extends ")));
+  }
+  canonical.push_back(real);
+  return path;
+}
+
 }  // namespace
+
+nlohmann::json merge_preset(nlohmann::json parent, const nlohmann::json& child) {
+  for (const auto& [key, value] : child.items()) {
+    if (value.is_object() && parent.contains(key) && parent[key].is_object())
+      parent[key] = merge_preset(std::move(parent[key]), value);
+    else
+      parent[key] = value;
+  }
+  return parent;
+}
 
 std::string preset_dir() {
   if (const char* dir = std::getenv("LB_PRESET_DIR")) return dir;
@@ -60,10 +112,23 @@ std::string repo_relative(const std::string& path) {
 }
 
 PresetError Preset::error_at(std::string_view key, const std::string& problem, std::string_view within) const {
-  const std::size_t from = within.empty() ? std::string::npos : key_offset(text, within);
-  const std::size_t pos = text.find(fmt::format("\"{}\"", key), from == std::string::npos ? 0 : from);
-  const std::size_t line = pos == std::string::npos ? 1 : line_of_offset(text, pos);
-  return PresetError(fmt::format("{}:{}: {}", path, line, problem));
+  std::vector<PresetFile> files{{path, text}};
+  files.insert(files.end(), extended.begin(), extended.end());
+  // First a file with `within` and `key` after it; else, as for a file of its own, one with `key`.
+  for (const bool need_within : {!within.empty(), false}) {
+    for (const auto& f : files) {
+      const std::size_t from = within.empty() ? std::string::npos : key_offset(f.text, within);
+      if (need_within && from == std::string::npos) continue;
+      const std::size_t pos = f.text.find(fmt::format("\"{}\"", key), from == std::string::npos ? 0 : from);
+      if (pos != std::string::npos) return PresetError(fmt::format("{}:{}: {}", f.path, line_of_offset(f.text, pos), problem));
+    }
+  }
+  return PresetError(fmt::format("{}:1: {}", path, problem));
+}
+
+bool Preset::mentions(std::string_view s) const {
+  if (text.find(s) != std::string::npos) return true;
+  return std::any_of(extended.begin(), extended.end(), [&](const PresetFile& f) { return f.text.find(s) != std::string::npos; });
 }
 
 PresetError Preset::no_benchmark(std::string_view suite, const std::vector<std::string>& precisions) const {
@@ -128,14 +193,26 @@ Preset load_preset(const std::string& name_or_path) {
   if (!is_path && !std::filesystem::exists(p.path, ec))
     throw PresetError(fmt::format("unknown preset '{}' (expected one of: {}, or a path to a .json file)",
                                   name_or_path, fmt::join(preset_names(), ", ")));
-  try {
-    p.text = datasets::text::read_bounded(p.path, datasets::text::max_input_bytes(datasets::text::kMaxPresetBytes));
-  } catch (const datasets::InputError& e) {
-    throw PresetError(e.what());
+  // The chain of "extends", each file's keys checked in it, merged from the farthest up.
+  PresetFile file{p.path, {}};
+  nlohmann::json j = read_preset_file(file);
+  p.text = file.text;
+  std::vector<std::string> chain{p.path}, canonical{std::filesystem::weakly_canonical(p.path, ec).string()};
+  std::vector<nlohmann::json> documents;
+  for (;;) {
+    one_file(file).check_keys(j, "preset", kPresetKeys);
+    const bool extends = j.contains("extends");
+    PresetFile parent{extends ? parent_of(file, j, chain, canonical) : std::string{}, {}};
+    j.erase("extends");
+    documents.push_back(std::move(j));
+    if (!extends) break;
+    j = read_preset_file(parent);
+    chain.push_back(parent.path);
+    p.extended.push_back(parent);
+    file = std::move(parent);
   }
-  const nlohmann::json j = parse_preset_text(p);
-  p.check_keys(j, "preset",
-               {"description", "repetitions", "min_time_s", "spread_flag_pct", "noise_target_pct", "noise_cap_s", "suites"});
+  j = std::move(documents.back());
+  for (auto k = documents.size() - 1; k-- > 0;) j = merge_preset(std::move(j), documents[k]);
   if (j.contains("repetitions")) {
     const auto& r = j["repetitions"];
     if (!r.is_number_integer() || r.get<std::int64_t>() < 1 || r.get<std::int64_t>() > kMaxRepetitions)

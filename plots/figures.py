@@ -27,7 +27,7 @@ import matplotlib.ticker  # noqa: E402
 from matplotlib.transforms import ScaledTranslation, blended_transform_factory  # noqa: E402
 
 from plots import readable  # noqa: E402
-from plots.claims.estimates import time_bounds  # noqa: E402
+from plots.estimates import time_bounds  # noqa: E402
 from plots.text import TIME_UNITS, does_not_run, size_label, time_unit  # noqa: E402
 
 FORMATS = ("png", "svg")
@@ -359,7 +359,7 @@ def time_errorbar(ax, xs, benchmarks, scale=1.0, value=None, bounds=time_bounds,
 
 
 def ratio_errorbar(ax, xs, estimates, **style):
-    """Ratios (plots/claims/estimates.py's Estimates: a speedup, its interval from the
+    """Ratios (plots/estimates.py's Estimates: a speedup, its interval from the
     repetitions' extremes) at xs, whiskers from their intervals."""
     values = [e.value for e in estimates]
     return ax.errorbar(list(xs), values,

@@ -7,7 +7,7 @@ is drawn as one black dashed reference line, never as a paper series.
 """
 
 from plots.baselines import flag_note, flags_of, mark_flagged
-from plots.claims.estimates import ratio_estimate, time_bounds
+from plots.estimates import ratio_estimate, time_bounds
 from plots.figures import (figure_legend, figure_section, mark_not_measured, panel_grid,
                            panel_title, plain_log_axis, ratio_axis, ratio_errorbar, size_axis,
                            time_axis, time_errorbar)

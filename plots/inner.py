@@ -9,13 +9,15 @@ N = 0, full inlining and array-as-object points at N = Max. One row of panels pe
 panel without data says "not measured"; an errored point is an × saying why.
 """
 
-from plots.claims.estimates import time_bounds
-from plots.figures import (figure_section, mark_does_not_run, mark_not_measured, panel_grid,
-                           panel_title, plt, size_axis, time_axis, time_errorbar)
+from plots import inner_traffic
+from plots.estimates import time_bounds
+from plots.figures import (figure_section, mark_not_measured, panel_grid, panel_title, plt,
+                           size_axis, time_axis, time_errorbar)
+from plots.inner_panels import (LABELS, LAYOUT_NAMES, LAYOUTS, PAPER, STRATEGIES, STYLE,
+                                draw_inline_panel, is_timed)
 from plots.select import matches
 from plots.text import count_label, markdown_table, time_cell
 
-PAPER = "Springer, Sun & Masuhara 2018"
 INTRO = (
     "M. Springer, Y. Sun, H. Masuhara, *Inner Array Inlining for Structure of Arrays Layout*, "
     "ARRAY'18 (ACM). The paper's runs used Ikra-Cpp on a GeForce GTX 980 (Maxwell); this "
@@ -25,18 +27,6 @@ INTRO = (
 )
 SWEEP = "objects"  # the synthetic program's size; claims on BFS name their own sweep (graph)
 PAPER_OBJECTS = 262144
-STRATEGIES = ("none", "partial", "full", "object")
-LAYOUTS = ("aos", "soa")
-STYLE = {"none": {"marker": "s", "color": "C3"}, "partial": {"marker": "o", "color": "C0"},
-         "full": {"marker": "^", "color": "C2"}, "object": {"marker": "D", "color": "C1"}}
-LABELS = {"none": "no inlining", "partial": "partial (N)", "full": "full (Max)",
-          "object": "array as object"}
-LAYOUT_NAMES = {"aos": "AoS", "soa": "SoA"}
-# Fig. 10: single points drawn this many steps beside their N (a step is POINT_OFFSET of the
-# largest N), so that no inlining (N = 0, beside partial 0) and full, array as object and
-# partial at N = Max do not hide one another.
-OFFSETS = {"none": -1.0, "partial": 0.0, "full": 1.0, "object": 2.0}
-POINT_OFFSET = 0.02
 PARTIAL_MARKERS = ("o", "v", "P", "X", "h", "*", "<", ">")
 
 
@@ -47,7 +37,6 @@ def render(devices, figures_dir):
     if any(b.app == "bfs" for d in devices for b in d.benchmarks):
         sections.append(fig10_section(devices, figures_dir, "bfs", "Fig. 10b"))
     sections.append(footprint_section(devices, figures_dir))
-    from plots import inner_traffic  # it draws on this module's panels: imported here
     if inner_traffic.has_traffic(devices):
         sections += inner_traffic.render(devices, figures_dir)
     return sections
@@ -83,48 +72,6 @@ def inline_curves(device, app, layout, key, value):
         if points:
             curves[strategy] = points
     return curves
-
-
-def draw_inline_panel(ax, layouts, unit=None, legend=True):
-    """Both layouts' strategies on one axis ({layout: inline_curves}): the paper's one
-    axis per benchmark, in `unit` (time_axis's) where given; its legend inside unless
-    `legend` is False. True when something (a time or an error) was drawn."""
-    runs = [(layout, strategy, points) for layout, curves in layouts.items()
-            for strategy, points in curves.items()]
-    timed = [[(n, b) for n, b in points if _timed(b)] for _, _, points in runs]
-    errors = [(n, f"{LAYOUT_NAMES[layout]}, {LABELS[strategy]}: {b.error}")
-              for layout, strategy, points in runs for n, b in points if b.error]
-    if any(timed):
-        _, scale = time_axis(ax, [t for points in timed for _, b in points
-                                  for t in (b.time_s, *time_bounds(b))], unit=unit)
-        step = POINT_OFFSET * max((n for points in timed for n, _ in points), default=1)
-        for (layout, strategy, _), points in zip(runs, timed):
-            if points:
-                time_errorbar(ax, [n + OFFSETS[strategy] * step for n, _ in points],
-                              [b for _, b in points], scale,
-                              label=f"{LAYOUT_NAMES[layout]}, {LABELS[strategy]}",
-                              **_style(layout, strategy, len(points) > 1))
-        ax.set_xlabel("inlining size N (elements in the record)")
-        if legend:
-            ax.legend(ncols=2)
-    for slot, (n, error) in enumerate(errors[:3]):
-        mark_does_not_run(ax, n, error, slot=slot)
-    return any(timed) or bool(errors)
-
-
-def _timed(benchmark):
-    return benchmark.time_s is not None and not benchmark.error
-
-
-def _style(layout, strategy, joined):
-    """A strategy's colour and marker; AoS hollow and dashed, SoA filled and solid. The
-    single points (no inlining, full, object) sit on top of the partial curve, which they
-    would otherwise hide or be hidden by."""
-    style = {**STYLE[strategy], "markersize": 6 if strategy == "partial" else 8,
-             "zorder": 2 if strategy == "partial" else 3}
-    if layout == "aos":
-        style.update(markerfacecolor="white", markeredgewidth=1.6)
-    return {**style, "linestyle": ("--" if layout == "aos" else "-") if joined else "none"}
 
 
 def fig10_section(devices, figures_dir, app, figure):
@@ -224,7 +171,7 @@ def scaling_series(device, layout):
     more object counts, in STRATEGIES then N order."""
     series = {}
     for b in _select(device, app="synthetic", layout=layout):
-        if _timed(b) and b.counters.get("elements"):
+        if is_timed(b) and b.counters.get("elements"):
             series.setdefault((b.version, b.params.get("inline")), []).append(
                 (b.params["objects"], b))
     return {key: sorted(points, key=lambda p: p[0]) for key, points in

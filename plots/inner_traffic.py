@@ -14,7 +14,7 @@ line of its own, not a paper claim.
 
 from plots.figures import (AXIS_TIME_UNITS, Section, figure_legend, figure_section,
                            mark_not_measured, panel_grid, panel_title)
-from plots.inner import LAYOUT_NAMES, LAYOUTS, PAPER, STRATEGIES, draw_inline_panel
+from plots.inner_panels import LAYOUT_NAMES, LAYOUTS, PAPER, STRATEGIES, draw_inline_panel
 from plots.select import matches
 from plots.text import count_label, format_seconds, markdown_table, time_cell, time_unit
 

@@ -17,7 +17,8 @@ import math
 import numpy as np
 
 from plots import kofler_method
-from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band, ratio_estimate
+from plots.claims import INCONCLUSIVE, NOT_REPRODUCED, judge_band
+from plots.estimates import ratio_estimate
 from plots.figures import (PAGE_WIDTH_IN, RATIO_MIN_SPAN, SMALL, Section, figure_section,
                            legend, mark_does_not_run, mark_not_measured, panel_grid, panel_title,
                            ratio_axis, ratio_errorbar, thinned_tick_labels)

@@ -5,7 +5,7 @@ plots/kofler_method.py) read the same points through these."""
 
 from dataclasses import dataclass, field
 
-from plots.claims import ratio_estimate
+from plots.estimates import ratio_estimate
 from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as
 
 # What ran a method benchmark (its label's runs_as), as the tables write it.

@@ -6,7 +6,7 @@ other papers' records, whose bodies cannot run under the access recording yet.
 """
 
 from plots.claims import NOT_REPRODUCED, judge_band
-from plots.claims.estimates import aggregate, geomean
+from plots.estimates import aggregate, geomean
 from plots.figures import (SMALL, Section, figure_legend, figure_section, mark_not_measured,
                            panel_grid, panel_title, ratio_axis)
 from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,

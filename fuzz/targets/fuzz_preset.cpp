@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fuzz_support.hpp"
@@ -18,13 +19,29 @@ namespace {
 using lb::harness::Preset;
 using lb::harness::PresetError;
 
+//! Whether an error names a file of the preset's chain (itself or one it extends) first.
+bool names_a_file(const Preset& p, std::string_view message, std::string_view after = "") {
+  if (message.starts_with(p.path + std::string(after))) return true;
+  for (const auto& f : p.extended)
+    if (message.starts_with(f.path + std::string(after))) return true;
+  return false;
+}
+
+//! The values as the files of the chain write them, laid over one another.
+nlohmann::json written(const Preset& p) {
+  nlohmann::json j = nlohmann::json::object();
+  for (auto f = p.extended.rbegin(); f != p.extended.rend(); ++f)
+    j = lb::harness::merge_preset(std::move(j), nlohmann::json::parse(f->text));
+  return lb::harness::merge_preset(std::move(j), nlohmann::json::parse(p.text));
+}
+
 template <class T>
 void try_list(const Preset& p, const nlohmann::json& object, const std::string& key, const std::string& where) {
   try {
     const std::vector<T> list = p.list_at<T>(object, key.c_str(), where);
     LB_FUZZ_CHECK(!list.empty());
   } catch (const PresetError& e) {
-    LB_FUZZ_CHECK(std::string_view(e.what()).starts_with(p.path));
+    LB_FUZZ_CHECK(names_a_file(p, e.what()));
   }
 }
 
@@ -34,7 +51,7 @@ void walk(const Preset& p, const nlohmann::json& object, const std::string& wher
   try {
     p.check_keys(object, where, {"sizes", "layouts", "versions", "precisions"});
   } catch (const PresetError& e) {
-    LB_FUZZ_CHECK(std::string_view(e.what()).starts_with(p.path));
+    LB_FUZZ_CHECK(names_a_file(p, e.what()));
   }
   for (const auto& [key, value] : object.items()) {
     try_list<std::size_t>(p, object, key, where);
@@ -43,7 +60,7 @@ void walk(const Preset& p, const nlohmann::json& object, const std::string& wher
     try_list<double>(p, object, key, where);
     try_list<std::string>(p, object, key, where);
     const PresetError located = p.error_at(key, "problem", where);
-    LB_FUZZ_CHECK(std::string_view(located.what()).starts_with(p.path + ":"));
+    LB_FUZZ_CHECK(names_a_file(p, located.what(), ":"));
     walk(p, value, key, depth + 1);
   }
 }
@@ -56,8 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lb::fuzz::expect_clean<PresetError>(path, [&] {
     const Preset p = lb::harness::load_preset(path);
     LB_FUZZ_CHECK(p.repetitions >= 1 && p.min_time_s >= 0 && p.spread_flag_pct >= 0);
-    // A setting is kept as written or refused, never changed (2.5 repetitions are not 2).
-    const nlohmann::json j = nlohmann::json::parse(p.text);
+    // A setting is kept as written (in the file or one it extends) or refused, never changed
+    // (2.5 repetitions are not 2).
+    const nlohmann::json j = written(p);
     const auto kept = [&](const char* key, double value) { return !j.contains(key) || j[key].get<double>() == value; };
     LB_FUZZ_CHECK(kept("repetitions", p.repetitions) && kept("min_time_s", p.min_time_s) &&
                   kept("spread_flag_pct", p.spread_flag_pct));

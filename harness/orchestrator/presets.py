@@ -91,6 +91,64 @@ class ArtifactSpec:
 ModelSpec = ArtifactSpec  # the name cli.py knows it by
 
 
+@dataclass
+class PresetDocument:
+    """A preset file with the presets it extends merged in: `document`, the merged JSON;
+    `files`, (path, text) of the file and of those it extends, the file itself first."""
+    document: object
+    files: list[tuple[Path, str]]
+
+    def file_with(self, key: str) -> tuple[Path, str]:
+        """The first file that has `key` (where an error about it points), else the preset's own."""
+        return next((f for f in self.files if f'"{key}"' in f[1]), self.files[0])
+
+
+def merge_preset(parent: dict, child: dict) -> dict:
+    """`child` over `parent`, the rule of "extends" (harness/preset.cpp's merge_preset): objects
+    merge key by key, any other value replaces; nothing removes a key."""
+    merged = dict(parent)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_preset(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def read_preset(path: Path, named: dict[str, Path]) -> PresetDocument:
+    """The preset file `path` and the chain of named presets it extends (`named`: the
+    registry's presets), merged. One UsageError naming the file for what cannot be read, is not
+    JSON, or extends no named preset or goes round in a circle (the binary checks the rest)."""
+    files, documents = [], []
+    while True:
+        try:
+            text = path.read_text(encoding="utf-8")
+            document = json.loads(text)
+        except OSError as e:
+            raise UsageError(f"{path}: cannot read preset ({e.strerror or e})")
+        except ValueError as e:
+            raise UsageError(f"{path}:{getattr(e, 'lineno', 1)}: malformed JSON ({e})")
+        files.append((path, text))
+        documents.append(document)
+        if not (isinstance(document, dict) and "extends" in document):
+            break
+        parent = document["extends"]
+        if not isinstance(parent, str) or parent not in named:
+            raise UsageError(f"{path}: 'extends' must name a preset of the preset folder "
+                             f"({', '.join(named)}); got {json.dumps(parent)}")
+        chain = [f for f, _ in files]
+        path = named[parent]
+        if any(path.resolve() == f.resolve() for f in chain):
+            raise UsageError(f"{chain[-1]}: 'extends' goes round in a circle: "
+                             + " extends ".join(map(str, [*chain, path])))
+    merged = documents.pop()
+    for document in reversed(documents):
+        merged = merge_preset(merged, document) if isinstance(merged, dict) else document
+    if isinstance(merged, dict):
+        merged.pop("extends", None)
+    return PresetDocument(merged, files)
+
+
 def preset_file(preset: str, registry: Registry) -> Path:
     """The JSON file behind a preset: a named one's (from the registry) or a path (as
     parse_preset leaves it: relative to the repository root when inside it)."""
@@ -119,20 +177,14 @@ def artifact_specs(preset: str, registry: Registry) -> list[ArtifactSpec]:
     steps = registry.artifact_steps()
     if not steps:
         return []
-    path = preset_file(preset, registry)
-    try:
-        text = path.read_text(encoding="utf-8")
-        document = json.loads(text)
-    except OSError as e:
-        raise UsageError(f"{path}: cannot read preset ({e.strerror or e})")
-    except ValueError as e:
-        line = getattr(e, "lineno", 1)
-        raise UsageError(f"{path}:{line}: malformed JSON ({e})")
+    preset_document = read_preset(preset_file(preset, registry), registry.presets)
+    document = preset_document.document
     suites = document.get("suites") if isinstance(document, dict) else None
     specs = []
     for suite_name, step in steps:
         suite = suites.get(suite_name) if isinstance(suites, dict) else None
         if isinstance(suite, dict) and step["preset_key"] in suite:
+            path, text = preset_document.file_with(step["preset_key"])
             specs.append(ArtifactSpec(suite_name, step, step_values(path, text, suite_name, step,
                                                                     suite[step["preset_key"]])))
     return specs
@@ -176,10 +228,9 @@ def step_values(path: Path, text: str, suite_name: str, step: dict, given) -> di
 def preset_suites(preset: str, registry: Registry) -> list[str]:
     """The suites a preset configures, in its order (every registered suite when the file
     cannot be read: planning them reports the problem)."""
-    path = preset_file(preset, registry)
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        document = read_preset(preset_file(preset, registry), registry.presets).document
+    except UsageError:
         return registry.suites  # the binary reports an unreadable preset itself
     suites = document.get("suites") if isinstance(document, dict) else None
     names = [name for name in suites if SUITE_NAME.fullmatch(name)] if isinstance(suites, dict) else []

@@ -25,12 +25,14 @@ note names the sizes used and the ones skipped). A variant absent at every size,
 common to all variants, or an errored or ambiguous benchmark at a measured size makes the
 verdict "not measured", naming it; so does a curve too short for its shape rule.
 
-One concern a module: verdicts (what an evaluation says), estimates (values with their
-intervals), measures (the measurement kinds), rules (the verdict rules and the word
-classes), evaluate (reading claims files and judging each claim).
+One concern a module: verdicts (what an evaluation says), measures (the measurement kinds),
+rules (the verdict rules and the word classes), evaluate (reading claims files and judging
+each claim). Values with their intervals are plots/estimates.py's, outside this package: the
+figure modules use them too, and a module this package imports (plots/kofler_data.py) could
+not import them from here without an import circle (tests/python/test_imports.py).
 """
 
-from plots.claims.estimates import Estimate, ratio_estimate
+from plots.estimates import Estimate, ratio_estimate
 from plots.claims.evaluate import evaluate_claim, evaluate_claims, format_paper_value, load_claims
 from plots.claims.measures import MEASURES
 from plots.claims.rules import QUANTIFIERS, RULES, WORDS, WORDS_FILE, judge_band, rule_words

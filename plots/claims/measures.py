@@ -4,7 +4,7 @@ counters over the sizes every variant of a claim was run at."""
 import statistics
 from dataclasses import dataclass, replace
 
-from plots.claims.estimates import (Estimate, aggregate, bimodal_note, geomean, hull_of,
+from plots.estimates import (Estimate, aggregate, bimodal_note, geomean, hull_of,
                                       ratio_estimate, time_bounds)
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
 # The module, not its names: plots.kofler_data reads plots.claims, so either may load first.

@@ -5,7 +5,7 @@ text])."""
 import json
 from pathlib import Path
 
-from plots.claims.estimates import aggregate, geomean, hull_of
+from plots.estimates import aggregate, geomean, hull_of
 from plots.claims.verdicts import (INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED, ClaimsError,
                                    NotMeasured)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from plots.baselines import mark_flagged
-from plots.claims.estimates import time_bounds
+from plots.estimates import time_bounds
 from plots.figures import (legend, mark_does_not_run, mark_not_measured, plain_log_axis,
                            size_axis, time_axis)
 from plots.kriging.data import GRID_COUNT_PER_SCALE2, grid_count

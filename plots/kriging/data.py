@@ -2,7 +2,7 @@
 benchmarks of each: by scale at the paper's 10 wells, by well count at one scale."""
 
 from plots.baselines import flags_of
-from plots.claims.estimates import ratio_estimate
+from plots.estimates import ratio_estimate
 from plots.select import by_size, matches
 
 PAPER = "Li & Dong"

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,8 @@
 #include "lb/harness/suite.hpp"
 
 #include "planned_runs.hpp"
+#include "scoped_env.hpp"
+#include "temp_files.hpp"
 
 namespace {
 
@@ -67,6 +70,110 @@ TEST(Preset, NonStringDescriptionIsAnErrorAtItsLine) {
   EXPECT_NE(preset_error("{\n\"description\": 3,\n\"suites\": {\"idw\": {}}}").find(
                 ":2: 'description' must be a string"),
             std::string::npos);
+}
+
+TEST(Preset, ExtendsMergesObjectsKeyByKeyAndEverythingElseReplaces) {
+  const auto merged = merge_preset(nlohmann::json::parse(R"({"a": {"x": 1, "y": [1, 2]}, "b": {"z": 1}, "c": 1})"),
+                                   nlohmann::json::parse(R"({"a": {"y": [3], "w": null}, "b": [1], "c": {"k": 2}})"));
+  EXPECT_EQ(merged, nlohmann::json::parse(R"({"a": {"x": 1, "y": [3], "w": null}, "b": [1], "c": {"k": 2}})"));
+}
+
+TEST(Preset, CompareIsPaperWithNineRepetitionsAndStatesNothingElse) {
+  if (std::getenv("LB_PRESET_DIR")) GTEST_SKIP() << "LB_PRESET_DIR moves the named presets";
+  const Preset compare = load_preset("compare"), paper = load_preset("paper");
+  ASSERT_EQ(compare.extended.size(), 1u);
+  EXPECT_EQ(compare.extended[0].path, paper.path);
+  EXPECT_EQ(compare.text.find("\"suites\""), std::string::npos);  // not a copy of paper's
+  EXPECT_EQ(compare.suites, paper.suites);
+  EXPECT_EQ(compare.repetitions, 9);
+  EXPECT_EQ(std::tuple(compare.min_time_s, compare.spread_flag_pct, compare.noise_target_pct, compare.noise_cap_s),
+            std::tuple(paper.min_time_s, paper.spread_flag_pct, paper.noise_target_pct, paper.noise_cap_s));
+  EXPECT_NE(compare.description, paper.description);
+}
+
+//! A preset folder of the test's own (LB_PRESET_DIR), holding the files it writes.
+class PresetExtends : public TempFilesTest {
+ protected:
+  ScopedEnv preset_dir_{"LB_PRESET_DIR", dir_.c_str()};
+  std::string path(const std::string& name) const { return (dir_ / (name + ".json")).string(); }
+  //! The PresetError of loading `name` and planning the idw suite from it ("" if none).
+  static std::string error_of(const std::string& name) {
+    try {
+      find_suite("idw").plan(load_preset(name), {});
+    } catch (const PresetError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST_F(PresetExtends, AChainMergesFromTheFarthestUpAndAFileElsewhereMayExtendANamedOne) {
+  write("base.json", R"({"description": "base", "repetitions": 3, "min_time_s": 0.5, "suites": {
+    "idw": {"sizes": [1024, 2048], "versions": ["naive"], "precisions": ["float"], "powers": [2]},
+    "kriging": {"scales": [1]}}})");
+  write("mid.json", R"({"extends": "base", "repetitions": 5, "suites": {"idw": {"sizes": [4096]}}})");
+  const std::string top = (dir_.parent_path() / (dir_.filename().string() + "_top.json")).string();
+  std::ofstream(top) << R"({"extends": "mid", "description": "top", "suites": {"idw": {"powers": [3]}}})";
+  const Preset p = load_preset(top);
+  std::filesystem::remove(top);
+  EXPECT_EQ(p.path, top);
+  EXPECT_EQ(p.description, "top");
+  EXPECT_EQ(p.repetitions, 5);
+  EXPECT_EQ(p.min_time_s, 0.5);
+  EXPECT_EQ(p.suites, nlohmann::json::parse(R"({"kriging": {"scales": [1]},
+    "idw": {"sizes": [4096], "versions": ["naive"], "precisions": ["float"], "powers": [3]}})"));
+  ASSERT_EQ(p.extended.size(), 2u);
+  EXPECT_EQ(p.extended[0].path, path("mid"));
+  EXPECT_EQ(p.extended[1].path, path("base"));
+}
+
+TEST_F(PresetExtends, ACircleIsOneErrorNamingItsFiles) {
+  write("a.json", "{\"suites\": {\"idw\": {}},\n\"extends\": \"b\"}");
+  write("b.json", "{\"suites\": {\"idw\": {}},\n\n\"extends\": \"a\"}");
+  EXPECT_EQ(error_of("a"), fmt::format("{1}:3: 'extends' goes round in a circle: {0} extends {1} extends {0}", path("a"),
+                                       path("b")));
+  write("self.json", "{\"extends\": \"self\", \"suites\": {\"idw\": {}}}");
+  EXPECT_EQ(error_of("self"), fmt::format("{0}:1: 'extends' goes round in a circle: {0} extends {0}", path("self")));
+}
+
+TEST_F(PresetExtends, AMissingParentIsOneErrorNamingBothFiles) {
+  write("x.json", "{\"suites\": {\"idw\": {}},\n\"extends\": \"nope\"}");
+  EXPECT_EQ(error_of("x"), fmt::format("{}:2: 'extends' names preset 'nope', but there is no {}/nope.json (the preset "
+                                       "folder {} holds x)",
+                                       path("x"), dir_.string(), dir_.string()));
+}
+
+TEST_F(PresetExtends, ExtendsIsTheNameOfANamedPresetAsAStringNeverAPath) {
+  write("quick.json", "{\"suites\": {\"idw\": {}}}");
+  for (const char* bad : {"\"../quick\"", "\"/etc/passwd\"", "\"quick.json\"", "\"sub\\\\quick\"",
+                          "\"../../harness/presets/quick\""}) {
+    write("child.json", std::string("{\"suites\": {\"idw\": {}},\n\"extends\": ") + bad + "}");
+    const auto msg = error_of("child");
+    EXPECT_NE(msg.find(path("child") + ":2: 'extends' names a preset of the preset folder, not a path; got " + bad),
+              std::string::npos)
+        << bad << " -> " << msg;
+  }
+  for (const char* bad : {"3", "[\"quick\"]", "null", "{\"name\": \"quick\"}"}) {
+    write("child.json", std::string("{\"suites\": {\"idw\": {}},\n\"extends\": ") + bad + "}");
+    const auto msg = error_of("child");
+    EXPECT_NE(msg.find(path("child") + ":2: 'extends' must name a preset as a string"), std::string::npos)
+        << bad << " -> " << msg;
+  }
+}
+
+TEST_F(PresetExtends, EachFilesKeysAreCheckedAndErrorsPointIntoTheFileAKeyCameFrom) {
+  write("base.json", "{\"suites\": {\"idw\": {\"versions\": [\"naive\"], \"precisions\": [\"float\"],\n"
+                     "\"sizes\": [-1], \"powers\": [2]}},\n\"repetition\": 3}");
+  write("child.json", "{\"extends\": \"base\",\n\"repetitions\": 2}");
+  EXPECT_EQ(error_of("child").find(path("base") + ":3: unknown key 'repetition' in preset (expected: extends, "), 0u)
+      << error_of("child");
+  write("base.json", "{\"suites\": {\"idw\": {\"versions\": [\"naive\"], \"precisions\": [\"float\"],\n"
+                     "\"sizes\": [-1], \"powers\": [2]}}}");
+  EXPECT_EQ(error_of("child").find(path("base") + ":2: 'sizes' must list positive integers"), 0u) << error_of("child");
+  write("child.json", "{\"extends\": \"base\",\n\"suites\": {\"idw\":\n{\"sizes\": [0]}}}");
+  EXPECT_EQ(error_of("child").find(path("child") + ":3: 'sizes' must list positive integers"), 0u) << error_of("child");
+  write("child.json", "{\"extends\": \"base\",\n\"suites\": {\"idw\":\n{\"sizes\": [1024]}}}");
+  EXPECT_EQ(error_of("child"), "");
 }
 
 TEST(SuiteRegistry, ListsSuitesInRunOrderWithTheKrigingModelStepAndEveryPreset) {
@@ -336,10 +443,10 @@ TEST(Preset, NoiseKeysAreCheckedAtTheirLine) {
   const Preset p = load_preset(write_temp("lb_noise_preset.json", "{\"noise_target_pct\": 0.5, \"noise_cap_s\": 4, " + idw + "}"));
   EXPECT_EQ(p.noise_target_pct, 0.5);
   EXPECT_EQ(p.noise_cap_s, 4);
-  for (const char* named : {"quick", "paper", "paper-full", "compare"}) {  // each states its own
+  for (const char* named : {"quick", "paper", "paper-full", "compare"}) {  // each states them, or one it extends
     const Preset preset = load_preset(named);
-    EXPECT_NE(preset.text.find("\"noise_target_pct\""), std::string::npos) << named;
-    EXPECT_NE(preset.text.find("\"noise_cap_s\""), std::string::npos) << named;
+    EXPECT_TRUE(preset.mentions("\"noise_target_pct\"")) << named;
+    EXPECT_TRUE(preset.mentions("\"noise_cap_s\"")) << named;
   }
 }
 

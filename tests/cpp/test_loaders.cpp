@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <optional>
 #include <sstream>
 #include <streambuf>
 #include <thread>
@@ -26,34 +25,13 @@
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/layout/decision_tree.hpp"
+#include "scoped_env.hpp"
 #include "temp_files.hpp"
 
 namespace {
 
 using namespace lb::datasets;
 namespace fs = std::filesystem;
-
-//! Sets (or with nullptr, unsets) an environment variable for one test and restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value, 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 //! A FIFO a thread writes `head` and then `line` into forever, until the reader closes it
 //! (SIGPIPE is ignored meanwhile: the write fails with EPIPE and the thread ends).

@@ -10,7 +10,7 @@ import pytest
 
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE,
                           REPRODUCED, ClaimsError, Scope, evaluate_claim, load_claims)
-from plots.claims.estimates import bimodal_modes, time_bounds
+from plots.estimates import bimodal_modes, time_bounds
 from plots.claims.evaluate import _check_readings
 from plots.load import Benchmark
 from plots.names import FIELDS, parse_name

@@ -13,7 +13,7 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.image import AxesImage
 
 from plots import idw, inner, inner_traffic, kofler, readable
-from plots.claims.estimates import ratio_estimate
+from plots.estimates import ratio_estimate
 from plots.figures import AXIS_TIME_UNITS, inspecting, panel_grid, save_figure, size_axis
 from plots.kriging import data as kriging_data
 from plots.load import load_results

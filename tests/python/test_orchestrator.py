@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO / "harness"))  # harness/run.py's parts, as run.py f
 from orchestrator.binary import cuda_visible_devices  # noqa: E402
 from orchestrator.console import Console  # noqa: E402
 from orchestrator.journal import JournalError, assemble, read_journal  # noqa: E402
+from orchestrator.presets import read_preset  # noqa: E402
 
 
 def copy_orchestrator(repo):
@@ -777,7 +778,8 @@ def test_every_preset_of_the_preset_folder_is_accepted_by_name(work, name):
     binary's registry (`layoutbench suites --json`), not from a list of its own; the model
     step, also from the registry, runs for the presets whose kriging suite asks for it."""
     work.preset_dir = REPO / "harness" / "presets"
-    preset = json.loads((work.preset_dir / f"{name}.json").read_text())
+    named = {p.stem: p for p in work.preset_dir.glob("*.json")}
+    preset = read_preset(named[name], named).document  # with what it extends (compare: paper)
     result = work.run("--preset", name, suites=",".join(preset["suites"]))
     assert result.returncode == 0, result.stderr
     run_dir = work.the_run_dir()

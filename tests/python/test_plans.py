@@ -1,8 +1,8 @@
 """The planner keeps its plans: `layoutbench plan` of the quick and paper presets lists, suite by
 suite in the registry's run order, exactly the benchmarks of tests/python/fixtures/plans/<preset>.txt
-(names are what results, claims and figures key on). A deliberate change of a plan regenerates the
-fixture (the command is in its docstring below) and says so in its commit. Skipped when the binary
-has not been built."""
+(names are what results, claims and figures key on); compare, which extends paper, lists paper's. A
+deliberate change of a plan regenerates the fixture (the command is in its docstring below) and says
+so in its commit. Skipped when the binary has not been built."""
 import json
 import os
 import subprocess
@@ -31,9 +31,9 @@ def planned(preset, data_dir):
     return "".join(layoutbench("plan", "--suite", s, "--preset", preset, data_dir=data_dir) for s in suites)
 
 
-@pytest.mark.parametrize("preset", ["quick", "paper"])
-def test_plan_is_the_committed_list(preset, tmp_path):
-    expected = (PLANS / f"{preset}.txt").read_text().splitlines()
+@pytest.mark.parametrize("preset, listed", [("quick", "quick"), ("paper", "paper"), ("compare", "paper")])
+def test_plan_is_the_committed_list(preset, listed, tmp_path):
+    expected = (PLANS / f"{listed}.txt").read_text().splitlines()
     got = planned(preset, tmp_path).splitlines()
     missing = [n for n in expected if n not in set(got)]
     extra = [n for n in got if n not in set(expected)]

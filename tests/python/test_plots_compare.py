@@ -25,7 +25,6 @@ from tests.python.report_checks import SEVERAL_GPUS, assert_figures_written, one
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "idw_quick"
-PRESETS = Path(__file__).parents[2] / "harness" / "presets"
 _spec = importlib.util.spec_from_file_location("make_compare_fixture",
                                                FIXTURES / "make_compare_fixture.py")
 derived = importlib.util.module_from_spec(_spec)
@@ -341,17 +340,6 @@ def test_several_folders_and_cards_report_keeps_text_inside_every_figure(tmp_pat
     assert_figures_written(out, ("compare_1_ratio", "compare_1_ceiling"))
     labels = (out / "figures" / "idw_fig7.svg").read_text()
     assert f"{derived.GPU_NAME} #1" in labels and "gpu0+" not in labels
-
-
-# ---------------------------------------------------------------------------- preset
-
-def test_compare_preset_is_the_paper_preset_with_enough_repetitions():
-    paper = json.loads((PRESETS / "paper.json").read_text())
-    compare_preset = json.loads((PRESETS / "compare.json").read_text())
-    assert compare_preset["repetitions"] >= 9
-    assert 2 / math.comb(2 * compare_preset["repetitions"], compare_preset["repetitions"]) < 0.05
-    for key in ("min_time_s", "spread_flag_pct", "suites"):
-        assert compare_preset[key] == paper[key], key
 
 
 # ---------------------------------------------------------------------------- the answer first

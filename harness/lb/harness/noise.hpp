@@ -23,7 +23,7 @@ MedianInterval median_interval(std::vector<double> times);
 //! 1 - 2 P(B <= l - 1), B ~ Binomial(n, 1/2): the coverage of [x(l), x(n+1-l)].
 double order_statistic_coverage(std::size_t n, std::size_t l);
 
-//! The bimodality rule (one rule: plots/claims/estimates.py applies the same to results on
+//! The bimodality rule (one rule: plots/estimates.py applies the same to results on
 //! file): of three or more times, some split of the sorted times leaves at least
 //! max(1, ceil(n/10)) on each side, and the gap between the sides exceeds kBimodalGapOfMedian
 //! of the median and kBimodalGapOverRange times the wider side's range. Up to ten repetitions a

@@ -1,6 +1,7 @@
 #pragma once
 //! Presets: named JSON files (harness/presets/*.json: quick, paper, ...) or a user's file,
 //! saying what each suite runs (sizes, variants) and how (repetitions, minimum time).
+//! A preset may extend a named one ("extends": "paper"; merge_preset's rule, docs/cli.md).
 //! Every mistake is reported once as "file:line: problem".
 
 #include <cstddef>
@@ -25,10 +26,19 @@ class PresetError : public std::runtime_error {
 //! The most repetitions a preset may ask for.
 inline constexpr int kMaxRepetitions = 1000;
 
+//! One file of a preset's chain of "extends".
+struct PresetFile {
+  std::string path;
+  std::string text;
+};
+
 struct Preset {
   std::string name;  //!< "quick", "paper" or the file's stem
   std::string path;
   std::string text;  //!< the file's text, to point errors at lines
+  //! The presets it extends, the one it names first (each the next's child); empty without
+  //! "extends". Their keys are merged under this file's (merge_preset).
+  std::vector<PresetFile> extended;
   std::string description;
   int repetitions = 3;
   double min_time_s = 0.05;
@@ -40,10 +50,12 @@ struct Preset {
   double noise_cap_s = 1.0;
   nlohmann::json suites;
 
-  //! A PresetError at the line where `key` first appears in the file (after `within`, the
-  //! name of the object holding it, where given: a key of version_overrides is not the
-  //! suite's key of the same name).
+  //! A PresetError at the line where `key` first appears (after `within`, the name of the
+  //! object holding it, where given: a key of version_overrides is not the suite's key of the
+  //! same name), in this file or else the first it extends that has it (`within` too).
   PresetError error_at(std::string_view key, const std::string& problem, std::string_view within = {}) const;
+  //! Whether `s` appears in the text of this file or of one it extends.
+  bool mentions(std::string_view s) const;
   //! Throws unless every key of `object` (found under `where`) is in `allowed`.
   void check_keys(const nlohmann::json& object, std::string_view where,
                   std::initializer_list<std::string_view> allowed) const;
@@ -115,11 +127,16 @@ std::string preset_dir();
 //! The named presets: the stems of preset_dir()'s *.json files, sorted.
 std::vector<std::string> preset_names();
 //! A named preset (see preset_names) or a path to a JSON file, read with a size limit
-//! (lb::datasets::text::read_bounded: LB_MAX_INPUT_BYTES, else 4 MiB). Throws PresetError
-//! naming file:line for malformed JSON, a key repeated in one object, an unknown key,
-//! repetitions that are not an integer in [1, kMaxRepetitions], and a noise target outside
-//! [0, 100] % or a negative noise cap.
+//! (lb::datasets::text::read_bounded: LB_MAX_INPUT_BYTES, else 4 MiB), each file it extends
+//! too. Throws PresetError naming file:line for malformed JSON, a key repeated in one object,
+//! an unknown key, an "extends" that is not the name of a named preset (a path, a missing
+//! one, not a string) or that comes back round to a file of the chain, repetitions that are
+//! not an integer in [1, kMaxRepetitions], and a noise target outside [0, 100] % or a
+//! negative noise cap.
 Preset load_preset(const std::string& name_or_path);
+//! `child` over `parent`, the rule of "extends": objects merge key by key (recursively), any
+//! other value (number, string, list, null) replaces; nothing removes a key.
+nlohmann::json merge_preset(nlohmann::json parent, const nlohmann::json& child);
 //! `path` as results record it: relative to the source tree's root when it lies inside it
 //! (committed results then name no one's checkout), any other path as given.
 std::string repo_relative(const std::string& path);
