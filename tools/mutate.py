@@ -3,12 +3,12 @@
 
 `python3 tools/mutate.py [--build DIR] [--only ID ...] [--list]` applies each single-line
 mutation of tools/mutations.json (loaders, CPU references, validation checks, the claims
-evaluator, the word -> band map) in place, rebuilds only the targets it names (incremental;
-ccache helps), runs only its tests (a gtest filter on lb_cpu_tests, pytest files), and
-restores the file: the original bytes are put back in a `finally` (also on Ctrl-C or
-SIGTERM), and at the end every mutated file must equal its bytes before the run, and
-`git diff` of the files that were clean before must stay empty. The rebuilt targets are
-rebuilt once more from the restored sources.
+evaluator, the word -> band map, the report's drawn numbers) in place, rebuilds only the
+targets it names (incremental; ccache helps), runs only its tests (a gtest filter on
+lb_cpu_tests, pytest files), and restores the file: the original bytes are put back in a
+`finally` (also on Ctrl-C or SIGTERM), and at the end every mutated file must equal its
+bytes before the run, and `git diff` of the files that were clean before must stay empty.
+The rebuilt targets are rebuilt once more from the restored sources.
 
 Each mutation is `killed` (a test failed, or the run timed out), `survived` (every test
 passed) or `equivalent` (survived, with the written reason why no test can tell). Before the

@@ -334,6 +334,42 @@ def test_fig11_draws_the_points_of_its_own_step_count(tmp_path, tmp_path_factory
     assert checked > 50
 
 
+def test_fig11_is_drawn_at_the_papers_cars_and_steps_before_the_most_run_point():
+    """A shorter sweep run more often (here 3 runs at 100 steps against 2 at the paper's 1000)
+    does not take the figure: the paper's cars and steps come first, the count second."""
+    from types import SimpleNamespace
+    paper = {"network": "n", "cars": inner_traffic.PAPER_CARS, "steps": inner_traffic.PAPER_STEPS}
+    short = {**paper, "cars": 1000, "steps": 100}
+    runs = [SimpleNamespace(app="traffic", params=p) for p in [paper] * 2 + [short] * 3]
+    device = SimpleNamespace(benchmarks=runs)
+    assert inner_traffic.traffic_point(device) == ("n", inner_traffic.PAPER_CARS,
+                                                   inner_traffic.PAPER_STEPS)
+
+
+@pytest.mark.xdist_group("report_inner_quick")
+def test_fig11_draws_each_fields_inline_bytes_and_arena_stacked(tmp_path_factory):
+    """The bytes panels (issue 42 item 3): per AoS run of the swept field, a bar of its
+    `<field>_inline_bytes` and on it one of its `<field>_arena_bytes`, in MiB."""
+    fig, _ = figures_of("inner_quick", tmp_path_factory)["inner_fig11"]
+    device = device_of("inner_quick", tmp_path_factory, "inner")
+    point = inner_traffic.traffic_point(device)
+    checked = 0
+    for field in inner_traffic.FIELDS:
+        inline, arena = panel(fig, f"{inner_traffic.FIELD_NAMES[field]}: bytes, AoS").containers
+        drawn = sorted((i.get_height(), a.get_y(), a.get_height())
+                       for i, a in zip(inline.patches, arena.patches))
+        runs = [b for b in device.benchmarks if b.app == "traffic" and b.layout == "aos"
+                and b.params["field"] == field and (b.params["network"], b.params["cars"],
+                                                    b.params["steps"]) == point]
+        expected = sorted((b.counters[f"{field}_inline_bytes"] / 2**20,
+                           b.counters[f"{field}_inline_bytes"] / 2**20,
+                           b.counters[f"{field}_arena_bytes"] / 2**20) for b in runs)
+        assert drawn == pytest.approx(expected, rel=1e-12), field
+        assert any(a > 0 for *_, a in expected) and any(i != a for i, _, a in expected)
+        checked += len(drawn)
+    assert checked > 20
+
+
 @pytest.mark.xdist_group("report_inner_quick")
 def test_the_footprint_draws_one_panel_where_aos_and_soa_hold_the_same_bytes(
         tmp_path, tmp_path_factory):

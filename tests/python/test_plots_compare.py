@@ -441,3 +441,114 @@ def test_cpu_baselines_measured_once_per_host_serve_every_card(folders, tmp_path
     derived.derive(FIXTURE, tmp_path / "older", cards=2, slow_card=None, host_once=False)
     section, = compare.group_sections(load_results([tmp_path / "older"]).devices)
     assert "measured by 2 cards' processes" in section.body and "once per host, by" not in section.body
+
+
+# ---------------------------------------------------------------------------- pinned numbers
+
+def toy(layout, time_s, repetitions=(), spread=None, size=1):
+    """A GPU benchmark of a suite no paper claims (so no claims are judged), by hand."""
+    return Benchmark(name=f"toy/app/gpu/{layout}/float/size:{size}", paper="toy", app="app",
+                     version="gpu", layout=layout, precision="float", params={"size": size},
+                     device="gpu", preset="quick", source=Path("x"), time_s=time_s,
+                     spread=spread, repetitions_s=tuple(repetitions))
+
+
+def toy_device(label, benchmarks, ceilings=None):
+    from plots.load import Device, ResultFile
+    context = {"lb": {"gpu": {"name": label}, "ceilings": ceilings or {}}}
+    files = (ResultFile(Path(f"{label}/toy.gpu0.json"), "toy", 0, context, 0, ()),)
+    return Device(label, "quick", Path(label), files, tuple(benchmarks))
+
+
+# B/A per layout without repetitions (the ratio of medians): 0.5, 2 and 0.8, whose geometric
+# mean is 0.8^(1/3) (the arithmetic mean 1.1); the quartiles of their logs lie halfway
+# between neighbours: sqrt(0.5 · 0.8) and sqrt(0.8 · 2).
+TOY_TIMES = {"aos": (1.0, 0.5), "soa": (1.0, 2.0), "tiled": (2.0, 1.6)}
+TOY_MEAN = 0.8 ** (1 / 3)
+
+
+@pytest.fixture(scope="module")
+def toy_comparison():
+    a = toy_device("GPU A", [toy(l, t) for l, (t, _) in TOY_TIMES.items()],
+                   {"copy_bandwidth_gbs": 2000.0, "fp32_fma_per_s": 50e12})
+    b = toy_device("GPU B", [toy(l, t) for l, (_, t) in TOY_TIMES.items()],
+                   {"copy_bandwidth_gbs": 4000.0, "fp32_fma_per_s": 40e12})
+    return compare.compare_devices(a, b)
+
+
+def test_without_repetitions_each_ratio_is_b_over_a_of_the_medians(toy_comparison):
+    table = {r.split(" | ")[0][3:-1]: r.split(" | ") for r in
+             compare.benchmark_table(toy_comparison).splitlines()[2:]}
+    for layout, (a, b) in TOY_TIMES.items():
+        cells = table[f"toy/app/gpu/{layout}/float/size:1"]
+        assert cells[3] == f"{b / a:#.3g}" and cells[4] == "no repetitions", cells
+
+
+def test_the_summary_tables_give_the_geometric_mean_of_the_ratios(toy_comparison):
+    text = compare.summary_tables(toy_comparison)
+    assert f"| toy | 3 | {TOY_MEAN:#.3g} | — |" in text  # per suite
+    assert f"| toy/app/gpu | 3 | {TOY_MEAN:#.3g} | — |" in text  # per version
+    assert "| aos | 1 | 0.500 | — |" in text and "| soa | 1 | 2.00 | — |" in text
+
+
+def test_the_answer_states_the_mean_its_words_quartiles_and_the_ceilings_prediction(
+        toy_comparison):
+    answer = compare.suite_answers(toy_comparison)
+    assert answer.startswith(f"- **toy** (3 benchmark(s)): B takes **{TOY_MEAN:#.3g}×** A's GPU "
+                             f"time, B {1 / TOY_MEAN - 1:.0%} faster (")  # 8 %, not 1 − 0.93
+    assert (f"the middle half of its benchmarks {math.sqrt(0.5 * 0.8):#.3g}–"
+            f"{math.sqrt(0.8 * 2):#.3g})") in answer
+    # no benchmark is modelled: the ceilings alone, A's over B's (2000 / 4000, 50 / 40)
+    assert answer.endswith("the ceilings alone predict 0.500× where copy bandwidth binds, "
+                           "1.25× where FP32 FMA binds.")
+    ceilings = compare.ceilings_table(toy_comparison)
+    assert "| copy_bandwidth_gbs | 2000 | 4000 | 0.500 |" in ceilings
+    assert "| fp32_fma_per_s | 5e+13 | 4e+13 | 1.25 |" in ceilings
+
+
+def test_the_ratio_figure_draws_each_ratio_and_the_geometric_mean(toy_comparison, tmp_path):
+    from plots.figures import inspecting
+    drawn = {}
+    with inspecting(lambda stem, fig, _: drawn.setdefault(stem, fig)):
+        compare.ratio_figure(toy_comparison, tmp_path, "ratio")
+    lines = {l.get_label(): l for l in drawn["ratio"].axes[0].lines}
+    each = lines["each benchmark"]
+    assert sorted(each.get_xdata()) == pytest.approx(sorted(b / a for a, b in TOY_TIMES.values()))
+    assert list(lines["geometric mean"].get_xdata()) == pytest.approx([TOY_MEAN])
+
+
+def test_the_repetitions_note_counts_the_significant_benchmarks_by_direction():
+    a = [1.0, 1.1, 1.2, 1.3]
+    faster, slower = [t / 2 for t in a], [t * 2 for t in a]
+    comparison = compare.compare_devices(
+        toy_device("GPU A", [toy("aos", 1.15, a), toy("soa", 1.15, a), toy("tiled", 1.15, a)]),
+        toy_device("GPU B", [toy("aos", 0.575, faster), toy("soa", 2.3, slower),
+                             toy("tiled", 0.55, faster)]))
+    assert "3 differ at p < 0.05 (2 B faster, 1 B slower)" in compare.repetitions_note(comparison)
+
+
+# Three cards, three benchmarks (times, repetition spreads per card), each against one rule:
+# x: a spread of 0.10 / 1.04 over a noise of 3 %: flagged, card 1 the slowest;
+# y: a spread of 5 % under 2 × the noisiest card's 3 % (not under 2 × the quietest's 1 %);
+# z: a spread of 1.5 % under the 2 % floor (not under 2 × its 0.2 % noise).
+CARDS = {"x": ((1.00, 1.10, 1.04), (0.01, 0.03, 0.02)),
+         "y": ((1.00, 1.05, 1.00), (0.01, 0.03, 0.01)),
+         "z": ((1.00, 1.00, 1.015), (0.001, 0.001, 0.002))}
+
+
+def test_each_card_rule_reads_its_own_quantity():
+    cards = [toy_device(f"card {k}", [toy(layout, times[k], spread=spreads[k])
+                                      for layout, (times, spreads) in CARDS.items()])
+             for k in range(3)]
+    rows = {name.split("/")[3]: rest for name, *rest in compare.card_spread(cards)}
+    assert rows["x"] == [pytest.approx(0.10 / 1.04), pytest.approx(0.03), True, "card 1"]
+    assert rows["y"] == [pytest.approx(0.05), pytest.approx(0.03), False, "card 1"]
+    assert rows["z"] == [pytest.approx(0.015), pytest.approx(0.002), False, "card 2"]
+    summary = compare._spread_summary(list(compare.card_spread(cards)))
+    assert summary == (" GPU-to-GPU spread over the 3 benchmarks: median 5.0%, largest 9.6% "
+                       "(`toy/app/gpu/x/float/size:1`).")
+    table = compare.card_table(cards, list(compare.card_spread(cards)))
+    for k in range(3):
+        relative = [times[k] / sorted(times)[1] for times, _ in CARDS.values()]
+        mean = math.exp(sum(map(math.log, relative)) / 3)
+        assert f"| card {k} | {mean:#.3g} | {1 if k == 1 else 0} |" in table

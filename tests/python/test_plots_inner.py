@@ -210,6 +210,29 @@ def test_fig11_states_the_papers_times_beside_ours_and_that_ours_are_not_split(r
         "| Cell::incoming N = 1: arena | 3.49 MB | 1.59 MB |"
 
 
+# The paper's configurations (Fig. 11's table rows) as our runs: field swept, layout, strategy,
+# N (None: any, the only run of that field and layout).
+OURS = {"SoA, every array full": ("none", "soa", None, None),
+        "AoS, every array full": ("none", "aos", None, None),
+        "SoA, Car::path as object": ("path", "soa", "object", None),
+        "SoA, Car::path full": ("path", "soa", "full", None),
+        "SoA, Car::path partial N = 0": ("path", "soa", "partial", 0),
+        "SoA, Car::path partial N = 6": ("path", "soa", "partial", 6),
+        "SoA, Car::path partial N = 15": ("path", "soa", "partial", 15)}
+
+
+def test_fig11s_table_gives_each_configuration_the_time_of_its_own_run(report, device):
+    """Issue 42 item 3: each row's time is the run of that field, layout, strategy and N."""
+    from plots.text import time_cell
+    fig11 = section_of((report / "REPORT.md").read_text(), "Fig. 11 — traffic simulation")
+    rows = {r.split(" | ")[0][2:]: r.split(" | ") for r in fig11.splitlines() if r.startswith("| ")}
+    for what, (field, layout, version, inline) in OURS.items():
+        (run,) = [b for b in device.benchmarks if b.app == "traffic"
+                  and (b.params["field"], b.layout) == (field, layout)
+                  and version in (None, b.version) and inline in (None, b.params["inline"])]
+        assert rows[what][-1] == f"{time_cell(run.time_s)} |", what
+    assert len({rows[what][-1] for what in OURS}) > 4  # the runs' times differ
+
 def test_the_speed_goal_is_stated_once_in_its_own_section_not_again_in_fig11(report):
     text = (report / "REPORT.md").read_text()
     fig11 = section_of(text, "Fig. 11 — traffic simulation")

@@ -16,7 +16,7 @@ from plots.__main__ import main
 from plots.figures import TextOutsideFigure, UnreadableFigure
 from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, REPRODUCED, Scope,
                           evaluate_claim, load_claims)
-from plots.kofler_data import method_layout_text
+from plots.kofler_data import PROGRAMS, method_layout_text
 from plots.kofler_label import method_choice, runs_as
 from plots.load import Benchmark, ResultsError
 from plots.names import parse_name
@@ -675,3 +675,100 @@ def test_the_regret_figure_draws_each_mean_and_the_goal_on_the_mean_alone(report
     at_mean = [l.get_ydata()[0] for l in drawn if abs(l.get_xdata()[0] - mean_x) < 0.5]
     assert at_mean == [pytest.approx(expected)]
     assert f"over {len(regrets)} program/precision/size point(s): {expected:.2f}×" in text
+
+
+def regret_expected(chosen, fastest):
+    """(value, low, high) of time(chosen) / time(fastest), worked out here from the medians
+    and the repetitions' extremes (not through plots' speedup)."""
+    from plots.claims.estimates import time_bounds
+    (c_low, c_high), (f_low, f_high) = time_bounds(chosen), time_bounds(fastest)
+    return chosen.time_s / fastest.time_s, c_low / f_high, c_high / f_low
+
+
+def regret_points(ax):
+    """{(group, colour): (value, low, high)} of the regret points drawn on `ax`."""
+    out = {}
+    for container in ax.containers:
+        line, _, (whiskers, *_) = container.lines
+        (segment,) = whiskers.get_segments()
+        low, high = sorted(y for _, y in segment)
+        out[round(line.get_xdata()[0]), line.get_color()] = (line.get_ydata()[0], low, high)
+    return out
+
+
+def test_the_regret_figure_draws_every_points_regret_and_its_interval(report, tmp_path_factory):
+    """Issue 42 item 3: each drawn point is time(choice) / time(fastest) of its program,
+    precision and size, its whisker the repetitions' extremes; the mean group's whiskers the
+    geometric means of the ends."""
+    import math
+    from plots.kofler_method import REGRET_COLORS, REGRET_GROUPS_PER_ROW, regret_rows
+    from plots.load import load_results
+    from tests.python.report_checks import figures_of
+    folder, _ = report
+    fig, _ = figures_of("kofler_quick", tmp_path_factory)["kofler_regret"]
+    (device,) = [d.for_paper("kofler") for d in load_results([folder]).devices]
+    rows = regret_rows(device)
+    panels = [regret_points(ax) for ax in fig.axes if ax.get_visible()]
+    per_layout = {}
+    for k, (*_, fastest, _, method) in enumerate(rows):
+        drawn = panels[k // REGRET_GROUPS_PER_ROW]
+        for layout, chosen in method.items():
+            expected = regret_expected(chosen, fastest)
+            per_layout.setdefault(layout, []).append(expected)
+            assert drawn[k % REGRET_GROUPS_PER_ROW, REGRET_COLORS[layout]] == \
+                pytest.approx(expected, rel=1e-9), (k, layout)
+    mean_group = len(rows) % REGRET_GROUPS_PER_ROW
+    for layout, points in per_layout.items():
+        geometric = [math.exp(sum(math.log(p[i]) for p in points) / len(points)) for i in range(3)]
+        assert panels[-1][mean_group, REGRET_COLORS[layout]] == pytest.approx(geometric, rel=1e-9)
+    assert sum(map(len, panels)) == sum(map(len, per_layout.values())) + len(per_layout)
+
+
+def test_the_regret_table_shows_each_points_regret_and_its_time_over_aos(report):
+    """Every row's numbers, worked out from the benchmarks: the regret of kdlg-tree and of
+    kdlg over the fastest measured layout, and time(AoS) / time(kdlg-tree), with intervals."""
+    from plots.kofler_method import regret_rows
+    from plots.load import load_results
+    from plots.text import count_label
+    folder, text = report
+    (device,) = [d.for_paper("kofler") for d in load_results([folder]).devices]
+    table = {(r[0], r[1], r[2]): r for r in rows_after(text, "Regret — the method's choice")}
+
+    def cell(ratio):
+        value, low, high = ratio
+        return f"{value:.2f}× [{low:.3g}–{high:.3g}]"
+
+    checked = 0
+    for app, precision, size, fastest, aos, method in regret_rows(device):
+        row = table[PROGRAMS[app], precision, count_label(size)]
+        for column, layout in ((7, "kdlg-tree"), (8, "kdlg")):
+            assert row[column] == cell(regret_expected(method[layout], fastest)), (row, layout)
+        assert row[9].removesuffix(" slower") == cell(regret_expected(aos, method["kdlg-tree"]))
+        checked += 1
+    assert checked == len(table) == 8
+
+
+@pytest.mark.parametrize("value, low, high, goal", [
+    (1.04, 1.03, 1.05, "met"),
+    (1.04, 1.03, 1.06, "inconclusive (the interval straddles it)"),  # its value below the goal
+    (1.06, 1.04, 1.08, "inconclusive (the interval straddles it)"),  # its value above the goal
+    (1.07, 1.051, 1.09, "missed"),
+])
+def test_the_regret_goal_is_judged_on_the_whole_interval_of_the_mean(value, low, high, goal):
+    from plots.claims.estimates import Estimate
+    from plots.kofler_method import _goal
+    assert _goal(Estimate(value, low, high)) == goal
+
+
+def test_the_regret_mean_counts_the_points_that_measured_each_layout(report):
+    """Without kdlg-tree at one point, its geometric mean is over the 7 others; kdlg's over 8."""
+    from plots.kofler_method import _summary, regret_rows
+    from plots.load import load_results
+    folder, _ = report
+    (device,) = [d.for_paper("kofler") for d in load_results([folder]).devices]
+    dropped = next(b for b in device.benchmarks if b.layout == "kdlg-tree" and b.app == "nbody")
+    device = replace(device, benchmarks=tuple(b for b in device.benchmarks if b is not dropped))
+    lines = _summary(device, regret_rows(device), [device])
+    assert [l.split(":")[0] for l in lines[:2]] == [
+        "- geometric-mean regret of kdlg-tree over 7 program/precision/size point(s)",
+        "- geometric-mean regret of kdlg over 8 program/precision/size point(s)"]
