@@ -892,16 +892,17 @@ std::pair<std::size_t, std::size_t> claim_cells_at_once(std::uint32_t threads, s
 TEST(TrafficParallel, AtomicClaimMinKeepsTheLowestOfClaimsAtOnce) {
   // Claims that close together interleave: a lost update (a thread storing its id over a
   // lower one stored since it read the cell) leaves a cell above its lowest claim for good.
-  // Rounds of 0.13 s until 20,000 cells were claimed by several threads at once (at most 8: a
-  // busy machine may rarely run two of the threads together). A plain `if (id < c) c = id`
-  // failed this in every run on a loaded 2-core machine (docs/traffic.md); the CAS loop cannot.
+  // Rounds of 0.13 s until 20,000 cells were claimed by several threads at once (at most 40:
+  // on a busy machine the threads may seldom run together). A plain `if (id < c) c = id` left
+  // 1-3 % of such cells wrong on a loaded 2-core machine (docs/traffic.md); the CAS loop cannot.
   std::size_t contested = 0, wrong = 0;
-  for (int round = 0; round < 8 && contested < 20000; ++round) {
+  for (int round = 0; round < 40 && contested < 20000; ++round) {
     const auto [c, w] = claim_cells_at_once(4, 1u << 17);
     contested += c;
     wrong += w;
   }
   EXPECT_EQ(wrong, 0u) << "cells left above their lowest claim, of " << contested << " claimed by several threads";
+  if (contested == 0) GTEST_SKIP() << "the threads never ran at once: nothing checked";
 }
 
 TEST(TrafficParallel, TheHandMadeNetworksStepAsTheReference) {
