@@ -119,7 +119,8 @@ const BenchReference& bench_reference(const TrafficSource& s, const traffic::Net
   for (std::uint32_t t = 0; t < steps; ++t) {
     traffic::reference_step_parallel(net, state);
     const auto n = static_cast<std::int64_t>(state.cars.size());
-#pragma omp parallel for schedule(static) reduction(+ : path_cells)
+    const bool parallel = state.cars.size() >= traffic::kParallelMinObjects;
+#pragma omp parallel for if (parallel) schedule(static) reduction(+ : path_cells)
     for (std::int64_t k = 0; k < n; ++k) path_cells += state.cars[k].path_length;
   }
   r.path_cells = static_cast<double>(path_cells);
