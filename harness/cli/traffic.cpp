@@ -33,7 +33,7 @@ void add_traffic_command(CLI::App& app, TrafficCommand& c) {
       ->check(non_negative_integer())
       ->capture_default_str();
   c.cmd->add_option("--device", c.device,
-                    "cpu (the reference, or with --layout the layouts' code on the host) or gpu")
+                    "cpu (the reference, on OpenMP's threads, or with --layout the layouts' code on the host) or gpu")
       ->check(one_of({"cpu", "gpu"}))
       ->capture_default_str();
   c.cmd->add_option("--layout", c.layout, "aos or soa for every class (default: the reference on cpu, soa on gpu)")
@@ -110,7 +110,7 @@ int TrafficCommand::run() const {
       sim->run(static_cast<std::uint32_t>(n));
       sim->wait();
     } else {
-      for (std::size_t i = 0; i < n; ++i) traffic::reference_step(net, state);
+      for (std::size_t i = 0; i < n; ++i) traffic::reference_step_parallel(net, state);
     }
     k += n;
     progress.update(k);

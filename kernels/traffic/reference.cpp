@@ -1,16 +1,23 @@
 // The CPU reference of the traffic simulation: the initial state and one step, the phases of
-// lb/traffic/model.hpp one after another, each over its objects in id order, on plain vectors.
+// lb/traffic/model.hpp one after another, each over its objects in id order (or, in the
+// parallel step, an OpenMP loop over them), on plain vectors.
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <stdexcept>
+#include <type_traits>
 
 #include "lb/traffic/simulation.hpp"
 
 namespace lb::traffic {
 namespace {
 
-//! The world accessor of lb/traffic/model.hpp over the reference's vectors.
+//! The world accessor of lb/traffic/model.hpp over the reference's vectors. Parallel: claims
+//! through atomic_claim_min (the GPU's atomicMin) and clears as atomic stores (several cars may
+//! clear one cell; the same value); every other write of a phase is to a datum no other object
+//! of that phase reads or writes.
+template <bool Parallel>
 struct HostWorld {
   const Network& net;
   State& s;
@@ -32,9 +39,17 @@ struct HostWorld {
   void set_controller_limit(std::uint32_t c, std::uint8_t v) { s.controller_limit[c] = v; }
   std::uint32_t claim(std::uint32_t c) const { return s.claim[c]; }
   void claim_min(std::uint32_t c, std::uint32_t id) {
-    if (id < s.claim[c]) s.claim[c] = id;
+    if constexpr (Parallel)
+      atomic_claim_min(s.claim[c], id);
+    else if (id < s.claim[c])
+      s.claim[c] = id;
   }
-  void clear_claim(std::uint32_t c) { s.claim[c] = kNone; }
+  void clear_claim(std::uint32_t c) {
+    if constexpr (Parallel)
+      std::atomic_ref<std::uint32_t>(s.claim[c]).store(kNone, std::memory_order_relaxed);
+    else
+      s.claim[c] = kNone;
+  }
   void set_occupant(std::uint32_t c, std::uint32_t id) { s.occupant[c] = id; }
 };
 
@@ -100,18 +115,33 @@ State initial_state(const Network& net, std::size_t cars, std::uint64_t seed) {
   return s;
 }
 
-void reference_step(const Network& net, State& s, Order order) {
-  HostWorld w{net, s};
-  // Each phase visits its objects in id order (or the reverse).
-  auto each = [order](std::size_t n, auto&& f) {
-    for (std::size_t i = 0; i < n; ++i) f(static_cast<std::uint32_t>(order == Order::ascending ? i : n - 1 - i));
-  };
+namespace {
+
+//! f(i), counted: its result (a bool: whether the object did what the phase counts), 0 for void.
+template <class F>
+std::uint64_t counted(F& f, std::uint32_t i) {
+  if constexpr (std::is_void_v<std::invoke_result_t<F&, std::uint32_t>>) {
+    f(i);
+    return 0;
+  } else {
+    return f(i);
+  }
+}
+
+//! One step: the phases in order, each through each(n, f), which calls f for the objects 0 .. n-1
+//! (in any order, or in parallel) and returns the sum of their counts.
+template <bool Parallel, class Each>
+void step(const Network& net, State& s, Each&& each) {
+  HostWorld<Parallel> w{net, s};
   const auto cars = static_cast<std::uint32_t>(s.cars.size());
-  // (a) controllers
-  each(net.lights.size(), [&](std::uint32_t l) {
-    step_light(w, s.lights[l], Groups<kMaxLightGroups>{net.lights[l].groups, net.lights[l].group_count});
+  // (a) controllers: the lights, then the yield controllers (one loop: they write disjoint cells)
+  const auto lights = static_cast<std::uint32_t>(net.lights.size());
+  each(net.lights.size() + net.yields.size(), [&](std::uint32_t i) {
+    if (i < lights)
+      step_light(w, s.lights[i], Groups<kMaxLightGroups>{net.lights[i].groups, net.lights[i].group_count});
+    else
+      step_yield(w, Groups<kYieldGroups>{net.yields[i - lights].groups, kYieldGroups});
   });
-  each(net.yields.size(), [&](std::uint32_t y) { step_yield(w, Groups<kYieldGroups>{net.yields[y].groups, kYieldGroups}); });
   // (b) plan
   each(cars, [&](std::uint32_t k) {
     Path path{s.cars[k].path};
@@ -119,16 +149,40 @@ void reference_step(const Network& net, State& s, Order order) {
   });
   // (c) claims, then the conflict rule
   each(cars, [&](std::uint32_t k) { claim_path(w, s.cars[k], Path{s.cars[k].path}, k); });
-  each(cars, [&](std::uint32_t k) { s.conflicts += resolve_claims(w, s.cars[k], Path{s.cars[k].path}, k); });
+  s.conflicts += each(cars, [&](std::uint32_t k) { return resolve_claims(w, s.cars[k], Path{s.cars[k].path}, k); });
   // (d) move; sinks
-  each(cars, [&](std::uint32_t k) { s.left += move_car(w, s.cars[k], Path{s.cars[k].path}, k); });
+  s.left += each(cars, [&](std::uint32_t k) { return move_car(w, s.cars[k], Path{s.cars[k].path}, k); });
   // (e) reactivation
   if (cars > 0) {
     const std::uint32_t shift = reactivation_shift(s.seed, s.step);
     const auto cells = static_cast<std::uint32_t>(net.cells.size());
-    each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_car(w, s.cars[k], k, cells, cars, shift); });
+    s.reactivated +=
+        each(cars, [&](std::uint32_t k) { return reactivate_car(w, s.cars[k], k, cells, cars, shift); });
   }
   ++s.step;
+}
+
+}  // namespace
+
+void reference_step(const Network& net, State& s, Order order) {
+  step<false>(net, s, [order](std::size_t n, auto&& f) {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      sum += counted(f, static_cast<std::uint32_t>(order == Order::ascending ? i : n - 1 - i));
+    return sum;
+  });
+}
+
+void reference_step_parallel(const Network& net, State& s, int threads, std::size_t min_objects) {
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+  step<true>(net, s, [team, min_objects](std::size_t n, auto&& f) {
+    std::uint64_t sum = 0;
+    const auto count = static_cast<std::int64_t>(n);
+    // The region's end is the phase's barrier: the next phase reads what this one wrote.
+#pragma omp parallel for if (n >= min_objects) num_threads(team) schedule(static) reduction(+ : sum)
+    for (std::int64_t i = 0; i < count; ++i) sum += counted(f, static_cast<std::uint32_t>(i));
+    return sum;
+  });
 }
 
 }  // namespace lb::traffic

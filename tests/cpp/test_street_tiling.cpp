@@ -219,13 +219,15 @@ TEST_F(StreetTiling, TwoByOneRunsTheCpuReferenceWithItsInvariants) {
   EXPECT_EQ(info.streets.cells, net.cells.size());
   EXPECT_EQ(info.streets.joint_streets, 4u);
   EXPECT_EQ(info.streets.components, 1u);
-  lb::traffic::State ascending = lb::traffic::initial_state(net, 60, 7), descending = ascending;
+  lb::traffic::State ascending = lb::traffic::initial_state(net, 60, 7), descending = ascending, parallel = ascending;
   for (int step = 0; step < 20; ++step) {
     lb::traffic::reference_step(net, ascending);
     lb::traffic::reference_step(net, descending, lb::traffic::Order::descending);
+    lb::traffic::reference_step_parallel(net, parallel, 4, 1);
     ASSERT_EQ(lb::traffic::check_invariants(net, ascending), "") << "after step " << step + 1;
   }
   EXPECT_EQ(lb::traffic::checksum(ascending), lb::traffic::checksum(descending));
+  EXPECT_EQ(lb::traffic::checksum(ascending), lb::traffic::checksum(parallel));
   // Cars moved: some cell of the second copy or a joint is occupied at the end, or was passed.
   std::size_t moving = 0;
   for (const auto& car : ascending.cars) moving += car.velocity > 0;

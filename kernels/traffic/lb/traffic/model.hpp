@@ -14,7 +14,7 @@
 //!   (c) claim: every car claims the cells it would drive through (claim = lowest car id,
 //!       atomicMin on the GPU); resolve: a car stops before the first cell another car won;
 //!   (d) move: a car releases its cell and occupies its last won cell, or leaves at a sink;
-//!       it clears the claims along its path;
+//!       it clears the claims along its path (cars clearing one cell store the same kNone);
 //!   (e) reactivate: an inactive car takes the first free non-sink cell of its slice of the
 //!       cell array (slices of different cars never overlap).
 //!

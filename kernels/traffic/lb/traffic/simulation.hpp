@@ -1,11 +1,12 @@
 #pragma once
 //! The traffic simulation on the host: the network the rules run on (built from a loaded
 //! street network, with the classes' array limits enforced), the simulation state, the
-//! initial state, the sequential CPU reference (lb/traffic/model.hpp's phases in order) and
-//! the validation every version shares (checksum, invariants, the state as CSV).
-//! docs/traffic.md states the rules.
+//! initial state, the sequential CPU reference (lb/traffic/model.hpp's phases in order), its
+//! parallel twin (OpenMP, the same state) and the validation every version shares (checksum,
+//! invariants, the state as CSV). docs/traffic.md states the rules.
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -103,6 +104,29 @@ enum class Order { ascending, descending };
 //! objects in id order (descending: in reverse, which must give the same state, as any order
 //! or a parallel run must; the tests compare).
 void reference_step(const Network& net, State& s, Order order = Order::ascending);
+
+//! A phase of fewer objects runs on the calling thread in reference_step_parallel: a parallel
+//! region costs microseconds on idle cores and milliseconds where every core is busy (tests
+//! side by side), more than a small phase's work (lower Manhattan, 5000 cars: ~2 ms a step for
+//! all phases; 2 threads on a loaded 2-core machine made its 1000 steps 41 s instead of 2.5 s).
+inline constexpr std::size_t kParallelMinObjects = 16384;
+
+//! The same step with each phase of at least `min_objects` objects an OpenMP loop over them on
+//! `threads` threads (0: OpenMP's default): claims through atomic_claim_min, the counters as
+//! reductions, so the state is reference_step's, bit for bit (the tests compare). Needs what
+//! build_network guarantees and the GPU relies on too: a cell in at most one signal group, a
+//! group in one controller.
+void reference_step_parallel(const Network& net, State& s, int threads = 0,
+                             std::size_t min_objects = kParallelMinObjects);
+
+//! claim = min(claim, id) with other threads doing the same (the GPU's atomicMin): a CAS loop,
+//! relaxed (the phase's barrier orders it before the claims are read).
+inline void atomic_claim_min(std::uint32_t& claim, std::uint32_t id) {
+  std::atomic_ref<std::uint32_t> a(claim);
+  std::uint32_t seen = a.load(std::memory_order_relaxed);
+  while (id < seen && !a.compare_exchange_weak(seen, id, std::memory_order_relaxed)) {
+  }
+}
 
 //! The final state's checksum: every field of State (docs/traffic.md, "Validation"): the
 //! step, seed, dawdle threshold and counters, every car (cell, velocity, max velocity, path
