@@ -68,6 +68,7 @@ esac
 [ "$scope/$tool" = quick/racecheck ] && export LB_GPU_TEST_VERSIONS=tiled,roofline
 # The GPU tests decide for themselves that a GPU should be there: a skip here means it is not.
 export LB_REQUIRE_GPU=1
+export LB_UNDER_SANITIZER=$tool  # timing relations are not checked under a sanitizer
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -39,6 +39,9 @@ class Stage {
     void* p = nullptr;
     check(cudaMalloc(&p, records_ * sizeof(Value)), "cudaMalloc (record stage)");
     p_ = static_cast<Value*>(p);
+    // A record's padding is never stored by the kernels: zeroed, the copy back reads defined
+    // bytes (compute-sanitizer's initcheck flagged the download's copy) and hands out zeros.
+    check(cudaMemsetAsync(p_, 0, records_ * sizeof(Value), stream_), "cudaMemset (record stage)");
   }
   ~Stage() {
     cudaStreamSynchronize(stream_);  // the last chunk's copy or kernel may still use it
