@@ -680,7 +680,7 @@ def test_the_regret_figure_draws_each_mean_and_the_goal_on_the_mean_alone(report
 def regret_expected(chosen, fastest):
     """(value, low, high) of time(chosen) / time(fastest), worked out here from the medians
     and the repetitions' extremes (not through plots' speedup)."""
-    from plots.claims.estimates import time_bounds
+    from plots.estimates import time_bounds
     (c_low, c_high), (f_low, f_high) = time_bounds(chosen), time_bounds(fastest)
     return chosen.time_s / fastest.time_s, c_low / f_high, c_high / f_low
 
@@ -755,7 +755,7 @@ def test_the_regret_table_shows_each_points_regret_and_its_time_over_aos(report)
     (1.07, 1.051, 1.09, "missed"),
 ])
 def test_the_regret_goal_is_judged_on_the_whole_interval_of_the_mean(value, low, high, goal):
-    from plots.claims.estimates import Estimate
+    from plots.estimates import Estimate
     from plots.kofler_method import _goal
     assert _goal(Estimate(value, low, high)) == goal
 
