@@ -53,7 +53,7 @@ class SortVariant : public Variant {
     out_ = std::make_unique<layout::DeviceStorage<M>>(mapping_);
     // made on the device, no host copy and upload per case; a tile's padding zero, as a host
     // layout's is
-    fill_blobs(in_->view(), 0, stream);
+    layout::fill_blobs(in_->view(), 0, stream);
     lb::kofler::sort_fill_input(in_->view(), stream);
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (sort input)");
     if constexpr (std::is_same_v<M, lb::kofler::SortSoA>)

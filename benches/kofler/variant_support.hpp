@@ -14,25 +14,18 @@
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/layout/device_storage.hpp"
 #include "lb/kofler/agreement.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/view.hpp"
 
 namespace lb::harness::kofler {
 
-//! Sets every byte of every blob of a device view to `byte`.
-template <class M>
-void fill_blobs(const layout::View<M>& v, int byte, cudaStream_t stream) {
-  for (std::size_t b = 0; b < M::blob_count; ++b)
-    if (v.mapping.blob_bytes(b) > 0)
-      check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemsetAsync (blobs)");
-}
-
 //! Fills every blob of a device view with 0xFF bytes: NaN in every float and double, 2^32 - 1
 //! in every unsigned: values no correct run leaves.
 template <class M>
 void poison_blobs(const layout::View<M>& v, cudaStream_t stream) {
-  fill_blobs(v, 0xFF, stream);
+  layout::fill_blobs(v, 0xFF, stream);
 }
 
 //! The harness's check from an agreement: its verdict (message prefixed with `context`) and

@@ -183,13 +183,6 @@ T* device_alloc(std::size_t count) {
   return static_cast<T*>(p);
 }
 
-template <class M>
-void fill_blobs(const layout::DeviceStorage<M>& storage, int byte, cudaStream_t stream) {
-  const auto v = storage.view();
-  for (std::size_t b = 0; b < M::blob_count; ++b)
-    check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemset (poison)");
-}
-
 }  // namespace
 
 void CudaFree::operator()(void* p) const { cudaFree(p); }
@@ -209,14 +202,14 @@ void Engine<M>::load_snapshot(const Population& pop) {
   if (pop.size() > cfg_.agent_capacity) throw std::invalid_argument("SAMPO: snapshot exceeds the agent capacity");
   // Laid out on the device: only the population crosses the bus, not the capacity (6x more
   // at the paper's sizes); zeros beyond it, as a host-built layout has.
-  fill_blobs(snapshot_, 0, nullptr);
+  layout::fill_blobs(snapshot_.view(), 0, nullptr);
   layout::upload_records(snapshot_.view(), pop.data(), pop.size(), nullptr);
   snapshot_size_ = u32(pop.size());
 }
 
 template <class M>
 void Engine<M>::poison(cudaStream_t stream) {
-  for (auto& b : buffers_) fill_blobs(*b, 0xFF, stream);
+  for (auto& b : buffers_) layout::fill_blobs(b->view(), 0xFF, stream);
   check(cudaMemsetAsync(stats_.get(), 0xFF, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (poison)");
 }
 

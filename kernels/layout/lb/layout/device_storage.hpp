@@ -12,6 +12,15 @@
 
 namespace lb::layout {
 
+//! Sets every byte of every blob of a device view to `byte` (0: zeros, as a host layout's
+//! padding; 0xFF: a poison no correct run leaves), in stream order.
+template <StorageMapping M>
+void fill_blobs(const View<M>& v, int byte, cudaStream_t stream = nullptr) {
+  for (std::size_t b = 0; b < M::blob_count; ++b)
+    if (v.mapping.blob_bytes(b) > 0)
+      check(cudaMemsetAsync(v.blobs[b], byte, v.mapping.blob_bytes(b), stream), "cudaMemsetAsync (layout blobs)");
+}
+
 template <StorageMapping M>
 class DeviceStorage {
  public:
