@@ -5,12 +5,12 @@
 //! poisoned with a sentinel) unchanged (lb/inner/synthetic_image.hpp: on every core, against
 //! the input image; no expected image). No fmt here: nvcc cannot compile its format strings.
 
-#include <cstring>
 #include <string>
 #include <memory>
 #include <set>
 
 #include "inner/programs.hpp"
+#include "lb/common/host_threads.hpp"
 #include "lb/exec/gpu_launcher.cuh"
 #include "lb/inner/synthetic.hpp"
 #include "lb/inner/synthetic_image.hpp"
@@ -57,7 +57,7 @@ class Synthetic final : public SyntheticVariant {
     layout::HostStorage<M> got(input_->mapping(), layout::uninitialized);  // the download writes every byte
     device_->download(got, stream);
     const lb::inner::SyntheticCheck c = lb::inner::check_synthetic_output(got, *input_, in_);
-    lb::inner::release_openmp_pool();  // the timed loop follows
+    lb::release_host_threads();  // the timed loop follows
     Check check;
     check.ok = c.ok;
     check.message = c.message;

@@ -42,6 +42,7 @@
 #include <fmt/format.h>
 
 #include "inner/programs.hpp"
+#include "lb/common/host_threads.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "lb/traffic/layouts.hpp"
 
@@ -124,6 +125,7 @@ const BenchReference& bench_reference(const TrafficSource& s, const traffic::Net
     for (std::int64_t k = 0; k < n; ++k) path_cells += state.cars[k].path_length;
   }
   r.path_cells = static_cast<double>(path_cells);
+  lb::release_host_threads();  // no idle OpenMP threads spinning beside the runs that follow
   r.checksum = traffic::checksum(state);
   return cache.emplace(key, std::move(r)).first->second;
 }

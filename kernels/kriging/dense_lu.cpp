@@ -134,8 +134,6 @@ void update_right_of_panel(double* a, int m, int k0, int k1, std::vector<double>
 
 int omp_threads(int threads) { return threads > 0 ? threads : std::max(1, omp_get_max_threads()); }
 
-bool release_host_threads() { return omp_pause_resource_all(omp_pause_soft) == 0; }
-
 DenseLu::DenseLu(std::vector<double> a, int m, int threads)
     : m_(m), threads_(omp_threads(threads)), lu_(std::move(a)), pivots_(m) {
   double scale = 0.0;

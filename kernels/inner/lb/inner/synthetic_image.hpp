@@ -14,10 +14,6 @@
 #include <memory>
 #include <string>
 
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include "lb/inner/synthetic.hpp"
 #include "lb/layout/host_storage.hpp"
 #include "lb/layout/inner_array.hpp"
@@ -136,17 +132,6 @@ SyntheticCheck check_synthetic_output(layout::HostStorage<M>& got, const layout:
   }
   check.ok = true;
   return check;
-}
-
-//! Ends this thread's OpenMP pool after the host work above (its idle threads would otherwise
-//! busy-wait for milliseconds on the cores the timed loop that follows runs on; kriging's
-//! release_host_threads says more). Returns whether OpenMP did it.
-inline bool release_openmp_pool() {
-#if defined(_OPENMP)
-  return omp_pause_resource_all(omp_pause_soft) == 0;
-#else
-  return false;
-#endif
 }
 
 }  // namespace lb::inner

@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "lb/common/host_threads.hpp"
 #include "lb/kriging/solver.hpp"
 
 namespace lb::kriging {
@@ -24,12 +25,8 @@ inline constexpr int kLuPanel = 32;
 //! calling thread alone (no thread pool: the CUDA experiments' timed regions use this).
 int omp_threads(int threads);
 
-//! Ends the calling thread's OpenMP pool (omp_pause_resource_all, soft): its threads exit
-//! instead of waiting for the next parallel region. libgomp's idle threads first busy-wait
-//! (GOMP_SPINCOUNT, 300000 pause-loop turns by default: milliseconds, longer in a VM), on
-//! the cores a timed region that follows runs on; the next parallel region makes new ones.
-//! Call it from outside any parallel region. Returns whether OpenMP did it.
-bool release_host_threads();
+//! release_host_threads: lb/common/host_threads.hpp.
+using lb::release_host_threads;
 
 class DenseLu {
  public:
