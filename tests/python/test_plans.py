@@ -1,11 +1,13 @@
-"""The planner keeps its plans: `layoutbench plan` of the quick and paper presets lists, suite by
-suite in the registry's run order, exactly the benchmarks of tests/python/fixtures/plans/<preset>.txt
-(names are what results, claims and figures key on); compare, which extends paper, lists paper's. A
-deliberate change of a plan regenerates the fixture (the command is in its docstring below) and says
-so in its commit. Skipped when the binary has not been built."""
+"""The planner keeps its plans: `layoutbench plan` of every named preset (harness/presets/*.json)
+lists, suite by suite in the registry's run order, exactly the benchmarks of
+tests/python/fixtures/plans/<preset>.txt (names are what results, claims and figures key on), and
+the command line's overrides plan what fixtures/plans/overrides/ holds. A deliberate change of a
+plan regenerates the fixture (the command is in `planned`'s docstring below) and says so in its
+commit. Skipped when the binary has not been built."""
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / "build" / "layoutbench"
 PLANS = Path(__file__).with_name("fixtures") / "plans"
+PRESETS = sorted(p.stem for p in (REPO / "harness" / "presets").glob("*.json"))
 
 pytestmark = pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
 
@@ -25,15 +28,28 @@ def layoutbench(*args, data_dir):
     return result.stdout
 
 
+def configured_suites(preset, data_dir):
+    """The registry's suites, in run order, that the preset (with what it extends) configures."""
+    sys.path.insert(0, str(REPO / "harness"))  # as run.py finds it
+    from orchestrator.presets import read_preset
+    registry = json.loads(layoutbench("suites", "--json", data_dir=data_dir))
+    named = {p["name"]: Path(p["file"]) for p in registry["presets"]}
+    configured = read_preset(named[preset], named).document["suites"]
+    return [s["name"] for s in registry["suites"] if s["name"] in configured]
+
+
 def planned(preset, data_dir):
-    """What `for s in <suites>; do layoutbench plan --suite $s --preset <preset>; done` prints."""
-    suites = [s["name"] for s in json.loads(layoutbench("suites", "--json", data_dir=data_dir))["suites"]]
-    return "".join(layoutbench("plan", "--suite", s, "--preset", preset, data_dir=data_dir) for s in suites)
+    """What `for s in <the preset's suites>; do layoutbench plan --suite $s --preset <preset>;
+    done` prints (with LB_DATA_DIR an empty folder)."""
+    return "".join(layoutbench("plan", "--suite", s, "--preset", preset, data_dir=data_dir)
+                   for s in configured_suites(preset, data_dir))
 
 
-@pytest.mark.parametrize("preset, listed", [("quick", "quick"), ("paper", "paper"), ("compare", "paper")])
-def test_plan_is_the_committed_list(preset, listed, tmp_path):
-    expected = (PLANS / f"{listed}.txt").read_text().splitlines()
+@pytest.mark.parametrize("preset", PRESETS)
+def test_plan_is_the_committed_list(preset, tmp_path):
+    fixture = PLANS / f"{preset}.txt"
+    assert fixture.exists(), f"no {fixture}: every named preset's plan is pinned (see `planned`)"
+    expected = fixture.read_text().splitlines()
     got = planned(preset, tmp_path).splitlines()
     missing = [n for n in expected if n not in set(got)]
     extra = [n for n in got if n not in set(expected)]
@@ -74,3 +90,42 @@ def test_plan_json_says_where_each_runs_as_plots_reads_it(preset, tmp_path):
         for b in planned:
             on_host = b["name"].split("/")[2].startswith(HOST_VERSION_PREFIX)
             assert b["where"] == ("cpu" if on_host else "gpu"), b
+
+
+# The command line's overrides whose meaning stays as it was: `layoutbench plan --suite S
+# --preset P ARGS` lists fixtures/plans/overrides/<S>_<P>_<ARGS without "--", blanks and
+# commas as "_">.txt. (Those whose meaning changed on purpose are tested below them.)
+OVERRIDES = [
+    ("idw", "quick", ["--sizes", "1000"]),  # --sizes replaces the preset's sizes
+    ("idw", "quick", ["--precision", "float"]),
+    ("idw", "quick", ["--precision", "double"]),
+    ("idw", "quick", ["--sizes", "1000,2048", "--precision", "double"]),
+    ("idw", "paper", ["--sizes", "102400", "--precision", "float"]),  # version_overrides still apply
+    ("kriging", "quick", ["--sizes", "1"]),  # the scales; the well sweep at scale 1 stays
+    ("kriging", "quick", ["--precision", "float"]),  # only the float programs
+    ("kriging", "quick", ["--precision", "double"]),
+    ("kofler-tree", "quick", ["--precision", "float"]),
+]
+
+
+def override_fixture(suite, preset, args):
+    slug = "_".join([suite, preset, *(a.removeprefix("--").replace(",", "_") for a in args)])
+    return PLANS / "overrides" / f"{slug}.txt"
+
+
+@pytest.mark.parametrize("suite, preset, args", OVERRIDES)
+def test_an_override_plans_the_committed_list(suite, preset, args, tmp_path):
+    got = layoutbench("plan", "--suite", suite, "--preset", preset, *args, data_dir=tmp_path)
+    assert got.splitlines() == override_fixture(suite, preset, args).read_text().splitlines()
+
+
+@pytest.mark.parametrize("sizes, program, problem", [
+    ("1024", "lavamd", "boxes_1d must be at most 1000; 1024 is not"),
+    ("10", "bitonic", "sizes must be powers of two >= 1024; 10 is not"),
+])
+def test_sizes_a_program_refuses_are_one_error_naming_it(sizes, program, problem, tmp_path):
+    env = dict(os.environ, LB_PRESET_DIR=str(REPO / "harness" / "presets"), LB_DATA_DIR=str(tmp_path))
+    r = subprocess.run([str(BIN), "plan", "--suite", "kofler", "--preset", "quick", "--sizes", sizes],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and not r.stdout
+    assert f"--sizes: {problem} (for {program})" in r.stderr, r.stderr
