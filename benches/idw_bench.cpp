@@ -1,8 +1,8 @@
 //! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
 //! each validated against the double CPU reference before it is timed, plus the paper's
-//! single-core CPU baseline and an OpenMP CPU time. The program's declaration and planner;
-//! its preset object in idw/config, its variants in idw/variants; the one planner
-//! (lb/harness/plan.hpp) names and runs them.
+//! single-core CPU baseline and an OpenMP CPU time. The program's axes and expansion; its
+//! settings in idw/config, its variants in idw/variants; the one planner (lb/harness/plan.hpp)
+//! reads, expands, names and runs them.
 
 #include <fmt/format.h>
 
@@ -15,52 +15,109 @@ namespace {
 
 using namespace idw_bench;
 
-std::string power_text(double p) { return fmt::format("{:g}", p); }
-
-//! Shepard's IDW on its axes: <version>/<layout>/<precision>/p:<p>/size:<n>[/block:<b>].
-BenchmarkId shepard_id(std::string_view version, std::string_view layout, Precision prec, double p, std::size_t size) {
-  return {.version = std::string(version),
-          .layout = std::string(layout),
-          .precision = std::string(idw::to_string(prec)),
-          .params = {{"p", power_text(p)}, {"size", std::to_string(size)}}};
+//! A problem text from a parser that throws std::invalid_argument ("" when it parses).
+template <class Parse>
+std::function<std::string(const nlohmann::json&)> parsed_by(Parse parse) {
+  return [parse](const nlohmann::json& v) {
+    try {
+      parse(v.get<std::string>());
+      return std::string{};
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+  };
 }
 
-std::vector<PlannedCase> plan_shepard(const Preset& preset, const nlohmann::json& j, std::string_view,
-                                      const Overrides& overrides) {
-  const Config c = read_config(preset, j, overrides);
-  Cases plan;  // counted against the plan limit
-  for (std::size_t size : c.sizes)
-    for (Precision prec : c.precisions) {
-      if (c.cpu_baselines)
-        for (double p : c.powers)
-          for (bool parallel : {false, true}) {
-            plan.push_back({shepard_id(parallel ? "cpu-omp" : "cpu-serial", "aos", prec, p, size),
-                            cpu_case({parallel, prec, p, size})});
-          }
-      for (const auto& layout : idw::layout_names(prec)) {
-        for (Version version : c.versions)
-          for (double p : c.powers) {
-            if (!c.runs(version, layout, p, size)) continue;
-            BenchmarkId id = shepard_id(idw::to_string(version), layout, prec, p, size);
-            id.params.emplace_back("block", std::to_string(c.block));
-            plan.push_back({std::move(id), gpu_case({version, layout, prec, p, size, c.block})});
-          }
-      }
-    }
-  return plan;
+bool on_cpu(const Point& at) { return at.text("version").starts_with("cpu-"); }
+
+//! Per size and precision: the CPU baselines (each power, one core then all), then each layout
+//! of the precision (the preset's "layouts" narrow them) x GPU version x power, within each
+//! version's version_overrides.
+Expansion expand_shepard(const Reader& read) {
+  const Settings s = read_settings(read);
+  const Steps cpu_powers = [s](const Point&, const Reader& r) {
+    return s.cpu_baselines ? r.steps("p") : std::vector<Step>{};
+  };
+  const Steps cpu_versions = [](const Point&, const Reader&) {
+    std::vector<Step> out;
+    for (const char* v : {"cpu-serial", "cpu-omp"})
+      out.push_back({{"version", {v, std::string(v)}}, {"layout", {"aos", std::string("aos")}}});
+    return out;
+  };
+  const Steps layouts = [](const Point& at, const Reader& r) {
+    const auto& narrowed = r.values("layout");  // none: "all", or no key
+    std::vector<Step> out;
+    for (const auto& l : idw::layout_names(idw::parse_precision(at.text("precision"))))
+      if (narrowed.empty() ||
+          std::any_of(narrowed.begin(), narrowed.end(), [&](const AxisValue& v) { return v.text == l; }))
+        out.push_back({{"layout", {l, l}}});
+    return out;
+  };
+  const Steps gpu_versions = [](const Point&, const Reader& r) {
+    std::vector<Step> out;
+    for (const Step& step : r.steps("version"))
+      if (!step.front().second.text.starts_with("cpu-")) out.push_back(step);  // --axis may name a CPU one
+    return out;
+  };
+  return {.loops = {over("size",
+                         {over("precision", {over("p", cpu_powers, {over("version", cpu_versions)}),
+                                             over("layout", layouts,
+                                                  {over("version", gpu_versions, {over("p", {over("block")})})})})})},
+          .make =
+              [](const Point& at) {
+                const Precision prec = idw::parse_precision(at.text("precision"));
+                const double p = at.get<double>("p");
+                const std::size_t size = at.get<std::size_t>("size");
+                if (on_cpu(at)) return cpu_case({at.text("version") == "cpu-omp", prec, p, size});
+                return gpu_case({idw::parse_version(at.text("version")), at.text("layout"), prec, p, size,
+                                 static_cast<int>(at.get<std::int64_t>("block"))});
+              },
+          .admits =
+              [s](const Point& at) {
+                return on_cpu(at) || s.runs(idw::parse_version(at.text("version")), at.text("layout"),
+                                            at.get<double>("p"), at.get<std::size_t>("size"));
+              }};
 }
 
 }  // namespace
 
 //! IDW's one program, Shepard's interpolation (the suite's section is its object).
 Program shepard_program() {
-  Axis versions{"version", {}};
+  Axis versions{.name = "version", .key = "versions", .limits = parsed_by(idw::parse_version)};
   for (Version v : idw::gpu_versions()) versions.values.emplace_back(idw::to_string(v));
-  versions.values.insert(versions.values.end(), {"cpu-serial", "cpu-omp"});
+  versions.values.insert(versions.values.end(), {"cpu-serial", "cpu-omp"});  // cpu_baselines
+  Axis layouts = layout_axis();
+  layouts.key = "layouts";
+  layouts.required = false;
+  layouts.word = "all";
   return {"shepard",
-          {versions, layout_axis(), {"precision", {"float", "double"}}, {"p", {}}, {"size", {}}, {"block", {}}},
+          {versions,
+           layouts,
+           {.name = "precision",
+            .values = {"float", "double"},
+            .key = "precisions",
+            .limits = parsed_by(idw::parse_precision),
+            .shorthand = Shorthand::precision},
+           {.name = "p",
+            .type = AxisType::number,
+            .key = "powers",
+            .limits = [](const nlohmann::json& v) { return v.get<double>() > 0 ? "" : "powers must be positive"; }},
+           {.name = "size", .type = AxisType::count, .key = "sizes", .shorthand = Shorthand::sizes},
+           {.name = "block",
+            .type = AxisType::integer,
+            .key = "block",
+            .limits =
+                [](const nlohmann::json& v) {
+                  const bool ok = v.is_number_integer() && v.get<std::int64_t>() >= 32 &&
+                                  v.get<std::int64_t>() <= 1024 && v.get<std::int64_t>() % 32 == 0;
+                  return ok ? "" : "'block' must be a multiple of 32 in [32, 1024]";
+                },
+            .scalar = true,
+            .required = false,
+            .fallback = 256}},
           {"checked_probes", "max_probe_share", "sampled", "sample_points", "omp_threads"},
-          plan_shepard};
+          {"cpu_baselines", "version_overrides"},
+          expand_shepard};
 }
 
 }  // namespace lb::harness

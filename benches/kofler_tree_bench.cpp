@@ -12,7 +12,8 @@
 //! ("fit" is the artifact step's, read by harness/run.py.)
 
 #include "kofler_tree_bench.hpp"
-#include "kofler_tree_section.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
@@ -21,12 +22,12 @@
 #include <stdexcept>
 #include <utility>
 
-#include <fmt/format.h>
-
 #include "kofler/layout_choice.hpp"
+#include "kofler_tree_section.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/tree_synthetic_device.hpp"
+#include "lb/layout/decision_tree.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/host_storage.hpp"
 
@@ -231,35 +232,44 @@ BenchmarkId tree_id(const TreeCase& c) {
 
 namespace {
 
-std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                   const Overrides& overrides) {
-  const TreeSection s = read_tree_section(preset, j, where);
-  // --sizes does not apply: 'records' sizes every case (docs/kofler-tree.md).
-  if (!kofler::precision_wanted(overrides, "float")) return {};
-  TreeCase base;
-  base.records = s.records;
-  base.threads = s.threads;
-  base.block = s.block;
+bool power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
-  Cases plan;  // counted against the plan limit
-  for (std::size_t m : s.fields)  // outermost: the reference checksum is computed once per m
-    for (std::size_t n : s.iterations)
-      for (const auto& layout : s.layouts)
-        for (std::size_t t : layout == "tiled" ? s.tiles : std::vector<std::size_t>{0}) {
-          TreeCase c = base;
-          c.fields = m;
-          c.iterations = static_cast<std::uint32_t>(n);
-          c.layout = layout;
-          c.tile = t;
-          const double bytes = 4.0 * double(m) * double(c.records);
-          ProgramCase run{Where::gpu, {.host_bytes = bytes, .device_bytes = bytes}, [c] {
-                            return std::unique_ptr<Variant>(make_tree_variant(c));
-                          }};
-          run.repetitions = s.repetitions;
-          run.min_time_s = s.min_time_s;
-          plan.push_back({tree_id(c), std::move(run)});
-        }
-  return plan;
+//! A count axis's limits: `ok`, else "'<key>' must be <requirement>; <value> is not".
+template <class Ok>
+std::function<std::string(const nlohmann::json&)> counts(std::string key, Ok ok, std::string requirement) {
+  return [=](const nlohmann::json& v) {
+    const auto n = v.get<std::size_t>();
+    return ok(n) ? std::string{} : fmt::format("'{}' must be {}; {} is not", key, requirement, n);
+  };
+}
+
+//! For each field count and loop length, each layout (tiled once per tile). 'records' sizes
+//! every case: the program has no axis --sizes sets (docs/kofler-tree.md).
+Expansion expand_tree(const Reader& read) {
+  const TreeSection s = read_tree_section(read.preset(), read.object(), read.where());
+  const Steps tiles = [](const Point& at, const Reader& r) {
+    return at.text("layout") == "tiled" ? r.steps("tile") : std::vector<Step>{Step{}};
+  };
+  // Outermost: the reference checksum is computed once per field count.
+  return {.loops = {over("fields",
+                         {over("n", {over("version", {over("precision", {over("layout", {over("tile", tiles)})})})})})},
+          .make = [s](const Point& at) {
+            TreeCase c;
+            c.records = s.records;
+            c.threads = s.threads;
+            c.block = s.block;
+            c.fields = at.get<std::size_t>("fields");
+            c.iterations = static_cast<std::uint32_t>(at.get<std::size_t>("n"));
+            c.layout = at.text("layout");
+            c.tile = at.has("tile") ? at.get<std::size_t>("tile") : 0;
+            const double bytes = 4.0 * double(c.fields) * double(c.records);
+            ProgramCase run{Where::gpu, {.host_bytes = bytes, .device_bytes = bytes}, [c] {
+                              return std::unique_ptr<Variant>(make_tree_variant(c));
+                            }};
+            run.repetitions = s.repetitions;
+            run.min_time_s = s.min_time_s;
+            return run;
+          }};
 }
 
 }  // namespace
@@ -269,11 +279,34 @@ std::vector<PlannedCase> plan_tree(const Preset& preset, const nlohmann::json& j
 namespace lb::harness {
 
 Program kofler_tree_program() {
+  using kofler_tree::counts;
+  using kofler_tree::power_of_two;
+  namespace tree = lb::kofler::tree;
+  // The training's tiles are the classes a tree may name (lb::layout::kMaxTreeTile).
   return {"synthetic",
-          {{"version", {"gpu"}}, {"layout", kofler_tree::kTreeLayouts}, {"precision", {"float"}}, {"tile", {}},
-           {"fields", {}}, {"n", {}}},
+          {{"version", {"gpu"}},
+           {.name = "layout", .values = kofler_tree::kTreeLayouts, .key = "layouts"},
+           {.name = "precision", .values = {"float"}, .shorthand = Shorthand::precision},
+           {.name = "tile",
+            .type = AxisType::count,
+            .key = "tiles",
+            .limits = counts(
+                "tiles", [](std::size_t t) { return t >= 2 && t <= layout::kMaxTreeTile && power_of_two(t); },
+                fmt::format("a power of two from 2 to {}", layout::kMaxTreeTile)),
+            .required = false},
+           {.name = "fields",
+            .type = AxisType::count,
+            .key = "fields",
+            .limits = counts(
+                "fields", [](std::size_t m) { return m >= 1 && m <= tree::kMaxFields; },
+                fmt::format("a field count from 1 to {}", tree::kMaxFields))},
+           {.name = "n",
+            .type = AxisType::count,
+            .key = "iterations",
+            .limits = counts("iterations", power_of_two, "a power of two")}},
           {"fields", "cluster_bytes", "records", "loop_iterations", "gpu_threads"},
-          kofler_tree::plan_tree};
+          {"records", "threads", "block", "repetitions", "min_time_s", "fit"},
+          kofler_tree::expand_tree};
 }
 
 }  // namespace lb::harness

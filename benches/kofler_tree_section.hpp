@@ -1,6 +1,6 @@
 #pragma once
 //! The decision tree's training suite's preset object ("kofler-tree", docs/kofler-tree.md)
-//! read and checked, apart from its planner (kofler_tree_bench.cpp, CUDA) so the preset fuzz
+//! read and checked, apart from its expansion (kofler_tree_bench.cpp, CUDA) so the preset fuzz
 //! target (fuzz/targets/fuzz_preset.cpp) runs the same checks without a GPU build.
 
 #include <cstddef>

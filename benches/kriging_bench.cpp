@@ -8,16 +8,14 @@
 //! too wide to fail a wrong program. Experiment 6 also reports its difference from experiment
 //! 5 over every estimate (the paper's accuracy question).
 //!
-//! This file: the program's declaration and planner; its preset object in kriging/config, its
-//! variants in kriging/variants; the one planner (lb/harness/plan.hpp) names and runs them.
+//! This file: the program's axes and expansion; its settings in kriging/config, its variants
+//! in kriging/variants; the one planner (lb/harness/plan.hpp) reads, expands, names and runs them.
 //!
 //! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
 //! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
 //! or gpu-exp1..gpu-exp8, and layout soa (wells as x[] and y[] arrays in global memory),
 //! aos-const (exps 5, 6: {x, y} structs in __constant__ memory) or dense (exps 7, 8: dense
 //! arrays of A^-1 / alpha, the wells staged in shared memory by exp 8).
-
-#include <algorithm>
 
 #include <fmt/format.h>
 
@@ -30,58 +28,79 @@ namespace lb::harness {
 namespace {
 
 using namespace kriging_bench;
+using kriging::CpuProgram;
 
 const char* layout_of(int experiment) {
   if (experiment >= 7) return "dense";
   return experiment >= 5 ? "aos-const" : "soa";
 }
 
-//! Ordinary kriging on its axes: <version>/<layout>/<precision>/scale:<s>/wells:<n>.
-BenchmarkId ok_id(std::string version, const char* layout, Prec p, int scale, std::size_t wells) {
-  return {.version = std::move(version),
-          .layout = layout,
-          .precision = to_string(p),
-          .params = {{"scale", std::to_string(scale)}, {"wells", std::to_string(wells)}}};
+AxisValue text(const std::string& s) { return {s, s}; }
+
+AxisValue base_wells() { return {std::to_string(datasets::kKrigingBaseWells), datasets::kKrigingBaseWells}; }
+
+//! The CPU programs at a scale (the paper's single-core ones and experiment 8's OpenMP one),
+//! each with its precision, layout and the base case's wells.
+std::vector<Step> cpu_steps() {
+  std::vector<Step> out;
+  for (auto [program, prec] :
+       {std::pair{CpuProgram::rebuild_every_point, Prec::f64}, std::pair{CpuProgram::reuse_matrix, Prec::f64},
+        std::pair{CpuProgram::shared_weights, Prec::f64}, std::pair{CpuProgram::shared_weights, Prec::f32},
+        std::pair{CpuProgram::dual, Prec::f64}, std::pair{CpuProgram::dual, Prec::f32}})
+    out.push_back({{"version", {fmt::format("cpu-exp{}", int(program)), program}},
+                   {"layout", text(program == CpuProgram::dual ? "dense" : "soa")},
+                   {"precision", text(to_string(prec))},
+                   {"wells", base_wells()}});
+  return out;
 }
 
-std::vector<PlannedCase> plan_ok(const Preset& preset, const nlohmann::json& j, std::string_view,
-                                 const Overrides& overrides) {
-  const Config c = read_config(preset, j, overrides);
-  auto wanted = [&](Prec p) { return c.precisions.empty() || std::find(c.precisions.begin(), c.precisions.end(), p) != c.precisions.end(); };
-  Cases plan;  // counted against the plan limit
-  std::vector<std::string> names;
-  auto add_gpu = [&](int e, Prec p, int scale, std::size_t wells) {
-    if (!wanted(p)) return;
-    BenchmarkId id = ok_id(fmt::format("gpu-exp{}", e), layout_of(e), p, scale, wells);
-    const std::string name = benchmark_name(id);
-    if (std::find(names.begin(), names.end(), name) != names.end()) return;
-    names.push_back(name);
-    plan.push_back({std::move(id), gpu_case({e, p, scale, wells})});
+//! A CUDA experiment's precisions (experiment 6 computes in float, 7 and 8 in exp7_precisions,
+//! the others in double), each with its version and layout.
+std::vector<Step> gpu_steps(const Settings& s, const Point& at) {
+  const int e = static_cast<int>(at.get<std::int64_t>("experiment"));
+  std::vector<Prec> precisions = e >= 7 ? s.exp7_precisions : std::vector<Prec>{e == 6 ? Prec::f32 : Prec::f64};
+  std::vector<Step> out;
+  for (Prec p : precisions)
+    out.push_back({{"precision", text(to_string(p))},
+                   {"version", text(fmt::format("gpu-exp{}", e))},
+                   {"layout", text(layout_of(e))}});
+  return out;
+}
+
+template <class T>
+std::vector<Step> steps_of(const std::string& axis, const std::vector<T>& values) {
+  std::vector<Step> out;
+  for (const T& v : values) out.push_back({{axis, {std::to_string(v), v}}});
+  return out;
+}
+
+//! Per scale the CPU programs (cpu_programs) and each experiment at the base case's wells;
+//! then the well sweep: its scales x wells x experiments (a name the first part planned is
+//! planned once).
+Expansion expand_ok(const Reader& read) {
+  const Settings s = read_settings(read);
+  const Steps cpu = [s](const Point&, const Reader&) { return s.cpu_programs ? cpu_steps() : std::vector<Step>{}; };
+  const Steps gpu = [s](const Point& at, const Reader&) {
+    auto out = gpu_steps(s, at);
+    for (Step& step : out) step.emplace_back("wells", base_wells());
+    return out;
   };
-  auto gpu_precisions = [&](int e) {
-    if (e >= 7) return c.exp7_precisions;
-    return std::vector<Prec>{e == 6 ? Prec::f32 : Prec::f64};
+  const Steps sweep_gpu = [s](const Point& at, const Reader&) { return gpu_steps(s, at); };
+  const Steps sweep_scales = [s](const Point&, const Reader&) { return steps_of("scale", s.well_sweep.scales); };
+  const Steps sweep_experiments = [s](const Point&, const Reader&) {
+    return steps_of("experiment", s.well_sweep.experiments);
   };
-  for (int scale : c.scales) {
-    if (c.cpu_programs) {
-      using P = kriging::CpuProgram;
-      for (auto [program, prec] : {std::pair{P::rebuild_every_point, Prec::f64}, std::pair{P::reuse_matrix, Prec::f64},
-                                   std::pair{P::shared_weights, Prec::f64}, std::pair{P::shared_weights, Prec::f32},
-                                   std::pair{P::dual, Prec::f64}, std::pair{P::dual, Prec::f32}}) {
-        if (!wanted(prec)) continue;
-        plan.push_back({ok_id(fmt::format("cpu-exp{}", int(program)), program == P::dual ? "dense" : "soa", prec, scale,
-                              datasets::kKrigingBaseWells),
-                        cpu_case({program, prec, scale, c.cpu_sample_estimates})});
-      }
-    }
-    for (int e : c.experiments)
-      for (Prec p : gpu_precisions(e)) add_gpu(e, p, scale, datasets::kKrigingBaseWells);
-  }
-  for (int scale : c.sweep.scales)
-    for (std::size_t wells : c.sweep.wells)
-      for (int e : c.sweep.experiments)
-        for (Prec p : gpu_precisions(e)) add_gpu(e, p, scale, wells);
-  return plan;
+  return {.loops = {over("scale", {over("version", cpu), over("experiment", {over("precision", gpu)})}),
+                    over("scale", sweep_scales,
+                         {over("wells", {over("experiment", sweep_experiments, {over("precision", sweep_gpu)})})})},
+          .make = [s](const Point& at) {
+            const Prec prec = at.text("precision") == "float" ? Prec::f32 : Prec::f64;
+            const int scale = static_cast<int>(at.get<std::int64_t>("scale"));
+            if (at.text("version").starts_with("cpu-"))
+              return cpu_case({at.get<CpuProgram>("version"), prec, scale, s.cpu_sample_estimates});
+            return gpu_case(
+                {static_cast<int>(at.get<std::int64_t>("experiment")), prec, scale, at.get<std::size_t>("wells")});
+          }};
 }
 
 }  // namespace
@@ -91,11 +110,35 @@ Program ok_program() {
   Axis versions{"version", {"cpu-exp1", "cpu-exp2", "cpu-exp4", "cpu-exp8"}};
   for (int e = 1; e <= 8; ++e) versions.values.push_back(fmt::format("gpu-exp{}", e));
   return {"ok",
-          {versions, {"layout", {"soa", "aos-const", "dense"}}, {"precision", {"float", "double"}}, {"scale", {}},
-           {"wells", {}}},
+          {versions,
+           {"layout", {"soa", "aos-const", "dense"}},
+           {.name = "precision", .values = {"float", "double"}, .shorthand = Shorthand::precision},
+           {.name = "scale",
+            .type = AxisType::integer,
+            .key = "scales",
+            .limits =
+                [](const nlohmann::json& v) {
+                  const auto s = v.get<std::int64_t>();
+                  return s < 1 || s > 100 ? fmt::format("scale {} is not in 1..100", s) : "";
+                },
+            .shorthand = Shorthand::sizes},
+           {.name = "wells",
+            .type = AxisType::count,
+            .key = "well_sweep.wells",
+            .limits =
+                [](const nlohmann::json& v) {
+                  const auto n = v.get<std::size_t>();
+                  return n < 2 || n > 4096 ? fmt::format("{} wells is not in 2..4096", n) : "";
+                }},
+           {.name = "experiment",
+            .type = AxisType::integer,
+            .key = "experiments",
+            .limits = [](const nlohmann::json& v) { return experiment_problem(v.get<std::int64_t>()); },
+            .named = false}},
           {"vs_exp5_max_abs", "vs_exp5_max_rel", "device_s", "host_solve_s", "device_solve_s", "solve_trial_host_s",
            "solve_trial_device_s", "solve_on_device", "sampled", "sample_points"},
-          plan_ok};
+          {"exp7_precisions", "cpu_programs", "cpu_sample_estimates", "well_sweep", "model"},
+          expand_ok};
 }
 
 }  // namespace lb::harness

@@ -69,8 +69,16 @@ nlohmann::json registry_json() {
     }
     for (const auto& p : s.programs.programs) {
       nlohmann::json axes = nlohmann::json::array();
-      for (const auto& a : p.axes) axes.push_back({{"name", a.name}, {"values", a.values}});
-      programs.push_back({{"name", p.name}, {"axes", axes}, {"counters", p.counters}});
+      for (const auto& a : p.axes) {
+        axes.push_back({{"name", a.name},
+                        {"type", to_string(a.type)},
+                        {"key", a.key.empty() ? nlohmann::json() : nlohmann::json(a.key)},
+                        {"values", a.values},
+                        {"named", a.named}});
+        if (a.shorthand != Shorthand::none)
+          axes.back()["shorthand"] = a.shorthand == Shorthand::sizes ? "--sizes" : "--precision";
+      }
+      programs.push_back({{"name", p.name}, {"axes", axes}, {"counters", p.counters}, {"settings", p.settings}});
     }
     out["suites"].push_back({{"name", s.name},
                              {"section", s.programs.section == Section::programs ? "programs" : "one_program"},

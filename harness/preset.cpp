@@ -131,13 +131,11 @@ bool Preset::mentions(std::string_view s) const {
   return std::any_of(extended.begin(), extended.end(), [&](const PresetFile& f) { return f.text.find(s) != std::string::npos; });
 }
 
-PresetError Preset::no_benchmark(std::string_view suite, const std::vector<std::string>& precisions) const {
-  std::vector<std::string> programs;
-  for (const auto& [name, config] : suites.at(std::string(suite)).items()) programs.push_back(name);
-  const std::string why =
-      programs.empty() ? fmt::format("'{}' names no program", suite)
-                       : fmt::format("its programs ({}) plan none{}", fmt::join(programs, ", "),
-                                     precisions.empty() ? "" : fmt::format(" at --precision {}", fmt::join(precisions, ",")));
+PresetError Preset::no_benchmark(std::string_view suite, const std::vector<std::string>& programs,
+                                 std::string_view at) const {
+  const std::string why = programs.empty() ? fmt::format("'{}' names no program", suite)
+                                           : fmt::format("its programs ({}) plan none{}{}", fmt::join(programs, ", "),
+                                                         at.empty() ? "" : " at ", at);
   return error_at(suite, fmt::format("suite {} plans no benchmark: {}", suite, why), "suites");
 }
 
@@ -162,16 +160,15 @@ void Preset::check_unique(const nlohmann::json& list, const char* key, std::stri
 
 void Preset::check_keys(const nlohmann::json& object, std::string_view where,
                         std::initializer_list<std::string_view> allowed) const {
+  check_keys(object, where, std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void Preset::check_keys(const nlohmann::json& object, std::string_view where,
+                        const std::vector<std::string>& allowed) const {
   if (!object.is_object()) throw error_at(where, fmt::format("'{}' must be an object", where));
-  for (const auto& [key, value] : object.items()) {
-    bool known = false;
-    std::string list;
-    for (auto a : allowed) {
-      known = known || a == key;
-      list += (list.empty() ? "" : ", ") + std::string(a);
-    }
-    if (!known) throw error_at(key, fmt::format("unknown key '{}' in {} (expected: {})", key, where, list));
-  }
+  for (const auto& [key, value] : object.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw error_at(key, fmt::format("unknown key '{}' in {} (expected: {})", key, where, fmt::join(allowed, ", ")));
 }
 
 std::vector<std::string> preset_names() {

@@ -1,6 +1,7 @@
 #pragma once
-//! IDW's preset object ("idw": sizes, versions, layouts, precisions, powers, block,
-//! cpu_baselines, version_overrides), read into what the planner expands.
+//! IDW's preset object ("idw"): its axes (sizes, versions, layouts, precisions, powers, block)
+//! are the program's (idw_bench.cpp), read by the one planner; here its settings,
+//! cpu_baselines and version_overrides, and the constraint those put on a GPU version's points.
 
 #include <algorithm>
 #include <cstddef>
@@ -8,11 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "lb/harness/plan.hpp"
-#include "lb/harness/preset.hpp"
-#include "lb/harness/suite.hpp"
 #include "lb/idw/device.hpp"
 
 namespace lb::harness::idw_bench {
@@ -29,13 +26,7 @@ struct VersionScope {
   std::map<double, std::size_t> max_size_by_power;  //!< e.g. p = 3 (pow) only up to 100K
 };
 
-struct Config {
-  std::vector<std::size_t> sizes;
-  std::vector<Version> versions;
-  std::vector<std::string> layouts;  //!< empty = all layouts of each precision
-  std::vector<Precision> precisions;
-  std::vector<double> powers;
-  int block = 256;
+struct Settings {
   bool cpu_baselines = true;
   std::map<Version, VersionScope> scopes;
 
@@ -43,9 +34,9 @@ struct Config {
   static bool admits(const std::vector<V>& allowed, const V& v) {
     return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
   }
+  //! Whether `version` runs at this point within its scope (no scope: everywhere).
   bool runs(Version version, const std::string& layout, double p, std::size_t size) const {
     const auto it = scopes.find(version);
-    if (!admits(layouts, layout)) return false;
     if (it == scopes.end()) return true;
     const VersionScope& scope = it->second;
     const auto cap = scope.max_size_by_power.find(p);
@@ -57,7 +48,7 @@ struct Config {
 //! The program's layout axis: every layout of either precision, each once.
 Axis layout_axis();
 
-//! The suite's object `j` of the preset, with the command line's overrides.
-Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides);
+//! The settings of the program's object (read.object()).
+Settings read_settings(const Reader& read);
 
 }  // namespace lb::harness::idw_bench

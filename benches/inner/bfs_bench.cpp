@@ -156,59 +156,72 @@ std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_
 
 namespace {
 
+//! The graph a preset's value names: "auto" is roadnet-pa where its file is, else road-like;
+//! roadnet-pa needs its file (else a PresetError at "graph").
+std::string resolved_graph(const Reader& read, const std::string& graph) {
+  if (graph == "auto") return std::filesystem::exists(roadnet_pa_path()) ? "roadnet-pa" : "road-like";
+  if (graph == "roadnet-pa" && !std::filesystem::exists(roadnet_pa_path()))
+    throw read.preset().error_at(
+        "graph", fmt::format("graph 'roadnet-pa' needs {} (datasets/fetch.sh roadNet-PA)", roadnet_pa_path().string()),
+        read.where());
+  return graph;
+}
+
 //!   "bfs": {"inline_sizes": [0, 1, ..., 10], "layouts": ["aos", "soa"],
 //!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0}
-std::vector<PlannedCase> plan_bfs(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                  const Overrides&) {
-  preset.check_keys(j, where, {"inline_sizes", "layouts", "strategies", "graph", "source"});
-  std::vector<std::size_t> sizes;
-  for (int n : preset.list_at<int>(j, "inline_sizes", where)) {
-    if (n < 0 || n > static_cast<int>(bfs::kMaxInline))
-      throw preset.error_at("inline_sizes", fmt::format("inline sizes must lie in [0, {}]; got {}", bfs::kMaxInline, n),
-                            where);
-    sizes.push_back(static_cast<std::size_t>(n));
-  }
-  const auto layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
-  const auto strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
-  std::string graph = "auto";
-  if (j.contains("graph")) {
-    if (!j["graph"].is_string()) throw preset.error_at("graph", "'graph' must be roadnet-pa, road-like or auto", where);
-    graph = j["graph"].get<std::string>();
-  }
-  if (graph == "auto") graph = std::filesystem::exists(roadnet_pa_path()) ? "roadnet-pa" : "road-like";
-  if (graph != "roadnet-pa" && graph != "road-like")
-    throw preset.error_at("graph", fmt::format("unknown graph '{}' (roadnet-pa, road-like or auto)", graph), where);
-  if (graph == "roadnet-pa" && !std::filesystem::exists(roadnet_pa_path()))
-    throw preset.error_at(
-        "graph", fmt::format("graph 'roadnet-pa' needs {} (datasets/fetch.sh roadNet-PA)", roadnet_pa_path().string()),
-        where);
+//! Each strategy x layout x its inline counts on the graph.
+Expansion expand_bfs(const Reader& read) {
+  const Preset& preset = read.preset();
+  const nlohmann::json& j = read.object();
   std::uint64_t source = 0;
   if (j.contains("source")) {
     if (!j["source"].is_number_unsigned())
-      throw preset.error_at("source", "'source' must be a vertex id (>= 0)", where);
+      throw preset.error_at("source", "'source' must be a vertex id (>= 0)", read.where());
     source = j["source"].get<std::uint64_t>();
   }
-
-  Cases plan;  // counted against the plan limit
-  for (InnerStrategy s : strategies)
-    for (InnerLayout l : layouts)
-      for (std::size_t n : inline_counts(s, sizes, s == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree)) {
-        const bfs::Variant v{l, s, s == InnerStrategy::partial ? n : 0};
-        plan.push_back({inner_id(s, l, n, "graph", graph),
-                        {Where::gpu, kMemoryNeed,
-                         [graph, source, v] { return make_bfs_variant(graph, source, v, bfs::Device::gpu); }}});
-      }
-  return plan;
+  std::vector<Step> graphs;
+  for (const AxisValue& g : read.values("graph")) {
+    const std::string name = resolved_graph(read, g.text);
+    graphs.push_back({{"graph", {name, name}}});
+  }
+  const Steps counts = [](const Point& at, const Reader& r) {
+    return inline_steps(at, r.values("inline"),
+                        strategy_of(at) == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree);
+  };
+  const Steps graph = [graphs](const Point&, const Reader&) { return graphs; };
+  return {.loops = {over("strategy",
+                         {over("layout", {over("precision", {over("inline", counts, {over("graph", graph)})})})})},
+          .make = [source](const Point& at) {
+            const InnerStrategy s = strategy_of(at);
+            const auto n = static_cast<std::size_t>(at.get<std::int64_t>("inline"));
+            const bfs::Variant v{layout_of(at), s, s == InnerStrategy::partial ? n : 0};
+            return ProgramCase{Where::gpu, kMemoryNeed, [graph = at.text("graph"), source, v] {
+                                 return make_bfs_variant(graph, source, v, bfs::Device::gpu);
+                               }};
+          }};
 }
 
 }  // namespace
 
 Program bfs_program() {
   return {"bfs",
-          inner_axes({"graph", {"roadnet-pa", "road-like"}}),
+          inner_axes(bfs::kMaxInline, true,
+                     {{.name = "graph",
+                       .values = {"roadnet-pa", "road-like"},
+                       .key = "graph",
+                       .limits = [](const nlohmann::json& v) -> std::string {
+                         if (!v.is_string()) return "'graph' must be roadnet-pa, road-like or auto";
+                         const auto g = v.get<std::string>();
+                         if (g == "roadnet-pa" || g == "road-like" || g == "auto") return "";
+                         return fmt::format("unknown graph '{}' (roadnet-pa, road-like or auto)", g);
+                       },
+                       .scalar = true,
+                       .required = false,
+                       .fallback = "auto"}}),
           {"levels", "graph_vertices", "graph_edges", "graph_components", "graph_diameter_lower_bound",
            "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
-          plan_bfs};
+          {"source"},
+          expand_bfs};
 }
 
 }  // namespace lb::harness::inner

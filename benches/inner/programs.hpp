@@ -1,8 +1,8 @@
 #pragma once
-//! The inner suite's programs (Springer, Sun & Masuhara 2018). Each plans its benchmarks from
-//! its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs": {...},
-//! "traffic": {...}}); benches/suites.cpp lists them and the one planner (lb/harness/plan.hpp)
-//! calls those the preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/
+//! The inner suite's programs (Springer, Sun & Masuhara 2018). Each declares its axes and
+//! expansion over its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs":
+//! {...}, "traffic": {...}}); benches/suites.cpp lists them and the one planner
+//! (lb/harness/plan.hpp) plans those the preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/
 //! <objects:<n> | graph:<name> | field:<f>/network:<name>/cars:<n>/steps:<k>>.
 
 #include <array>
@@ -26,17 +26,23 @@ namespace lb::harness::inner {
 using lb::inner::InnerLayout;
 using lb::inner::InnerStrategy;
 
-//! An inner benchmark's place on its axes: <strategy>/<layout>/int/inline:<N>/<key>:<value>,
-//! e.g. objects:262144 (the planner adds inner/<app>).
-BenchmarkId inner_id(InnerStrategy s, InnerLayout l, std::size_t inline_count, std::string key, std::string value);
-
-//! The axes both programs share, in name order: "strategy", "layout", "precision" (int),
-//! "inline" (counts up to the program's maximum) and `last` (objects, graph) with its values.
-std::vector<Axis> inner_axes(Axis last);
+//! The axes the programs share, in name order: "strategy" ("strategies"), "layout"
+//! ("layouts"), "precision" (int) and "inline" ("inline_sizes": partial's N, from 0 to
+//! `max_inline`; named by the count each strategy runs, inline_steps), then `more` (objects,
+//! graph, ...). Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/...
+std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more);
 
 //! The inline counts a strategy runs for the preset's `inline_sizes` (partial: those up to
 //! `max`; none: 0; full and object: max), in order.
 std::vector<std::size_t> inline_counts(InnerStrategy s, const std::vector<std::size_t>& inline_sizes, std::size_t max);
+
+//! A loop's "inline" steps at a point: inline_counts of the point's strategy over `inline_sizes`
+//! (an "inline" axis's values) up to `max`.
+std::vector<Step> inline_steps(const Point& at, const std::vector<AxisValue>& inline_sizes, std::size_t max);
+
+//! The point's strategy and layout.
+InnerStrategy strategy_of(const Point& at);
+InnerLayout layout_of(const Point& at);
 
 //! Fig. 10a (benches/inner/synthetic_bench.cpp).
 Program synthetic_program();

@@ -1,4 +1,4 @@
-//! Springer et al. 2018, Fig. 10a: the synthetic program's planner. For every (AoS | SoA) x
+//! Springer et al. 2018, Fig. 10a: the synthetic program's axes and expansion. For every (AoS | SoA) x
 //! (none | partial N | full | object), the inlining sweep at the paper's 262,144 objects and a
 //! sweep of object counts (the variant: synthetic_variant.cu).
 //!
@@ -18,41 +18,24 @@ namespace {
 
 using lb::inner::kSyntheticMax;
 
-struct Config {
-  std::vector<std::size_t> objects;  //!< the inlining sweep's object counts (the paper: 262,144)
-  std::vector<std::size_t> inline_sizes;
-  std::vector<InnerLayout> layouts;
-  std::vector<InnerStrategy> strategies;
-  std::vector<std::size_t> object_counts;         //!< the scaling sweep
-  std::vector<std::size_t> scaling_inline_sizes;  //!< partial's N in the scaling sweep
+//! The settings of the program's object: the object-count sweep and the block.
+struct Settings {
+  std::vector<std::size_t> object_counts;       //!< the scaling sweep
+  std::vector<AxisValue> scaling_inline_sizes;  //!< partial's N in the scaling sweep (none: inline_sizes')
   int block = 256;
 };
 
-Config read_config(const Preset& preset, const nlohmann::json& j, std::string_view where, const Overrides& overrides) {
-  preset.check_keys(j, where, {"objects", "inline_sizes", "layouts", "strategies", "object_counts",
-                               "scaling_inline_sizes", "block"});
-  Config c;
-  if (!j.contains("objects") || !j["objects"].is_number_unsigned() || j["objects"].get<std::size_t>() < 1)
-    throw preset.error_at(where, "'synthetic' needs 'objects', a positive integer", "inner");
-  c.objects = {j["objects"].get<std::size_t>()};
-  const auto sizes = preset.list_at<int>(j, "inline_sizes", where);
-  for (int n : sizes) {
-    if (n < 0 || n > static_cast<int>(kSyntheticMax))
-      throw preset.error_at("inline_sizes", fmt::format("inline sizes must lie in [0, {}]; got {}", kSyntheticMax, n), where);
-    c.inline_sizes.push_back(static_cast<std::size_t>(n));
-  }
-  c.layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
-  c.strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
+Settings read_settings(const Reader& read) {
+  const Preset& preset = read.preset();
+  const nlohmann::json& j = read.object();
+  const std::string_view where = read.where();
+  Settings c;
   if (j.contains("object_counts")) c.object_counts = preset.list_at<std::size_t>(j, "object_counts", where);
-  if (!overrides.sizes.empty()) {  // --sizes: the inlining sweep at those object counts only
-    c.objects = overrides.sizes;
-    c.object_counts.clear();
-  }
   if (j.contains("scaling_inline_sizes")) {
     for (int n : preset.list_at<int>(j, "scaling_inline_sizes", where)) {
       if (n < 0 || n > static_cast<int>(kSyntheticMax))
         throw preset.error_at("scaling_inline_sizes", fmt::format("inline sizes must lie in [0, {}]; got {}", kSyntheticMax, n), where);
-      c.scaling_inline_sizes.push_back(static_cast<std::size_t>(n));
+      c.scaling_inline_sizes.push_back({std::to_string(n), std::int64_t{n}});
     }
   }
   if (j.contains("block")) {
@@ -64,36 +47,58 @@ Config read_config(const Preset& preset, const nlohmann::json& j, std::string_vi
   return c;
 }
 
-std::vector<PlannedCase> plan_synthetic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                        const Overrides& overrides) {
-  const Config c = read_config(preset, j, where, overrides);
-  Cases plan;  // counted against the plan limit
-  std::set<std::string> planned;
-  auto add = [&](InnerLayout l, InnerStrategy s, std::size_t inline_count, std::size_t objects) {
-    const SyntheticCase sc{l, s, s == InnerStrategy::partial ? inline_count : 0, objects, c.block};
-    BenchmarkId id = inner_id(s, l, inline_count, "objects", std::to_string(objects));
-    if (!planned.insert(benchmark_name(id)).second) return;
-    plan.push_back({std::move(id), {Where::gpu, synthetic_memory_need(sc),
-                                    [sc] { return std::unique_ptr<Variant>(make_synthetic_variant(sc)); }}});
+//! The inlining sweep at `objects`: each layout x strategy x its inline counts; then the
+//! object-count sweep: each of object_counts the same at scaling_inline_sizes (a name the
+//! first planned is planned once).
+Expansion expand_synthetic(const Reader& read) {
+  const Settings c = read_settings(read);
+  const Steps inlining = [](const Point& at, const Reader& r) {
+    return inline_steps(at, r.values("inline"), kSyntheticMax);
   };
-  auto sweep = [&](const std::vector<std::size_t>& object_counts, const std::vector<std::size_t>& inline_sizes) {
-    for (std::size_t objects : object_counts)  // outermost: the inputs are made once per count
-      for (InnerLayout l : c.layouts)
-        for (InnerStrategy s : c.strategies)
-          for (std::size_t n : inline_counts(s, inline_sizes, kSyntheticMax)) add(l, s, n, objects);
+  const Steps counts = [c](const Point&, const Reader&) {
+    std::vector<Step> out;
+    for (std::size_t n : c.object_counts) out.push_back({{"objects", {std::to_string(n), n}}});
+    return out;
   };
-  sweep(c.objects, c.inline_sizes);
-  sweep(c.object_counts, c.scaling_inline_sizes.empty() ? c.inline_sizes : c.scaling_inline_sizes);
-  return plan;
+  const Steps scaling = [c](const Point& at, const Reader& r) {
+    return inline_steps(at, c.scaling_inline_sizes.empty() ? r.values("inline") : c.scaling_inline_sizes,
+                        kSyntheticMax);
+  };
+  // Outermost: the inputs are made once per object count.
+  auto per_objects = [](Steps inline_values) {
+    return std::vector<Loop>{
+        over("layout", {over("strategy", {over("precision", {over("inline", std::move(inline_values))})})})};
+  };
+  return {.loops = {over("objects", per_objects(inlining)), over("objects", counts, per_objects(scaling))},
+          .make = [block = c.block](const Point& at) {
+            const InnerStrategy s = strategy_of(at);
+            const std::size_t n = static_cast<std::size_t>(at.get<std::int64_t>("inline"));
+            const SyntheticCase sc{layout_of(at), s, s == InnerStrategy::partial ? n : 0,
+                                   at.get<std::size_t>("objects"), block};
+            return ProgramCase{Where::gpu, synthetic_memory_need(sc),
+                               [sc] { return std::unique_ptr<Variant>(make_synthetic_variant(sc)); }};
+          }};
 }
 
 }  // namespace
 
 Program synthetic_program() {
   return {"synthetic",
-          inner_axes({"objects", {}}),
+          inner_axes(kSyntheticMax, true,
+                     {{.name = "objects",
+                       .type = AxisType::count,
+                       .key = "objects",
+                       .limits =
+                           [](const nlohmann::json& v) {
+                             return v.is_number_unsigned() && v.get<std::uint64_t>() >= 1
+                                        ? ""
+                                        : "'synthetic' needs 'objects', a positive integer";
+                           },
+                       .shorthand = Shorthand::sizes,
+                       .scalar = true}}),
           {"objects", "inline", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
-          plan_synthetic};
+          {"object_counts", "scaling_inline_sizes", "block"},
+          expand_synthetic};
 }
 
 }  // namespace lb::harness::inner

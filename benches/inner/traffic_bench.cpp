@@ -219,16 +219,21 @@ std::unique_ptr<Variant> make_traffic_variant(const TrafficCase& c) { return std
 
 namespace {
 
-std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                      const Overrides&) {
-  preset.check_keys(j, where, {"network", "tile", "cars", "steps", "seed", "layouts", "fields", "strategies",
-                               "inline_sizes"});
-  const auto positive = [&](const char* key, std::uint64_t max) {
-    if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::uint64_t>() < 1 ||
-        j[key].get<std::uint64_t>() > max)
-      throw preset.error_at(key, fmt::format("'traffic' needs '{}', an integer in [1, {}]", key, max), where);
-    return j[key].get<std::uint64_t>();
+//! A scalar count's limits: an integer in [1, max], else "'traffic' needs '<key>', ...".
+std::function<std::string(const nlohmann::json&)> positive(std::string key, std::uint64_t max) {
+  return [key, max](const nlohmann::json& v) {
+    const bool ok = v.is_number_unsigned() && v.get<std::uint64_t>() >= 1 && v.get<std::uint64_t>() <= max;
+    return ok ? std::string{} : fmt::format("'traffic' needs '{}', an integer in [1, {}]", key, max);
   };
+}
+
+//! Each swept field x layout: the field none (no inner array: the full strategy, inline 0),
+//! else each strategy x its inline counts up to the field's maximum; on the network with the
+//! cars and steps.
+Expansion expand_traffic(const Reader& read) {
+  const Preset& preset = read.preset();
+  const nlohmann::json& j = read.object();
+  const std::string_view where = read.where();
   if (!j.contains("network") || !j["network"].is_string() || j["network"].get<std::string>().empty() ||
       j["network"].get<std::string>().find('/') != std::string::npos)
     throw preset.error_at("network", "'network' must be a GraphML file name (looked up in the data folders)", where);
@@ -242,65 +247,81 @@ std::vector<PlannedCase> plan_traffic(const Preset& preset, const nlohmann::json
   }
   TrafficCase base;
   base.source = find_traffic_network(j["network"].get<std::string>(), tile);
-  base.cars = positive("cars", 0xfffffffeu);
-  base.steps = static_cast<std::uint32_t>(positive("steps", 0xffffffffu));
   // Any 64-bit seed, 0 included, as `layoutbench traffic --seed` takes it.
   if (j.contains("seed") && !j["seed"].is_number_unsigned())
     throw preset.error_at("seed", "'seed' must be an integer in [0, 2^64 - 1]", where);
   base.seed = j.value("seed", std::uint64_t{7});
-  const auto layouts = preset.parsed_list_at(j, "layouts", where, lb::inner::parse_inner_layout);
-  const auto fields = preset.parsed_list_at(j, "fields", where, traffic::parse_swept_field);
-  const auto strategies = preset.parsed_list_at(j, "strategies", where, lb::inner::parse_inner_strategy);
-  std::vector<std::size_t> sizes;
-  if (j.contains("inline_sizes"))
-    for (int n : preset.list_at<int>(j, "inline_sizes", where)) {
-      if (n < 0 || n > static_cast<int>(traffic::kMaxPath))
-        throw preset.error_at("inline_sizes",
-                              fmt::format("inline sizes must lie in [0, {}]; got {}", traffic::kMaxPath, n), where);
-      sizes.push_back(static_cast<std::size_t>(n));
-    }
   const std::string network = traffic_network_name(base.source);
-  // Host: the network, the reference's states and the host copy of the layout (a few hundred
-  // bytes a cell and a car); device: the layout and its snapshot (keep_snapshot: the cells, cars
-  // and lights again), each at most ~100 bytes a cell and ~200 a car (a tile of lower Manhattan
-  // is ~127 K cells: 0.05 GB a tile leaves room for both).
-  const double tiles = double(tile[0]) * tile[1], cars = double(base.cars);
-  const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 400};
-
-  Cases plan;  // counted against the plan limit
-  auto add = [&](InnerLayout l, SweptField f, InnerStrategy s, std::size_t shown, std::size_t n) {
-    TrafficCase c = base;
-    c.layout = {l, f, s, n};
-    BenchmarkId id = inner_id(s, l, shown, "field", std::string(traffic::to_string(f)));
-    id.params.emplace_back("network", network);
-    id.params.emplace_back("cars", std::to_string(c.cars));
-    id.params.emplace_back("steps", std::to_string(c.steps));
-    plan.push_back({std::move(id), {Where::gpu, need, [c] { return make_traffic_variant(c); }}});
+  const Steps strategies = [](const Point& at, const Reader& r) {
+    if (at.text("field") == "none") return std::vector<Step>{{{"strategy", {"full", std::string("full")}}}};
+    return r.steps("strategy");
   };
-  for (SweptField f : fields)
-    for (InnerLayout l : layouts) {
-      if (f == SweptField::none) {
-        add(l, f, InnerStrategy::full, 0, 0);
-        continue;
-      }
-      for (InnerStrategy s : strategies)
-        for (std::size_t n : inline_counts(s, sizes, traffic::max_elements(f)))
-          add(l, f, s, n, s == InnerStrategy::partial ? n : 0);
-    }
-  return plan;
+  const Steps counts = [](const Point& at, const Reader& r) {
+    const SweptField f = traffic::parse_swept_field(at.text("field"));
+    if (f == SweptField::none) return std::vector<Step>{{{"inline", {"0", std::int64_t{0}}}}};
+    return inline_steps(at, r.values("inline"), traffic::max_elements(f));
+  };
+  const Steps networks = [network](const Point&, const Reader&) {
+    return std::vector<Step>{{{"network", {network, network}}}};
+  };
+  return {
+      .loops = {over(
+          "field",
+          {over("layout",
+                {over("strategy", strategies,
+                      {over("precision", {over("inline", counts,
+                                               {over("network", networks, {over("cars", {over("steps")})})})})})})})},
+      .make = [base, tile](const Point& at) {
+        TrafficCase c = base;
+        c.cars = at.get<std::size_t>("cars");
+        c.steps = static_cast<std::uint32_t>(at.get<std::size_t>("steps"));
+        const InnerStrategy s = strategy_of(at);
+        const auto n = static_cast<std::size_t>(at.get<std::int64_t>("inline"));
+        c.layout = {layout_of(at), traffic::parse_swept_field(at.text("field")), s,
+                    s == InnerStrategy::partial ? n : 0};
+        // Host: the network, the reference's states and the host copy of the layout (a few hundred
+        // bytes a cell and a car); device: the layout and its snapshot (keep_snapshot: the cells, cars
+        // and lights again), each at most ~100 bytes a cell and ~200 a car (a tile of lower Manhattan
+        // is ~127 K cells: 0.05 GB a tile leaves room for both).
+        const double tiles = double(tile[0]) * tile[1], cars = double(c.cars);
+        const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 400};
+        return ProgramCase{Where::gpu, need, [c] { return make_traffic_variant(c); }};
+      }};
 }
 
 }  // namespace
 
 Program traffic_program() {
-  std::vector<Axis> axes = inner_axes({"field", {"incoming", "outgoing", "path", "none"}});
-  for (const char* name : {"network", "cars", "steps"}) axes.push_back({name, {}});
+  Axis fields{.name = "field",
+              .values = {"incoming", "outgoing", "path", "none"},
+              .key = "fields",
+              .limits = [](const nlohmann::json& v) {
+                try {
+                  traffic::parse_swept_field(v.get<std::string>());
+                  return std::string{};
+                } catch (const std::invalid_argument& e) {
+                  return std::string(e.what());
+                }
+              }};
   return {"traffic",
-          std::move(axes),
-          {"cars", "cells", "steps", "cars_s", "controllers_s", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes",
-           "incoming_inline_bytes", "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes",
-           "path_inline_bytes", "path_arena_bytes"},
-          plan_traffic};
+          inner_axes(traffic::kMaxPath, false,
+                     {fields,
+                      {"network", {}},
+                      {.name = "cars",
+                       .type = AxisType::count,
+                       .key = "cars",
+                       .limits = positive("cars", 0xfffffffeu),
+                       .scalar = true},
+                      {.name = "steps",
+                       .type = AxisType::count,
+                       .key = "steps",
+                       .limits = positive("steps", 0xffffffffu),
+                       .scalar = true}}),
+          {"cars", "cells", "steps", "cars_s", "controllers_s", "footprint_inline_bytes", "footprint_arena_bytes",
+           "footprint_wasted_bytes", "incoming_inline_bytes", "incoming_arena_bytes", "outgoing_inline_bytes",
+           "outgoing_arena_bytes", "path_inline_bytes", "path_arena_bytes"},
+          {"network", "tile", "seed"},
+          expand_traffic};
 }
 
 }  // namespace lb::harness::inner

@@ -143,53 +143,55 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
 
 namespace {
 
-std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                      const Overrides& overrides) {
-  refuse_split_layouts(preset, j, where, "bitonic sort");
-  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
-  const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
-                                   fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
-  const auto versions = preset.list_at<std::string>(j, "versions", where);
-  for (const auto& v : versions) bitonic_program().axis("version").check(preset, v, "versions", where);
+const std::vector<std::size_t> kCompileTimeTiles(lb::kofler::kSortCompileTimeTiles.begin(),
+                                                 lb::kofler::kSortCompileTimeTiles.end());
 
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
-                                          lb::kofler::kSortCompileTimeTiles.end());
-  Cases plan;  // counted against the plan limit
-  if (!precision_wanted(overrides, kPrecision)) return plan;
-  const auto method = method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), overrides);
-  auto add = [&](const std::string& version, const LayoutChoice& choice, std::size_t n) {
-    const double record_bytes = double(n) * kRecordBytes;
-    // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
-    // downloaded output, its plain copy and the reference
-    plan.push_back(kofler_case(version, choice, std::string(kPrecision), n,
-                               {Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
-                                [=] { return make_sort_variant(choice, version, n, SortFault::none); }}));
-  };
-  for (const std::size_t n : sizes)
-    for (const auto& version : versions) {
-      if (version == "cub-radix") {
-        add(version, {"soa", 0, {}, {}}, n);
-      } else if (version == "cub-merge") {
-        add(version, {"aos", 0, {}, {}}, n);
-      } else {
-        for (const auto& choice :
-             layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {}, &method)) {
-          add(version, choice, n);
-        }
-      }
+//! Per size and version: bitonic over each layout choice, cub-radix on SoA, cub-merge on AoS.
+Expansion expand_bitonic(const Reader& read) {
+  refuse_partitions(read, "bitonic sort");
+  const auto method =
+      method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), read.overrides());
+  const Steps layouts = [method](const Point& at, const Reader& r) -> std::vector<Step> {
+    const std::string& version = at.text("version");
+    if (version == "cub-radix" || version == "cub-merge") {
+      const std::string l = version == "cub-radix" ? "soa" : "aos";
+      return {{{"layout", {l, LayoutChoice{l, 0, {}, {}}}}}};
     }
-  return plan;
+    return layout_steps(r, at.get<std::size_t>("size"), lb::kofler::kSortFieldNames, kCompileTimeTiles, {}, &method);
+  };
+  return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
+          .make = [](const Point& at) {
+            const std::size_t n = at.get<std::size_t>("size");
+            const std::string version = at.text("version");
+            const LayoutChoice& choice = at.get<LayoutChoice>("layout");
+            const double record_bytes = double(n) * kRecordBytes;
+            // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
+            // downloaded output, its plain copy and the reference
+            return kofler_run(choice, {Where::gpu,
+                                       {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
+                                       [=] { return make_sort_variant(choice, version, n, SortFault::none); }});
+          }};
 }
 
 }  // namespace
 
 Program bitonic_program() {
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
-                                          lb::kofler::kSortCompileTimeTiles.end());
+  std::vector<Axis> axes =
+      kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, false, kCompileTimeTiles);
+  axis_named(axes, "version").key = "versions";
+  Axis& layouts = axis_named(axes, "layout");
+  layouts.limits = no_split_layouts("bitonic sort", layouts.values);
+  axis_named(axes, "size").limits = [](const nlohmann::json& v) {
+    const auto n = v.get<std::size_t>();
+    return lb::kofler::bitonic_size_ok(n)
+               ? ""
+               : fmt::format("sizes must be powers of two >= {}; {} is not", lb::kofler::kSortChunk, n);
+  };
   return {"bitonic",
-          kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, false, ct_tiles),
+          std::move(axes),
           {"struct_bytes", "fields", "kernels", "global_passes"},
-          plan_bitonic};
+          {"partitions"},
+          expand_bitonic};
 }
 
 }  // namespace lb::harness::kofler

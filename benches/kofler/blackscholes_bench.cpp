@@ -109,26 +109,28 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
 
 namespace {
 
-std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                            const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
-  if (!precision_wanted(overrides, "float")) return {};
-  const std::vector<std::string> fields = {"S", "X", "T", "call", "put"};
-  const auto method = method_source("blackscholes", fields, record_field_bytes<Option>(), overrides);
-  Cases plan;  // counted against the plan limit
-  for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
-    // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
-    // outputs; host: the downloaded outputs and the size's references (32 B an option).
-    const MemoryNeed need{.host_bytes = 40.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
-    for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, n, fields, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method)) {
-      plan.push_back(kofler_case("gpu", choice, "float", n, {Where::gpu, need, [choice, n] {
-                        return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
-                      }}));
-    }
-  }
-  return plan;
+const std::vector<std::string> kFields = {"S", "X", "T", "call", "put"};
+
+//! Per size each layout choice.
+Expansion expand_black_scholes(const Reader& read) {
+  const auto method = method_source("blackscholes", kFields, record_field_bytes<Option>(), read.overrides());
+  const Steps layouts = [method](const Point& at, const Reader& r) {
+    return layout_steps(r, at.get<std::size_t>("size"), kFields,
+                        tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
+                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method);
+  };
+  return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
+          .make = [](const Point& at) {
+            const std::size_t n = at.get<std::size_t>("size");
+            // Device: the options (at most 20 B each plus a tiled layout's padding) and the gathered
+            // outputs; host: the downloaded outputs and the size's references (32 B an option).
+            const MemoryNeed need{.host_bytes = 40.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
+            const LayoutChoice& choice = at.get<LayoutChoice>("layout");
+            return kofler_run(choice, {Where::gpu, need, [choice, n] {
+                                         return make_black_scholes_variant(choice, n, BlackScholesParams{},
+                                                                           BlackScholesParams{});
+                                       }});
+          }};
 }
 
 }  // namespace
@@ -138,7 +140,8 @@ Program black_scholes_program() {
           kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
                       {std::string(lb::kofler::InputsOutputsSplit::name)}),
           {"struct_bytes", "fields", "kernels"},
-          plan_black_scholes};
+          {"partitions"},
+          expand_black_scholes};
 }
 
 }  // namespace lb::harness::kofler

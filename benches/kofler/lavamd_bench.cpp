@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -150,48 +151,65 @@ std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int box
 
 namespace {
 
-std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                     const Overrides& overrides) {
-  refuse_split_layouts(preset, j, where, "lavamd");
-  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
-  // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
-  const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
-                                   [](std::size_t b) { return b <= 1000; }, "at most 1000");
-  const auto precisions = preset.list_at<std::string>(j, "precisions", where);
-  for (const auto& p : precisions) lavamd_program().axis("precision").check(preset, p, "precisions", where);
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
-                                          lb::kofler::kLavaCompileTimeTiles.end());
-  Cases plan;  // counted against the plan limit
-  for (const std::size_t side : sides) {
-    const int boxes_1d = int(side);
-    const std::size_t boxes = lb::kofler::lavamd_boxes(boxes_1d);
-    const double particles = double(boxes) * kParticlesPerBox;
-    for (const std::string& precision : precisions) {
-      if (!precision_wanted(overrides, precision)) continue;
-      // Recorded at float; σ of the record run (a double cluster has twice the bytes).
-      const auto method =
-          method_source("lavamd", lb::kofler::kLavaFieldNames,
-                        precision == "float" ? record_field_bytes<FourVector<float>>() : record_field_bytes<FourVector<double>>(),
-                        overrides);
-      for (const auto& choice : layout_choices(preset, j, where, boxes * kParticlesPerBox, lb::kofler::kLavaFieldNames,
-                                               ct_tiles, {}, &method)) {
-        // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
-        plan.push_back(kofler_case("gpu", choice, precision, boxes,
-                                   {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
-                                    [=] { return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none); }}));
-      }
-    }
-  }
-  return plan;
+const std::vector<std::size_t> kCompileTimeTiles(lb::kofler::kLavaCompileTimeTiles.begin(),
+                                                 lb::kofler::kLavaCompileTimeTiles.end());
+
+//! Per side (boxes_1d, named by its box count: the size) and precision each layout choice, the
+//! method's made from the record run (recorded at float; a double cluster has twice the bytes).
+Expansion expand_lavamd(const Reader& read) {
+  refuse_partitions(read, "lavamd");
+  const std::map<std::string, layout::MethodSource> methods = {
+      {"float",
+       method_source("lavamd", lb::kofler::kLavaFieldNames, record_field_bytes<FourVector<float>>(), read.overrides())},
+      {"double", method_source("lavamd", lb::kofler::kLavaFieldNames, record_field_bytes<FourVector<double>>(),
+                               read.overrides())}};
+  const Steps boxes = [](const Point& at, const Reader&) -> std::vector<Step> {
+    const std::size_t n = lb::kofler::lavamd_boxes(int(at.get<std::size_t>("boxes_1d")));
+    return {{{"size", {std::to_string(n), n}}}};
+  };
+  const Steps layouts = [methods](const Point& at, const Reader& r) {
+    return layout_steps(r, at.get<std::size_t>("size") * kParticlesPerBox, lb::kofler::kLavaFieldNames,
+                        kCompileTimeTiles, {}, &methods.at(at.text("precision")));
+  };
+  return {.loops = {over("boxes_1d",
+                         {over("size", boxes, {over("precision", {over("version", {over("layout", layouts)})})})})},
+          .make = [](const Point& at) {
+            const int boxes_1d = int(at.get<std::size_t>("boxes_1d"));
+            const double particles = double(at.get<std::size_t>("size")) * kParticlesPerBox;
+            const std::string precision = at.text("precision");
+            const LayoutChoice& choice = at.get<LayoutChoice>("layout");
+            // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
+            return kofler_run(choice,
+                              {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72}, [=] {
+                                 return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none);
+                               }});
+          }};
 }
 
 }  // namespace
 
 Program lavamd_program() {
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
-                                          lb::kofler::kLavaCompileTimeTiles.end());
-  return {"lavamd", kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, false, ct_tiles),
-          {"struct_bytes", "fields", "kernels"}, plan_lavamd};
+  std::vector<Axis> axes =
+      kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, false, kCompileTimeTiles);
+  axis_named(axes, "precision").key = "precisions";
+  Axis& layouts = axis_named(axes, "layout");
+  layouts.limits = no_split_layouts("lavamd", layouts.values);
+  // The size named is the box count, boxes_1d^3: made from the side the preset gives.
+  Axis& size = axis_named(axes, "size");
+  size.key = {};
+  size.shorthand = Shorthand::none;
+  // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
+  axes.push_back({.name = "boxes_1d",
+                  .type = AxisType::count,
+                  .key = "boxes_1d",
+                  .limits =
+                      [](const nlohmann::json& v) {
+                        const auto b = v.get<std::size_t>();
+                        return b <= 1000 ? "" : fmt::format("boxes_1d must be at most 1000; {} is not", b);
+                      },
+                  .shorthand = Shorthand::sizes,
+                  .named = false});
+  return {"lavamd", std::move(axes), {"struct_bytes", "fields", "kernels"}, {"partitions"}, expand_lavamd};
 }
 
 }  // namespace lb::harness::kofler

@@ -56,68 +56,104 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
   }
 }
 
-std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, const char* key,
-                                       std::string_view where, const Overrides& overrides,
-                                       const std::function<bool(std::size_t)>& ok, std::string_view requirement) {
-  const bool overridden = !overrides.sizes.empty();
-  const auto sizes = overridden ? overrides.sizes : preset.list_at<std::size_t>(j, key, where);
-  for (const std::size_t n : sizes) {
-    if (ok(n)) continue;
-    const std::string problem = fmt::format("{} must be {}; {} is not", key, requirement, n);
-    if (overridden) throw std::invalid_argument(fmt::format("--sizes: {} (for {})", problem, where));
-    throw preset.error_at(key, problem, where);
+std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::vector<std::string>& field_names,
+                               const std::vector<std::size_t>& compile_time_tiles,
+                               const std::vector<std::string>& compile_time_partitions,
+                               const layout::MethodSource* method) {
+  std::vector<Step> out;
+  for (LayoutChoice& c : layout_choices(read.preset(), read.object(), read.where(), size, field_names,
+                                        compile_time_tiles, compile_time_partitions, method)) {
+    Step step;
+    for (const auto& [key, value] : c.params()) step.emplace_back(key, AxisValue{value, value});
+    // What a compile-time layout instantiates, for --axis to narrow (not in the name).
+    if (c.layout == "tiled-ct") step.emplace_back("compile_time_tile", AxisValue{std::to_string(c.tile), c.tile});
+    if (c.layout == "split-ct") step.emplace_back("compile_time_partition", AxisValue{c.partition, c.partition});
+    step.insert(step.begin(), {"layout", AxisValue{c.layout, std::move(c)}});
+    out.push_back(std::move(step));
   }
-  return sizes;
+  return out;
 }
 
-bool precision_wanted(const Overrides& overrides, std::string_view precision) {
-  return overrides.precisions.empty() ||
-         std::find(overrides.precisions.begin(), overrides.precisions.end(), precision) != overrides.precisions.end();
-}
-
-void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                          std::string_view program) {
-  for (const auto& l : preset.list_at<std::string>(j, "layouts", where))
-    if (l == "split" || l == "split-ct")
-      throw preset.error_at("layouts",
-                            fmt::format("{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, "
-                                        "the method's kdlg, tiled-tree, kdlg-tree, and kdlg-tiles)",
-                                        program, l),
-                            where);
-}
-
-BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size) {
-  BenchmarkId id{.version = std::move(version), .layout = layout.layout, .precision = std::move(precision)};
-  id.params = layout.params();
-  id.params.emplace_back("size", std::to_string(size));
-  return id;
-}
-
-PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
-                        ProgramCase run) {
+ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run) {
   run.label = layout.label;
   // Fails before the program makes anything (its reference): the tree's value without a tree.
   if (!layout.unavailable.empty()) run.make = [why = layout.unavailable]() -> std::unique_ptr<Variant> {
     throw std::invalid_argument(why);
   };
-  return {kofler_id(std::move(version), layout, std::move(precision), size), std::move(run)};
+  return run;
+}
+
+std::function<std::string(const nlohmann::json&)> no_split_layouts(std::string program,
+                                                                   std::vector<std::string> layouts) {
+  return [program, layouts](const nlohmann::json& v) -> std::string {
+    const auto l = v.get<std::string>();
+    if (l == "split" || l == "split-ct")
+      return fmt::format(
+          "{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, the method's "
+          "kdlg, tiled-tree, kdlg-tree, and kdlg-tiles)",
+          program, l);
+    if (std::find(layouts.begin(), layouts.end(), l) == layouts.end())
+      return fmt::format("unknown layout '{}' (expected one of: {})", l, fmt::join(layouts, ", "));
+    return "";
+  };
+}
+
+void refuse_partitions(const Reader& read, std::string_view program) {
+  if (read.object().contains("partitions"))
+    throw read.preset().error_at(
+        "partitions", fmt::format("{} has no field partitions of its own: it takes no 'partitions'", program),
+        read.where());
 }
 
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions) {
-  Axis layouts{"layout", {"aos", "soa", "tiled", "tiled-ct"}};
+  Axis layouts{.name = "layout", .values = {"aos", "soa", "tiled", "tiled-ct"}, .key = "layouts"};
   if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
   layouts.values.insert(layouts.values.end(), std::begin(layout::kMethodLayouts), std::end(layout::kMethodLayouts));
   layouts.values.emplace_back(layout::kKdlgTiles);
-  Axis tiles{"compile_time_tile", {}};
+  Axis tiles{.name = "compile_time_tile",
+             .type = AxisType::count,
+             .key = "compile_time_tiles",
+             .named = false,
+             .required = false};
   for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
-  std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
-                         tiles, {"partition", {}}};
-  if (partitions) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
+  tiles.limits = [compile_time_tiles](const nlohmann::json& v) -> std::string {
+    const auto t = v.get<std::size_t>();
+    if (std::find(compile_time_tiles.begin(), compile_time_tiles.end(), t) != compile_time_tiles.end()) return "";
+    return fmt::format("tile {} is not compiled in (this program instantiates: {})", t,
+                       fmt::join(compile_time_tiles, ", "));
+  };
+  std::vector<Axis> axes{{"version", std::move(versions)},
+                         layouts,
+                         {.name = "precision", .values = std::move(precisions), .shorthand = Shorthand::precision},
+                         {.name = "tile",
+                          .type = AxisType::count,
+                          .key = "tiles",
+                          .limits =
+                              [](const nlohmann::json& v) {
+                                const auto t = v.get<std::size_t>();
+                                return t > layout::kMaxRuntimeTile
+                                           ? fmt::format("tile {} is not in 1..{} records", t, layout::kMaxRuntimeTile)
+                                           : "";
+                              },
+                          .required = false,
+                          .word = "sweep"},
+                         tiles,
+                         {"partition", {}}};
+  if (partitions)
+    axes.push_back({.name = "compile_time_partition", .values = std::move(compile_time_partitions), .named = false});
   axes.push_back({"tiles", {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
-  axes.push_back({"size", {}});
+  axes.push_back(
+      {.name = "kdlg_tile", .type = AxisType::count, .key = "kdlg_tiles", .named = false, .required = false});
+  axes.push_back({.name = "size", .type = AxisType::count, .key = "sizes", .shorthand = Shorthand::sizes});
   return axes;
+}
+
+Axis& axis_named(std::vector<Axis>& axes, std::string_view name) {
+  for (Axis& a : axes)
+    if (a.name == name) return a;
+  throw std::logic_error(fmt::format("no axis '{}'", name));
 }
 
 }  // namespace lb::harness::kofler

@@ -1,8 +1,8 @@
 #pragma once
 //! The Kofler programs' preset objects: the layouts a program runs over, read through the
 //! layout library (lb/layout/choice.hpp) with the preset's lists and errors at its lines, and
-//! the sizes and precisions a program's planner reads. The dispatch from a choice to a mapping
-//! value is the layout library's (lb/layout/choice_mapping.hpp), named here for the programs.
+//! the axes every Kofler program declares. The dispatch from a choice to a mapping value is the
+//! layout library's (lb/layout/choice_mapping.hpp), named here for the programs.
 
 #include <cstddef>
 #include <functional>
@@ -57,39 +57,41 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
                                          const std::vector<std::string>& compile_time_partitions,
                                          const layout::MethodSource* method = nullptr);
 
-//! A program's sizes: `key` of its preset object `j`, or the --sizes override where given;
-//! each must pass `ok`, else an error at the preset's line (or naming --sizes) that says
-//! "<key> must be <requirement>; <size> is not".
-std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::json& j, const char* key,
-                                       std::string_view where, const Overrides& overrides,
-                                       const std::function<bool(std::size_t)>& ok, std::string_view requirement);
+//! A layout loop's values at one size: layout_choices over the program's object as the planner
+//! gives it (the command line's layouts, tiles, ... in it), each a step setting "layout" (its
+//! value the LayoutChoice), the choice's parameters (tile, partition, tiles) and, for tiled-ct
+//! and split-ct, the compile_time_tile or compile_time_partition it instantiates.
+std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::vector<std::string>& field_names,
+                               const std::vector<std::size_t>& compile_time_tiles,
+                               const std::vector<std::string>& compile_time_partitions,
+                               const layout::MethodSource* method = nullptr);
 
-//! Whether a program of one precision runs under --precision (none given: it runs).
-bool precision_wanted(const Overrides& overrides, std::string_view precision);
+//! `run` with the layout's label (what the tree chose); a layout that is unavailable (a tree's
+//! without a tree) fails when made, with its message, before `run`'s make runs.
+ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run);
 
-//! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
-//! field partitions (`program` names it in the message).
-void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                          std::string_view program);
+//! The limits of a layout axis of a program without field partitions (`program` names it):
+//! split and split-ct are refused saying so, any other value not in `layouts` is unknown.
+std::function<std::string(const nlohmann::json&)> no_split_layouts(std::string program,
+                                                                   std::vector<std::string> layouts);
 
-//! A Kofler benchmark's place on its axes: <version>/<layout>/<precision>[/tile:<t> |
-//! /partition:<p>]/size:<n> (the planner adds kofler/<program>); the same with or without a
-//! decision tree.
-BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size);
+//! A PresetError at "partitions" where a program without field partitions (`program` names it)
+//! is given some: its object may hold the key so that the error says this, not "unknown key".
+void refuse_partitions(const Reader& read, std::string_view program);
 
-//! A planned Kofler benchmark: kofler_id's name and `run` with the layout's label (what the
-//! tree chose); a layout that is unavailable (a tree's without a tree) fails when made, with
-//! its message, before `run`'s make runs.
-PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
-                        ProgramCase run);
-
-//! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
-//! `partitions`; the method's kdlg, tiled-tree, kdlg-tree and the sweep kdlg-tiles in every
-//! program), "precision", the run-time "tile", "partition" (any the preset gives or the method
-//! makes), what the program instantiates ("compile_time_tile", "compile_time_partition"),
-//! kdlg-tiles' "tiles" (t1,t2,...: its clusters of several fields' tiles), "size".
+//! A Kofler program's axes, in name order: "version" and "precision" (the values given: fixed
+//! unless the program reads them from its object), "layout" (key "layouts"; split and split-ct
+//! only with `partitions`; the method's kdlg, tiled-tree, kdlg-tree and the sweep kdlg-tiles in
+//! every program), the run-time "tile" ("tiles": a list or "sweep"), what the program
+//! instantiates ("compile_time_tile": "compile_time_tiles"; "compile_time_partition"), the
+//! "partition" any the preset gives or the method makes, kdlg-tiles' "tiles" (t1,t2,...: its
+//! clusters of several fields' tiles) and the tiles it sweeps ("kdlg_tile": "kdlg_tiles"), and
+//! "size" ("sizes", set by --sizes; positive). A program adjusts what differs (axis_named).
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions = {});
+
+//! The axis `name` of `axes`, to adjust (std::logic_error where it is not there).
+Axis& axis_named(std::vector<Axis>& axes, std::string_view name);
 
 }  // namespace lb::harness::kofler

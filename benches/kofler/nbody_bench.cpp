@@ -6,10 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "programs.hpp"
-#include "variant_support.hpp"
+#include <map>
+
 #include "lb/kofler/nbody_device.hpp"
 #include "lb/layout/device_storage.hpp"
+#include "programs.hpp"
+#include "variant_support.hpp"
 
 namespace lb::harness::kofler {
 
@@ -106,33 +108,39 @@ std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::sha
 
 namespace {
 
-std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                    const Overrides& overrides) {
-  preset.check_keys(j, where, {"sizes", "steps", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
-  if (!precision_wanted(overrides, "float")) return {};
-  lb::kofler::NBodyParams params;
+//! Per size (its reference made once, when its first benchmark runs) each layout choice.
+Expansion expand_nbody(const Reader& read) {
+  const Preset& preset = read.preset();
+  const nlohmann::json& j = read.object();
+  const std::string_view where = read.where();
   if (!j.contains("steps") || !j["steps"].is_number_unsigned() || j["steps"].get<std::uint64_t>() < 1 ||
       j["steps"].get<std::uint64_t>() > 1000)
     throw preset.error_at(j.contains("steps") ? "steps" : where, "'steps' must be an integer from 1 to 1000", where);
+  lb::kofler::NBodyParams params;
   params.steps = j["steps"].get<int>();
-  const auto method = method_source("nbody", {"pos", "vel"}, record_field_bytes<Body>(), overrides);
-  Cases plan;  // counted against the plan limit
-  for (std::size_t n : program_sizes(preset, j, "sizes", where, overrides, [](std::size_t n) { return n > 0; }, "positive")) {
-    // One reference per size, made when its first benchmark runs, shared by all layouts.
-    auto shared = std::make_shared<std::shared_ptr<const NBodyCase>>();
-    auto get_case = [shared, n, params] {
-      if (!*shared) *shared = std::make_shared<const NBodyCase>(make_nbody_case(n, params));
-      return *shared;
-    };
-    const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
-    for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::PosVelSplit::name)}, &method)) {
-      plan.push_back(kofler_case("gpu", choice, "float", n,
-                                 {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}));
-    }
-  }
-  return plan;
+  const auto method = method_source("nbody", {"pos", "vel"}, record_field_bytes<Body>(), read.overrides());
+  const Steps layouts = [method](const Point& at, const Reader& r) {
+    return layout_steps(r, at.get<std::size_t>("size"), {"pos", "vel"},
+                        tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
+                        {std::string(lb::kofler::PosVelSplit::name)}, &method);
+  };
+  // One reference per size, made when its first benchmark runs, shared by all its layouts.
+  using Slot = std::shared_ptr<std::shared_ptr<const NBodyCase>>;
+  auto slots = std::make_shared<std::map<std::size_t, Slot>>();
+  return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
+          .make = [params, slots](const Point& at) {
+            const std::size_t n = at.get<std::size_t>("size");
+            Slot& slot = (*slots)[n];
+            if (!slot) slot = std::make_shared<std::shared_ptr<const NBodyCase>>();
+            auto get_case = [cached = slot, n, params] {
+              if (!*cached) *cached = std::make_shared<const NBodyCase>(make_nbody_case(n, params));
+              return *cached;
+            };
+            const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
+            const LayoutChoice& choice = at.get<LayoutChoice>("layout");
+            return kofler_run(
+                choice, {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }});
+          }};
 }
 
 }  // namespace
@@ -142,7 +150,8 @@ Program nbody_program() {
           kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
                       {std::string(lb::kofler::PosVelSplit::name)}),
           {"struct_bytes", "fields", "kernels", "steps"},
-          plan_nbody};
+          {"steps", "partitions"},
+          expand_nbody};
 }
 
 }  // namespace lb::harness::kofler

@@ -1,7 +1,7 @@
 #pragma once
-//! The Kofler suite's programs. Each program plans its benchmarks from its own object in the
+//! The Kofler suite's programs. Each declares its axes and expansion over its own object in the
 //! preset's "kofler" suite ({"nbody": {...}, "bitonic": {...}, ...}); benches/suites.cpp lists
-//! the programs and the one planner (lb/harness/plan.hpp) calls those the preset names.
+//! the programs and the one planner (lb/harness/plan.hpp) plans those the preset names.
 
 #include <string>
 #include <string_view>
@@ -14,7 +14,7 @@
 
 namespace lb::harness::kofler {
 
-//! The programs, each declared with its axes, counters and planner in its
+//! The programs, each declared with its axes, counters, settings and expansion in its
 //! benches/kofler/<program>_bench.cpp, in run order (suites.cpp lists them).
 Program nbody_program();
 Program black_scholes_program();

@@ -135,47 +135,47 @@ std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const Co
 
 namespace {
 
-std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                                    const Overrides& overrides) {
-  preset.check_keys(j, where,
-                    {"sizes", "warmup_hours", "steps", "layouts", "tiles", "compile_time_tiles", "partitions",
-                     "kdlg_tiles"});
-  std::vector<std::size_t> sizes = overrides.sizes;
-  if (sizes.empty()) sizes = preset.list_at<std::size_t>(j, "sizes", where);
-  for (std::size_t s : sizes)
-    if (s < 64 || s > 2000000)
-      throw preset.error_at("sizes", fmt::format("SAMPO size (initial eggs) {} is not in 64..2000000", s), where);
-  const std::uint32_t warmup = positive_u32(preset, j, "warmup_hours", where, 0);
-  const std::uint32_t steps = positive_u32(preset, j, "steps", where, 1);
+const std::vector<std::string> kFields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
+const std::vector<std::size_t> kCompileTimeTiles(std::begin(model::kCompileTimeTiles),
+                                                 std::end(model::kCompileTimeTiles));
 
-  const std::vector<std::string> fields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
-  const std::vector<std::size_t> ct_tiles(std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles));
-  const auto method = method_source("sampo", fields, record_field_bytes<Agent>(), overrides);
-  Cases plan;  // counted against the plan limit
-  for (std::size_t size : sizes) {
-    const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
-    for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition},
-                        &method)) {
-      // host: the reference's snapshot and final population, the run's population downloaded
-      // for validation: each at most the capacity, the snapshot far less
-      const MemoryNeed need{.host_bytes = 2.0 * cfg.agent_capacity * sizeof(AgentValue),
-                            .device_bytes = model::device_bytes(cfg)};
-      plan.push_back(kofler_case("gpu", choice, "mixed", size,
-                                 {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }}));
-    }
-  }
-  return plan;
+//! Per size (initial eggs) each layout choice, the model run warmup_hours then steps.
+Expansion expand_sampo(const Reader& read) {
+  const std::uint32_t warmup = positive_u32(read.preset(), read.object(), "warmup_hours", read.where(), 0);
+  const std::uint32_t steps = positive_u32(read.preset(), read.object(), "steps", read.where(), 1);
+  const auto method = method_source("sampo", kFields, record_field_bytes<Agent>(), read.overrides());
+  const Steps layouts = [method](const Point& at, const Reader& r) {
+    return layout_steps(r, at.get<std::size_t>("size"), kFields, kCompileTimeTiles,
+                        {model::kManualPartition, model::kByKernelPartition}, &method);
+  };
+  return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
+          .make = [warmup, steps](const Point& at) {
+            const model::Config cfg =
+                model::Config::for_eggs(std::uint32_t(at.get<std::size_t>("size")), warmup, steps);
+            const LayoutChoice& choice = at.get<LayoutChoice>("layout");
+            // host: the reference's snapshot and final population, the run's population downloaded
+            // for validation: each at most the capacity, the snapshot far less
+            const MemoryNeed need{.host_bytes = 2.0 * cfg.agent_capacity * sizeof(AgentValue),
+                                  .device_bytes = model::device_bytes(cfg)};
+            return kofler_run(choice,
+                              {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }});
+          }};
 }
 
 }  // namespace
 
 Program sampo_program() {
+  std::vector<Axis> axes =
+      kofler_axes({"gpu"}, {"mixed"}, true, kCompileTimeTiles, {model::kManualPartition, model::kByKernelPartition});
+  axis_named(axes, "size").limits = [](const nlohmann::json& v) {
+    const auto s = v.get<std::size_t>();
+    return s < 64 || s > 2000000 ? fmt::format("SAMPO size (initial eggs) {} is not in 64..2000000", s) : "";
+  };
   return {"sampo",
-          kofler_axes({"gpu"}, {"mixed"}, true, {std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles)},
-                      {model::kManualPartition, model::kByKernelPartition}),
+          std::move(axes),
           {"struct_bytes", "fields", "kernels", "agents_final"},
-          plan_sampo};
+          {"warmup_hours", "steps", "partitions"},
+          expand_sampo};
 }
 
 }  // namespace lb::harness::kofler

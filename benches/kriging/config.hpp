@@ -1,35 +1,34 @@
 #pragma once
-//! Kriging's preset object ("kriging": scales, experiments, exp7_precisions, cpu_programs,
-//! cpu_sample_estimates, well_sweep, model), read into what the planner expands.
+//! Kriging's preset object ("kriging"): its axes (scales, experiments, the well sweep's wells)
+//! are the program's (kriging_bench.cpp), read by the one planner; here its settings:
+//! exp7_precisions, cpu_programs, cpu_sample_estimates, the well sweep's scales and experiments
+//! (model is the suite's artifact step's).
 
-#include <cstddef>
+#include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "kriging/variants.hpp"
-#include "lb/harness/preset.hpp"
-#include "lb/harness/suite.hpp"
+#include "lb/harness/plan.hpp"
 
 namespace lb::harness::kriging_bench {
 
 struct WellSweep {
-  std::vector<std::size_t> wells;
-  std::vector<int> scales;
-  std::vector<int> experiments;
+  std::vector<std::int64_t> scales;
+  std::vector<std::int64_t> experiments;
 };
 
-struct Config {
-  std::vector<int> scales;
-  std::vector<int> experiments;            //!< CUDA experiments 1..8
-  std::vector<Prec> exp7_precisions;       //!< experiments 7 and 8 run in either
-  std::vector<Prec> precisions;            //!< --precision filter (empty = all)
+struct Settings {
+  std::vector<Prec> exp7_precisions;  //!< experiments 7 and 8 run in either
   bool cpu_programs = true;
   double cpu_sample_estimates = 0x1.0p20;  //!< a CPU run above this many estimates is sampled
-  WellSweep sweep;
+  bool sweep = false;                      //!< the preset has a well sweep
+  WellSweep well_sweep;
 };
 
-//! The suite's object `j` of the preset, with the command line's overrides.
-Config read_config(const Preset& preset, const nlohmann::json& j, const Overrides& overrides);
+//! "no experiment <e> (1..8)" for an experiment out of range, else "".
+std::string experiment_problem(std::int64_t e);
+
+//! The settings of the program's object (read.object()).
+Settings read_settings(const Reader& read);
 
 }  // namespace lb::harness::kriging_bench

@@ -1,8 +1,8 @@
-// Presets through load_preset, then the Preset helpers every suite's planner parses its
-// section with (check_keys, list_at, error_at), applied to each object of the 'suites' tree
-// and each of its keys, and the kofler-tree section's own checks (read_tree_section, the
-// planner's first step, kept apart from its CUDA code for this). The other planners live
-// with the benchmarks (CUDA code), so their sections' own rules are left to `layoutbench plan`.
+// Presets through load_preset, then the Preset helpers the planner reads every program's axes
+// and settings with (check_keys, list_at, error_at), applied to each object of the 'suites'
+// tree and each of its keys, and the kofler-tree section's own checks (read_tree_section, its
+// expansion's first step, kept apart from its CUDA code for this). The programs' declarations
+// live with the benchmarks (CUDA code), so their sections' own rules are left to `layoutbench plan`.
 
 #include <cstdint>
 #include <string>

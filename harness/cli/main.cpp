@@ -58,6 +58,7 @@ struct Selection {
   std::string filter;
   std::vector<std::string> sizes;  //!< as typed: checked by sizes_of
   std::vector<std::string> precisions;
+  std::vector<std::string> axes;  //!< --axis NAME=v1,v2, each as typed: checked by parse_axis_options
   std::string kofler_tree;  //!< --kofler-tree
 };
 
@@ -82,10 +83,17 @@ void add_selection_options(CLI::App* cmd, Selection& s) {
   cmd->add_option("--suite", s.suite, "suite (paper) to run")->capture_default_str();
   cmd->add_option("--preset", s.preset, "a named preset (`layoutbench suites` lists them) or a preset .json file")->capture_default_str();
   cmd->add_option("--filter", s.filter, "only benchmarks whose name matches this regex (ECMAScript, search)");
-  cmd->add_option("--sizes", s.sizes, "override the preset's sizes")->delimiter(',');
-  cmd->add_option("--precision", s.precisions, "override the preset's precisions (float,double)")
+  cmd->add_option("--sizes", s.sizes,
+                  "set each program's size axis (--axis <its size axis>=...; `suites --json` names it)")
+      ->delimiter(',');
+  cmd->add_option("--precision", s.precisions, "set each program's precision axis (float,double)")
       ->delimiter(',')
       ->check(lb::tools::one_of({"float", "double"}));
+  cmd->add_option("--axis", s.axes,
+                  "NAME=v1,v2: the values of each program's axis NAME (repeatable): an open axis's (sizes, "
+                  "tiles) replace the preset's, an enumerated one's (layouts, versions) narrow it; `suites --json` "
+                  "lists each program's axes")
+      ->allow_extra_args(false);
   cmd->add_option("--kofler-tree", s.kofler_tree,
                   "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts")
       ->check(lb::tools::not_empty());
@@ -99,7 +107,7 @@ struct Plan {
 Plan make_plan(const Selection& s) {
   Plan plan{load_preset(s.preset), {}};
   const Suite& suite = find_suite(s.suite);
-  Overrides overrides{sizes_of(s.sizes), s.precisions, nullptr};
+  Overrides overrides{sizes_of(s.sizes), s.precisions, nullptr, parse_axis_options(s.axes)};
   if (!s.kofler_tree.empty())
     overrides.kofler_tree = std::make_shared<const lb::layout::DecisionTree>(lb::layout::read_decision_tree(s.kofler_tree));
   auto all = suite.plan(plan.preset, overrides);

@@ -225,7 +225,7 @@ TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
   EXPECT_EQ(c[3].param(), "partition:a+b|c");
   EXPECT_EQ(c[3].label, "cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");  // none compiled
   EXPECT_EQ(c[3].runs_as, "");
-  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[3], "float", 1024).params.size(), 2u);  // + size
+  EXPECT_EQ(c[3].params().size(), 1u);  // the name adds the size
   for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(c[k].unavailable, "") << c[k].layout;
   EXPECT_EQ(c[0].label, "");  // not the method's
   EXPECT_EQ(c[1].label, "runs_as=partition");  // two clusters of which one holds two fields: the run-time mapping
@@ -318,7 +318,7 @@ std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const De
   const lb::harness::Overrides overrides{{}, {}, std::move(tree)};
   std::vector<lb::harness::PlannedCase> plan;
   for (const lb::harness::Program& p : lb::harness::find_suite("kofler").programs.programs) {
-    auto part = p.plan(preset, preset.suites["kofler"][p.name], p.name, overrides);
+    auto part = lb::harness::plan_cases(p, preset, preset.suites["kofler"][p.name], p.name, overrides);
     plan.insert(plan.end(), part.begin(), part.end());
   }
   return plan;
@@ -411,9 +411,8 @@ TEST(KdlgTiles, EveryCombinationOfTheTilesOverTheClustersOfSeveralFieldsTheOther
     EXPECT_EQ(c[k].label + c[k].unavailable, "");  // no tree: nothing chosen, nothing missing
   }
   EXPECT_TRUE(runs_on_partition("kdlg-tiles"));  // the run-time PartitionMapping, as kdlg
-  EXPECT_EQ(lb::harness::kofler::kofler_id("gpu", c[5], "mixed", 64).params,
-            (std::vector<std::pair<std::string, std::string>>{
-                {"partition", "a+b|c|d+e"}, {"tiles", "2,4"}, {"size", "64"}}));
+  EXPECT_EQ(c[5].params(),
+            (std::vector<std::pair<std::string, std::string>>{{"partition", "a+b|c|d+e"}, {"tiles", "2,4"}}));
 }
 
 TEST(KdlgTiles, APresetPlansThemAfterTheMethodsValuesFromItsKdlgTilesAndNeedsNoTree) {

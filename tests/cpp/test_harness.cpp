@@ -1,25 +1,24 @@
 // Harness: presets (named, malformed, unknown keys with file:line), the suite registry, the IDW
 // plan (names, counts, overrides, bad names), and the journal's Google Benchmark run format.
 
-#include <algorithm>
-#include <cstdlib>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <tuple>
 
-#include <fmt/format.h>
-
 #include "lb/harness/journal.hpp"
 #include "lb/harness/memory_fit.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
-
 #include "planned_runs.hpp"
+#include "preset_testing.hpp"
 #include "scoped_env.hpp"
 #include "temp_files.hpp"
 
@@ -268,7 +267,8 @@ TEST(Plan, OverridesReplaceSizesAndPrecisions) {
     EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
   }
-  EXPECT_THROW(find_suite("idw").plan(load_preset("quick"), Overrides{{}, {"fp16"}}), PresetError);
+  // A precision no program of the suite has: the command line's error.
+  EXPECT_THROW(find_suite("idw").plan(load_preset("quick"), Overrides{{}, {"fp16"}}), std::invalid_argument);
 }
 
 TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
@@ -488,14 +488,36 @@ TEST(Plan, AKoflerOrInnerSectionThatPlansNothingIsAnError) {
               std::string::npos)
         << msg;
   }
-  // nbody is a float program: at --precision double nothing is left.
-  const auto msg = preset_error("{\"suites\": {\n\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1, "
-                                "\"layouts\": [\"aos\"]}}}}",
-                                "kofler", Overrides{.sizes = {}, .precisions = {"double"}});
-  EXPECT_NE(msg.find("lb_preset_test.json:2: suite kofler plans no benchmark: its programs (nbody) plan none at "
-                     "--precision double"),
-            std::string::npos)
+  // nbody runs on version gpu, bitonic's cub-radix on SoA only: at these values nothing is left.
+  const auto msg = preset_error(
+      "{\"suites\": {\n\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1, "
+      "\"layouts\": [\"aos\"]}, \"bitonic\": {\"sizes\": [1024], \"versions\": [\"bitonic\", "
+      "\"cub-radix\"], \"layouts\": [\"aos\"]}}}}",
+      "kofler", Overrides{.sizes = {}, .precisions = {}, .axes = {{"version", {"cub-radix"}}, {"layout", {"aos"}}}});
+  EXPECT_NE(
+      msg.find("lb_preset_test.json:2: suite kofler plans no benchmark: its programs (nbody, bitonic) plan none at "
+               "--axis version=cub-radix --axis layout=aos"),
+      std::string::npos)
       << msg;
+}
+
+TEST(Plan, APrecisionNoProgramOfTheSuiteHasIsOneErrorNamingThoseTheyHave) {
+  // nbody is a float program: --precision double is one no program of this section has.
+  try {
+    find_suite("kofler").plan(lb::testing::preset_from("{\"kofler\": {\"nbody\": {\"sizes\": [1024], \"steps\": 1, "
+                                                       "\"layouts\": [\"aos\"]}}}"),
+                              Overrides{.sizes = {}, .precisions = {"double"}});
+    ADD_FAILURE() << "planned";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--precision: unknown precision 'double' (suite kofler's programs have: float)");
+  }
+  // The inner programs compute in int: --precision float once planned every one of them.
+  try {
+    find_suite("inner").plan(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"float"}});
+    ADD_FAILURE() << "planned";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--precision: unknown precision 'float' (suite inner's programs have: int)");
+  }
 }
 
 }  // namespace

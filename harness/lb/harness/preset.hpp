@@ -59,15 +59,15 @@ struct Preset {
   //! Throws unless every key of `object` (found under `where`) is in `allowed`.
   void check_keys(const nlohmann::json& object, std::string_view where,
                   std::initializer_list<std::string_view> allowed) const;
+  void check_keys(const nlohmann::json& object, std::string_view where, const std::vector<std::string>& allowed) const;
 
   template <class T>
   void check_integers(const nlohmann::json& list, const char* key, std::string_view where) const;
   //! Throws unless the elements of `list` differ (a repeat would plan one benchmark twice).
   void check_unique(const nlohmann::json& list, const char* key, std::string_view where) const;
-  //! The error of a suite whose object of programs (suites[suite]) plans no benchmark, at
-  //! the suite's line: it names no program, or its programs plan none (at the command line's
-  //! `precisions`, where given).
-  PresetError no_benchmark(std::string_view suite, const std::vector<std::string>& precisions) const;
+  //! The error of a suite that plans no benchmark, at the suite's line: it names no program, or
+  //! its `programs` plan none (at the command line's overrides `at`, as typed, where given).
+  PresetError no_benchmark(std::string_view suite, const std::vector<std::string>& programs, std::string_view at) const;
 
   //! object[key] (found under `where`) as a non-empty list of T, or a PresetError at its line.
   template <class T>

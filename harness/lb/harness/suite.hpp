@@ -28,7 +28,14 @@ struct Overrides {  // default member initializers: a designated initializer may
   std::vector<std::string> precisions{};
   //! --kofler-tree: the GPU's decision tree for the Kofler method's tree layouts (none: null).
   std::shared_ptr<const layout::DecisionTree> kofler_tree{};
+  //! --axis NAME=v1,v2 (repeatable): each axis's values as typed, the axes in the order given.
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes{};
 };
+
+//! The command line's --axis options ("NAME=v1,v2", each as typed) as Overrides::axes: one
+//! std::invalid_argument naming the option for a text without NAME=, an empty list or value, a
+//! value given twice, and an axis given twice.
+std::vector<std::pair<std::string, std::vector<std::string>>> parse_axis_options(const std::vector<std::string>& texts);
 
 struct PlannedBenchmark {
   std::string name;
