@@ -129,3 +129,124 @@ def test_sizes_a_program_refuses_are_one_error_naming_it(sizes, program, problem
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 2 and not r.stdout
     assert f"--sizes: {problem} (for {program})" in r.stderr, r.stderr
+
+
+def plan_error(tmp_path, *args):
+    """`layoutbench plan ARGS`'s exit status, output and error."""
+    env = dict(os.environ, LB_PRESET_DIR=str(REPO / "harness" / "presets"), LB_DATA_DIR=str(tmp_path))
+    return subprocess.run([str(BIN), "plan", *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("precision", ["float", "double"])
+def test_precision_the_inner_programs_lack_is_an_error_not_every_benchmark(precision, tmp_path):
+    """The inner programs compute in int: --precision float once still planned every one of
+    them (the option was ignored). Now it is one error naming the precision they have."""
+    r = plan_error(tmp_path, "--suite", "inner", "--preset", "quick", "--precision", precision)
+    assert r.returncode == 2 and not r.stdout, r.stdout[:300]
+    assert f"--precision: unknown precision '{precision}' (suite inner's programs have: int)" in r.stderr, r.stderr
+
+
+def registry_of(data_dir):
+    return json.loads(layoutbench("suites", "--json", data_dir=data_dir))
+
+
+# The axis --sizes sets in each program (none: --sizes is an error naming its axes).
+SIZES_AXIS = {("idw", "shepard"): "size", ("kriging", "ok"): "scale", ("kofler", "nbody"): "size",
+              ("kofler", "blackscholes"): "size", ("kofler", "bitonic"): "size", ("kofler", "lavamd"): "boxes_1d",
+              ("kofler", "sampo"): "size", ("inner", "synthetic"): "objects"}
+
+
+def test_the_registry_exports_each_axis_with_its_type_and_preset_key(tmp_path):
+    """Every program's axes, each with its type, the preset key it reads (null: the program
+    makes its values), its values, whether names carry it and the shorthand that sets it; and
+    every key of a shipped preset's program object is one of its axes' keys or its settings."""
+    registry = registry_of(tmp_path)
+    for suite in registry["suites"]:
+        for program in suite["programs"]:
+            where = f"{suite['name']}/{program['name']}"
+            axes = program["axes"]
+            assert len({a["name"] for a in axes}) == len(axes), where
+            for a in axes:
+                assert a["type"] in ("count", "integer", "number", "text"), (where, a)
+                assert a["key"] is None or (isinstance(a["key"], str) and a["key"]), (where, a)
+                assert isinstance(a["values"], list) and isinstance(a["named"], bool), (where, a)
+            assert sum(a["named"] for a in axes[:3]) == 3, f"{where}: <version>/<layout>/<precision> first"
+            shorthands = {a["shorthand"]: a["name"] for a in axes if "shorthand" in a}
+            assert shorthands.get("--precision") == axes[2]["name"] == "precision", where
+            assert shorthands.get("--sizes") == SIZES_AXIS.get((suite["name"], program["name"])), where
+    sys.path.insert(0, str(REPO / "harness"))
+    from orchestrator.presets import read_preset
+    named = {p["name"]: Path(p["file"]) for p in registry["presets"]}
+    for preset in PRESETS:
+        document = read_preset(named[preset], named).document
+        for suite in registry["suites"]:
+            section = document["suites"].get(suite["name"])
+            if section is None:
+                continue
+            for program in suite["programs"]:
+                obj = section if suite["section"] == "one_program" else section.get(program["name"])
+                if obj is None:
+                    continue
+                known = {a["key"].split(".")[0] for a in program["axes"] if a["key"]} | set(program["settings"])
+                assert set(obj) <= known, f"{preset}: {suite['name']}/{program['name']}: {set(obj) - known}"
+
+
+@pytest.mark.parametrize("suite", ["idw", "kriging", "kofler-tree", "kofler", "inner"])
+def test_axis_on_a_names_version_layout_or_precision_plans_the_names_that_have_that_value(suite, tmp_path):
+    """`--axis NAME=v` for each value v the quick plan has on a name's first three axes plans
+    exactly the quick plan's names with v there (the preset's list replaced where it lists the
+    axis, the program's own values narrowed otherwise: the same for these), and
+    `--precision v` the same as `--axis precision=v`: every program, one rule."""
+    registry = registry_of(tmp_path)
+    programs = next(s for s in registry["suites"] if s["name"] == suite)["programs"]
+    plan = [n for n in (PLANS / "quick.txt").read_text().splitlines() if n.split("/")[0] == suite]
+    for k in range(3):
+        (axis,) = {p["axes"][k]["name"] for p in programs}
+        for value in dict.fromkeys(n.split("/")[2 + k] for n in plan):
+            want = [n for n in plan if n.split("/")[2 + k] == value]
+            got = layoutbench("plan", "--suite", suite, "--preset", "quick", "--axis", f"{axis}={value}",
+                              data_dir=tmp_path).splitlines()
+            assert got == want, f"--axis {axis}={value}"
+            if axis == "precision" and value in ("float", "double"):
+                assert layoutbench("plan", "--suite", suite, "--preset", "quick", "--precision", value,
+                                   data_dir=tmp_path).splitlines() == want
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--suite", "kofler", "--axis", "colour=red"],
+     "--axis colour: nbody has no axis 'colour' (nbody has the axes version, layout, precision, tile, "),
+    (["--suite", "kofler", "--axis", "layout=aosoa"], "--axis layout: unknown layout 'aosoa' (suite kofler's programs have: aos, soa, "),
+    (["--suite", "kofler", "--axis", "layout="], "--axis layout: an empty list of values"),
+    (["--suite", "kofler", "--axis", "layout=aos,aos"], "--axis layout: 'aos' is given twice"),
+    (["--suite", "kofler", "--axis", "layout=aos", "--axis", "layout=soa"], "--axis layout is given twice"),
+    (["--suite", "idw", "--sizes", "1024", "--axis", "size=2048"], "both set shepard's axis 'size'"),
+    (["--suite", "kofler-tree", "--sizes", "1024"], "--sizes: synthetic has no axis that --sizes sets"),
+    (["--suite", "inner", "--sizes", "1024"], "--sizes: bfs has no axis that --sizes sets"),
+    (["--suite", "kofler-tree", "--precision", "double"],
+     "--precision: unknown precision 'double' (suite kofler-tree's programs have: float)"),
+])
+def test_axis_mistakes_are_one_error(args, error, tmp_path):
+    r = plan_error(tmp_path, "--preset", "quick", *args)
+    assert r.returncode == 2 and not r.stdout, r.stdout[:300]
+    assert len(r.stderr.strip().splitlines()) == 1 and error in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("suite, preset, args, dropped", [
+    # The well sweep planned its own scales whatever --sizes gave: now only those given.
+    ("kriging", "quick", ["--sizes", "2"], lambda n: "/scale:1/" in n),
+    ("kriging", "paper", ["--sizes", "10"], lambda n: "/scale:1/" in n),
+    # SAMPO (precision mixed) ran at any --precision: now at none of float and double.
+    ("kofler", "quick", ["--precision", "double"], lambda n: n.startswith("kofler/sampo/")),
+])
+def test_overrides_whose_meaning_changed_plan_the_old_list_less_what_they_no_longer_ran(
+        suite, preset, args, dropped, tmp_path):
+    """Each of these planned, before the planner's typed axes, the names `--axis` semantics
+    give now plus those `dropped` picks out (derived from the pinned full plan: --sizes and
+    --precision narrow it exactly as --axis does)."""
+    full = [n for n in (PLANS / f"{preset}.txt").read_text().splitlines() if n.split("/")[0] == suite]
+    got = layoutbench("plan", "--suite", suite, "--preset", preset, *args, data_dir=tmp_path).splitlines()
+    assert got and not any(dropped(n) for n in got)
+    if args[0] == "--precision":
+        assert got == [n for n in full if n.split("/")[4] == args[1]]
+    else:
+        assert got == [n for n in full if f"/scale:{args[1]}/" in n]
