@@ -380,7 +380,7 @@ Reader::Reader(const Program& program, const Preset& preset, nlohmann::json obje
     const Axis& axis = program.axis(name);
     if (axis.values.empty()) {  // an open axis: its values are the command line's
       substitute(axis, values);
-      read_.emplace(name, Read{values, false});
+      read_.emplace(name, Read{values});
     }
     given_.emplace(name, std::move(values));
   }
@@ -392,7 +392,7 @@ Reader::Reader(const Program& program, const Preset& preset, nlohmann::json obje
     read(name);
     Read& r = read_.find(name)->second;
     std::erase_if(r.values, [&](const AxisValue& v) { return !allows(name, v.text); });
-    if (!r.values.empty() && !r.word) substitute(axis, r.values);
+    if (!r.values.empty()) substitute(axis, r.values);
   }
 }
 
@@ -447,9 +447,9 @@ const Reader::Read& Reader::read(std::string_view name) const {
     return read_.emplace(std::string(name), std::move(r)).first->second;
   }
   const nlohmann::json& v = (*holder)[key];
-  if (!axis.word.empty() && v.is_string() && v.get<std::string>() == axis.word) {
-    r.word = true;
-  } else if (axis.scalar) {
+  if (!axis.word.empty() && v.is_string() && v.get<std::string>() == axis.word)  // the program reads it
+    return read_.emplace(std::string(name), std::move(r)).first->second;
+  if (axis.scalar) {
     std::string problem = axis.limits ? axis.limits(v) : "";
     if (problem.empty() && !of_type(axis.type, v)) problem = fmt::format("'{}' must be {}", key, type_words(axis.type));
     if (problem.empty()) problem = problem_of(v);
@@ -486,8 +486,6 @@ std::vector<Step> Reader::steps(std::string_view axis) const {
   for (const AxisValue& v : values(axis)) out.push_back({{std::string(axis), v}});
   return out;
 }
-
-bool Reader::word(std::string_view axis) const { return read(axis).word; }
 
 bool Reader::allows(std::string_view axis, std::string_view text) const {
   const auto it = given_.find(axis);

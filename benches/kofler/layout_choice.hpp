@@ -60,7 +60,10 @@ std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::j
 //! A layout loop's values at one size: layout_choices over the program's object as the planner
 //! gives it (the command line's layouts, tiles, ... in it), each a step setting "layout" (its
 //! value the LayoutChoice), the choice's parameters (tile, partition, tiles) and, for tiled-ct
-//! and split-ct, the compile_time_tile or compile_time_partition it instantiates.
+//! and split-ct, the compile_time_tile or compile_time_partition it instantiates. One compound
+//! step, not loops over the layout, tile and partition axes: the layout library orders the
+//! choices by kind (split and split-ct partition by partition), sweeps tiles up to the size and
+//! makes the method's partitions from the recorded accesses, which the plans' order keeps.
 std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::vector<std::string>& field_names,
                                const std::vector<std::size_t>& compile_time_tiles,
                                const std::vector<std::string>& compile_time_partitions,

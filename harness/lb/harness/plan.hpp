@@ -114,8 +114,8 @@ struct Axis {
   bool scalar = false;        //!< the key holds one value, not a list (`--axis` may still give several)
   bool required = true;       //!< the key must be there (else: `fallback`, or no values)
   nlohmann::json fallback{};  //!< a scalar key's value where the object has none (IDW's block: 256)
-  //! A string the key may hold instead of a list ("all" layouts, a "sweep" of tiles): the
-  //! program reads it (Reader::word).
+  //! A string the key may hold instead of a list ("all" layouts, a "sweep" of tiles): no
+  //! values; the program reads it from the object (Reader::object).
   std::string word{};
 
   //! `value` if the axis has it, else a PresetError at `key` (inside `where`):
@@ -218,8 +218,6 @@ class Reader {
   const std::vector<AxisValue>& values(std::string_view axis) const;
   //! The same as steps, one per value: a loop's values when it has no steps of its own.
   std::vector<Step> steps(std::string_view axis) const;
-  //! Whether the axis's key holds its `word` (and the command line gives no values).
-  bool word(std::string_view axis) const;
   //! Whether `text` is a value the command line lets `axis` take (any, where it gives none).
   bool allows(std::string_view axis, std::string_view text) const;
   //! An axis's value as its type names it: count, integer and number from a JSON number.
@@ -228,7 +226,6 @@ class Reader {
  private:
   struct Read {
     std::vector<AxisValue> values;
-    bool word = false;
   };
   const Read& read(std::string_view axis) const;
   const Program& program_;
