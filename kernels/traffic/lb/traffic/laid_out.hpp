@@ -315,7 +315,11 @@ HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout
       inner_host_storage<typename M::Yields>(
           ArrayLengths{std::vector<std::uint32_t>(net.yields.size(), kYieldGroups)})};
   const Views<M> v = set.views();
-  for (std::uint32_t c = 0; c < net.cells.size(); ++c) {
+  // Every element's slots are its own (the storages' offsets are fixed above): laid out on every
+  // core, as the paper-scale network's 8 M cells are per benchmark case.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(net.cells.size()); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     const Network::Cell& cell = net.cells[c];
     v.cells.template get<tag::SpeedLimit>(c) = cell.speed_limit;
     v.cells.template get<tag::Type>(c) = cell.type;
@@ -338,13 +342,17 @@ HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout
 //! claims, lights' timers and phases) into views of a lay_out.
 template <class M>
 void store_state(const Views<M>& v, const State& s) {
-  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ki = 0; ki < static_cast<std::int64_t>(s.cars.size()); ++ki) {
+    const auto k = static_cast<std::uint32_t>(ki);
     const Car& car = s.cars[k];
     v.cars.template get<tag::MaxVelocity>(k) = car.max_velocity;
     for (std::uint32_t i = 0; i < car.path_length; ++i) v.cars.template get<tag::Path>(k, i) = car.path[i];
     store_car(v, static_cast<std::uint32_t>(k), car);
   }
-  for (std::uint32_t c = 0; c < s.occupant.size(); ++c) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(s.occupant.size()); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     v.cells.template get<tag::Occupant>(c) = s.occupant[c];
     v.cells.template get<tag::ControllerLimit>(c) = s.controller_limit[c];
     v.cells.template get<tag::Claim>(c) = s.claim[c];
@@ -361,7 +369,9 @@ void store_state(const Views<M>& v, const State& s) {
 template <class M>
 void load_state(const Views<M>& v, State& s) {
   s.cars.resize(v.cars.size());
-  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ki = 0; ki < static_cast<std::int64_t>(s.cars.size()); ++ki) {
+    const auto k = static_cast<std::uint32_t>(ki);
     Car& car = s.cars[k];
     static_cast<CarScalars&>(car) = load_car(v, k);
     car.max_velocity = v.cars.template get<tag::MaxVelocity>(k);
@@ -372,7 +382,9 @@ void load_state(const Views<M>& v, State& s) {
   s.occupant.resize(cells);
   s.controller_limit.resize(cells);
   s.claim.resize(cells);
-  for (std::uint32_t c = 0; c < cells; ++c) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(cells); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     s.occupant[c] = v.cells.template get<tag::Occupant>(c);
     s.controller_limit[c] = v.cells.template get<tag::ControllerLimit>(c);
     s.claim[c] = v.cells.template get<tag::Claim>(c);
