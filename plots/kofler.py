@@ -43,9 +43,13 @@ INTRO = (
 )
 CLAIMS_INTRO = (
     "Each verbal claim is read through its word class (the band and reason in the note). "
-    "Ratios are time over time at the same size; claims about every tile read the tile closest "
-    "to the other layout at each size, and the tiling gain reads the best tile at each size "
-    "(the measured optimum of the sweep). Claims about the method read its layout values "
+    "Ratios are time over time at the same size, of code that differs in the layout alone: "
+    "tiles and partitions are the compiled ones (`tiled-ct`, `split-ct`); a claim about every "
+    "tile judges each compiled tile at its closest size, the tiling gain the best compiled tile "
+    "at each size, and the run-time sweep is shown beside them, not judged. A comparison "
+    "across mapping code (a method value on the run-time partition mapping against a "
+    "compiled layout) is shown, not judged: inconclusive. Claims about the method read its "
+    "layout values "
     "(`kdlg`, `tiled-tree`, `kdlg-tree`); those about the clusters it chose read the partition "
     "in their benchmark names and each cluster's layout in their labels (the tree's choice)."
 )

@@ -14,8 +14,11 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
                words.json ("every", the default; "some"; "usually") says how the parts of a
                claim over several parts combine
   note         optional context kept with the verdict (e.g. the paper's GPU)
+  context      optional [{"label", "measure"}]: measured and shown in the note, never judged
+               (a run-time tile sweep beside the compiled tiles the claim is judged on)
 Every measured value carries an interval from the repetitions' extremes; a verdict is
-`inconclusive` when that interval straddles the band's edge (claims/README.md).
+`inconclusive` when that interval straddles the band's edge, or when the benchmarks compared
+ran on different mapping code (a run-time mapping against compiled code: claims/README.md).
 Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
 for kriging; "size" below) is the axis every measurement runs along; a measure's own
 `"sweep"` replaces it for that claim (the inner paper's BFS claims run along `graph`).

@@ -9,7 +9,7 @@ from plots.estimates import (Estimate, aggregate, bimodal_note, geomean, hull_of
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
 # The module, not its names: plots.kofler_data reads plots.claims, so either may load first.
 from plots import kofler_data
-from plots.kofler_label import TREE_LAYOUTS, method_choice
+from plots.kofler_label import COMPILED, TREE_LAYOUTS, mapping_code, method_choice
 from plots.select import by_size, describe, expand, matches
 from plots.text import format_seconds, times_text
 
@@ -22,6 +22,7 @@ class Coverage:
     skipped: dict  # size -> selectors of the variants not run at that size
     sweep: str = "size"
     bimodal: tuple = ()  # bimodal_note of each benchmark used whose repetitions are bimodal
+    unlike: tuple = ()  # unlike_codes of the benchmarks used
 
     @property
     def labelled(self):
@@ -75,7 +76,23 @@ def _collect_benchmarks(scope, selectors):
     used = {key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()}
     bimodal = tuple(dict.fromkeys(filter(None, (bimodal_note(b) for points in used.values()
                                                  for b in points.values()))))
-    return used, Coverage(sizes, skipped, scope.sweep, bimodal)
+    return used, Coverage(sizes, skipped, scope.sweep, bimodal,
+                          unlike_codes(b for points in used.values() for b in points.values()))
+
+
+def unlike_codes(benchmarks):
+    """What ran on which mapping code (kofler_label.mapping_code) where the benchmarks
+    compared ran on more than one ("sampo kdlg-tree on the run-time partition mapping",
+    "sampo soa compiled"); () where they share one, or name none."""
+    codes = {}
+    for benchmark in benchmarks:
+        code = mapping_code(benchmark)
+        if code is not None:
+            codes.setdefault(code, {})[f"{benchmark.app} {benchmark.layout}"] = None
+    if len(codes) < 2:
+        return ()
+    return tuple(f"{', '.join(names)} " + ("compiled" if code == COMPILED else f"on {code}")
+                 for code, names in sorted(codes.items()))
 
 
 def _timed_by(scope, counter):
@@ -106,7 +123,7 @@ def _per_size_ratios(scope, select, faster, slower, time_counter=None):
                 for role, sel in (("faster", a), ("slower", b))])
     ratios = [ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
               for label, _, _ in pairs for s in coverage.sizes]
-    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
+    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}", coverage.unlike
 
 
 def _baseline(spec, scope):
@@ -117,23 +134,23 @@ def _baseline(spec, scope):
     return baseline
 
 
-def _mean_measure(ratios, over, mean, how):
+def _mean_measure(ratios, over, unlike, mean, how):
     total = aggregate(ratios, mean)
     return Measured(total.value, times_text(total.value), f"{how} over {over}", {},
-                    interval=(total.low, total.high), hull=hull_of(ratios))
+                    interval=(total.low, total.high), hull=hull_of(ratios), unlike=unlike)
 
 
-def _range_measure(ratios, over):
+def _range_measure(ratios, over, unlike):
     value = [min(r.value for r in ratios), max(r.value for r in ratios)]
     return Measured(value, _range_text(value), f"range over {over}", {},
-                    interval=hull_of(ratios), hull=hull_of(ratios), per_size=tuple(ratios))
+                    interval=hull_of(ratios), hull=hull_of(ratios), per_size=tuple(ratios),
+                    unlike=unlike)
 
 
 def measure_ratio(spec, scope):
     """Geometric mean over sizes of time(slower)/time(faster): "faster is k× faster"."""
-    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"],
-                                    spec.get("time"))
-    return _mean_measure(ratios, over, geomean, "geomean")
+    return _mean_measure(*_per_size_ratios(scope, spec["select"], spec["faster"],
+                                           spec["slower"], spec.get("time")), geomean, "geomean")
 
 
 def measure_ratio_range(spec, scope):
@@ -144,8 +161,8 @@ def measure_ratio_range(spec, scope):
 
 def measure_speedup(spec, scope):
     """Arithmetic mean over sizes of baseline time / GPU time (the paper's average speedup)."""
-    ratios, over = _per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope))
-    return _mean_measure(ratios, over, statistics.fmean, "mean")
+    return _mean_measure(*_per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope)),
+                         statistics.fmean, "mean")
 
 
 def measure_speedup_range(spec, scope):
@@ -165,7 +182,7 @@ def measure_gain_over_gain(spec, scope):
                     f"{larger.text} / {smaller.text}; larger: {larger.detail}; "
                     f"smaller: {smaller.detail}", {},
                     interval=divide(larger.interval, smaller.interval),
-                    hull=divide(larger.hull, smaller.hull))
+                    hull=divide(larger.hull, smaller.hull), unlike=larger.unlike + smaller.unlike)
 
 
 def _spread_estimate(times):
@@ -193,13 +210,15 @@ def measure_about_equal(spec, scope):
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
     detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
     return Measured(total.value, f"{total.value:.3f}× max/min", detail, times,
-                    interval=(total.low, total.high), hull=hull_of(per_size))
+                    interval=(total.low, total.high), hull=hull_of(per_size),
+                    unlike=coverage.unlike)
 
 
 def measure_span(spec, scope):
     """Slowest / fastest of every benchmark the selection accepts at each size, whatever
     their other parameters (AoS, SoA and every tile: an optimisation space), each size a
-    part: the span of one run, its interval from the repetitions' extremes."""
+    part: the span of one run, its interval from the repetitions' extremes. Every value a
+    selector lists must be run at each size: a space without its tiles is not the span."""
     select = spec["select"]
     groups = {}
     for benchmark in scope.benchmarks:
@@ -208,6 +227,10 @@ def measure_span(spec, scope):
             groups.setdefault(size, []).append(benchmark)
     problems = [f"errored: {b.name} ({b.error})" for group in groups.values() for b in group
                 if b.error]
+    problems += [f"absent: {describe({**select, key: value})} at {scope.sweep} {size}"
+                 for size, group in groups.items()
+                 for key, values in select.items() if isinstance(values, list)
+                 for value in values if not any(b.get(key) == value for b in group)]
     problems += [f"{scope.sweep} {size}: only {group[0].name} of {describe(select)}"
                  for size, group in groups.items() if len(group) < 2]
     if not groups:
@@ -222,7 +245,7 @@ def measure_span(spec, scope):
                               f"{scope.sweep} {size}: slowest {group[-1].name}, fastest "
                               f"{group[0].name} of {len(group)}", {},
                               interval=(span.low, span.high), hull=(span.low, span.high),
-                              label=f"{scope.sweep} {size}"))
+                              label=f"{scope.sweep} {size}", unlike=unlike_codes(group)))
     return _parts_measured(parts)
 
 
@@ -391,8 +414,10 @@ def measure_ratio_every(spec, scope):
     tile's gain. A side without the parameter is one benchmark per size; where both sides
     carry it they are paired at the same value. The value and its interval are the same
     reduction over sizes; each size keeps its own estimate (for range and band rules).
+    With `"each": true` every value is a part of its own (a claim about every tile, judged
+    tile by tile), `reduce` then picking only among the sizes.
     """
-    reduce, pick = _reducer(spec)
+    _, pick = _reducer(spec)
     every = spec["every"]
     sides = {role: {**spec["select"], **spec[role]} for role in ("faster", "slower")}
     values = {role: {b.params[every] for b in scope.benchmarks
@@ -417,8 +442,20 @@ def measure_ratio_every(spec, scope):
                         + " and ".join(describe(sides[r]) for r in varying))
     if problems:
         raise NotMeasured(problems)
-    per_size, where = [], []
-    for size in sorted({s for chosen in points.values() for s in chosen}):
+    if spec.get("each"):
+        return _parts_measured([replace(_reduced_over(points, [v], sides, scope, spec, pick),
+                                        label=" ".join(filter(None, (spec.get("label"),
+                                                                     f"{every} {v}"))))
+                                for v in shared])
+    return _reduced_over(points, shared, sides, scope, spec, pick)
+
+
+def _reduced_over(points, shared, sides, scope, spec, pick):
+    """measure_ratio_every over the values `shared` of its parameter, `points[role, value]`
+    the benchmarks of each side by size."""
+    reduce, every = spec.get("reduce", "max"), spec["every"]
+    per_size, where, used = [], [], []
+    for size in sorted({s for v in shared for role in sides for s in points[role, v]}):
         pairs = {v: (points["slower", v].get(size), points["faster", v].get(size))
                  for v in shared}
         pairs = {v: pair for v, pair in pairs.items() if None not in pair}
@@ -432,21 +469,26 @@ def measure_ratio_every(spec, scope):
         per_size.append(Estimate(estimates[best].value, pick(e.low for e in estimates.values()),
                                  pick(e.high for e in estimates.values())))
         where.append((size, best, len(pairs)))
+        used += [b for pair in pairs.values() for b in pair]
     if not per_size:
         raise NotMeasured([f"no {scope.sweep} at which {describe(sides['faster'])} and "
-                           f"{describe(sides['slower'])} were both run"])
+                           f"{describe(sides['slower'])} were both run"
+                           + (f" at {every} {shared[0]}" if len(shared) == 1 else "")])
     at = pick(range(len(per_size)), key=lambda k: per_size[k].value)
     total = per_size[at]
     size, value, _ = where[at]
-    listed = ", ".join(f"{s}: {times_text(e.value)} at {every} {v} of {n}"
+    one = len(shared) == 1  # one value: a part of "each", named by its label
+    listed = ", ".join(f"{s}: {times_text(e.value)}" + ("" if one else f" at {every} {v} of {n}")
                        for (s, v, n), e in zip(where, per_size))
-    text = f"{times_text(total.value)} ({every} {value}, {scope.sweep} {size})"
+    text = f"{times_text(total.value)} ({'' if one else f'{every} {value}, '}{scope.sweep} {size})"
     spread = [min(e.value for e in per_size), max(e.value for e in per_size)]
     if times_text(spread[0]) != times_text(spread[1]):
         text = f"{_range_text(spread)} over {scope.sweep}s; {reduce} {text}"
-    return Measured(total.value, text, f"{reduce} over {every} per {scope.sweep} ({listed})", {},
+    detail = (f"{every} {shared[0]} per {scope.sweep} ({listed})" if one
+              else f"{reduce} over {every} per {scope.sweep} ({listed})")
+    return Measured(total.value, text, detail, {},
                     interval=(total.low, total.high), hull=hull_of(per_size),
-                    per_size=tuple(per_size))
+                    per_size=tuple(per_size), unlike=unlike_codes(used))
 
 
 def measure_table2_speedup(spec, scope):
@@ -464,7 +506,7 @@ def measure_table2_speedup(spec, scope):
         raise ClaimsError(f"measure 'table2_speedup': 'layout' must be one of "
                           f"{', '.join(kofler_data.COMPARED)}")
     rows = kofler_data.compared(scope)
-    cells = {}
+    cells, unlike = {}, ()
     problems = [f"absent: {app} with a timed AoS (every {scope.sweep})"
                 for app in kofler_data.PROGRAMS if app not in {row[0] for row in rows}]
     for app, version, precision, size, aos, others in rows:
@@ -475,6 +517,7 @@ def measure_table2_speedup(spec, scope):
                             f"{scope.sweep} {size}, Table 2's size")
             continue
         cells[where] = kofler_data.speedup(aos, chosen[2])
+        unlike += unlike_codes((aos, chosen[2]))  # one program's cell unlike: the max unknown
     if problems:
         raise NotMeasured(problems)
     at = pick(cells, key=lambda w: cells[w].value)
@@ -484,7 +527,7 @@ def measure_table2_speedup(spec, scope):
     return Measured(total.value, f"{times_text(total.value)} ({at})",
                     f"{reduce} over {len(cells)} program(s) of Table 2's time(AoS) / "
                     f"time({layout}) ({listed})", {}, interval=(total.low, total.high),
-                    hull=(total.low, total.high), per_size=(total,))
+                    hull=(total.low, total.high), per_size=(total,), unlike=unlike)
 
 
 def _clusters_unlike_soa(clusters, layouts):
