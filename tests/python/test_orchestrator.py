@@ -692,6 +692,36 @@ def test_kriging_model_is_made_on_each_device_after_its_suites(work, tmp_path):
     assert "warning" not in result.stderr
 
 
+def test_the_registrys_steps_run_in_order_with_their_files(work, tmp_path):
+    """Kriging's model and the decision tree's fit, both from the registry: the fit right
+    after kofler-tree, kofler given that tree, the model after every suite; the summary names
+    each step's files, the Python step's first."""
+    repo = tmp_path / "repo"
+    copy_orchestrator(repo)
+    (repo / "plots").mkdir()
+    (repo / "plots" / "__init__.py").write_text("")
+    (repo / "plots" / "kofler_tree.py").write_text(FAKE_FIT)
+    preset = tmp_path / "steps.json"
+    preset.write_text('{"suites": {"kriging": {"model": {"scale": 2, "experiment": 6}},\n'
+                      ' "kofler-tree": {"fit": {"reuse": 0}}, "kofler": {}}}\n')
+    result = work.run("--preset", str(preset), script=repo / "harness" / "run.py",
+                      suites="kriging,kofler-tree,kofler")
+    assert result.returncode == 0, result.stdout + result.stderr
+    run_dir = work.the_run_dir().resolve()
+    calls = [c["argv"] for c in map(json.loads, work.calls.read_text().splitlines())
+             if c["argv"][0] in ("run", "krige")]
+    tree = run_dir / "kofler-tree" / "tree.gpu0.json"
+    assert [a[a.index("--suite") + 1] if a[0] == "run" else a[0] for a in calls] == [
+        "kriging", "kofler-tree", "kofler", "krige"]
+    assert "--kofler-tree" not in calls[0] + calls[1]
+    assert calls[2][calls[2].index("--kofler-tree") + 1] == str(tree)
+    assert json.loads(tree.read_text())["gpu"]["uuid"] == "GPU-fake-0"
+    assert all(p.exists() for p in model_files(run_dir, 0))
+    summary = result.stdout[result.stdout.index("summary"):]
+    assert 0 <= summary.index("kofler-tree fit gpu0: tree.gpu0.json") < summary.index(
+        "kriging model gpu0 (scale 2, experiment 6): kriging-model.gpu0.csv, kriging-wells.gpu0.csv")
+
+
 def test_kriging_model_is_kept_on_resume_and_made_again_when_a_file_is_missing(work, tmp_path):
     preset = model_preset(tmp_path)
     assert work.run("--preset", str(preset), "--suites", "kriging", suites="kriging").returncode == 0
