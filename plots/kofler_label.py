@@ -101,3 +101,10 @@ def check_labels(devices):
     for device in devices:
         for benchmark in device.benchmarks:
             runs_as(benchmark)
+
+
+def mapping_code_words(benchmark):
+    """mapping_code as the claims evaluator says it ("compiled", "on the run-time tile
+    mapping"): registered through plots/papers.py (plots.claims.measures.CODE_OF)."""
+    code = mapping_code(benchmark)
+    return None if code is None else "compiled" if code == COMPILED else f"on {code}"

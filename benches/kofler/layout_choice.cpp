@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "lb/kofler/recorded.hpp"
+#include "lb/layout/decision_tree.hpp"
 
 namespace lb::harness::kofler {
 
@@ -28,13 +29,36 @@ layout::KdlgPartition recorded_partition(const std::string& program, const std::
   return partitions[program] = layout::kdlg_partition(layout::program_kdlg(r.field_bytes, r.kernels));
 }
 
+//! The tree at `path`, read once per process: the planners of every program ask for it, and
+//! the method's choices point at it while planning.
+const layout::DecisionTree& tree_at(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const layout::DecisionTree>> trees;
+  std::lock_guard lock(mutex);
+  auto& tree = trees[path];
+  if (!tree) tree = std::make_unique<const layout::DecisionTree>(layout::read_decision_tree(path));
+  return *tree;
+}
+
 }  // namespace
+
+SuiteInput tree_input() {
+  return {.name = kTreeInput,
+          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts",
+          .read = [](const std::string& path) { tree_at(path); },
+          .from = {.suite = "kofler-tree", .step = "fit", .output = "tree"}};
+}
+
+const layout::DecisionTree* decision_tree(const Overrides& overrides) {
+  const auto it = overrides.inputs.find(kTreeInput);
+  return it == overrides.inputs.end() ? nullptr : &tree_at(it->second);
+}
 
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides) {
   return {[program, names = std::move(field_names)] { return recorded_partition(program, names); },
-          std::move(field_bytes), overrides.kofler_tree.get(),
-          fmt::format("give {} FILE (make reproduce trains one: suite kofler-tree, docs/kofler-tree.md)", kTreeOption)};
+          std::move(field_bytes), decision_tree(overrides),
+          fmt::format("give --{} FILE (make reproduce trains one: suite kofler-tree, docs/kofler-tree.md)", kTreeInput)};
 }
 
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,

@@ -27,14 +27,22 @@ using layout::Tiles;
 using layout::tiles_of;
 using layout::with_mapping;
 
-//! The option that gives the Kofler method's tree layouts their decision tree.
-inline constexpr const char* kTreeOption = "--kofler-tree";
+//! The suite's input that gives the method's tree layouts their decision tree: `--kofler-tree
+//! FILE`, the kofler-tree suite's fit on the same GPU where harness/run.py finds one.
+inline constexpr const char* kTreeInput = "kofler-tree";
+
+//! The kofler suite's declaration of that input (benches/suites.cpp).
+SuiteInput tree_input();
+
+//! The decision tree given as the tree input of `overrides`, read and checked once per
+//! process and path (an error names the file); none given: nullptr.
+const layout::DecisionTree* decision_tree(const Overrides& overrides);
 
 //! What the method's layouts of `program` (lb::kofler::record_program's name) are made from:
 //! its KDLG partition at ε = 128 B from its recorded accesses (recorded once per process, when
 //! a preset first asks; the recorded fields must be `field_names`), its record's field bytes
 //! (`field_bytes`: the record laid out, which for LavaMD's double differs from the float it
-//! is recorded at) and the --kofler-tree of `overrides` (none: the tree's layouts are planned
+//! is recorded at) and the decision_tree of `overrides` (none: the tree's layouts are planned
 //! all the same, each failing when made with the error naming the option).
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides);

@@ -312,10 +312,22 @@ TEST(MethodLayouts, EachValueRunsAsTheCompiledLayoutItIsAmongTheProgramsTiles) {
   EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, nullptr, "h", {4, 32}).runs_as, "");  // unavailable
 }
 
-//! Every Kofler program's planned cases of the paper preset, with `tree` (null: without).
-std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const DecisionTree> tree) {
+//! kTree in a file of this process's, as `--kofler-tree` gives one (the suite reads it by path).
+std::string tree_file() {
+  static const std::string path = [] {
+    const auto p = std::filesystem::temp_directory_path() / ("lb_test_plan_tree." + std::to_string(::getpid()) + ".json");
+    std::ofstream(p) << kTree;
+    return p.string();
+  }();
+  return path;
+}
+
+//! Every Kofler program's planned cases of the paper preset, with the tree file `tree` as the
+//! suite's tree input (empty: without).
+std::vector<lb::harness::PlannedCase> kofler_paper_plan(const std::string& tree) {
   const lb::harness::Preset preset = lb::harness::load_preset("paper");
-  const lb::harness::Overrides overrides{{}, {}, std::move(tree)};
+  lb::harness::Overrides overrides;
+  if (!tree.empty()) overrides.inputs[lb::harness::kofler::kTreeInput] = tree;
   std::vector<lb::harness::PlannedCase> plan;
   for (const lb::harness::Program& p : lb::harness::find_suite("kofler").programs.programs) {
     auto part = p.plan(preset, preset.suites["kofler"][p.name], p.name, overrides);
@@ -325,8 +337,9 @@ std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const De
 }
 
 TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOneTheTreesFailWhenMade) {
-  const auto with = kofler_paper_plan(std::make_shared<const DecisionTree>(test_tree()));
-  const auto without = kofler_paper_plan(nullptr);
+  const auto with = kofler_paper_plan(tree_file());
+  const auto without = kofler_paper_plan("");
+  std::filesystem::remove(tree_file());  // read once per process: planned above
   ASSERT_EQ(without.size(), with.size());
   std::size_t tree_values = 0;
   for (std::size_t k = 0; k < with.size(); ++k) {

@@ -48,7 +48,8 @@ option and ignores it. A preset is a name of the preset folder (LB_PRESET_DIR, e
 the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
 them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
-has no programs and no steps) and the presets.
+has no programs, steps or inputs, and an input from a suite not named is left out) and the
+presets.
 `plan --json` prints `[{"name", "where": "gpu" | "cpu"}]`, as the real one does.
 `build-info` prints the build block (FAKE_LB_GIT_COMMIT, FAKE_LB_GIT_DIRTY) every context of
 `run` carries as lb.build.
@@ -302,8 +303,14 @@ def visible_devices():
 def registry():
     with open(REGISTRY) as f:
         known = {s["name"]: s for s in json.load(f)["suites"]}
-    suites = [known.get(name, {"name": name, "section": "programs", "programs": [], "steps": []})
+    suites = [known.get(name, {"name": name, "section": "programs", "programs": [], "steps": [],
+                               "inputs": []})
               for name in os.environ.get("FAKE_LB_SUITES", "idw").split(",")]
+    # An input from a suite not listed goes with it, as in a binary without that suite.
+    listed = [s["name"] for s in suites]
+    suites = [dict(s, inputs=[i for i in s.get("inputs", []) if "from" not in i
+                              or i["from"]["suite"] in listed[:listed.index(s["name"])]])
+              for s in suites]
     presets = []
     for name in sorted(e[:-len(".json")] for e in os.listdir(PRESET_DIR) if e.endswith(".json")):
         path = os.path.join(PRESET_DIR, name + ".json")

@@ -46,7 +46,7 @@ def old_claim(claim_id):
 @pytest.fixture
 def old_evaluator(monkeypatch):
     """The evaluator before: blind to the code that laid the records out."""
-    monkeypatch.setattr("plots.claims.measures.mapping_code", lambda benchmark: None)
+    monkeypatch.setattr("plots.claims.measures.CODE_OF", [])
 
 
 # claim -> (time model, old verdict, new verdict). The run-time tiles are 5-7 % slower than
@@ -91,7 +91,7 @@ def test_the_run_time_sweep_gave_the_old_verdict_and_the_compiled_tiles_decide(c
     now = evaluate_claim(old_claim(claim_id), scope)
     assert now.verdict == INCONCLUSIVE and "not judged, not like for like" in now.note
     assert "on the run-time tile mapping" in now.note
-    monkeypatch.setattr("plots.claims.measures.mapping_code", lambda benchmark: None)
+    monkeypatch.setattr("plots.claims.measures.CODE_OF", [])
     assert evaluate_claim(old_claim(claim_id), scope).verdict == old
 
 
@@ -160,7 +160,7 @@ def test_a_claim_across_mapping_code_had_a_verdict_and_now_is_not_judged(claim_i
                 ("sampo", "soa", None): 2 / 1.8}
     scope = method.scope(designed)
     assert evaluate_claim(claim(claim_id), scope).verdict == INCONCLUSIVE
-    monkeypatch.setattr("plots.claims.measures.mapping_code", lambda benchmark: None)
+    monkeypatch.setattr("plots.claims.measures.CODE_OF", [])
     assert evaluate_claim(claim(claim_id), scope).verdict == REPRODUCED
 
 

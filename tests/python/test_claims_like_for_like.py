@@ -157,7 +157,7 @@ def test_sampo_tiles_above_12k_compare_compiled_tiles_with_compiled_soa(monkeypa
         part["faster"]["layout"] = "tiled"
     # now a comparison across mapping code is not judged (tests/python/test_claims_compiled.py)
     assert evaluate_claim(old, sampo_scope()).verdict == INCONCLUSIVE
-    monkeypatch.setattr("plots.claims.measures.mapping_code", lambda benchmark: None)
+    monkeypatch.setattr("plots.claims.measures.CODE_OF", [])
     assert evaluate_claim(old, sampo_scope()).verdict == NOT_REPRODUCED
 
 
