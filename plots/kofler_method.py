@@ -9,7 +9,7 @@ from plots import advisor_beyond
 from plots.claims import NOT_REPRODUCED, judge_band
 from plots.estimates import aggregate, geomean
 from plots.figures import (SMALL, Section, figure_legend, figure_section, mark_not_measured,
-                           panel_grid, panel_title, ratio_axis)
+                           panel_grid, panel_title, ratio_axis, ratio_errorbar)
 from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,
                                timed)
 from plots.text import count_label, format_seconds, markdown_table, times_text
@@ -267,9 +267,8 @@ def _other_records_figure(rows, devices):
             _, worst, _ = r.worst
             for x, est, marker, label in ((g - 0.12, r.mean, "o", "geometric mean over the points"),
                                           (g + 0.12, worst, "v", "worst point")):
-                ax.errorbar(x, est.value, yerr=[[est.value - est.low], [est.high - est.value]],
-                            marker=marker, linestyle="none", capsize=3, color="C3",
-                            label=label)
+                ratio_errorbar(ax, [x], [est], marker=marker, linestyle="none", color="C3",
+                               label=label)
                 values += [est.low, est.high]
         ax.axhline(1.0, color="black", linewidth=0.9, label="the fastest measured")
         ratio_axis(ax, values)
