@@ -59,8 +59,8 @@ struct ByKernelSplit {
 };
 
 //! What SAMPO compiles for Agent: its tiles and splits besides every run-time mapping.
-using SampoLayouts =
-    layout::ProgramLayouts<Agent, decltype(layout::tiles_of<kCompileTimeTiles>()), layout::LayoutList<ManualSplit, ByKernelSplit>>;
+using SampoLayouts = layout::ProgramLayouts<Agent, decltype(layout::tiles_of<kCompileTimeTiles>()),
+                                            layout::LayoutList<ManualSplit, ByKernelSplit>>;
 
 //! A deliberate bug for the fault-injection tests: updateAgents' writes of hoursInState lost.
 enum class Fault { none, drop_hours_in_state_write };

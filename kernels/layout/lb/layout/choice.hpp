@@ -54,7 +54,7 @@ struct DecisionTree;
 //! size (SAMPO's largest population is 2,000,000 agents).
 inline constexpr std::size_t kMaxRuntimeTile = std::size_t{1} << 30;
 
-// --- The name table (namespace kind) ------------------------------------------------------------------------
+// --- The name table (namespace kind) ----------------------------------------------------
 // One value type per kind. Each carries its row of the table: its preset and benchmark
 // `name`, the parameters its benchmark name writes (`param_keys`, the values from values()),
 // the one it sweeps (several values per size), the code that lays it out, and what a program
