@@ -3,6 +3,7 @@
 #include "inner/programs.hpp"
 #include "kofler/programs.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/layout/choice.hpp"
 #include "lb/layout/decision_tree.hpp"
 
 namespace lb::harness {
@@ -51,7 +52,9 @@ const std::vector<Suite>& suites() {
 }
 
 nlohmann::json registry_json() {
-  nlohmann::json out{{"suites", nlohmann::json::array()}, {"presets", nlohmann::json::array()}};
+  // the layout kinds' name table (lb/layout/choice.hpp), which Python reads instead of its own names
+  nlohmann::json out{
+      {"suites", nlohmann::json::array()}, {"presets", nlohmann::json::array()}, {"layouts", layout::layout_table_json()}};
   for (const auto& s : suites()) {
     nlohmann::json steps = nlohmann::json::array(), programs = nlohmann::json::array();
     for (const auto& step : s.steps) {

@@ -7,6 +7,7 @@ from plots.claims.measures import collect_benchmarks, one_variant, reducer, unli
 from plots.claims.verdicts import ClaimsError, Measured, NotMeasured
 from plots.estimates import Estimate
 from plots.kofler_label import TREE_LAYOUTS, method_choice
+from plots.layout_kinds import KIND
 from plots.text import times_text
 
 
@@ -52,7 +53,7 @@ def measure_table2_speedup(spec, scope):
 def _clusters_unlike_soa(clusters, layouts):
     """Clusters of several fields not laid out SoA (a one-field cluster stores its field
     contiguously whatever its tile, as SoA does)."""
-    return sum(len(c) > 1 and l != "soa" for c, l in zip(clusters, layouts))
+    return sum(len(c) > 1 and l != KIND.soa for c, l in zip(clusters, layouts))
 
 
 PARTITION_COUNTS = {  # count -> (what it counts, (clusters, layouts) -> number)
@@ -86,7 +87,7 @@ def measure_partition(spec, scope):
         choice = method_choice(benchmark)
         if choice is None and benchmark.layout in TREE_LAYOUTS:
             raise NotMeasured([f"no tree's choice in the label: {benchmark.name}"])
-        layouts = choice["cluster_layouts"] if choice else ["aos"] * len(clusters)
+        layouts = choice["cluster_layouts"] if choice else [KIND.aos] * len(clusters)
         values.append(count(clusters, layouts))
         named[f"{partition}" + (f" ({'|'.join(layouts)})" if choice else "")] = None
     value = max(values)

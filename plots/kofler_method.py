@@ -12,13 +12,14 @@ from plots.figures import (SMALL, Section, figure_legend, figure_section, mark_n
                            panel_grid, panel_title, ratio_axis, ratio_errorbar)
 from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,
                                timed)
+from plots.layout_kinds import KIND
 from plots.text import count_label, format_seconds, markdown_table, times_text
 
 PAPER = "Kofler, Cosenza & Fahringer 2015"
 REGRET_GOAL = 1.05  # issue 22: geometric-mean regret at most 5 % on the H100
-REGRET_LAYOUTS = (METHOD, "kdlg")  # the full method, and its clusters alone (no tree needed)
-REGRET_COLORS = {METHOD: "C3", "kdlg": "C2"}
-REGRET_LABELS = {METHOD: "KDLG + tree (kdlg-tree)", "kdlg": "KDLG alone (kdlg)"}
+REGRET_LAYOUTS = (METHOD, KIND.kdlg)  # the full method, and its clusters alone (no tree needed)
+REGRET_COLORS = {METHOD: "C3", KIND.kdlg: "C2"}
+REGRET_LABELS = {METHOD: "KDLG + tree (kdlg-tree)", KIND.kdlg: "KDLG alone (kdlg)"}
 
 
 def regret_rows(device):
@@ -31,7 +32,7 @@ def regret_rows(device):
             method = {k: b for k, b in method.items() if timed(b)}
             measured = [b for b in variants.values() if timed(b)]
             if method and measured:
-                aos = variants.get(("aos", None))
+                aos = variants.get((KIND.aos, None))
                 rows.append((app, precision, size, min(measured, key=lambda b: b.time_s),
                              aos if timed(aos) else None, method))
     return rows
@@ -39,7 +40,7 @@ def regret_rows(device):
 
 def _layout_name(benchmark):
     value = knob(benchmark)  # a kdlg-tiles' tiles (16,2), not its partition
-    if benchmark.layout in REGRET_LAYOUTS + ("tiled-tree",):
+    if benchmark.layout in REGRET_LAYOUTS + (KIND.tiled_tree,):
         return f"{benchmark.layout} ({method_layout_text(benchmark)})"
     return benchmark.layout + ("" if value is None else f" ({value})")
 

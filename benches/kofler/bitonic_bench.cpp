@@ -4,9 +4,10 @@
 //!
 //!   "bitonic": {"sizes": [1048576], "versions": ["bitonic", "cub-radix", "cub-merge"],
 //!               "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": [4, 32] | "sweep",
-//!               "compile_time_tiles": [4, 32, 256]}
+//!               "compile_time_tiles": [4, 32, 256], "partitions": {...}}
 //!
-//! bitonic runs over every layout; cub-radix sorts the SoA key column (layout soa), cub-merge
+//! bitonic runs over every layout it takes (no split-ct: it compiles no split; the run-time
+//! split of any "partitions"); cub-radix sorts the SoA key column (layout soa), cub-merge
 //! the whole AoS record (layout aos).
 
 #include <fmt/format.h>
@@ -132,28 +133,28 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
                                            lb::kofler::SortFault fault) {
   const auto v = SortVersion(std::find(std::begin(kVersions), std::end(kVersions), version) - std::begin(kVersions));
   if (v > SortVersion::cub_merge) throw std::invalid_argument("unknown sort version '" + std::string(version) + "'");
-  if ((v == SortVersion::cub_radix && choice.layout != "soa") || (v == SortVersion::cub_merge && choice.layout != "aos"))
+  if ((v == SortVersion::cub_radix && !choice.is<kind::Soa>()) || (v == SortVersion::cub_merge && !choice.is<kind::Aos>()))
     throw std::invalid_argument(fmt::format("sort version {} runs on layout {} only", version,
-                                            v == SortVersion::cub_radix ? "soa" : "aos"));
-  return make_for_layout<SortRecord>(choice, n, tiles_of<lb::kofler::kSortCompileTimeTiles>(), "bitonic sort",
-                                     [&](auto mapping) -> std::unique_ptr<Variant> {
-                                       return std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
-                                     });
+                                            v == SortVersion::cub_radix ? kind::Soa::name : kind::Aos::name));
+  std::unique_ptr<Variant> out;
+  with_mapping<lb::kofler::SortLayouts>(choice, n, [&](auto mapping) {
+    out = std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
+  });
+  return out;
 }
 
 namespace {
 
 std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                       const Overrides& overrides) {
-  refuse_split_layouts(preset, j, where, "bitonic sort");
-  preset.check_keys(j, where, {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
+  preset.check_keys(j, where,
+                    {"sizes", "versions", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
   const auto sizes = program_sizes(preset, j, "sizes", where, overrides, lb::kofler::bitonic_size_ok,
                                    fmt::format("powers of two >= {}", lb::kofler::kSortChunk));
   const auto versions = preset.list_at<std::string>(j, "versions", where);
   for (const auto& v : versions) bitonic_program().axis("version").check(preset, v, "versions", where);
 
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
-                                          lb::kofler::kSortCompileTimeTiles.end());
+  const std::vector<std::size_t> ct_tiles = lb::kofler::SortLayouts::compile_time_tiles();
   Cases plan;  // counted against the plan limit
   if (!precision_wanted(overrides, kPrecision)) return plan;
   const auto method = method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), overrides);
@@ -168,9 +169,9 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
   for (const std::size_t n : sizes)
     for (const auto& version : versions) {
       if (version == "cub-radix") {
-        add(version, {"soa", 0, {}, {}}, n);
+        add(version, {kind::Soa{}}, n);
       } else if (version == "cub-merge") {
-        add(version, {"aos", 0, {}, {}}, n);
+        add(version, {kind::Aos{}}, n);
       } else {
         for (const auto& choice :
              layout_choices(preset, j, where, n, lb::kofler::kSortFieldNames, ct_tiles, {}, &method)) {
@@ -184,10 +185,9 @@ std::vector<PlannedCase> plan_bitonic(const Preset& preset, const nlohmann::json
 }  // namespace
 
 Program bitonic_program() {
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kSortCompileTimeTiles.begin(),
-                                          lb::kofler::kSortCompileTimeTiles.end());
   return {"bitonic",
-          kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, false, ct_tiles),
+          kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)},
+                      lb::kofler::SortLayouts::compile_time_tiles()),
           {"struct_bytes", "fields", "kernels", "global_passes"},
           plan_bitonic};
 }

@@ -99,11 +99,9 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
                                                     const BlackScholesParams& params,
                                                     const BlackScholesParams& reference_params) {
   std::unique_ptr<Variant> v;
-  with_mapping<Option>(layout, n, lb::kofler::BlackScholesCompileTimeTiles<Tiles>{},
-                       layout::LayoutList<lb::kofler::InputsOutputsSplit>{}, [&](const auto& mapping) {
-                         v = std::make_unique<BlackScholesVariant<std::decay_t<decltype(mapping)>>>(mapping, params,
-                                                                                                   reference_params);
-                       });
+  with_mapping<lb::kofler::BlackScholesLayouts>(layout, n, [&](const auto& mapping) {
+    v = std::make_unique<BlackScholesVariant<std::decay_t<decltype(mapping)>>>(mapping, params, reference_params);
+  });
   return v;
 }
 
@@ -121,8 +119,8 @@ std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann
     // outputs; host: the downloaded outputs and the size's references (32 B an option).
     const MemoryNeed need{.host_bytes = 40.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, n, fields, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method)) {
+         layout_choices(preset, j, where, n, fields, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
+                        lb::kofler::BlackScholesLayouts::compile_time_partitions(), &method)) {
       plan.push_back(kofler_case("gpu", choice, "float", n, {Where::gpu, need, [choice, n] {
                         return make_black_scholes_variant(choice, n, BlackScholesParams{}, BlackScholesParams{});
                       }}));
@@ -135,8 +133,8 @@ std::vector<PlannedCase> plan_black_scholes(const Preset& preset, const nlohmann
 
 Program black_scholes_program() {
   return {"blackscholes",
-          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                      {std::string(lb::kofler::InputsOutputsSplit::name)}),
+          kofler_axes({"gpu"}, {"float"}, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
+                      lb::kofler::BlackScholesLayouts::compile_time_partitions()),
           {"struct_bytes", "fields", "kernels"},
           plan_black_scholes};
 }

@@ -2,8 +2,10 @@
 //! particle and force records. Preset object:
 //!
 //!   "lavamd": {"boxes_1d": [10, 16, 24], "precisions": ["float", "double"], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
-//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128]}
+//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128], "partitions": {...}}
 //!
+//! Every layout LavaMD takes: no split-ct (it compiles no split), the run-time split of any
+//! "partitions" of the fields v, x, y, z.
 //! Names carry size:<boxes> (boxes_1d³); the tile sweep runs over the particle count.
 
 #include <fmt/format.h>
@@ -130,11 +132,11 @@ class LavaVariant : public Variant {
 template <class T>
 std::unique_ptr<Variant> make_in(const LayoutChoice& choice, int boxes_1d, LavaFault fault) {
   const std::size_t particles = lb::kofler::lavamd_boxes(boxes_1d) * kParticlesPerBox;
-  return make_for_layout<FourVector<T>>(choice, particles, tiles_of<lb::kofler::kLavaCompileTimeTiles>(), "lavamd",
-                                        [&](auto mapping) -> std::unique_ptr<Variant> {
-                                          return std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d,
-                                                                                                  fault);
-                                        });
+  std::unique_ptr<Variant> v;
+  with_mapping<lb::kofler::LavaLayouts<T>>(choice, particles, [&](auto mapping) {
+    v = std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d, fault);
+  });
+  return v;
 }
 
 constexpr std::string_view kPrecisions[] = {"float", "double"};
@@ -152,15 +154,14 @@ namespace {
 
 std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json& j, std::string_view where,
                                      const Overrides& overrides) {
-  refuse_split_layouts(preset, j, where, "lavamd");
-  preset.check_keys(j, where, {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles", "kdlg_tiles"});
+  preset.check_keys(j, where,
+                    {"boxes_1d", "precisions", "layouts", "tiles", "compile_time_tiles", "partitions", "kdlg_tiles"});
   // at most 1000: 10^9 boxes, far past any GPU's memory (box numbers stay well inside a long)
   const auto sides = program_sizes(preset, j, "boxes_1d", where, overrides,
                                    [](std::size_t b) { return b <= 1000; }, "at most 1000");
   const auto precisions = preset.list_at<std::string>(j, "precisions", where);
   for (const auto& p : precisions) lavamd_program().axis("precision").check(preset, p, "precisions", where);
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
-                                          lb::kofler::kLavaCompileTimeTiles.end());
+  const std::vector<std::size_t> ct_tiles = lb::kofler::LavaLayouts<float>::compile_time_tiles();
   Cases plan;  // counted against the plan limit
   for (const std::size_t side : sides) {
     const int boxes_1d = int(side);
@@ -188,9 +189,9 @@ std::vector<PlannedCase> plan_lavamd(const Preset& preset, const nlohmann::json&
 }  // namespace
 
 Program lavamd_program() {
-  const std::vector<std::size_t> ct_tiles(lb::kofler::kLavaCompileTimeTiles.begin(),
-                                          lb::kofler::kLavaCompileTimeTiles.end());
-  return {"lavamd", kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, false, ct_tiles),
+  return {"lavamd",
+          kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)},
+                      lb::kofler::LavaLayouts<float>::compile_time_tiles()),
           {"struct_bytes", "fields", "kernels"}, plan_lavamd};
 }
 

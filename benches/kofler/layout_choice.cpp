@@ -99,19 +99,8 @@ bool precision_wanted(const Overrides& overrides, std::string_view precision) {
          std::find(overrides.precisions.begin(), overrides.precisions.end(), precision) != overrides.precisions.end();
 }
 
-void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                          std::string_view program) {
-  for (const auto& l : preset.list_at<std::string>(j, "layouts", where))
-    if (l == "split" || l == "split-ct")
-      throw preset.error_at("layouts",
-                            fmt::format("{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, "
-                                        "the method's kdlg, tiled-tree, kdlg-tree, and kdlg-tiles)",
-                                        program, l),
-                            where);
-}
-
 BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size) {
-  BenchmarkId id{.version = std::move(version), .layout = layout.layout, .precision = std::move(precision)};
+  BenchmarkId id{.version = std::move(version), .layout = std::string(layout.name()), .precision = std::move(precision)};
   id.params = layout.params();
   id.params.emplace_back("size", std::to_string(size));
   return id;
@@ -119,27 +108,28 @@ BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::stri
 
 PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
                         ProgramCase run) {
-  run.label = layout.label;
+  run.label = layout.label();
   // Fails before the program makes anything (its reference): the tree's value without a tree.
-  if (!layout.unavailable.empty()) run.make = [why = layout.unavailable]() -> std::unique_ptr<Variant> {
+  if (auto why = layout.unavailable(); !why.empty()) run.make = [why = std::move(why)]() -> std::unique_ptr<Variant> {
     throw std::invalid_argument(why);
   };
   return {kofler_id(std::move(version), layout, std::move(precision), size), std::move(run)};
 }
 
-std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions) {
-  Axis layouts{"layout", {"aos", "soa", "tiled", "tiled-ct"}};
-  if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
-  layouts.values.insert(layouts.values.end(), std::begin(layout::kMethodLayouts), std::end(layout::kMethodLayouts));
-  layouts.values.emplace_back(layout::kKdlgTiles);
+  const layout::ProgramKinds kinds{compile_time_tiles, compile_time_partitions};
   Axis tiles{"compile_time_tile", {}};
   for (std::size_t t : compile_time_tiles) tiles.values.push_back(std::to_string(t));
-  std::vector<Axis> axes{{"version", std::move(versions)}, layouts, {"precision", std::move(precisions)}, {"tile", {}},
-                         tiles, {"partition", {}}};
-  if (partitions) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
-  axes.push_back({"tiles", {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
+  std::vector<Axis> axes{{"version", std::move(versions)},
+                         {"layout", kinds.taken()},
+                         {"precision", std::move(precisions)},
+                         {std::string(layout::kTileParam), {}},
+                         tiles,
+                         {std::string(layout::kPartitionParam), {}}};
+  if (!compile_time_partitions.empty()) axes.push_back({"compile_time_partition", std::move(compile_time_partitions)});
+  axes.push_back({std::string(layout::kTilesParam), {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
   axes.push_back({"size", {}});
   return axes;
 }

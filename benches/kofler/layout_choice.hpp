@@ -21,11 +21,11 @@
 namespace lb::harness::kofler {
 
 using layout::LayoutChoice;
-using layout::make_for_layout;
 using layout::tile_values;
 using layout::Tiles;
 using layout::tiles_of;
 using layout::with_mapping;
+namespace kind = layout::kind;
 
 //! The suite's input that gives the method's tree layouts their decision tree: `--kofler-tree
 //! FILE`, the kofler-tree suite's fit on the same GPU where harness/run.py finds one.
@@ -75,11 +75,6 @@ std::vector<std::size_t> program_sizes(const Preset& preset, const nlohmann::jso
 //! Whether a program of one precision runs under --precision (none given: it runs).
 bool precision_wanted(const Overrides& overrides, std::string_view precision);
 
-//! A PresetError at "layouts" when `j` asks for split or split-ct, for a program without
-//! field partitions (`program` names it in the message).
-void refuse_split_layouts(const Preset& preset, const nlohmann::json& j, std::string_view where,
-                          std::string_view program);
-
 //! A Kofler benchmark's place on its axes: <version>/<layout>/<precision>[/tile:<t> |
 //! /partition:<p>]/size:<n> (the planner adds kofler/<program>); the same with or without a
 //! decision tree.
@@ -91,12 +86,13 @@ BenchmarkId kofler_id(std::string version, const LayoutChoice& layout, std::stri
 PlannedCase kofler_case(std::string version, const LayoutChoice& layout, std::string precision, std::size_t size,
                         ProgramCase run);
 
-//! A Kofler program's axes, in name order: "version", "layout" (split and split-ct only with
-//! `partitions`; the method's kdlg, tiled-tree, kdlg-tree and the sweep kdlg-tiles in every
-//! program), "precision", the run-time "tile", "partition" (any the preset gives or the method
-//! makes), what the program instantiates ("compile_time_tile", "compile_time_partition"),
-//! kdlg-tiles' "tiles" (t1,t2,...: its clusters of several fields' tiles), "size".
-std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+//! A Kofler program's axes, in name order: "version", "layout" (the kinds a program of these
+//! compile-time tiles and partitions takes, layout::ProgramKinds: split-ct only with
+//! compile-time partitions), "precision", the run-time "tile", "partition" (any the preset
+//! gives or the method makes), what the program instantiates ("compile_time_tile",
+//! "compile_time_partition" where it has some), kdlg-tiles' "tiles" (t1,t2,...: its clusters
+//! of several fields' tiles), "size".
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions = {});
 

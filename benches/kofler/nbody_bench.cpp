@@ -98,9 +98,9 @@ NBodyCase make_nbody_case(std::size_t n, const lb::kofler::NBodyParams& params) 
 
 std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c) {
   std::unique_ptr<Variant> v;
-  with_mapping<Body>(layout, c->initial.size(), lb::kofler::NBodyCompileTimeTiles<Tiles>{},
-                     layout::LayoutList<lb::kofler::PosVelSplit>{},
-                     [&](const auto& mapping) { v = std::make_unique<NBodyVariant<std::decay_t<decltype(mapping)>>>(mapping, c); });
+  with_mapping<lb::kofler::NBodyLayouts>(layout, c->initial.size(), [&](const auto& mapping) {
+    v = std::make_unique<NBodyVariant<std::decay_t<decltype(mapping)>>>(mapping, c);
+  });
   return v;
 }
 
@@ -126,8 +126,8 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
     };
     const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, n, {"pos", "vel"}, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::PosVelSplit::name)}, &method)) {
+         layout_choices(preset, j, where, n, {"pos", "vel"}, lb::kofler::NBodyLayouts::compile_time_tiles(),
+                        lb::kofler::NBodyLayouts::compile_time_partitions(), &method)) {
       plan.push_back(kofler_case("gpu", choice, "float", n,
                                  {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }}));
     }
@@ -139,8 +139,8 @@ std::vector<PlannedCase> plan_nbody(const Preset& preset, const nlohmann::json& 
 
 Program nbody_program() {
   return {"nbody",
-          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                      {std::string(lb::kofler::PosVelSplit::name)}),
+          kofler_axes({"gpu"}, {"float"}, lb::kofler::NBodyLayouts::compile_time_tiles(),
+                      lb::kofler::NBodyLayouts::compile_time_partitions()),
           {"struct_bytes", "fields", "kernels", "steps"},
           plan_nbody};
 }

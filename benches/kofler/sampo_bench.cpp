@@ -125,11 +125,10 @@ std::shared_ptr<const model::ReferenceRun> reference_for(const model::Config& cf
 std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const Config& cfg,
                                             std::shared_ptr<const ReferenceRun> expected, Fault fault) {
   std::unique_ptr<Variant> v;
-  with_mapping<Agent>(choice, cfg.agent_capacity, tiles_of<model::kCompileTimeTiles>(),
-                      layout::LayoutList<model::ManualSplit, model::ByKernelSplit>{}, [&](const auto& mapping) {
-                        using M = std::decay_t<decltype(mapping)>;
-                        v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
-                      });
+  with_mapping<model::SampoLayouts>(choice, cfg.agent_capacity, [&](const auto& mapping) {
+    using M = std::decay_t<decltype(mapping)>;
+    v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
+  });
   return v;
 }
 
@@ -149,14 +148,13 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
   const std::uint32_t steps = positive_u32(preset, j, "steps", where, 1);
 
   const std::vector<std::string> fields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
-  const std::vector<std::size_t> ct_tiles(std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles));
   const auto method = method_source("sampo", fields, record_field_bytes<Agent>(), overrides);
   Cases plan;  // counted against the plan limit
   for (std::size_t size : sizes) {
     const model::Config cfg = model::Config::for_eggs(std::uint32_t(size), warmup, steps);
     for (const LayoutChoice& choice :
-         layout_choices(preset, j, where, size, fields, ct_tiles, {model::kManualPartition, model::kByKernelPartition},
-                        &method)) {
+         layout_choices(preset, j, where, size, fields, model::SampoLayouts::compile_time_tiles(),
+                        model::SampoLayouts::compile_time_partitions(), &method)) {
       // host: the reference's snapshot and final population, the run's population downloaded
       // for validation: each at most the capacity, the snapshot far less
       const MemoryNeed need{.host_bytes = 2.0 * cfg.agent_capacity * sizeof(AgentValue),
@@ -172,8 +170,8 @@ std::vector<PlannedCase> plan_sampo(const Preset& preset, const nlohmann::json& 
 
 Program sampo_program() {
   return {"sampo",
-          kofler_axes({"gpu"}, {"mixed"}, true, {std::begin(model::kCompileTimeTiles), std::end(model::kCompileTimeTiles)},
-                      {model::kManualPartition, model::kByKernelPartition}),
+          kofler_axes({"gpu"}, {"mixed"}, model::SampoLayouts::compile_time_tiles(),
+                      model::SampoLayouts::compile_time_partitions()),
           {"struct_bytes", "fields", "kernels", "agents_final"},
           plan_sampo};
 }

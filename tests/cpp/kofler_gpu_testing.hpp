@@ -27,15 +27,16 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
                                                                  const std::string& partition, std::size_t fields,
                                                                  std::size_t first_cluster) {
   using harness::kofler::LayoutChoice;
-  std::vector<LayoutChoice> out = {{"aos", 0, {}, {}}, {"soa", 0, {}, {}}};
-  for (std::size_t t : {2, 3, 64, 4096}) out.push_back({"tiled", t, {}, {}});
-  for (std::size_t t : ct_tiles) out.push_back({"tiled-ct", t, {}, {}});
+  namespace kind = layout::kind;
+  std::vector<LayoutChoice> out = {{kind::Aos{}}, {kind::Soa{}}};
+  for (std::size_t t : {2, 3, 64, 4096}) out.push_back({kind::Tiled{t}});
+  for (std::size_t t : ct_tiles) out.push_back({kind::TiledCt{t}});
   layout::FieldPartition p;
   for (std::size_t f = 0; f < fields; ++f) p.cluster_of_field.push_back(f < first_cluster ? 0 : 1);
   p.clusters = {{}, {}};
-  out.push_back({"split", 0, partition, p});
-  out.push_back({"split-ct", 0, partition, p});
-  return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.layout; });
+  out.push_back({kind::Split{{partition, p}}});
+  out.push_back({kind::SplitCt{{partition, p}}});
+  return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.name(); });
 }
 
 //! A small hand-written decision tree over the Kofler records' bytes, given to the planners as
@@ -70,10 +71,8 @@ inline std::vector<harness::kofler::LayoutChoice> with_method_layouts(std::vecto
                                                                       const std::vector<std::string>& names,
                                                                       const std::vector<std::size_t>& bytes) {
   const auto method = harness::kofler::method_source(program, names, bytes, with_test_tree());
-  const layout::KdlgPartition partition = method.partition();
-  for (std::string_view l : layout::kMethodLayouts)
-    layouts.push_back(layout::method_choice(l, partition, names, bytes, method.tree));
-  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.layout; });
+  for (auto& c : layout::method_choices(method.partition(), names, bytes, method.tree)) layouts.push_back(std::move(c));
+  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.name(); });
 }
 
 //! Set-up, poison, prepare, run (unless `skip_run`), validate: the harness's validated run.
