@@ -3,6 +3,8 @@
 #include "inner/programs.hpp"
 #include "kofler/programs.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/layout/choice.hpp"
+#include "lb/layout/decision_tree.hpp"
 
 namespace lb::harness {
 
@@ -36,19 +38,23 @@ const std::vector<Suite>& suites() {
          .parameters = {{"reuse", 0, 1}},
          .argv = {"plots.kofler_tree", "fit", "--results", "{results}", "--out", "{out:tree}"},
          .outputs = {"tree"},
-         .runner = "python"}}},
+         .runner = "python",
+         .committed = {.folder = "results/trees", .format = layout::kTreeFormat, .reuse = "reuse"}}}},
       {"kofler",
        {Section::programs, "Kofler program",
         {kofler::nbody_program(), kofler::black_scholes_program(), kofler::bitonic_program(), kofler::lavamd_program(),
          kofler::sampo_program()}},
-       {}},
+       {},
+       {kofler::tree_input()}},
       {"inner", {Section::programs, "inner-array program", {inner::synthetic_program(), inner::bfs_program(), inner::traffic_program()}}, {}},
   };
   return all;
 }
 
 nlohmann::json registry_json() {
-  nlohmann::json out{{"suites", nlohmann::json::array()}, {"presets", nlohmann::json::array()}};
+  // the layout kinds' name table (lb/layout/choice.hpp), which Python reads instead of its own names
+  nlohmann::json out{
+      {"suites", nlohmann::json::array()}, {"presets", nlohmann::json::array()}, {"layouts", layout::layout_table_json()}};
   for (const auto& s : suites()) {
     nlohmann::json steps = nlohmann::json::array(), programs = nlohmann::json::array();
     for (const auto& step : s.steps) {
@@ -66,6 +72,16 @@ nlohmann::json registry_json() {
                        {"argv", step.argv},
                        {"outputs", step.outputs},
                        {"runner", step.runner}});
+      if (!step.committed.folder.empty())
+        steps.back()["committed"] = {{"folder", step.committed.folder},
+                                     {"format", step.committed.format},
+                                     {"reuse", step.committed.reuse}};
+    }
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& input : s.inputs) {
+      inputs.push_back({{"name", input.name}, {"description", input.description}});
+      if (!input.from.suite.empty())
+        inputs.back()["from"] = {{"suite", input.from.suite}, {"step", input.from.step}, {"output", input.from.output}};
     }
     for (const auto& p : s.programs.programs) {
       nlohmann::json axes = nlohmann::json::array();
@@ -83,7 +99,8 @@ nlohmann::json registry_json() {
     out["suites"].push_back({{"name", s.name},
                              {"section", s.programs.section == Section::programs ? "programs" : "one_program"},
                              {"programs", programs},
-                             {"steps", steps}});
+                             {"steps", steps},
+                             {"inputs", inputs}});
   }
   for (const auto& name : preset_names()) {
     const Preset p = load_preset(name);

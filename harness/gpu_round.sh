@@ -18,6 +18,9 @@
 #   kriging  build, the kriging GPU tests + compute-sanitizer, the quick kriging suite and the
 #            paper preset's scale-10 cases
 #   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
+#   profile  BENCH=<name> [PRESET=paper] [LAUNCHES=200]: that benchmark's timed kernels under ncu,
+#            a table per kernel (time, share, achieved occupancy, % of DRAM and issue bandwidth)
+#            in $OUT/profile.md (tools/ncu_table.py)
 #   verify   after a kernel change: all GPU tests, sanitizers, the CLI's GPU tests, roofline
 #   kriging-goals  issue 25's goals: experiments 7 and 8 at scale 10 with 10 and 1000 wells (paper
 #            preset, spread flagged), and `krige` of 470 wells onto 1000 x 1000 with its time split
@@ -199,6 +202,26 @@ PY
     stamp "kriging paper preset at scale 10 (${PROBE_FILTER:=scale:10/})"
     timeout 300 build/layoutbench run --suite kriging --preset paper --filter "$PROBE_FILTER" \
       --journal "$OUT/kriging-scale10.jsonl" 2>&1 | tail -30
+    ;;
+  profile)
+    # One benchmark's timed kernels under ncu (issue 38): per kernel its time, achieved occupancy,
+    # % of DRAM bandwidth and of issue slots (tools/ncu_table.py), so a change starts from a
+    # profile. BENCH: the name as `layoutbench plan` prints it; PRESET (default paper) is run with
+    # one repetition of one iteration; LAUNCHES caps the kernels profiled (default 200).
+    [ -n "${BENCH:-}" ] || { echo "gpu_round profile: set BENCH=<one benchmark's name>"; exit 2; }
+    make build JOBS="$jobs" 2>&1 | tail -1
+    suite=${BENCH%%/*}
+    exact=$(python3 -c 'import re, sys; print(re.sub(r"([.+|()\[\]{}^$*?\\])", r"\\\1", sys.argv[1]))' "$BENCH")
+    tree=(); [ "$suite" = kofler ] && [ -n "${KOFLER_TREE:-}" ] && tree=(--kofler-tree "$KOFLER_TREE")
+    printf '{"extends": "%s", "repetitions": 1, "min_time_s": 1e-9, "noise_target_pct": 0}\n' "${PRESET:-paper}" \
+      > /tmp/lb-profile.json
+    stamp "ncu: $BENCH"
+    ncu --nvtx --nvtx-include "regex:${exact//\//.}/" --launch-count "${LAUNCHES:-200}" --csv --print-units base \
+      --metrics gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_issued.avg.pct_of_peak_sustained_active \
+      --log-file "$OUT/profile.csv" build/layoutbench run --suite "$suite" --preset /tmp/lb-profile.json "${tree[@]}" \
+      --filter "^${exact}\$" --journal /tmp/lb-profile.jsonl > "$OUT/profile-run.log" 2>&1
+    tail -3 "$OUT/profile-run.log"
+    python3 tools/ncu_table.py "$OUT/profile.csv" --title "$BENCH" | tee "$OUT/profile.md"
     ;;
   roofline)
     # Block-size sweep of the roofline kernel at 1000K (float, p = 2), then ncu on it.

@@ -132,9 +132,9 @@ const AxisValue& Point::at(std::string_view axis) const {
   throw std::logic_error(fmt::format("the point has no value on axis '{}'", axis));
 }
 
-Loop over(std::string axis, std::vector<Loop> inner) { return {std::move(axis), std::move(inner), {}}; }
-Loop over(std::string axis, Steps steps, std::vector<Loop> inner) {
-  return {std::move(axis), std::move(inner), std::move(steps)};
+Loop over(std::string axis, std::vector<Loop> nested) { return {std::move(axis), std::move(nested), {}}; }
+Loop over(std::string axis, Steps steps, std::vector<Loop> nested) {
+  return {std::move(axis), std::move(nested), std::move(steps)};
 }
 
 const Axis* Program::find_axis(std::string_view axis) const {
@@ -335,8 +335,8 @@ void expand(const Program& program, const Expansion& e, const std::vector<Loop>&
         continue;
       Point next = at;
       for (const auto& [axis, value] : step) next.set(axis, value);
-      if (!loop.inner.empty()) {
-        expand(program, e, loop.inner, next, read, cases, names);
+      if (!loop.nested.empty()) {
+        expand(program, e, loop.nested, next, read, cases, names);
         continue;
       }
       if (e.admits && !e.admits(next)) continue;

@@ -13,18 +13,16 @@ for all its results (`layoutbench build-info` prints the binary's). Each journal
 `<suite>.gpu<k>.json` (Google Benchmark JSON, see results/README.md), then `python3 -m plots`
 draws the figures. The suites, their order, their artifact steps and the named presets come
 from the binary's registry (`layoutbench suites --json`), read once. A step runs when its
-suite runs and the suite's preset object has the step's key. A layoutbench step (kriging's
-"model", `{"scale": S, "experiment": E}`) runs on each device after all its suites: it kriges
-the generated case into `<suite>-model.gpu<k>.csv` and `<suite>-wells.gpu<k>.csv`, the data of
-the geological-model figure (Fig. 4). A Python step (kofler-tree's "fit") runs on each device
-right after its suite: it fits Kofler's decision tree into `<suite>/tree.gpu<k>.json`, which
-the kofler suite's run then gets as `--kofler-tree` (orchestrator/trees.py, docs/kofler-tree.md;
-`quick` skips the training where a committed tree fits every GPU). A step's failure is a
-warning, not an error.
+suite runs and the suite's preset object has the step's key (its parameters). A layoutbench
+step runs `layoutbench <argv>` on each device after all its suites, writing
+`<suite>-<output>.gpu<k>.csv` (a figure's data). A Python step runs `python3 -m <argv>` on each
+device right after its suite, writing `<suite>/<output>.gpu<k>.json`, which a later suite may
+take as an input: its run gets `--<input> FILE`, the file made on the same GPU, the run's own
+or a committed copy (orchestrator/inputs.py); a preset may reuse committed copies, leaving
+the step's suite out where one fits every GPU. A step's failure is a warning, not an error.
 With --split the devices of a host (or the array tasks of a Slurm partition) share each suite's
 benchmarks, every n-th each (orchestrator/shards.py); a suite whose results feed a per-device
-Python step (kofler-tree, for its fit) is not split: each device runs it whole and fits its own
-tree on the full training grid.
+Python step is not split: each device runs it whole and the step reads all of it.
 Without --split, a CPU benchmark (`layoutbench plan --json`: "where": "cpu") runs once per
 host, on the first device of the selection (of a Slurm array task): it depends on no GPU. The
 others skip it, said in the log and run.json ("cpu_once_per_host"), not counted as missing.

@@ -278,12 +278,37 @@ def paper_table(devices):
               *(f"ours, {d.label}: total" for d, _ in measured))
     return ("The authors' times on a GTX 980, from their repository (prg-titech/ikra-cpp, "
             "`bench_result_runtime.csv`, not the paper's text), on the paper's "
-            "network (Denver–Aurora: 8,339,802 cells, 4,792 yield controllers, 205,129 signal "
-            "groups, 229,376 cars, 1000 steps; cars' time alone where the authors give no more), "
-            "beside ours at the point drawn. Our network's controller mix differs from theirs "
-            "(its yield controllers and lights are in the run's log; docs/street-networks.md "
-            "says why), so compare the cars' part, in parentheses, apart from the total:\n\n"
+            "network (Denver–Aurora: 8,339,802 cells, 62,819 traffic lights, 4,792 yield "
+            "controllers, 205,129 signal groups, 229,376 cars, 1000 steps; cars' time alone "
+            "where the authors give no more), beside ours at the point drawn. "
+            + network_mix(measured) + " docs/street-networks.md says why the mix differs; "
+            "compare the cars' part, in parentheses, apart from the total:\n\n"
             + markdown_table(header, rows))
+
+
+# The paper's network (Denver–Aurora), as docs/street-networks.md quotes it.
+PAPER_MIX = {"cells": 8_339_802, "lights": 62_819, "yield_controllers": 4_792,
+             "signal_groups": 205_129}
+
+
+def network_mix(measured):
+    """Our network's controller mix beside the paper's, from the first drawn run that records
+    it (the counters `lights`, `yield_controllers`, `signal_groups`); older results say they
+    lack it."""
+    for device, point in measured:
+        for b in device.benchmarks:
+            if not matches(b, _at(point)):
+                continue
+            counts = {k: b.counters.get(k) for k in PAPER_MIX}
+            if all(isinstance(v, (int, float)) for v in counts.values()):
+                parts = ", ".join(f"{int(counts[k]):,} {label} ({counts[k] / PAPER_MIX[k]:.2f}× the "
+                                  f"paper's)" for k, label in (("cells", "cells"),
+                                                              ("lights", "traffic lights"),
+                                                              ("yield_controllers", "yield controllers"),
+                                                              ("signal_groups", "signal groups")))
+                return f"Ours ({device.label}'s results): {parts}."
+    return ("Our network's controller mix is not in these results (recorded from 2026-11-29 "
+            "as the counters `lights`, `yield_controllers`, `signal_groups`).")
 
 
 def _time_and_split(b):

@@ -7,24 +7,27 @@ from dataclasses import dataclass, field
 
 from plots.estimates import ratio_estimate
 from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as
+from plots.layout_kinds import KIND, KINDS, RUNS_ON_PARTITION, tile_of
 
 # What ran a method benchmark (its label's runs_as), as the tables write it.
-RUNS_AS_TEXT = {"partition": "run-time partition", "aos": "compiled AoS", "soa": "compiled SoA"}
+RUNS_AS_TEXT = {RUNS_ON_PARTITION: "run-time partition", KIND.aos: "compiled AoS",
+                KIND.soa: "compiled SoA"}
 
 PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
             "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
 VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gpu"
 # The KDLG clusters' tile sweep (docs/advisor.md): one benchmark per combination of tiles of
 # the clusters of several fields (`tiles:16,2`), the others SoA: Fig. 1's lower map.
-TILE_SWEEP = "kdlg-tiles"
-KNOBS = {"tiled": "tile", "tiled-ct": "tile", "split": "partition", "split-ct": "partition",
-         TILE_SWEEP: "tiles"}
-RUN_TIME = {"tiled": "tiled-ct", "split": "split-ct"}  # run-time layout -> compile-time twin
+TILE_SWEEP = KIND.kdlg_tiles
+# The parameter that tells a kind's values at one size apart (the table's `sweeps`).
+KNOBS = {k.name: k.sweeps for k in KINDS.values() if k.sweeps}
+# A run-time kind -> its compile-time twin.
+RUN_TIME = {k.name: k.compiled for k in KINDS.values() if k.compiled}
 # The method's layout values (docs/advisor.md): one benchmark per size each; their partition
 # is a parameter of the name (none for tiled-tree: one cluster) and each cluster's layout
 # is in the label (plots/kofler_label.py), not a knob of a sweep.
-METHOD = "kdlg-tree"  # the last of METHOD_LAYOUTS (kofler_label's: kdlg, tiled-tree, kdlg-tree)
-COMPARED = ("soa", "tiled", "split", *METHOD_LAYOUTS)  # compared() finds each of these
+METHOD = KIND.kdlg_tree  # the last of METHOD_LAYOUTS (kofler_label's: kdlg, tiled-tree, kdlg-tree)
+COMPARED = (KIND.soa, KIND.tiled, KIND.split, *METHOD_LAYOUTS)  # compared() finds each of these
 
 
 def version_of(app):
@@ -83,7 +86,7 @@ def best_of(variants, layout):
 
 def largest_baselined(sizes):
     """The largest size with a timed AoS: where Table 2 and Fig. 5 compare."""
-    candidates = [s for s, variants in sizes.items() if timed(variants.get(("aos", None)))]
+    candidates = [s for s, variants in sizes.items() if timed(variants.get((KIND.aos, None)))]
     return max(candidates) if candidates else None
 
 
@@ -111,7 +114,7 @@ def compared(device):
             continue
         variants = sizes[size]
         others = {layout: best_of(variants, layout) for layout in COMPARED}
-        rows.append((app, version, precision, size, variants["aos", None],
+        rows.append((app, version, precision, size, variants[KIND.aos, None],
                      {k: v for k, v in others.items() if v}))
     return rows
 
@@ -127,8 +130,8 @@ def method_layout_text(benchmark):
     if parts is None:
         return None
     choice = method_choice(benchmark)
-    if benchmark.layout == "kdlg":
-        layouts = ["aos"] * len(parts)
+    if benchmark.layout == KIND.kdlg:
+        layouts = [KIND.aos] * len(parts)
     elif choice is None:
         return "not measured" if benchmark.error else "the tree's choice not recorded (no label)"
     else:
@@ -171,7 +174,7 @@ def tile_grid(variants):
     several = [c for c in clusters(next(iter(cells.values()))) if len(c) > 1]
     tiles = tuple(sorted({k[i] for k in cells}) for i in (0, 1))
     marks, beside = {}, {}
-    for layout in ("kdlg", METHOD):
+    for layout in (KIND.kdlg, METHOD):
         b = variants.get((layout, None))
         if b is None or b.params.get("partition") != partition:
             continue
@@ -180,7 +183,7 @@ def tile_grid(variants):
             marks[layout] = "not measured" if b.error else "no tree's choice"
             continue
         layouts = dict(zip(map(tuple, clusters(b)), choice["cluster_layouts"] if choice else
-                           ["aos"] * len(clusters(b))))
+                           [KIND.aos] * len(clusters(b))))
         at = tuple(_records_per_tile(layouts[tuple(c)]) for c in several)
         on_grid = all(t in tiles[i] for i, t in enumerate(at))
         marks[layout] = at if on_grid else " and ".join(layouts[tuple(c)] for c in several)
@@ -191,6 +194,4 @@ def tile_grid(variants):
 
 def _records_per_tile(cluster_layout):
     """A cluster layout's tile in records (aos: 1; tiled-<t>: t); None for SoA (t = n)."""
-    if cluster_layout == "aos":
-        return 1
-    return int(cluster_layout.split("-")[1]) if cluster_layout.startswith("tiled-") else None
+    return 1 if cluster_layout == KIND.aos else tile_of(cluster_layout)

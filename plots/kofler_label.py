@@ -1,31 +1,38 @@
 """What the decision tree chose for a Kofler method benchmark, read from its label
-(docs/advisor.md section 4): `cluster_layouts=tiled-64|soa;runs_as=partition;tree_gpu=<GPU
-name>`, one layout per cluster in the partition's order (`aos`, `soa`, `tiled-<t>`; one for
-`tiled-tree`, whose one cluster holds every field), the code that ran it (`aos`, `soa`,
-`tiled-ct-<t>`: the compiled layout the partition is; `partition`: the run-time mapping;
-absent in results from before 2026-11-26), then the GPU the tree was trained on (to the
-label's end). `kdlg`'s label is `runs_as=<...>` alone (or none, in older results).
+(docs/advisor.md section 4) through the layout kinds' table (plots/layout_kinds.py: the kinds
+with a label and its keys): `cluster_layouts=tiled-64|soa;runs_as=partition;tree_gpu=<GPU
+name>` for the tree's kinds, one layout per cluster in the partition's order (`aos`, `soa`,
+`tiled-<t>`; one for `tiled-tree`, whose one cluster holds every field), the code that ran it
+(`aos`, `soa`, `tiled-ct-<t>`: the compiled layout the partition is; `partition`: the run-time
+mapping; absent in results from before 2026-11-26), then the GPU the tree was trained on (to
+the label's end). `kdlg`'s label is `runs_as=<...>` alone (or none, in older results).
 Apart from plots/kofler_data.py so that the claims' measures read it without importing the
 figures' helpers."""
 
-import re
-
+from plots import layout_kinds
+from plots.layout_kinds import (CLUSTER_LAYOUT, KINDS, METHOD_LAYOUTS,  # noqa: F401 (theirs)
+                                RUNS_AS, RUNS_ON_PARTITION, TREE_LAYOUTS, parse_label)
 from plots.load import ResultsError
 
-TREE_LAYOUTS = ("tiled-tree", "kdlg-tree")  # the values planned with the tree: labelled
-METHOD_LAYOUTS = ("kdlg",) + TREE_LAYOUTS  # the method's values: partitions from its recording
-LABEL = re.compile(r"cluster_layouts=(?P<layouts>[^;]*)(?:;runs_as=(?P<runs_as>[^;]*))?"
-                   r";tree_gpu=(?P<gpu>.+)", re.DOTALL)
-KDLG_LABEL = re.compile(r"runs_as=(?P<runs_as>[^;]*)")
-CLUSTER_LAYOUT = re.compile(r"aos|soa|tiled-[1-9][0-9]*")
-RUNS_AS = re.compile(r"aos|soa|tiled-ct-[1-9][0-9]*|partition")
+# The code that lays out a Kofler benchmark's records (mapping_code): each kind's in the
+# table. A layout claim compares benchmarks of one code: run-time mapping code costs per cent
+# against the same layout compiled (SAMPO: 3-6 % a tile, 4-13 % a partition on the H200), as
+# much as the gaps judged.
+COMPILED = "compiled"
+RUN_TIME_TILES = "the run-time tile mapping"
+RUN_TIME_PARTITION = "the run-time partition mapping"
+_CODES = {layout_kinds.COMPILED: COMPILED, layout_kinds.RUN_TIME_TILES: RUN_TIME_TILES,
+          layout_kinds.RUN_TIME_PARTITION: RUN_TIME_PARTITION}
+RUN_TIME_LAYOUTS = {k.name: _CODES[k.code] for k in KINDS.values()
+                    if k.code in (layout_kinds.RUN_TIME_TILES, layout_kinds.RUN_TIME_PARTITION)}
 
 
 def clusters(benchmark):
     """The clusters of a method benchmark, each a list of fields: the partition in its name
     (`partition:a+b|c`), one cluster of all fields (["all fields"]) for `tiled-tree`; None
     when the name has no partition."""
-    if benchmark.layout == "tiled-tree":
+    kind = KINDS.get(benchmark.layout)
+    if kind and kind.label and "partition" not in kind.params:  # tiled-tree: one cluster of all
         return [["all fields"]]
     partition = benchmark.params.get("partition")
     return [c.split("+") for c in partition.split("|")] if isinstance(partition, str) else None
@@ -38,8 +45,8 @@ def method_choice(benchmark):
     benchmark has clusters, is a ResultsError naming the file and the benchmark."""
     if benchmark.layout not in TREE_LAYOUTS or benchmark.label is None:
         return None
-    match = LABEL.fullmatch(benchmark.label)
-    layouts = match["layouts"].split("|") if match else []
+    match = parse_label(benchmark.layout, benchmark.label)
+    layouts = match["cluster_layouts"].split("|") if match else []
     parts = clusters(benchmark)
     if (not match or not all(CLUSTER_LAYOUT.fullmatch(l) for l in layouts)
             or (match["runs_as"] is not None and not RUNS_AS.fullmatch(match["runs_as"]))
@@ -51,7 +58,7 @@ def method_choice(benchmark):
             f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not the "
             "decision tree's choice: expected cluster_layouts=<layout>|...;runs_as=<aos, soa, "
             f"tiled-ct-<t> or partition>;tree_gpu=<GPU name> with {want} (docs/advisor.md)")
-    return {"cluster_layouts": layouts, "runs_as": match["runs_as"], "tree_gpu": match["gpu"]}
+    return {"cluster_layouts": layouts, "runs_as": match["runs_as"], "tree_gpu": match["tree_gpu"]}
 
 
 def runs_as(benchmark):
@@ -62,14 +69,29 @@ def runs_as(benchmark):
     if benchmark.layout in TREE_LAYOUTS:
         choice = method_choice(benchmark)
         return choice["runs_as"] if choice else None
-    if benchmark.layout != "kdlg" or not benchmark.label:
+    if benchmark.layout not in METHOD_LAYOUTS or not benchmark.label:
         return None
-    match = KDLG_LABEL.fullmatch(benchmark.label)
+    match = parse_label(benchmark.layout, benchmark.label)
     if not match or not RUNS_AS.fullmatch(match["runs_as"]):
         raise ResultsError(
             f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not what ran "
             "kdlg: expected runs_as=<aos, soa, tiled-ct-<t> or partition> (docs/advisor.md)")
     return match["runs_as"]
+
+
+def mapping_code(benchmark):
+    """What laid out a Kofler benchmark's records: COMPILED (aos, soa, tiled-ct, split-ct and
+    a method value whose runs_as names a compiled layout), RUN_TIME_TILES (the tile sweep's
+    `tiled`: one instantiation serves every tile) or RUN_TIME_PARTITION (`split`,
+    `kdlg-tiles`, a method value run as `partition`, and one without runs_as: before
+    2026-11-26 every method value ran there); None for the other papers' benchmarks."""
+    if benchmark.paper != "kofler":
+        return None
+    if benchmark.layout in RUN_TIME_LAYOUTS:
+        return RUN_TIME_LAYOUTS[benchmark.layout]
+    if benchmark.layout in METHOD_LAYOUTS and runs_as(benchmark) in (None, RUNS_ON_PARTITION):
+        return RUN_TIME_PARTITION
+    return COMPILED
 
 
 def check_labels(devices):
@@ -78,3 +100,10 @@ def check_labels(devices):
     for device in devices:
         for benchmark in device.benchmarks:
             runs_as(benchmark)
+
+
+def mapping_code_words(benchmark):
+    """mapping_code as the claims evaluator says it ("compiled", "on the run-time tile
+    mapping"): registered through plots/papers.py (plots.claims.measures.CODE_OF)."""
+    code = mapping_code(benchmark)
+    return None if code is None else "compiled" if code == COMPILED else f"on {code}"

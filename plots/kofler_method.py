@@ -2,33 +2,24 @@
 (`kdlg-tree`) against the fastest layout the run measured for the same program, precision and
 size (every layout value of the exhaustive sweep: AoS, SoA, every tile and partition, the
 method's own values), and whether it is ever slower than AoS. Then the same question for the
-other papers' records, whose bodies cannot run under the access recording yet.
+other papers' records (issue 39: plots/advisor_beyond.py), from the layouts they already ran.
 """
 
+from plots import advisor_beyond
 from plots.claims import NOT_REPRODUCED, judge_band
 from plots.estimates import aggregate, geomean
 from plots.figures import (SMALL, Section, figure_legend, figure_section, mark_not_measured,
-                           panel_grid, panel_title, ratio_axis)
+                           panel_grid, panel_title, ratio_axis, ratio_errorbar)
 from plots.kofler_data import (METHOD, PROGRAMS, cases, knob, method_layout_text, speedup,
                                timed)
+from plots.layout_kinds import KIND
 from plots.text import count_label, format_seconds, markdown_table, times_text
 
 PAPER = "Kofler, Cosenza & Fahringer 2015"
 REGRET_GOAL = 1.05  # issue 22: geometric-mean regret at most 5 % on the H100
-REGRET_LAYOUTS = (METHOD, "kdlg")  # the full method, and its clusters alone (no tree needed)
-REGRET_COLORS = {METHOD: "C3", "kdlg": "C2"}
-REGRET_LABELS = {METHOD: "KDLG + tree (kdlg-tree)", "kdlg": "KDLG alone (kdlg)"}
-# The other papers' records the issue asks about (item 7).
-# The method has no choice for them: its access recording runs the Kofler programs' bodies
-# only (recordable_programs(), kernels/kofler/recorded.cpp).
-OTHER_RECORDS = (  # (paper, record)
-    ("IDW (Mei & Tian 2016)", "a data point {x, y, z}"),
-    ("Kriging (Li & Dong)", "a well {x, y, value}"),
-    ("Inner arrays (Springer et al. 2018)", "a synthetic object and its inner array"),
-    ("Inner arrays (Springer et al. 2018)", "a BFS vertex and its neighbour array"),
-    ("Traffic simulation", "its vehicle classes"),
-)
-NOT_RECORDABLE = "not recordable yet: its body does not run under the access recording"
+REGRET_LAYOUTS = (METHOD, KIND.kdlg)  # the full method, and its clusters alone (no tree needed)
+REGRET_COLORS = {METHOD: "C3", KIND.kdlg: "C2"}
+REGRET_LABELS = {METHOD: "KDLG + tree (kdlg-tree)", KIND.kdlg: "KDLG alone (kdlg)"}
 
 
 def regret_rows(device):
@@ -41,7 +32,7 @@ def regret_rows(device):
             method = {k: b for k, b in method.items() if timed(b)}
             measured = [b for b in variants.values() if timed(b)]
             if method and measured:
-                aos = variants.get(("aos", None))
+                aos = variants.get((KIND.aos, None))
                 rows.append((app, precision, size, min(measured, key=lambda b: b.time_s),
                              aos if timed(aos) else None, method))
     return rows
@@ -49,7 +40,7 @@ def regret_rows(device):
 
 def _layout_name(benchmark):
     value = knob(benchmark)  # a kdlg-tiles' tiles (16,2), not its partition
-    if benchmark.layout in REGRET_LAYOUTS + ("tiled-tree",):
+    if benchmark.layout in REGRET_LAYOUTS + (KIND.tiled_tree,):
         return f"{benchmark.layout} ({method_layout_text(benchmark)})"
     return benchmark.layout + ("" if value is None else f" ({value})")
 
@@ -218,17 +209,73 @@ def _regret_figure(per_device, devices):
     return fig
 
 
+OTHER_GROUPS_PER_ROW = 9  # one row for the nine programs and precisions; still readable in the page
+OTHER_HEADERS = ["GPU", "paper", "program (record)", "precision", "method's choice",
+                 "the program's layout", "points", "regret (geometric mean)", "worst point"]
+
+
 def other_records_section(devices, figures_dir):
-    """The issue's second regret table: the other papers' records. The method's choice needs
-    the record's body under the access recording, which only the Kofler programs have; the
-    table is there in every Kofler report, so that the gap is stated, not left out."""
-    rows = [[title, record, NOT_RECORDABLE, "not measured"]
-            for title, record in OTHER_RECORDS]
-    body = ("KDLG + tree's choice against the best measured layout for the other papers' "
-            "records (issue 22 item 7). The method's partition comes from a record's recorded "
-            "accesses (docs/advisor.md); the recording runs the five Kofler programs' bodies "
-            "only (kernels/kofler/recorded.cpp), so no choice exists for these records and "
-            "no regret is given: nothing is guessed. Their measured layouts are in each "
-            "paper's own sections.\n\n"
-            + markdown_table(["paper", "record", "KDLG + tree's choice", "regret"], rows))
-    return Section("Regret beyond Kofler — the other papers' records", body)
+    """The issue's second regret table (issue 39 §1–2): the method's choice for the other
+    papers' records, mapped to the program's own layout by docs/advisor.md's rule, against the
+    fastest layout each point measured; a choice no layout of the program has is "not run
+    yet", no guess."""
+    rows = advisor_beyond.section_rows(devices)
+    if not rows:
+        return ("Regret beyond Kofler: no other paper's program in the run (the method's "
+                "choice for each: `layoutbench advise --program <name>`).")
+    body = ("Kofler et al.'s method on the other papers' records (issue 39; docs/advisor.md, "
+            "\"Beyond the paper\"): each program's kernel bodies ran under the access "
+            "recording, so its record has a KDLG partition (plots/recorded_partitions.json, "
+            "`layoutbench advise --program <name>`), and each cluster takes the class this GPU's "
+            "decision tree gives its bytes (IDW recorded in float: σ doubles in double). The "
+            "choice is mapped to the program's own layout by the rule docs/advisor.md wrote down "
+            "before any regret was computed; regret = time(that layout) / time(the fastest "
+            "layout of the same point), with the interval from the repetitions' extremes, its "
+            "geometric mean over the points that ran the choice and the worst point. A choice "
+            "the program has no layout for is \"not run yet\" (issue 39 §2 adds such layouts on "
+            "a GPU).\n\n"
+            + markdown_table(OTHER_HEADERS, advisor_beyond.table_rows(rows, devices))
+            + "\n\n" + "\n".join(advisor_beyond.summary_lines(rows, devices)))
+    heading = "Regret beyond Kofler — the other papers' records"
+    if not any(r.points for r in rows):
+        return Section(heading, body)
+    return figure_section(_other_records_figure(rows, devices), figures_dir, "kofler_regret_beyond",
+                          f"{PAPER}'s method on the other papers' records: time(choice) / "
+                          "time(fastest measured layout)", heading, body, devices)
+
+
+def _other_records_figure(rows, devices):
+    """Per GPU, a group per program and precision: the geometric-mean regret and the worst
+    point where the choice ran, "not run yet" where the program has no such layout."""
+    panels = []
+    for device in devices:
+        mine = [r for r in rows if r.device is device and r.clusters is not None]
+        chunks = [mine[k:k + OTHER_GROUPS_PER_ROW]
+                  for k in range(0, len(mine), OTHER_GROUPS_PER_ROW)] or [[]]
+        panels += [(device, chunk) for chunk in chunks]
+    fig, axes = panel_grid(len(panels), 1, width=1.25 * OTHER_GROUPS_PER_ROW + 2.2, height=3.6)
+    for (device, chunk), (ax,) in zip(panels, axes):
+        ax.set_title(panel_title("time(choice) / time(fastest measured layout)", device, devices))
+        if not chunk:
+            mark_not_measured(ax, "no decision tree for this GPU")
+            continue
+        values = []
+        for g, r in enumerate(chunk):
+            if not r.points:
+                ax.text(g, 0.03, "not run yet", rotation=90, ha="center", va="bottom",
+                        fontsize=SMALL, color="0.35", transform=ax.get_xaxis_transform())
+                continue
+            _, worst, _ = r.worst
+            for x, est, marker, label in ((g - 0.12, r.mean, "o", "geometric mean over the points"),
+                                          (g + 0.12, worst, "v", "worst point")):
+                ratio_errorbar(ax, [x], [est], marker=marker, linestyle="none", color="C3",
+                               label=label)
+                values += [est.low, est.high]
+        ax.axhline(1.0, color="black", linewidth=0.9, label="the fastest measured")
+        ratio_axis(ax, values)
+        ax.set_xlim(-0.6, OTHER_GROUPS_PER_ROW - 0.4)
+        ax.set_xticks(range(len(chunk)), [f"{r.program.name}\n{r.precision}" for r in chunk],
+                      fontsize=SMALL)
+        ax.set_ylabel("regret (×; 1 = the fastest)")
+    figure_legend(fig)
+    return fig

@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from plots.figures import SMALL, Section, figure_section, panel_grid, panel_title
+from plots.layout_kinds import KIND
 from plots.load import ResultsError, read_result_file
 from plots.text import markdown_table
 
@@ -30,7 +31,7 @@ SUITE = "kofler-tree"
 FEATURE = "cluster_bytes"
 WITHIN = 0.01  # "less than 1 % slower than the fastest" (l.107)
 TILES = tuple(2 ** k for k in range(1, 16))
-CLASSES = ("aos", "soa") + tuple(f"tiled:{t}" for t in TILES)  # the paper's classes, in order
+CLASSES = (KIND.aos, KIND.soa) + tuple(f"{KIND.tiled}:{t}" for t in TILES)  # the paper's, in order
 PARAMS = {"criterion": "gini", "random_state": 0}  # otherwise scikit-learn's defaults
 INTRO = ("The per-GPU decision tree of Kofler et al. 2015 (Sect. 3.2): synthetic kernels of one "
          "cluster of m float fields (sigma = 4m bytes), a loop of n iterations, timed over AoS, "
@@ -44,16 +45,16 @@ class TreeError(ResultsError):
 
 def class_of(benchmark):
     """The class a training benchmark ran: "aos", "soa" or "tiled:<t>"."""
-    if benchmark.layout == "tiled":
-        return f"tiled:{benchmark.params.get('tile')}"
+    if benchmark.layout == KIND.tiled:
+        return f"{KIND.tiled}:{benchmark.params.get('tile')}"
     return benchmark.layout
 
 
 def class_order(name):
     """Sort key of a class: AoS, the tiles upwards, SoA (AoS is tile 1, SoA tile n)."""
-    if name == "aos":
+    if name == KIND.aos:
         return (0, 0)
-    if name == "soa":
+    if name == KIND.soa:
         return (2, 0)
     return (1, int(name.split(":", 1)[1]))
 

@@ -1,14 +1,16 @@
 """Registry of papers: id -> figure module, claims file and measurement conventions.
 
 To add a paper: write `plots/<paper>.py` with `render(devices, figures_dir) -> [Section]`,
-put its claims in `plots/claims/<paper>.json`, and add one entry below.
+put its claims in `plots/claims/<paper>.json`, and add one entry below; measurement kinds of
+its own (`measures`) are registered with the claims evaluator here, which names no paper.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from plots import idw, inner, kofler, kofler_label, kofler_tree, kriging
+from plots import idw, inner, kofler, kofler_label, kofler_measures, kofler_tree, kriging
+from plots.claims.measures import register_code_of, register_measures
 
 CLAIMS_DIR = Path(__file__).parent / "claims"
 
@@ -27,6 +29,11 @@ class Paper:
     # (devices) -> None: reads the paper's other inputs (files besides the JSON, labels)
     # before the report writes anything, raising ResultsError on a malformed one
     check_inputs: Callable = lambda devices: None
+    # the paper's own measurement kinds, as plots/claims/measures.py's MEASURES
+    measures: dict = field(default_factory=dict)
+    # (benchmark) -> the words for the mapping code that laid it out, or None: a comparison
+    # across codes is shown, not judged (plots/claims/measures.py, CODE_OF)
+    code_of: Callable = None
 
 
 PAPERS = {
@@ -40,7 +47,8 @@ PAPERS = {
                      kriging.CLAIMS_INTRO, kriging.SWEEP, kriging.check_inputs),
     "kofler": Paper("kofler", "Automatic data layout optimizations for GPUs (Kofler, Cosenza & "
                     "Fahringer 2015)", kofler.INTRO, kofler.render, CLAIMS_DIR / "kofler.json",
-                    {}, {}, kofler.CLAIMS_INTRO, check_inputs=kofler_label.check_labels),
+                    {}, {}, kofler.CLAIMS_INTRO, check_inputs=kofler_label.check_labels,
+                    measures=kofler_measures.MEASURES, code_of=kofler_label.mapping_code_words),
     "kofler-tree": Paper("kofler-tree", "Kofler et al. 2015: the per-GPU decision tree's training",
                          kofler_tree.INTRO, kofler_tree.render, CLAIMS_DIR / "kofler-tree.json",
                          {}, {}, "Ratios are time(AoS) / time(best tile) of the training kernels "
@@ -51,3 +59,8 @@ PAPERS = {
                    "BFS claims per graph; ratios are time(slower) / time(faster) of the variants "
                    "the sentence names.", inner.SWEEP),
 }
+
+for _paper in PAPERS.values():
+    register_measures(_paper.measures)
+    if _paper.code_of is not None:
+        register_code_of(_paper.code_of)

@@ -190,6 +190,10 @@ class TrafficProgram final : public Variant {
     state.counters["cars"] = static_cast<double>(c_.cars);
     state.counters["cells"] = static_cast<double>(net_->cells.size());
     state.counters["steps"] = c_.steps;
+    // The network's controller mix, set beside the paper's in the report (Fig. 11's table).
+    state.counters["lights"] = static_cast<double>(net_->lights.size());
+    state.counters["yield_controllers"] = static_cast<double>(net_->yields.size());
+    state.counters["signal_groups"] = static_cast<double>(net_->groups.size());
     if (split_) {
       state.counters["cars_s"] = split_->cars_s;
       state.counters["controllers_s"] = split_->controllers_s;
@@ -317,9 +321,10 @@ Program traffic_program() {
                        .key = "steps",
                        .limits = positive("steps", 0xffffffffu),
                        .scalar = true}}),
-          {"cars", "cells", "steps", "cars_s", "controllers_s", "footprint_inline_bytes", "footprint_arena_bytes",
-           "footprint_wasted_bytes", "incoming_inline_bytes", "incoming_arena_bytes", "outgoing_inline_bytes",
-           "outgoing_arena_bytes", "path_inline_bytes", "path_arena_bytes"},
+          {"cars", "cells", "steps", "lights", "yield_controllers", "signal_groups", "cars_s", "controllers_s",
+           "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes", "incoming_inline_bytes",
+           "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes", "path_inline_bytes",
+           "path_arena_bytes"},
           {"network", "tile", "seed"},
           expand_traffic};
 }

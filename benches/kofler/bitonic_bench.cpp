@@ -4,9 +4,10 @@
 //!
 //!   "bitonic": {"sizes": [1048576], "versions": ["bitonic", "cub-radix", "cub-merge"],
 //!               "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": [4, 32] | "sweep",
-//!               "compile_time_tiles": [4, 32, 256]}
+//!               "compile_time_tiles": [4, 32, 256], "partitions": {...}}
 //!
-//! bitonic runs over every layout; cub-radix sorts the SoA key column (layout soa), cub-merge
+//! bitonic runs over every layout it takes (no split-ct: it compiles no split; the run-time
+//! split of any "partitions"); cub-radix sorts the SoA key column (layout soa), cub-merge
 //! the whole AoS record (layout aos).
 
 #include <fmt/format.h>
@@ -132,30 +133,29 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
                                            lb::kofler::SortFault fault) {
   const auto v = SortVersion(std::find(std::begin(kVersions), std::end(kVersions), version) - std::begin(kVersions));
   if (v > SortVersion::cub_merge) throw std::invalid_argument("unknown sort version '" + std::string(version) + "'");
-  if ((v == SortVersion::cub_radix && choice.layout != "soa") || (v == SortVersion::cub_merge && choice.layout != "aos"))
+  if ((v == SortVersion::cub_radix && !choice.is<kind::Soa>()) || (v == SortVersion::cub_merge && !choice.is<kind::Aos>()))
     throw std::invalid_argument(fmt::format("sort version {} runs on layout {} only", version,
-                                            v == SortVersion::cub_radix ? "soa" : "aos"));
-  return make_for_layout<SortRecord>(choice, n, tiles_of<lb::kofler::kSortCompileTimeTiles>(), "bitonic sort",
-                                     [&](auto mapping) -> std::unique_ptr<Variant> {
-                                       return std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
-                                     });
+                                            v == SortVersion::cub_radix ? kind::Soa::name : kind::Aos::name));
+  std::unique_ptr<Variant> out;
+  with_mapping<lb::kofler::SortLayouts>(choice, n, [&](auto mapping) {
+    out = std::make_unique<SortVariant<decltype(mapping)>>(mapping, v, fault);
+  });
+  return out;
 }
 
 namespace {
 
-const std::vector<std::size_t> kCompileTimeTiles(lb::kofler::kSortCompileTimeTiles.begin(),
-                                                 lb::kofler::kSortCompileTimeTiles.end());
+const std::vector<std::size_t> kCompileTimeTiles = lb::kofler::SortLayouts::compile_time_tiles();
 
 //! Per size and version: bitonic over each layout choice, cub-radix on SoA, cub-merge on AoS.
 Expansion expand_bitonic(const Reader& read) {
-  refuse_partitions(read, "bitonic sort");
   const auto method =
       method_source("bitonic", lb::kofler::kSortFieldNames, record_field_bytes<SortRecord>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) -> std::vector<Step> {
     const std::string& version = at.text("version");
     if (version == "cub-radix" || version == "cub-merge") {
-      const std::string l = version == "cub-radix" ? "soa" : "aos";
-      return {{{"layout", {l, LayoutChoice{l, 0, {}, {}}}}}};
+      const LayoutChoice l = version == "cub-radix" ? LayoutChoice{kind::Soa{}} : LayoutChoice{kind::Aos{}};
+      return {{{"layout", {std::string(l.name()), l}}}};
     }
     return layout_steps(r, at.get<std::size_t>("size"), lb::kofler::kSortFieldNames, kCompileTimeTiles, {}, &method);
   };
@@ -177,10 +177,8 @@ Expansion expand_bitonic(const Reader& read) {
 
 Program bitonic_program() {
   std::vector<Axis> axes =
-      kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, false, kCompileTimeTiles);
+      kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, kCompileTimeTiles);
   axis_named(axes, "version").key = "versions";
-  Axis& layouts = axis_named(axes, "layout");
-  layouts.limits = no_split_layouts("bitonic sort", layouts.values);
   axis_named(axes, "size").limits = [](const nlohmann::json& v) {
     const auto n = v.get<std::size_t>();
     return lb::kofler::bitonic_size_ok(n)

@@ -99,11 +99,9 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
                                                     const BlackScholesParams& params,
                                                     const BlackScholesParams& reference_params) {
   std::unique_ptr<Variant> v;
-  with_mapping<Option>(layout, n, lb::kofler::BlackScholesCompileTimeTiles<Tiles>{},
-                       layout::LayoutList<lb::kofler::InputsOutputsSplit>{}, [&](const auto& mapping) {
-                         v = std::make_unique<BlackScholesVariant<std::decay_t<decltype(mapping)>>>(mapping, params,
-                                                                                                   reference_params);
-                       });
+  with_mapping<lb::kofler::BlackScholesLayouts>(layout, n, [&](const auto& mapping) {
+    v = std::make_unique<BlackScholesVariant<std::decay_t<decltype(mapping)>>>(mapping, params, reference_params);
+  });
   return v;
 }
 
@@ -115,9 +113,8 @@ const std::vector<std::string> kFields = {"S", "X", "T", "call", "put"};
 Expansion expand_black_scholes(const Reader& read) {
   const auto method = method_source("blackscholes", kFields, record_field_bytes<Option>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) {
-    return layout_steps(r, at.get<std::size_t>("size"), kFields,
-                        tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::InputsOutputsSplit::name)}, &method);
+    return layout_steps(r, at.get<std::size_t>("size"), kFields, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
+                        lb::kofler::BlackScholesLayouts::compile_time_partitions(), &method);
   };
   return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
           .make = [](const Point& at) {
@@ -137,8 +134,8 @@ Expansion expand_black_scholes(const Reader& read) {
 
 Program black_scholes_program() {
   return {"blackscholes",
-          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}),
-                      {std::string(lb::kofler::InputsOutputsSplit::name)}),
+          kofler_axes({"gpu"}, {"float"}, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
+                      lb::kofler::BlackScholesLayouts::compile_time_partitions()),
           {"struct_bytes", "fields", "kernels"},
           {"partitions"},
           expand_black_scholes};

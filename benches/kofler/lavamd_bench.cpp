@@ -2,8 +2,10 @@
 //! particle and force records. Preset object:
 //!
 //!   "lavamd": {"boxes_1d": [10, 16, 24], "precisions": ["float", "double"], "layouts": ["aos", "soa", "tiled", "tiled-ct"],
-//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128]}
+//!              "tiles": [4, 32] | "sweep", "compile_time_tiles": [4, 32, 128], "partitions": {...}}
 //!
+//! Every layout LavaMD takes: no split-ct (it compiles no split), the run-time split of any
+//! "partitions" of the fields v, x, y, z.
 //! Names carry size:<boxes> (boxes_1d³); the tile sweep runs over the particle count.
 
 #include <fmt/format.h>
@@ -131,11 +133,11 @@ class LavaVariant : public Variant {
 template <class T>
 std::unique_ptr<Variant> make_in(const LayoutChoice& choice, int boxes_1d, LavaFault fault) {
   const std::size_t particles = lb::kofler::lavamd_boxes(boxes_1d) * kParticlesPerBox;
-  return make_for_layout<FourVector<T>>(choice, particles, tiles_of<lb::kofler::kLavaCompileTimeTiles>(), "lavamd",
-                                        [&](auto mapping) -> std::unique_ptr<Variant> {
-                                          return std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d,
-                                                                                                  fault);
-                                        });
+  std::unique_ptr<Variant> v;
+  with_mapping<lb::kofler::LavaLayouts<T>>(choice, particles, [&](auto mapping) {
+    v = std::make_unique<LavaVariant<decltype(mapping)>>(mapping, boxes_1d, fault);
+  });
+  return v;
 }
 
 constexpr std::string_view kPrecisions[] = {"float", "double"};
@@ -151,13 +153,11 @@ std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int box
 
 namespace {
 
-const std::vector<std::size_t> kCompileTimeTiles(lb::kofler::kLavaCompileTimeTiles.begin(),
-                                                 lb::kofler::kLavaCompileTimeTiles.end());
+const std::vector<std::size_t> kCompileTimeTiles = lb::kofler::LavaLayouts<float>::compile_time_tiles();
 
 //! Per side (boxes_1d, named by its box count: the size) and precision each layout choice, the
 //! method's made from the record run (recorded at float; a double cluster has twice the bytes).
 Expansion expand_lavamd(const Reader& read) {
-  refuse_partitions(read, "lavamd");
   const std::map<std::string, layout::MethodSource> methods = {
       {"float",
        method_source("lavamd", lb::kofler::kLavaFieldNames, record_field_bytes<FourVector<float>>(), read.overrides())},
@@ -189,11 +189,8 @@ Expansion expand_lavamd(const Reader& read) {
 }  // namespace
 
 Program lavamd_program() {
-  std::vector<Axis> axes =
-      kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, false, kCompileTimeTiles);
+  std::vector<Axis> axes = kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, kCompileTimeTiles);
   axis_named(axes, "precision").key = "precisions";
-  Axis& layouts = axis_named(axes, "layout");
-  layouts.limits = no_split_layouts("lavamd", layouts.values);
   // The size named is the box count, boxes_1d^3: made from the side the preset gives.
   Axis& size = axis_named(axes, "size");
   size.key = {};

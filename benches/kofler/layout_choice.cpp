@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "lb/kofler/recorded.hpp"
+#include "lb/layout/decision_tree.hpp"
 
 namespace lb::harness::kofler {
 
@@ -28,13 +29,36 @@ layout::KdlgPartition recorded_partition(const std::string& program, const std::
   return partitions[program] = layout::kdlg_partition(layout::program_kdlg(r.field_bytes, r.kernels));
 }
 
+//! The tree at `path`, read once per process: the planners of every program ask for it, and
+//! the method's choices point at it while planning.
+const layout::DecisionTree& tree_at(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const layout::DecisionTree>> trees;
+  std::lock_guard lock(mutex);
+  auto& tree = trees[path];
+  if (!tree) tree = std::make_unique<const layout::DecisionTree>(layout::read_decision_tree(path));
+  return *tree;
+}
+
 }  // namespace
+
+SuiteInput tree_input() {
+  return {.name = kTreeInput,
+          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts",
+          .read = [](const std::string& path) { tree_at(path); },
+          .from = {.suite = "kofler-tree", .step = "fit", .output = "tree"}};
+}
+
+const layout::DecisionTree* decision_tree(const Overrides& overrides) {
+  const auto it = overrides.inputs.find(kTreeInput);
+  return it == overrides.inputs.end() ? nullptr : &tree_at(it->second);
+}
 
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides) {
   return {[program, names = std::move(field_names)] { return recorded_partition(program, names); },
-          std::move(field_bytes), overrides.kofler_tree.get(),
-          fmt::format("give {} FILE (make reproduce trains one: suite kofler-tree, docs/kofler-tree.md)", kTreeOption)};
+          std::move(field_bytes), decision_tree(overrides),
+          fmt::format("give --{} FILE (make reproduce trains one: suite kofler-tree, docs/kofler-tree.md)", kTreeInput)};
 }
 
 std::vector<LayoutChoice> layout_choices(const Preset& preset, const nlohmann::json& j, std::string_view where,
@@ -66,52 +90,36 @@ std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::
     Step step;
     for (const auto& [key, value] : c.params()) step.emplace_back(key, AxisValue{value, value});
     // What a compile-time layout instantiates, for --axis to narrow (not in the name).
-    if (c.layout == "tiled-ct") step.emplace_back("compile_time_tile", AxisValue{std::to_string(c.tile), c.tile});
-    if (c.layout == "split-ct") step.emplace_back("compile_time_partition", AxisValue{c.partition, c.partition});
-    step.insert(step.begin(), {"layout", AxisValue{c.layout, std::move(c)}});
+    if (const auto* t = std::get_if<kind::TiledCt>(&c.kind))
+      step.emplace_back("compile_time_tile", AxisValue{std::to_string(t->tile), t->tile});
+    if (const auto* p = std::get_if<kind::SplitCt>(&c.kind))
+      step.emplace_back("compile_time_partition", AxisValue{p->partition, p->partition});
+    std::string name(c.name());
+    step.insert(step.begin(), {"layout", AxisValue{std::move(name), std::move(c)}});
     out.push_back(std::move(step));
   }
   return out;
 }
 
 ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run) {
-  run.label = layout.label;
+  run.label = layout.label();
   // Fails before the program makes anything (its reference): the tree's value without a tree.
-  if (!layout.unavailable.empty()) run.make = [why = layout.unavailable]() -> std::unique_ptr<Variant> {
+  if (auto why = layout.unavailable(); !why.empty()) run.make = [why = std::move(why)]() -> std::unique_ptr<Variant> {
     throw std::invalid_argument(why);
   };
   return run;
 }
 
-std::function<std::string(const nlohmann::json&)> no_split_layouts(std::string program,
-                                                                   std::vector<std::string> layouts) {
-  return [program, layouts](const nlohmann::json& v) -> std::string {
-    const auto l = v.get<std::string>();
-    if (l == "split" || l == "split-ct")
-      return fmt::format(
-          "{} has no field partitions of its own: layout '{}' (aos, soa, tiled, tiled-ct, the method's "
-          "kdlg, tiled-tree, kdlg-tree, and kdlg-tiles)",
-          program, l);
-    if (std::find(layouts.begin(), layouts.end(), l) == layouts.end())
-      return fmt::format("unknown layout '{}' (expected one of: {})", l, fmt::join(layouts, ", "));
-    return "";
-  };
-}
-
-void refuse_partitions(const Reader& read, std::string_view program) {
-  if (read.object().contains("partitions"))
-    throw read.preset().error_at(
-        "partitions", fmt::format("{} has no field partitions of its own: it takes no 'partitions'", program),
-        read.where());
-}
-
-std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions) {
-  Axis layouts{.name = "layout", .values = {"aos", "soa", "tiled", "tiled-ct"}, .key = "layouts"};
-  if (partitions) layouts.values.insert(layouts.values.end(), {"split", "split-ct"});
-  layouts.values.insert(layouts.values.end(), std::begin(layout::kMethodLayouts), std::end(layout::kMethodLayouts));
-  layouts.values.emplace_back(layout::kKdlgTiles);
+  // The kinds this program takes, from the name table; another kind in a preset gets the
+  // table's error (unknown, or what the program lacks to take it), as read_choices words it.
+  const layout::ProgramKinds kinds{compile_time_tiles, compile_time_partitions};
+  Axis layouts{.name = "layout",
+               .values = kinds.taken(),
+               .key = "layouts",
+               .limits = [kinds](const nlohmann::json& v) { return kinds.refusal(v.get<std::string>()); }};
   Axis tiles{.name = "compile_time_tile",
              .type = AxisType::count,
              .key = "compile_time_tiles",
@@ -127,7 +135,7 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
   std::vector<Axis> axes{{"version", std::move(versions)},
                          layouts,
                          {.name = "precision", .values = std::move(precisions), .shorthand = Shorthand::precision},
-                         {.name = "tile",
+                         {.name = std::string(layout::kTileParam),
                           .type = AxisType::count,
                           .key = "tiles",
                           .limits =
@@ -140,10 +148,10 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
                           .required = false,
                           .word = "sweep"},
                          tiles,
-                         {"partition", {}}};
-  if (partitions)
+                         {std::string(layout::kPartitionParam), {}}};
+  if (!compile_time_partitions.empty())
     axes.push_back({.name = "compile_time_partition", .values = std::move(compile_time_partitions), .named = false});
-  axes.push_back({"tiles", {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
+  axes.push_back({std::string(layout::kTilesParam), {}});  // kdlg-tiles: each KDLG cluster of several fields's tile
   axes.push_back(
       {.name = "kdlg_tile", .type = AxisType::count, .key = "kdlg_tiles", .named = false, .required = false});
   axes.push_back({.name = "size", .type = AxisType::count, .key = "sizes", .shorthand = Shorthand::sizes});

@@ -21,20 +21,28 @@
 namespace lb::harness::kofler {
 
 using layout::LayoutChoice;
-using layout::make_for_layout;
 using layout::tile_values;
 using layout::Tiles;
 using layout::tiles_of;
 using layout::with_mapping;
+namespace kind = layout::kind;
 
-//! The option that gives the Kofler method's tree layouts their decision tree.
-inline constexpr const char* kTreeOption = "--kofler-tree";
+//! The suite's input that gives the method's tree layouts their decision tree: `--kofler-tree
+//! FILE`, the kofler-tree suite's fit on the same GPU where harness/run.py finds one.
+inline constexpr const char* kTreeInput = "kofler-tree";
+
+//! The kofler suite's declaration of that input (benches/suites.cpp).
+SuiteInput tree_input();
+
+//! The decision tree given as the tree input of `overrides`, read and checked once per
+//! process and path (an error names the file); none given: nullptr.
+const layout::DecisionTree* decision_tree(const Overrides& overrides);
 
 //! What the method's layouts of `program` (lb::kofler::record_program's name) are made from:
 //! its KDLG partition at ε = 128 B from its recorded accesses (recorded once per process, when
 //! a preset first asks; the recorded fields must be `field_names`), its record's field bytes
 //! (`field_bytes`: the record laid out, which for LavaMD's double differs from the float it
-//! is recorded at) and the --kofler-tree of `overrides` (none: the tree's layouts are planned
+//! is recorded at) and the decision_tree of `overrides` (none: the tree's layouts are planned
 //! all the same, each failing when made with the error naming the option).
 layout::MethodSource method_source(std::string program, std::vector<std::string> field_names,
                                    std::vector<std::size_t> field_bytes, const Overrides& overrides);
@@ -73,24 +81,16 @@ std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::
 //! without a tree) fails when made, with its message, before `run`'s make runs.
 ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run);
 
-//! The limits of a layout axis of a program without field partitions (`program` names it):
-//! split and split-ct are refused saying so, any other value not in `layouts` is unknown.
-std::function<std::string(const nlohmann::json&)> no_split_layouts(std::string program,
-                                                                   std::vector<std::string> layouts);
-
-//! A PresetError at "partitions" where a program without field partitions (`program` names it)
-//! is given some: its object may hold the key so that the error says this, not "unknown key".
-void refuse_partitions(const Reader& read, std::string_view program);
-
 //! A Kofler program's axes, in name order: "version" and "precision" (the values given: fixed
-//! unless the program reads them from its object), "layout" (key "layouts"; split and split-ct
-//! only with `partitions`; the method's kdlg, tiled-tree, kdlg-tree and the sweep kdlg-tiles in
-//! every program), the run-time "tile" ("tiles": a list or "sweep"), what the program
-//! instantiates ("compile_time_tile": "compile_time_tiles"; "compile_time_partition"), the
-//! "partition" any the preset gives or the method makes, kdlg-tiles' "tiles" (t1,t2,...: its
-//! clusters of several fields' tiles) and the tiles it sweeps ("kdlg_tile": "kdlg_tiles"), and
-//! "size" ("sizes", set by --sizes; positive). A program adjusts what differs (axis_named).
-std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions, bool partitions,
+//! unless the program reads them from its object), "layout" (key "layouts": the kinds a program
+//! of these compile-time tiles and partitions takes, layout::ProgramKinds, whose error a preset
+//! asking for another gets: split-ct only with compile-time partitions), the run-time "tile"
+//! ("tiles": a list or "sweep"), what the program instantiates ("compile_time_tile":
+//! "compile_time_tiles"; "compile_time_partition" where it has some), the "partition" any the
+//! preset gives or the method makes, kdlg-tiles' "tiles" (t1,t2,...: its clusters of several
+//! fields' tiles) and the tiles it sweeps ("kdlg_tile": "kdlg_tiles"), and "size" ("sizes", set
+//! by --sizes; positive). A program adjusts what differs (axis_named).
+std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions,
                               const std::vector<std::size_t>& compile_time_tiles,
                               std::vector<std::string> compile_time_partitions = {});
 

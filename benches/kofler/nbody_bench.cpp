@@ -100,9 +100,9 @@ NBodyCase make_nbody_case(std::size_t n, const lb::kofler::NBodyParams& params) 
 
 std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c) {
   std::unique_ptr<Variant> v;
-  with_mapping<Body>(layout, c->initial.size(), lb::kofler::NBodyCompileTimeTiles<Tiles>{},
-                     layout::LayoutList<lb::kofler::PosVelSplit>{},
-                     [&](const auto& mapping) { v = std::make_unique<NBodyVariant<std::decay_t<decltype(mapping)>>>(mapping, c); });
+  with_mapping<lb::kofler::NBodyLayouts>(layout, c->initial.size(), [&](const auto& mapping) {
+    v = std::make_unique<NBodyVariant<std::decay_t<decltype(mapping)>>>(mapping, c);
+  });
   return v;
 }
 
@@ -120,9 +120,8 @@ Expansion expand_nbody(const Reader& read) {
   params.steps = j["steps"].get<int>();
   const auto method = method_source("nbody", {"pos", "vel"}, record_field_bytes<Body>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) {
-    return layout_steps(r, at.get<std::size_t>("size"), {"pos", "vel"},
-                        tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                        {std::string(lb::kofler::PosVelSplit::name)}, &method);
+    return layout_steps(r, at.get<std::size_t>("size"), {"pos", "vel"}, lb::kofler::NBodyLayouts::compile_time_tiles(),
+                        lb::kofler::NBodyLayouts::compile_time_partitions(), &method);
   };
   // One reference per size, made when its first benchmark runs, shared by all its layouts.
   using Slot = std::shared_ptr<std::shared_ptr<const NBodyCase>>;
@@ -147,8 +146,8 @@ Expansion expand_nbody(const Reader& read) {
 
 Program nbody_program() {
   return {"nbody",
-          kofler_axes({"gpu"}, {"float"}, true, tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}),
-                      {std::string(lb::kofler::PosVelSplit::name)}),
+          kofler_axes({"gpu"}, {"float"}, lb::kofler::NBodyLayouts::compile_time_tiles(),
+                      lb::kofler::NBodyLayouts::compile_time_partitions()),
           {"struct_bytes", "fields", "kernels", "steps"},
           {"steps", "partitions"},
           expand_nbody};

@@ -125,19 +125,18 @@ std::shared_ptr<const model::ReferenceRun> reference_for(const model::Config& cf
 std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const Config& cfg,
                                             std::shared_ptr<const ReferenceRun> expected, Fault fault) {
   std::unique_ptr<Variant> v;
-  with_mapping<Agent>(choice, cfg.agent_capacity, tiles_of<model::kCompileTimeTiles>(),
-                      layout::LayoutList<model::ManualSplit, model::ByKernelSplit>{}, [&](const auto& mapping) {
-                        using M = std::decay_t<decltype(mapping)>;
-                        v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
-                      });
+  with_mapping<model::SampoLayouts>(choice, cfg.agent_capacity, [&](const auto& mapping) {
+    using M = std::decay_t<decltype(mapping)>;
+    v = std::make_unique<SampoVariant<M>>(mapping, cfg, expected, fault);
+  });
   return v;
 }
 
 namespace {
 
 const std::vector<std::string> kFields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
-const std::vector<std::size_t> kCompileTimeTiles(std::begin(model::kCompileTimeTiles),
-                                                 std::end(model::kCompileTimeTiles));
+const std::vector<std::size_t> kCompileTimeTiles = model::SampoLayouts::compile_time_tiles();
+const std::vector<std::string> kCompileTimePartitions = model::SampoLayouts::compile_time_partitions();
 
 //! Per size (initial eggs) each layout choice, the model run warmup_hours then steps.
 Expansion expand_sampo(const Reader& read) {
@@ -145,8 +144,7 @@ Expansion expand_sampo(const Reader& read) {
   const std::uint32_t steps = positive_u32(read.preset(), read.object(), "steps", read.where(), 1);
   const auto method = method_source("sampo", kFields, record_field_bytes<Agent>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) {
-    return layout_steps(r, at.get<std::size_t>("size"), kFields, kCompileTimeTiles,
-                        {model::kManualPartition, model::kByKernelPartition}, &method);
+    return layout_steps(r, at.get<std::size_t>("size"), kFields, kCompileTimeTiles, kCompileTimePartitions, &method);
   };
   return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
           .make = [warmup, steps](const Point& at) {
@@ -165,8 +163,7 @@ Expansion expand_sampo(const Reader& read) {
 }  // namespace
 
 Program sampo_program() {
-  std::vector<Axis> axes =
-      kofler_axes({"gpu"}, {"mixed"}, true, kCompileTimeTiles, {model::kManualPartition, model::kByKernelPartition});
+  std::vector<Axis> axes = kofler_axes({"gpu"}, {"mixed"}, kCompileTimeTiles, kCompileTimePartitions);
   axis_named(axes, "size").limits = [](const nlohmann::json& v) {
     const auto s = v.get<std::size_t>();
     return s < 64 || s > 2000000 ? fmt::format("SAMPO size (initial eggs) {} is not in 64..2000000", s) : "";

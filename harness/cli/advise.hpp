@@ -1,8 +1,8 @@
 #pragma once
 //! `layoutbench advise --program <name> [--tree FILE] [--epsilon BYTES] [--json]`: Kofler et
-//! al.'s advisor on a Kofler program (docs/advisor.md): records its bodies, prints the problem
-//! size recorded, the KDLG's δ, the clusters with σ and diameter, the merges, and with a
-//! decision tree each cluster's layout.
+//! al.'s advisor on any paper's program (docs/advisor.md; lb/recorded/programs.hpp lists them):
+//! records its bodies, prints the problem size recorded, the KDLG's δ, the clusters with σ and
+//! diameter, the merges, and with a decision tree each cluster's layout.
 
 #include <CLI/CLI.hpp>
 #include <cstdint>

@@ -18,6 +18,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -37,7 +38,6 @@
 #include "lb/harness/preset.hpp"
 #include "lb/harness/runner.hpp"
 #include "lb/harness/suite.hpp"
-#include "lb/layout/decision_tree.hpp"
 #include "advise.hpp"
 #include "bfs.hpp"
 #include "common.hpp"
@@ -59,7 +59,7 @@ struct Selection {
   std::vector<std::string> sizes;  //!< as typed: checked by sizes_of
   std::vector<std::string> precisions;
   std::vector<std::string> axes;  //!< --axis NAME=v1,v2, each as typed: checked by parse_axis_options
-  std::string kofler_tree;  //!< --kofler-tree
+  std::map<std::string, std::string> inputs;  //!< the suites' declared inputs (--<name> FILE); unset: empty
 };
 
 //! --sizes as distinct positive integers: "-1" or "1024.5" is an error naming the option, never
@@ -94,9 +94,26 @@ void add_selection_options(CLI::App* cmd, Selection& s) {
                   "tiles) replace the preset's, an enumerated one's (layouts, versions) narrow it; `suites --json` "
                   "lists each program's axes")
       ->allow_extra_args(false);
-  cmd->add_option("--kofler-tree", s.kofler_tree,
-                  "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts")
-      ->check(lb::tools::not_empty());
+  std::set<std::string> added;  // two suites may take one input
+  for (const auto& suite : suites())
+    for (const auto& input : suite.inputs)
+      if (added.insert(input.name).second)
+        cmd->add_option("--" + input.name, s.inputs[input.name], input.description)->check(lb::tools::not_empty());
+}
+
+//! The inputs given, each read by `suite`'s own reader first; one `suite` does not declare is
+//! a mistake, not ignored.
+std::map<std::string, std::string> suite_inputs(const Suite& suite, const std::map<std::string, std::string>& given) {
+  std::map<std::string, std::string> inputs;
+  for (const auto& [name, path] : given) {
+    if (path.empty()) continue;
+    const auto it = std::find_if(suite.inputs.begin(), suite.inputs.end(), [&](const auto& i) { return i.name == name; });
+    if (it == suite.inputs.end())
+      throw std::invalid_argument(fmt::format("--{}: suite {} takes no such input", name, suite.name));
+    if (it->read) it->read(path);
+    inputs[name] = path;
+  }
+  return inputs;
 }
 
 struct Plan {
@@ -107,9 +124,7 @@ struct Plan {
 Plan make_plan(const Selection& s) {
   Plan plan{load_preset(s.preset), {}};
   const Suite& suite = find_suite(s.suite);
-  Overrides overrides{sizes_of(s.sizes), s.precisions, nullptr, parse_axis_options(s.axes)};
-  if (!s.kofler_tree.empty())
-    overrides.kofler_tree = std::make_shared<const lb::layout::DecisionTree>(lb::layout::read_decision_tree(s.kofler_tree));
+  Overrides overrides{sizes_of(s.sizes), s.precisions, suite_inputs(suite, s.inputs), parse_axis_options(s.axes)};
   auto all = suite.plan(plan.preset, overrides);
   std::optional<std::regex> filter;
   if (!s.filter.empty()) {
@@ -170,6 +185,9 @@ int cmd_suites(bool as_json) {
                   step["preset_key"].get<std::string>().c_str(),
                   step["runner"] == "python" ? "python3 -m" : "layoutbench", step["command"].get<std::string>().c_str(),
                   step["description"].get<std::string>().c_str());
+    for (const auto& input : s["inputs"])
+      std::printf("    input --%s: %s\n", input["name"].get<std::string>().c_str(),
+                  input["description"].get<std::string>().c_str());
   }
   std::printf("presets (%s):\n", preset_dir().c_str());
   for (const auto& p : registry["presets"])

@@ -7,8 +7,8 @@ import re
 import shlex
 import signal
 import subprocess
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
 from orchestrator.common import REPO_ROOT, UsageError
 
@@ -81,18 +81,23 @@ def build_info(binary: str) -> dict:
 
 @dataclass(frozen=True)
 class Registry:
-    """`layoutbench suites --json`: the suites in run order, each one's artifact steps, and the
-    named presets (name -> file). A step: {name, preset_key, command, figure, description,
-    parameters: [{key, min[, max]}], argv: ["krige", "--scale", "{scale}", ..., "{out:model}"],
-    outputs: ["model", ...], runner: "layoutbench" | "python"} (benches/suites.cpp,
-    lb/harness/suite.hpp's ArtifactStep)."""
+    """`layoutbench suites --json`: the suites in run order, each one's artifact steps and
+    inputs, and the named presets (name -> file). A step: {name, preset_key, command, figure,
+    description, parameters: [{key, min[, max]}], argv: [command, "--n", "{n}", ...,
+    "{out:data}"], outputs: ["data", ...], runner: "layoutbench" | "python"[, committed:
+    {folder, format, reuse}]}; an input: {name, description[, from: {suite, step, output}]}
+    (lb/harness/suite.hpp's ArtifactStep and SuiteInput; benches/suites.cpp declares them)."""
     suites: list[str]
     steps: dict[str, list[dict]]
     presets: dict[str, Path]
+    inputs: dict[str, list[dict]] = field(default_factory=dict)
 
     def artifact_steps(self) -> list[tuple[str, dict]]:
         """(suite, step) of every suite's artifact steps, in run order."""
         return [(suite, step) for suite, steps in self.steps.items() for step in steps]
+
+    def step(self, suite: str, name: str) -> dict | None:
+        return next((s for s in self.steps.get(suite, ()) if s["name"] == name), None)
 
 
 def check_step(suite: str, step: dict) -> None:
@@ -122,6 +127,51 @@ def check_step(suite: str, step: dict) -> None:
     if unknown:
         raise ValueError(f"step {step['name']} of suite {suite}: argv names {unknown[0]}, "
                          "which is neither a parameter nor an output")
+    if "committed" in step:
+        check_committed(suite, step)
+
+
+def check_committed(suite: str, step: dict) -> None:
+    """A step's committed copies: a Python step of one output, a folder inside the repository,
+    the format its JSON carries, and a reuse key that is one of its parameters (or "")."""
+    committed, where = step["committed"], f"step {step['name']} of suite {suite}"
+    if not (isinstance(committed, dict)
+            and all(isinstance(committed.get(k), str) for k in ("folder", "format", "reuse"))):
+        raise ValueError(f"{where}: committed must be {{folder, format, reuse}}")
+    folder = PurePosixPath(committed["folder"])
+    if not committed["folder"] or folder.is_absolute() or ".." in folder.parts:
+        raise ValueError(f"{where}: committed folder must lie inside the repository")
+    if step["runner"] != "python" or len(step["outputs"]) != 1 or not committed["format"]:
+        raise ValueError(f"{where}: only a Python step of one output with a format has "
+                         "committed copies")
+    if committed["reuse"] and committed["reuse"] not in {p["key"] for p in step["parameters"]}:
+        raise ValueError(f"{where}: committed reuse names {committed['reuse']}, which is not "
+                         "a parameter")
+
+
+def check_inputs(suite: str, inputs, steps: dict[str, list[dict]]) -> None:
+    """Raises ValueError unless each input of `suite` is a name and its "from" (where given)
+    names an output of a Python step of a suite before it (run right after that suite, so its
+    files exist when `suite` runs)."""
+    if not isinstance(inputs, list):
+        raise ValueError(f"the inputs of suite {suite} are not a list")
+    earlier = list(steps)[:list(steps).index(suite)]
+    for given in inputs:
+        if not (isinstance(given, dict) and isinstance(given.get("name"), str)
+                and SUITE_NAME.fullmatch(given["name"])):
+            raise ValueError(f"an input of suite {suite} has no name")
+        source = given.get("from")
+        if source is None:
+            continue
+        where = f"input {given['name']} of suite {suite}"
+        if not (isinstance(source, dict)
+                and all(isinstance(source.get(k), str) for k in ("suite", "step", "output"))):
+            raise ValueError(f"{where}: from must be {{suite, step, output}}")
+        step = next((s for s in steps.get(source["suite"], ()) if s["name"] == source["step"]),
+                    None) if source["suite"] in earlier else None
+        if step is None or step["runner"] != "python" or source["output"] not in step["outputs"]:
+            raise ValueError(f"{where}: from names no output {source['output']} of a Python "
+                             f"step {source['step']} of a suite before it")
 
 
 def read_registry(binary: str) -> Registry:
@@ -135,13 +185,17 @@ def read_registry(binary: str) -> Registry:
         for suite, listed in steps.items():
             for step in listed:
                 check_step(suite, step)
+        # A binary that predates the suites' inputs lists none.
+        inputs = {s["name"]: s.get("inputs", []) for s in suites}
+        for suite, listed in inputs.items():
+            check_inputs(suite, listed, steps)
         named = {p["name"]: Path(p["file"]) for p in presets}
         if not all(isinstance(name, str) for name in named):
             raise ValueError("a preset name is not a string")
     except (ValueError, KeyError, TypeError) as e:
         raise UsageError(f"layoutbench suites --json printed unexpected output ({e}): "
                          f"{output.strip()[:200]!r}")
-    return Registry(list(steps), steps, named)
+    return Registry(list(steps), steps, named, inputs)
 
 
 def describe_exit(returncode: int) -> str:

@@ -15,11 +15,11 @@ from orchestrator.console import Console, now_iso
 from orchestrator.executors import Executor, LocalExecutor
 from orchestrator.journal import recorded_build, write_json_atomic
 from orchestrator.locks import RunLock
-from orchestrator.presets import (Selection, create_run_dir, model_spec, parse_devices, suite_steps,
-                                  parse_preset, parse_suites, plan_suite, plan_suite_where,
-                                  preset_suites)
+from orchestrator.inputs import skip_reused_suites, suite_inputs
+from orchestrator.presets import (Selection, create_run_dir, parse_devices, parse_preset,
+                                  parse_suites, plan_suite, plan_suite_where, preset_suites,
+                                  run_steps)
 from orchestrator.runs import Run, load_run_json
-from orchestrator.trees import skip_reused_training
 from orchestrator.shards import Shards, Task, local_tasks, slurm_tasks
 from orchestrator import merge, slurm
 
@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--preset", help="a named preset (quick, paper, ...: `layoutbench suites` "
                                          "lists them) or a preset file (default quick)")
     parser.add_argument("--suites", help="comma-separated suites (default: every suite the preset "
-                                         "configures, e.g. idw,kriging)")
+                                         "configures; `layoutbench suites` lists them)")
     parser.add_argument("--devices", help="all, or device indices like 0,1 (default all)")
     parser.add_argument("--filter", metavar="RE", help="only benchmarks whose name matches RE")
     parser.add_argument("--sizes", help="override the preset's sizes, e.g. 1024,4096")
@@ -65,8 +65,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--split", action="store_true",
                         help="split each suite's benchmarks across the devices (identical GPUs "
                              "of one host) instead of running all of them on every device; a "
-                             "suite feeding a per-device Python step (kofler-tree's fit) runs "
-                             "whole on each")
+                             "suite feeding a per-device Python step (`layoutbench suites` "
+                             "lists the steps) runs whole on each")
     parser.add_argument("--no-figures", action="store_true", help="skip python3 -m plots")
     parser.add_argument("--merge", nargs="+", metavar="RUN", type=Path,
                         help="merge these run folders (one GPU model, one commit, no benchmark "
@@ -226,7 +226,7 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     if args.slurm:
         slurm.check_script_path(*(("--resume", args.resume) if args.resume else
                                   ("--results-root", args.results_root or DEFAULT_RESULTS_ROOT)))
-    binary, registry, selection, plans, model, cpu = selection_and_plans(args, meta)
+    binary, registry, selection, plans, steps, cpu = selection_and_plans(args, meta)
     if args.slurm:
         options = slurm.parse_options(args, meta and meta["slurm"]["options"])
         if meta:
@@ -252,10 +252,8 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
         devices = [d for index in selection.devices for d in visible if d["index"] == index]
         tasks, slots, where = local_tasks(selection.devices), len(devices), "devices"
         listing = f"(selected: {', '.join(str(d['index']) for d in devices)})"
-    steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
-             if s in selection.suites}
     if not meta and not args.slurm and not args.suites:
-        skip_reused_training(selection, plans, steps, devices, console)
+        skip_reused_suites(selection, plans, steps, devices, console)
     if selection.split and slots < 2:
         raise UsageError(f"--split needs two or more {where} to split the benchmarks across "
                          + listing)
@@ -282,7 +280,7 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
         if args.slurm:
             meta.update(executor="slurm", tasks=[t.as_json() for t in tasks],
                         slurm={"options": {}, "submissions": []})
-    shards = Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps), cpu or {})
+    shards = Shards(run_dir.resolve(), tasks, selection.split, whole_suites(steps), cpu or {})
     if cpu is None and not selection.split and any(len(t.slots) > 1 for t in tasks):
         print(f"run.py: warning: {repo_path(binary)} predates `layoutbench plan --json`, so its "
               "CPU benchmarks cannot be told apart: every device runs them (once per host "
@@ -290,8 +288,8 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     meta.pop("cpu_once_per_host", None)  # recomputed on resume: the same tasks, the same plan
     if once := shards.cpu_once(plans):
         meta["cpu_once_per_host"] = once
-    run = Run(run_dir.resolve(), binary, selection, devices, plans, console, shards, model,
-              suite_steps=steps, meta=meta)
+    run = Run(run_dir.resolve(), binary, selection, devices, plans, console, shards, steps,
+              suite_inputs(registry), meta=meta)
     if args.slurm:
         meta["slurm"]["options"] = asdict(options)
         executor: Executor = slurm.SlurmExecutor(options, args.dry_run, created,
@@ -305,9 +303,15 @@ def prepare(args, console: Console) -> tuple[Run, Executor]:
     return run, executor
 
 
+def whole_suites(steps) -> frozenset[str]:
+    """The suites each device runs whole even with --split: a Python step of theirs reads
+    all of the device's results."""
+    return frozenset(s.suite for s in steps if s.python)
+
+
 def selection_and_plans(args, meta: dict | None, check_build: bool = True):
     """The binary, its registry, the selection (new or recorded), each suite's plan and the
-    artifact step: everything that needs no GPU, so a mistake is reported as such anywhere.
+    artifact steps: everything that needs no GPU, so a mistake is reported as such anywhere.
     Every resume and every Slurm task passes here with `meta`: the binary must be of the build
     the run's results are (check_resumed_build; not checked for the collect job, which runs no
     benchmark). Last, each suite's CPU benchmarks (None where the binary predates
@@ -344,10 +348,8 @@ def selection_and_plans(args, meta: dict | None, check_build: bool = True):
             plans[suite], cpu[suite] = plan_suite_where(binary, selection, suite)
     else:
         plans = {suite: plan_suite(binary, selection, suite) for suite in selection.suites}
-    model = model_spec(selection.preset, registry)  # checked even when its suite is not run
-    if model and model.suite not in selection.suites:
-        model = None
-    return binary, registry, selection, plans, model, cpu
+    steps = run_steps(selection.preset, registry, selection.suites)
+    return binary, registry, selection, plans, steps, cpu
 
 
 def recorded_run(run_dir: Path, console: Console, collect: bool = False) -> Run:
@@ -357,14 +359,12 @@ def recorded_run(run_dir: Path, console: Console, collect: bool = False) -> Run:
         raise UsageError(f"{run_dir} is not a Slurm run (run.json has no Slurm tasks)")
     args = argparse.Namespace(bin=None, preset=None, suites=None, filter=None, sizes=None,
                               precision=None, split=False, resume=run_dir)
-    binary, registry, selection, plans, model, cpu = selection_and_plans(
+    binary, registry, selection, plans, steps, cpu = selection_and_plans(
         args, meta, check_build=not collect)
     tasks = [Task.from_json(t) for t in meta["tasks"]]
-    steps = {s: spec for s, spec in suite_steps(selection.preset, registry).items()
-             if s in selection.suites}
     return Run(run_dir.resolve(), binary, selection, [], plans, console,
-               Shards(run_dir.resolve(), tasks, selection.split, frozenset(steps), cpu or {}),
-               model, suite_steps=steps, meta=meta)
+               Shards(run_dir.resolve(), tasks, selection.split, whole_suites(steps), cpu or {}),
+               steps, suite_inputs(registry), meta=meta)
 
 
 def main(argv: list[str] | None = None) -> int:

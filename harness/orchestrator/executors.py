@@ -10,7 +10,7 @@ import time
 from orchestrator.common import EXIT_FIGURES, EXIT_INCOMPLETE, EXIT_OK, RUN_PY, repo_path
 from orchestrator.console import format_duration, now_iso
 from orchestrator.locks import RunLock
-from orchestrator.runs import Run, make_figures
+from orchestrator.runs import Run, end_steps, make_figures
 from orchestrator.shards import Task
 from orchestrator.workers import POLL_S, DeviceWorker
 
@@ -62,19 +62,20 @@ def run_task(run: Run, task: Task) -> tuple[int, list[DeviceWorker]]:
                          f"done{failed}{where}{left}")
     for index, name, message in failures:
         console.info(f"  failed on gpu{index}: {name}: {message}")
-    for suite, step in run.suite_steps.items():
+    # A Python step's outputs feed what follows; a layoutbench step's are a figure's data.
+    for step in (s for s in run.steps if s.python):
         for worker in workers:
-            if suite in worker.steps_made:
+            if step.title in worker.steps_made:
                 files = step.files(worker.folder, worker.index)
-                made = (", ".join(p.name for p in files) if worker.steps_made[suite] else
+                made = (", ".join(p.name for p in files) if worker.steps_made[step.title] else
                         f"not made (see the warning above): {step.step['figure']} is missing")
                 console.info(f"  {step.title} gpu{worker.index}: {made}")
-    if run.model and not run.stop.signum:
+    for step in (end_steps(run) if not run.stop.signum else []):
         for worker in workers:
-            files = run.model.files(worker.folder, worker.index)
-            made = (", ".join(p.name for p in files) if worker.model_made else
-                    f"not made (see the warning above): {run.model.step['figure']} is not drawn")
-            console.info(f"  {run.model.title} gpu{worker.index} ({run.model.summary()}): {made}")
+            files = step.files(worker.folder, worker.index)
+            made = (", ".join(p.name for p in files) if worker.steps_made.get(step.title) else
+                    f"not made (see the warning above): {step.step['figure']} is not drawn")
+            console.info(f"  {step.title} gpu{worker.index} ({step.summary()}): {made}")
 
     resume_hint = f"python3 {repo_path(RUN_PY)} --resume {repo_path(run.dir)}"
     if run.stop.signum:

@@ -2,9 +2,9 @@
 results of one GPU model from one commit that ran as separate runs (different suites, or the
 rest of a suite on another card) as one folder with one run.json and one report.
 
-Every per-device file of a source (`<suite>.gpu<k>.json`, its journal, the kriging model's CSV,
-`kofler-tree/tree.gpu<k>.json`; gzip-compressed ones too) is copied unchanged but for its
-device index k, renumbered so that no two cards share one. Refused with one line, before
+Every per-device file of a source (`<suite>.gpu<k>.json`, its journal, a layoutbench step's
+`<suite>-<output>.gpu<k>.csv`, a Python step's `<suite>/<output>.gpu<k>.json`; gzip-compressed
+ones too) is copied unchanged but for its device index k, renumbered so that no two cards share one. Refused with one line, before
 anything is written, where the sources' results name different commits (or one is dirty and
 another clean), GPU models or presets, or a benchmark is in two sources. The folder is written
 beside OUT and renamed to it when complete; then `python3 -m plots` draws the report, which
@@ -25,9 +25,9 @@ from orchestrator.console import Console, now_iso
 from orchestrator.journal import write_json_atomic
 from orchestrator.runs import draw_figures
 
-# <stem>.gpu<k>.<ext>[.gz]: a result file (<suite>.gpu<k>.json), its journal, a step's CSV
+# <stem>.gpu<k>.<ext>[.gz]: a result file (<suite>.gpu<k>.json), its journal, a step's CSV, and
+# in a subfolder (a Python step's, named after its suite) the step's JSON
 PER_DEVICE = re.compile(r"(?P<stem>.+)\.gpu(?P<index>\d+)(?P<ext>\.json|\.journal\.jsonl|\.csv)(?P<gz>\.gz)?")
-DEVICE_SUBFOLDERS = ("kofler-tree",)  # a step's per-device outputs in a subfolder (the trees)
 
 
 @dataclass
@@ -56,8 +56,8 @@ def read_source(folder: Path) -> Source:
         raise UsageError(f"cannot merge {folder}: malformed run.json ({e})")
     source = Source(folder, meta if isinstance(meta, dict) else {})
     candidates = [p for p in folder.iterdir() if p.is_file()]
-    candidates += [p for sub in DEVICE_SUBFOLDERS if (folder / sub).is_dir()
-                   for p in (folder / sub).iterdir() if p.is_file()]
+    candidates += [p for sub in folder.iterdir() if sub.is_dir()
+                   for p in sub.iterdir() if p.is_file()]
     for path in sorted(candidates):
         match = PER_DEVICE.fullmatch(path.name)
         if not match:

@@ -46,10 +46,16 @@ def parse_preset(value: str, registry: Registry) -> str:
                      "of a preset file")
 
 
+def step_output(run_dir: Path, suite: str, output: str, index: int) -> Path:
+    """Where a Python step of `suite` writes `output` on device `index`: in a folder of the
+    suite's (<suite>-<output>.gpu<k>.json beside the results would read as a result file)."""
+    return run_dir / suite / f"{output}.gpu{index}.json"
+
+
 @dataclass
 class ArtifactSpec:
-    """An artifact step a run makes per device (the registry's step of `suite`, e.g. kriging's
-    Fig. 4 model) with the values the preset gives its parameters."""
+    """An artifact step a run makes per device (the registry's step of `suite`) with the
+    values the preset gives its parameters."""
     suite: str
     step: dict
     values: dict
@@ -69,8 +75,8 @@ class ArtifactSpec:
 
     def files(self, run_dir: Path, index: int) -> tuple[Path, ...]:
         """The files the step writes on device `index`, in the step's order of outputs."""
-        if self.python:  # in a folder of the suite's: <suite>-<o>.gpu<k>.json would read as results
-            return tuple(run_dir / self.suite / f"{o}.gpu{index}.json" for o in self.step["outputs"])
+        if self.python:
+            return tuple(step_output(run_dir, self.suite, o, index) for o in self.step["outputs"])
         return tuple(run_dir / f"{self.suite}-{o}.gpu{index}.csv" for o in self.step["outputs"])
 
     def argv(self, binary: str, run_dir: Path, index: int) -> list[str]:
@@ -86,9 +92,6 @@ class ArtifactSpec:
     def summary(self) -> str:
         """The parameters as a run's summary says them: "scale 2, experiment 6"."""
         return ", ".join(f"{key} {value}" for key, value in self.values.items())
-
-
-ModelSpec = ArtifactSpec  # the name cli.py knows it by
 
 
 @dataclass
@@ -155,20 +158,10 @@ def preset_file(preset: str, registry: Registry) -> Path:
     return registry.presets.get(preset) or REPO_ROOT / preset
 
 
-def artifact_spec(preset: str, registry: Registry) -> ArtifactSpec | None:
-    """The first layoutbench step whose preset object the preset's suite has (kriging's
-    "model"), checked against the step's parameters: {"scale": int >= 1, "experiment": 1..8}."""
-    specs = [s for s in artifact_specs(preset, registry) if not s.python]
-    return specs[0] if specs else None
-
-
-model_spec = artifact_spec  # the name cli.py knows it by
-
-
-def suite_steps(preset: str, registry: Registry) -> dict[str, ArtifactSpec]:
-    """The Python steps (kofler-tree's "fit") whose preset object the preset's suites have, by
-    suite: each runs right after its suite on each device."""
-    return {s.suite: s for s in artifact_specs(preset, registry) if s.python}
+def run_steps(preset: str, registry: Registry, suites: list[str]) -> list[ArtifactSpec]:
+    """The steps a run of `suites` makes on each device: those whose preset object the
+    preset's suite has, in run order; every step of the preset is checked, run or not."""
+    return [s for s in artifact_specs(preset, registry) if s.suite in suites]
 
 
 def artifact_specs(preset: str, registry: Registry) -> list[ArtifactSpec]:

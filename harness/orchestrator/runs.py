@@ -15,7 +15,8 @@ from orchestrator.common import REPO_ROOT, UsageError, repo_path
 from orchestrator.console import Console
 from orchestrator.journal import error_message, outcomes, read_journal
 from orchestrator.locks import RunLock
-from orchestrator.presets import ModelSpec, Selection
+from orchestrator.inputs import SuiteInput
+from orchestrator.presets import ArtifactSpec, Selection
 from orchestrator.shards import Shards, Slot, Task
 
 
@@ -42,13 +43,24 @@ class Run:
     plans: dict[str, list[str]]
     console: Console
     shards: Shards
-    model: ModelSpec | None = None  # the Fig. 4 kriging model each device makes at the end
-    # Python steps by suite (kofler-tree's fit), each made on each device right after its suite
-    suite_steps: dict[str, ModelSpec] = field(default_factory=dict)
+    # The artifact steps each device makes, in run order: a Python step right after its
+    # suite, a layoutbench step after all the suites (ArtifactSpec.python)
+    steps: list[ArtifactSpec] = field(default_factory=list)
+    inputs: dict[str, list[SuiteInput]] = field(default_factory=dict)  # suite -> the inputs it takes
     stop: StopRequest = field(default_factory=StopRequest)
     lock: RunLock | None = None
     started: float = field(default_factory=time.monotonic)
     meta: dict = field(default_factory=dict)  # run.json
+
+
+def steps_after(run: Run, suite: str) -> list[ArtifactSpec]:
+    """The Python steps each device makes right after `suite`."""
+    return [s for s in run.steps if s.python and s.suite == suite]
+
+
+def end_steps(run: Run) -> list[ArtifactSpec]:
+    """The layoutbench steps each device makes after all its suites."""
+    return [s for s in run.steps if not s.python]
 
 
 def expect(value, kind: type, what: str):

@@ -70,7 +70,7 @@ class Shards:
     tasks: list[Task]
     split: bool   # the slots of one folder split each plan (every n-th), else each runs all
     # Suites every slot runs whole even with split: those whose results feed a per-device
-    # Python step (kofler-tree's fit: each GPU trains on the full grid and gets its own tree).
+    # Python step (each GPU's step reads that GPU's full results).
     whole: frozenset[str] = frozenset()
     # Each suite's CPU benchmarks: run once per task (one host), by its first slot.
     cpu: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -86,8 +86,8 @@ class Shards:
         """The part of a suite's plan one slot runs: all of it (less the CPU benchmarks left
         to its task's first slot), or with split every n-th benchmark from the slot's position
         among its folder's slots, so sizes interleave and the devices finish together. A suite
-        of `whole` is never split: a per-device Python step fits on its results (a tree
-        fitted on every n-th training kernel would be wrong). The tasks come from run.json,
+        of `whole` is never split: a per-device Python step reads its results (a fit on
+        every n-th benchmark would be wrong). The tasks come from run.json,
         `whole` from the registry's steps and the CPU benchmarks from the binary's plan, so a
         resume and every Slurm task share alike."""
         if self.split and suite not in self.whole:

@@ -1,6 +1,7 @@
 """One thread per device: runs its suites, restarts layoutbench after a death in a benchmark,
-makes the artifact steps' files (a Python step right after its suite, kriging's model at the
-end) and gives the kofler suite the GPU's decision tree (orchestrator/trees.py)."""
+makes the artifact steps' files (a Python step right after its suite, a layoutbench step at
+the end) and gives each suite the inputs it takes, as found for the device's GPU
+(orchestrator/inputs.py)."""
 from __future__ import annotations
 
 import os
@@ -19,14 +20,14 @@ from orchestrator.journal import (RECORDED_BY, Journal, JournalError, JournalTai
                                   append_records, assemble, failure_records, outcomes,
                                   repair_journal, unfinished_starts)
 from orchestrator.progress import Progress
-from orchestrator.runs import tally
+from orchestrator.inputs import input_args, recorded_gpu
+from orchestrator.runs import end_steps, steps_after, tally
 from orchestrator.shards import Slot, Task
-from orchestrator.trees import kofler_tree_args, read_tree, run_tree_path
 
 if TYPE_CHECKING:
     from orchestrator.runs import Run
 
-MODEL_OUTPUT_LINES = 5      # lines of a failed `layoutbench krige`'s output quoted in the warning
+STEP_OUTPUT_LINES = 5       # lines of a failed step's output quoted in the warning
 POLL_S = 0.2                # how often a worker looks at its child and its journal
 TERM_GRACE_S = 10.0         # SIGTERM, then SIGKILL after this long
 
@@ -52,8 +53,7 @@ class DeviceWorker(threading.Thread):
         self.run_ = run
         self.prefix = f"[{task.folder + ' ' if task.folder else ''}gpu {self.index}]"
         self.results: dict[str, SuiteResult] = {}
-        self.model_made = False
-        self.steps_made: dict[str, bool] = {}  # suite -> its Python step's files made
+        self.steps_made: dict[str, bool] = {}  # a step's title -> its files made (tried steps only)
 
     def run(self) -> None:
         console = self.run_.console
@@ -87,11 +87,12 @@ class DeviceWorker(threading.Thread):
                     result.json_path = None
                     result.error = result.error or str(e)
                     console.error(f"{self.prefix} {suite}: {e}")
-            step = self.run_.suite_steps.get(suite)
-            if step and not self.run_.stop.event.is_set():
-                self.steps_made[suite] = self.try_step(step)
-        if self.run_.model and not self.run_.stop.event.is_set():
-            self.model_made = self.try_step(self.run_.model)
+            for step in steps_after(self.run_, suite):
+                if not self.run_.stop.event.is_set():
+                    self.steps_made[step.title] = self.try_step(step)
+        for step in end_steps(self.run_):
+            if not self.run_.stop.event.is_set():
+                self.steps_made[step.title] = self.try_step(step)
 
     def try_step(self, step) -> bool:
         """make_step, a failure to start it (or a bug there) a warning: the run goes on."""
@@ -101,14 +102,14 @@ class DeviceWorker(threading.Thread):
             self.run_.console.warn(f"{self.prefix} {step.title} ({step.step['figure']}) not made: {e!r}")
             return False
 
-    def gpu(self) -> tuple[str | None, str | None]:
-        """This slot's GPU (name, uuid): from the devices the run listed, else (Slurm) from the
-        run's own tree of this slot."""
+    def gpu(self, suite: str) -> tuple[str | None, str | None]:
+        """This slot's GPU (name, uuid): from the devices the run listed, else (Slurm) from
+        what this slot's steps that `suite`'s inputs come from recorded."""
         for device in self.run_.devices:
             if device.get("index") == self.slot.device:
                 return device.get("name"), device.get("uuid")
-        gpu = (read_tree(run_tree_path(self.folder, self.index)) or {}).get("gpu") or {}
-        return gpu.get("name"), gpu.get("uuid")
+        sources = [given.source for given in self.run_.inputs.get(suite, ())]
+        return recorded_gpu(sources, self.folder, self.index)
 
     def run_suite(self, suite: str, plan: list[str], journal_path: Path,
                   result: SuiteResult) -> None:
@@ -164,25 +165,25 @@ class DeviceWorker(threading.Thread):
 
     def run_child(self, suite: str, journal_path: Path, skip_path: Path, journal: Journal,
                   progress: "Progress") -> int:
+        inputs = self.run_.inputs.get(suite, [])
         argv = [repo_path(self.run_.binary), "run", *self.run_.selection.binary_args(suite),
-                *kofler_tree_args(suite, self.folder, *self.gpu()),
+                *(input_args(inputs, self.folder, *self.gpu(suite)) if inputs else []),
                 "--journal", repo_path(journal_path), "--skip-file", repo_path(skip_path)]
         tail = JournalTail(journal_path, journal.valid_end)
         return self.supervise(argv, self.print_line, lambda: progress.follow(tail.new_records()))
 
-    def make_step(self, model) -> bool:
-        """An artifact step of this device (run.model, e.g. kriging's Fig. 4 model, or a suite's
-        Python step, kofler-tree's fit): skipped when all its files exist (a resumed run); a
-        failure is a warning naming the exit status and the output's tail. True if its files
-        are there."""
+    def make_step(self, step) -> bool:
+        """An artifact step of this device (an ArtifactSpec of run.steps): skipped when all
+        its files exist (a resumed run); a failure is a warning naming the exit status and the
+        output's tail. True if its files are there."""
         run, console = self.run_, self.run_.console
-        files = model.files(self.folder, self.index)
-        what = f"{model.title} ({model.step['figure']})"
+        files = step.files(self.folder, self.index)
+        what = f"{step.title} ({step.step['figure']})"
         if all(p.exists() for p in files):
-            console.info(f"{self.prefix} {model.title}: {' and '.join(p.name for p in files)} exist, kept")
+            console.info(f"{self.prefix} {step.title}: {' and '.join(p.name for p in files)} exist, kept")
             return True
         output: list[str] = []
-        returncode = self.supervise(model.argv(repo_path(run.binary), self.folder, self.index), output.append)
+        returncode = self.supervise(step.argv(repo_path(run.binary), self.folder, self.index), output.append)
         if run.stop.event.is_set():
             return False  # interrupted: --resume makes it
         missing = [p.name for p in files if not p.exists()]
@@ -192,8 +193,8 @@ class DeviceWorker(threading.Thread):
             return True
         problem = (describe_exit(returncode) if returncode != 0
                    else f"exited with 0 but did not write {' and '.join(missing)}")
-        tail = [line for line in output if line.strip()][-MODEL_OUTPUT_LINES:]
-        console.warn(f"{self.prefix} {what} not made: {model.runner} {model.step['command']} "
+        tail = [line for line in output if line.strip()][-STEP_OUTPUT_LINES:]
+        console.warn(f"{self.prefix} {what} not made: {step.runner} {step.step['command']} "
                      f"{problem}; the run goes on without it"
                      + "".join(f"\n{self.prefix}   {line}" for line in tail))
         return False

@@ -18,16 +18,10 @@
 #include "lb/idw/cdp.hpp"
 #include "lb/idw/device.hpp"
 #include "lb/idw/naive_body.hpp"
+#include "lb/idw/tiled_body.hpp"
 #include "lb/layout/device_storage.hpp"
 
 namespace lb::idw {
-
-//! One staged data point in shared memory: padded to 4 values so a thread reads it with
-//! 128-bit loads (all threads read the same entry: a broadcast, no bank conflicts).
-template <class T>
-struct alignas(16) TileEntry {
-  T x, y, z, pad;
-};
 
 //! The block's tile of staged data points (dynamic shared memory, blockDim.x entries).
 template <class T>
@@ -41,47 +35,28 @@ __device__ LB_FORCEINLINE TileEntry<T>* tile_memory() {
 template <class T, class DataView>
 __device__ LB_FORCEINLINE unsigned stage_tile(const DataView& data, TileEntry<T>* tile_points, std::size_t tile,
                                               std::size_t end) {
-  const std::size_t j = tile + threadIdx.x;
-  if (j < end) {
-    const auto d = data.load(j);
-    tile_points[threadIdx.x] = {d.template get<X>(), d.template get<Y>(), d.template get<Z>(), T(0)};
-  }
+  idw_stage(data, tile_points, threadIdx.x, tile, end);
   __syncthreads();
-  return end - tile < blockDim.x ? static_cast<unsigned>(end - tile) : blockDim.x;
+  return idw_tile_count(tile, end, blockDim.x);
 }
 
 //! Tiled version: data points are staged through shared memory one tile (= block size) at
 //! a time, read from global memory through the layout; each thread keeps its two sums in
-//! registers.
+//! registers. Its phases are lb/idw/tiled_body.hpp's (the host replays them under recording).
 template <class T, class DataView, class PredView, class Power>
 __global__ void tiled_kernel(DataView data, PredView pred, Power power) {
   TileEntry<T>* const tile_points = tile_memory<T>();
-  const std::size_t n = pred.size();
   const std::size_t m = data.size();
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool active = i < n;
   T qx = 0, qy = 0;
-  if (active) {
-    const auto q = pred.load(i);
-    qx = q.template get<X>();
-    qy = q.template get<Y>();
-  }
+  idw_tiled_own_point(pred, i, qx, qy);
   Sums<T> sums;
   for (std::size_t tile = 0; tile < m; tile += blockDim.x) {
     const unsigned count = stage_tile(data, tile_points, tile, m);
-    auto add = [&](unsigned k) {
-      const TileEntry<T> e = tile_points[k];
-      sums.add(qx, qy, e.x, e.y, e.z, power);
-    };
-    if (count == blockDim.x) {
-#pragma unroll 8
-      for (unsigned k = 0; k < blockDim.x; ++k) add(k);
-    } else {
-      for (unsigned k = 0; k < count; ++k) add(k);
-    }
+    idw_sum_tile(tile_points, count, blockDim.x, qx, qy, power, sums);
     __syncthreads();
   }
-  if (active) pred.template get<Z>(i) = sums.value();
+  idw_tiled_finish(pred, i, sums);
 }
 
 //! Roofline version (beyond the paper), written for throughput: each thread keeps P

@@ -1,10 +1,10 @@
 //! BlackScholes' kernels over any mapping of Option, and their instantiations.
 
 #include <limits>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/blackscholes_device.hpp"
-#include "lb/kofler/instantiate.hpp"
 
 namespace lb::kofler {
 
@@ -71,18 +71,13 @@ void black_scholes_gather(const layout::View<M>& options, float* call, float* pu
   check_launch("black_scholes gather_kernel");
 }
 
-#define LB_BLACK_SCHOLES_INSTANTIATE(M)                                                                   \
-  template void black_scholes_fill<M>(const layout::View<M>&, const BlackScholesParams&, cudaStream_t); \
-  template void black_scholes_poison<M>(const layout::View<M>&, cudaStream_t);                          \
-  template void black_scholes_run<M>(const layout::View<M>&, const BlackScholesParams&, cudaStream_t);  \
-  template void black_scholes_gather<M>(const layout::View<M>&, float*, float*, cudaStream_t);
-template <std::size_t T>
-using OptionTiles = layout::AoSoAMapping<Option, T>;
-LB_KOFLER_RUNTIME_MAPPINGS(Option, LB_BLACK_SCHOLES_INSTANTIATE)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<8>)  // BlackScholesCompileTimeTiles
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<32>)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<128>)
-LB_BLACK_SCHOLES_INSTANTIATE(OptionTiles<1024>)
-LB_BLACK_SCHOLES_INSTANTIATE(InputsOutputsSplit::mapping<Option>)
+//! What the benchmarks call for mapping M (instantiated for every mapping of BlackScholesLayouts below).
+template <class M>
+struct BlackScholesEntries {
+  static constexpr auto functions = std::tuple{&black_scholes_fill<M>, &black_scholes_poison<M>,
+                                               &black_scholes_run<M>, &black_scholes_gather<M>};
+};
 
 }  // namespace lb::kofler
+
+template struct lb::layout::InstantiateEach<lb::kofler::BlackScholesEntries, lb::kofler::BlackScholesLayouts::mappings>;

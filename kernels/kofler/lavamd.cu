@@ -8,13 +8,10 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/lavamd_body.hpp"
-#include "lb/layout/aos.hpp"
-#include "lb/layout/aosoa.hpp"
-#include "lb/layout/partition.hpp"
-#include "lb/layout/soa.hpp"
 
 namespace lb::kofler {
 
@@ -60,35 +57,14 @@ void lavamd_forces(const layout::View<M>& rv, const LavaReal<M>* qv, const layou
   check_launch("lavamd_kernel");
 }
 
-// Every layout the Kofler presets run, in both precisions.
-template <class T>
-using LavaAoS = layout::AoSMapping<FourVector<T>>;
-template <class T>
-using LavaSoA = layout::SoAMapping<FourVector<T>>;
-template <class T>
-using LavaTiled = layout::RuntimeAoSoAMapping<FourVector<T>>;
-template <class T>
-using LavaTiledPow2 = layout::Pow2AoSoAMapping<FourVector<T>>;
-template <class T>
-using LavaTiledCt0 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[0]>;
-template <class T>
-using LavaTiledCt1 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[1]>;
-template <class T>
-using LavaTiledCt2 = layout::AoSoAMapping<FourVector<T>, kLavaCompileTimeTiles[2]>;
-
-#define LB_LAVAMD_FOR(M) \
-  template void lavamd_forces(const layout::View<M>&, const LavaReal<M>*, const layout::View<M>&, int, cudaStream_t, LavaFault);
-#define LB_LAVAMD_LAYOUTS(T)                                                                                   \
-  LB_LAVAMD_FOR(LavaAoS<T>)                                                                                    \
-  LB_LAVAMD_FOR(LavaSoA<T>)                                                                                    \
-  LB_LAVAMD_FOR(LavaTiled<T>)                                                                                  \
-  LB_LAVAMD_FOR(LavaTiledPow2<T>)                                                                              \
-  LB_LAVAMD_FOR(LavaTiledCt0<T>) LB_LAVAMD_FOR(LavaTiledCt1<T>) LB_LAVAMD_FOR(LavaTiledCt2<T>)                   \
-  LB_LAVAMD_FOR(layout::PartitionMapping<FourVector<T>>) /* the method's layouts (docs/advisor.md) */          \
-  LB_LAVAMD_FOR(layout::Pow2PartitionMapping<FourVector<T>>)
-LB_LAVAMD_LAYOUTS(float)
-LB_LAVAMD_LAYOUTS(double)
-#undef LB_LAVAMD_LAYOUTS
-#undef LB_LAVAMD_FOR
+//! What the benchmarks call for mapping M (instantiated for every mapping of LavaLayouts<float>
+//! and LavaLayouts<double>).
+template <class M>
+struct LavaEntries {
+  static constexpr auto functions = std::tuple{&lavamd_forces<M>};
+};
 
 }  // namespace lb::kofler
+
+template struct lb::layout::InstantiateEach<lb::kofler::LavaEntries, lb::kofler::LavaLayouts<float>::mappings>;
+template struct lb::layout::InstantiateEach<lb::kofler::LavaEntries, lb::kofler::LavaLayouts<double>::mappings>;

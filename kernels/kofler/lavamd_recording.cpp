@@ -12,18 +12,6 @@
 
 namespace lb::kofler {
 
-namespace {
-
-//! A plain array whose reads are logged as other memory.
-template <class T>
-struct RecordedArray {
-  T* p;
-  std::vector<layout::Access>* log;
-  layout::RecordedRef<T> operator[](std::size_t i) const { return layout::recorded_other(p[i], *log); }
-};
-
-}  // namespace
-
 LavaRecordedRun lavamd_recorded_run() {
   using T = float;
   using M = layout::AoSMapping<FourVector<T>>;
@@ -39,7 +27,7 @@ LavaRecordedRun lavamd_recorded_run() {
   layout::KernelTrace trace{"lavamd_kernel", {}};
   const layout::RecordingView<M> rrv(rv.view(), trace.accesses), rfv(fv.view(), trace.accesses);
   for (std::size_t box = 0; box < boxes; ++box)
-    lavamd_replay_box(rrv, RecordedArray<T>{qv.data(), &trace.accesses}, rfv, kLavaRecordedBoxes1d, long(box));
+    lavamd_replay_box(rrv, layout::RecordedArray<T>{qv.data(), &trace.accesses}, rfv, kLavaRecordedBoxes1d, long(box));
   for (std::size_t i = 0; i < n; ++i) run.fv.push_back(to_plain<T>(fv.view().load(i)));
   run.program = {.program = "lavamd",
                  .field_names = kLavaFieldNames,

@@ -3,11 +3,11 @@
 //! lb/kofler/nbody_body.hpp's, which the host replays under access recording.
 
 #include <stdexcept>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/kofler/nbody_body.hpp"
 #include "lb/kofler/nbody_device.hpp"
-#include "lb/kofler/instantiate.hpp"
 
 namespace lb::kofler {
 
@@ -69,15 +69,12 @@ void nbody_run(const layout::View<M>& initial, const layout::View<M>& scratch, c
   }
 }
 
-#define LB_NBODY_INSTANTIATE(M)                                                                      \
-  template void nbody_run<M>(const layout::View<M>&, const layout::View<M>&, const layout::View<M>&, \
-                             const NBodyParams&, cudaStream_t);
-template <std::size_t T>
-using BodyTiles = layout::AoSoAMapping<Body, T>;
-LB_KOFLER_RUNTIME_MAPPINGS(Body, LB_NBODY_INSTANTIATE)
-LB_NBODY_INSTANTIATE(BodyTiles<4>)  // NBodyCompileTimeTiles
-LB_NBODY_INSTANTIATE(BodyTiles<32>)
-LB_NBODY_INSTANTIATE(BodyTiles<256>)
-LB_NBODY_INSTANTIATE(PosVelSplit::mapping<Body>)
+//! What the benchmarks call for mapping M (instantiated for every mapping of NBodyLayouts below).
+template <class M>
+struct NBodyEntries {
+  static constexpr auto functions = std::tuple{&nbody_run<M>};
+};
 
 }  // namespace lb::kofler
+
+template struct lb::layout::InstantiateEach<lb::kofler::NBodyEntries, lb::kofler::NBodyLayouts::mappings>;

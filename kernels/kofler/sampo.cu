@@ -26,9 +26,9 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
-#include "lb/kofler/instantiate.hpp"
 #include "lb/layout/device_records.cuh"
 
 namespace lb::kofler::sampo {
@@ -188,11 +188,12 @@ T* device_alloc(std::size_t count) {
 void CudaFree::operator()(void* p) const { cudaFree(p); }
 
 template <class M>
-Engine<M>::Engine(const M& mapping, const Config& cfg)
-    : cfg_(cfg), buffers_{std::make_unique<layout::DeviceStorage<M>>(mapping),
-                          std::make_unique<layout::DeviceStorage<M>>(mapping)},
-      snapshot_(mapping), blocks_(blocks_for(cfg.agent_capacity)), stats_(device_alloc<StepStats>(cfg.steps + 1)),
-      block_counts_(device_alloc<u32>(kBlocks)), table_(device_alloc<MortalityTable>(1)) {
+void Engine<M>::allocate(const M& mapping) {
+  for (auto& b : buffers_) b = std::make_unique<layout::DeviceStorage<M>>(mapping);
+  blocks_ = blocks_for(cfg_.agent_capacity);
+  stats_.reset(device_alloc<StepStats>(cfg_.steps + 1));
+  block_counts_.reset(device_alloc<u32>(kBlocks));
+  table_.reset(device_alloc<MortalityTable>(1));
   const MortalityTable t = mortality_table();
   check(cudaMemcpy(table_.get(), &t, sizeof t, cudaMemcpyHostToDevice), "cudaMemcpy (mortality table)");
 }
@@ -224,11 +225,6 @@ void Engine<M>::prepare(cudaStream_t stream) {
   check(cudaMemsetAsync(stats_.get(), 0, (cfg_.steps + 1) * sizeof(StepStats), stream), "cudaMemset (stats)");
   check(cudaMemcpyAsync(stats_.get(), &first, sizeof first, cudaMemcpyHostToDevice, stream), "cudaMemcpy (stats)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (prepare)");  // `first` is on the stack
-}
-
-template <class M>
-Engine<M>::~Engine() {
-  if (graph_) cudaGraphExecDestroy(graph_);
 }
 
 template <class M>
@@ -291,18 +287,14 @@ double Engine<M>::footprint() const {
   return 3.0 * double(layout::footprint_bytes(snapshot_.view().mapping));
 }
 
-#define LB_SAMPO_INSTANTIATE(M) template class Engine<M>;
-template <std::size_t T>
-using AgentTiles = layout::AoSoAMapping<Agent, T>;
-LB_KOFLER_RUNTIME_MAPPINGS(Agent, LB_SAMPO_INSTANTIATE)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[0]>)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[1]>)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[2]>)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[3]>)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[4]>)
-LB_SAMPO_INSTANTIATE(AgentTiles<kCompileTimeTiles[5]>)
-LB_SAMPO_INSTANTIATE(ManualSplit::mapping<Agent>)
-LB_SAMPO_INSTANTIATE(ByKernelSplit::mapping<Agent>)
+//! What the benchmarks and tests call for mapping M (instantiated for every mapping of SampoLayouts).
+template <class M>
+struct EngineEntries {
+  static constexpr auto functions =
+      std::tuple{&Engine<M>::allocate, &Engine<M>::load_snapshot, &Engine<M>::poison,   &Engine<M>::prepare,
+                 &Engine<M>::capture,  &Engine<M>::launch,        &Engine<M>::enqueue,  &Engine<M>::stats,
+                 &Engine<M>::population, &Engine<M>::footprint};
+};
 
 Population gpu_warmup(const Config& cfg) {
   const Constants c;
@@ -323,3 +315,5 @@ double device_bytes(const Config& cfg) {
 }
 
 }  // namespace lb::kofler::sampo
+
+template struct lb::layout::InstantiateEach<lb::kofler::sampo::EngineEntries, lb::kofler::sampo::SampoLayouts::mappings>;

@@ -2,9 +2,8 @@
 //! SAMPO on the GPU (sampo.cu): the original's kernels (kSampoKernels of them a step, below)
 //! over any layout of the agent record, and the Engine that runs them on a double buffer. A run
 //! is cfg.steps hourly steps from a snapshot of the population, one CUDA graph. The Engine is
-//! instantiated in sampo.cu for every mapping the benchmarks dispatch to (a mapping missing
-//! there is a link error, not a silent fallback); the harness variant is
-//! benches/kofler/sampo_bench.cpp's.
+//! instantiated in sampo.cu for every mapping of SampoLayouts, which the benchmarks' dispatch
+//! reaches; the harness variant is benches/kofler/sampo_bench.cpp's.
 
 #include <cuda_runtime_api.h>
 
@@ -16,6 +15,7 @@
 
 #include "lb/layout/aos.hpp"
 #include "lb/layout/device_storage.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/split.hpp"
 #include "sampo_reference.hpp"
 
@@ -58,6 +58,10 @@ struct ByKernelSplit {
                       OvipositionOrLarvalDelay, HoursInState>>;
 };
 
+//! What SAMPO compiles for Agent: its tiles and splits besides every run-time mapping.
+using SampoLayouts = layout::ProgramLayouts<Agent, decltype(layout::tiles_of<kCompileTimeTiles>()),
+                                            layout::LayoutList<ManualSplit, ByKernelSplit>>;
+
 //! A deliberate bug for the fault-injection tests: updateAgents' writes of hoursInState lost.
 enum class Fault { none, drop_hours_in_state_write };
 
@@ -70,8 +74,12 @@ struct CudaFree {
 template <class M>
 class Engine {
  public:
-  Engine(const M& mapping, const Config& cfg);
-  ~Engine();
+  // Defined here, the work in allocate(): sampo.cu instantiates what the benchmarks call
+  // through member addresses (InstantiateEach), and a constructor has none.
+  Engine(const M& mapping, const Config& cfg) : cfg_(cfg), snapshot_(mapping) { allocate(mapping); }
+  ~Engine() {
+    if (graph_) cudaGraphExecDestroy(graph_);
+  }
 
   //! The population every run starts from (not timed), laid out on the device.
   void load_snapshot(const Population& pop);
@@ -92,13 +100,16 @@ class Engine {
   Population population(cudaStream_t stream) const;
   //! Device bytes: both buffers and the snapshot.
   double footprint() const;
+  //! The constructor's work: the double buffer, the statistics, the block counts and the
+  //! mortality table.
+  void allocate(const M& mapping);
 
  private:
   Config cfg_;
   std::unique_ptr<layout::DeviceStorage<M>> buffers_[2];
   layout::DeviceStorage<M> snapshot_;
   u32 snapshot_size_ = 0;
-  int blocks_;
+  int blocks_ = 0;
   std::unique_ptr<StepStats, CudaFree> stats_;
   std::unique_ptr<u32, CudaFree> block_counts_;
   std::unique_ptr<MortalityTable, CudaFree> table_;

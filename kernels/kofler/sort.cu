@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/exec/gpu_launcher.cuh"
@@ -120,23 +121,11 @@ void sort_fill_input(const layout::View<M>& in, cudaStream_t stream) {
   exec::launch_for_each(in.size(), 256, stream, FillInput<M>{in});
 }
 
-// Every layout the presets run: AoS, SoA, run-time and compile-time tiles, and the method's
-// layouts (kdlg, tiled-tree, kdlg-tree: docs/advisor.md) as run-time partitions.
-#define LB_SORT_INSTANTIATE(M)                                                                      \
-  template void bitonic_sort(const layout::View<M>&, const layout::View<M>&, cudaStream_t, SortFault); \
-  template void sort_fill_input(const layout::View<M>&, cudaStream_t);
-template <std::size_t T>
-using SortTiles = layout::AoSoAMapping<SortRecord, T>;
-LB_SORT_INSTANTIATE(SortAoS)
-LB_SORT_INSTANTIATE(SortSoA)
-LB_SORT_INSTANTIATE(layout::RuntimeAoSoAMapping<SortRecord>)
-LB_SORT_INSTANTIATE(layout::Pow2AoSoAMapping<SortRecord>)
-LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[0]>)
-LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[1]>)
-LB_SORT_INSTANTIATE(SortTiles<kSortCompileTimeTiles[2]>)
-LB_SORT_INSTANTIATE(layout::PartitionMapping<SortRecord>)
-LB_SORT_INSTANTIATE(layout::Pow2PartitionMapping<SortRecord>)
-#undef LB_SORT_INSTANTIATE
+//! What the benchmarks call for mapping M (instantiated for every mapping of SortLayouts).
+template <class M>
+struct SortEntries {
+  static constexpr auto functions = std::tuple{&bitonic_sort<M>, &sort_fill_input<M>};
+};
 
 // --- CUB -----------------------------------------------------------------------------------
 
@@ -191,3 +180,5 @@ void CubMergeSort::run(const layout::View<SortAoS>& in, const layout::View<SortA
 }
 
 }  // namespace lb::kofler
+
+template struct lb::layout::InstantiateEach<lb::kofler::SortEntries, lb::kofler::SortLayouts::mappings>;

@@ -14,11 +14,15 @@ A claims file: `{"paper": id, "claims": [claim, ...]}`; a claim:
                words.json ("every", the default; "some"; "usually") says how the parts of a
                claim over several parts combine
   note         optional context kept with the verdict (e.g. the paper's GPU)
+  context      optional [{"label", "measure"}]: measured and shown in the note, never judged
+               (a run-time tile sweep beside the compiled tiles the claim is judged on)
 Every measured value carries an interval from the repetitions' extremes; a verdict is
-`inconclusive` when that interval straddles the band's edge (claims/README.md).
-Selectors are those of plots/select.py; the paper's sweep parameter (`size` for IDW, `scale`
-for kriging; "size" below) is the axis every measurement runs along; a measure's own
-`"sweep"` replaces it for that claim (the inner paper's BFS claims run along `graph`).
+`inconclusive` when that interval straddles the band's edge, or when the benchmarks compared
+ran on different mapping code (a run-time mapping against compiled code, told apart by the
+paper's registered classifier: claims/README.md).
+Selectors are those of plots/select.py; the paper's sweep parameter (its entry in
+plots/papers.py; "size" below) is the axis every measurement runs along; a measure's own
+`"sweep"` replaces it for that claim (e.g. claims read per input graph run along `graph`).
 A measurement runs over the sizes at which every one of its variants was run (a version too
 costly for large sizes, such as cdp-original, limits a comparison to the sizes it has; the
 note names the sizes used and the ones skipped). A variant absent at every size, no size
@@ -27,9 +31,10 @@ verdict "not measured", naming it; so does a curve too short for its shape rule.
 
 One concern a module: verdicts (what an evaluation says), measures (the measurement kinds),
 rules (the verdict rules and the word classes), evaluate (reading claims files and judging
-each claim). Values with their intervals are plots/estimates.py's, outside this package: the
-figure modules use them too, and a module this package imports (plots/kofler_data.py) could
-not import them from here without an import circle (tests/python/test_imports.py).
+each claim). The package names no paper: a paper's own measurement kinds are its plot
+modules', registered through its entry in plots/papers.py (register_measures). Values with
+their intervals are plots/estimates.py's, outside this package: the figure modules use them
+too, without importing the evaluator (tests/python/test_imports.py).
 """
 
 from plots.estimates import Estimate, ratio_estimate

@@ -39,6 +39,7 @@ def load_claims(path):
                               "(or 'beyond_paper': true)")
         _check_measure(where, claim["measure"])
         _check_readings(where, claim.get("readings"))
+        _check_readings(where, claim.get("context"), "context")
         reason = claim.get("not_transferable")
         if reason is not None and not (isinstance(reason, str) and reason.strip()):
             raise ClaimsError(f"{where}: 'not_transferable' must give its reason as text")
@@ -70,18 +71,20 @@ def _check_measure(where, measure):
         _check_measure(where, part)
 
 
-def _check_readings(where, readings):
+def _check_readings(where, readings, key="readings"):
     """`readings`: the other ways the paper's sentence can be read on our setup, each
     {"label", "measure"}; the claim's own measure is the first reading (its
-    `reading` label)."""
+    `reading` label). `context` (the same form): measurements shown beside the verdict,
+    never judged (a run-time tile sweep beside the compiled tiles a claim is judged on)."""
     if readings is None:
         return
     if not isinstance(readings, list) or not readings:
-        raise ClaimsError(f"{where}: 'readings' must be a non-empty list")
+        raise ClaimsError(f"{where}: '{key}' must be a non-empty list")
     for reading in readings:
         if not (isinstance(reading, dict) and isinstance(reading.get("label"), str)
                 and "measure" in reading):
-            raise ClaimsError(f"{where}: each reading needs a 'label' and a 'measure'")
+            what = "reading" if key == "readings" else f"{key} entry"
+            raise ClaimsError(f"{where}: each {what} needs a 'label' and a 'measure'")
         _check_measure(where, reading["measure"])
 
 
@@ -98,13 +101,31 @@ def evaluate_claim(claim, scope):
     judged on each reading: one verdict where they agree, `inconclusive` with every reading's
     number where they do not."""
     if claim.get("readings"):
-        return _judge_readings(claim, scope)
+        return _with_context(claim, scope, _judge_readings(claim, scope))
     verdict = _evaluate_one(claim, scope)
     reason = claim.get("not_transferable")
     if reason and verdict.verdict != NOT_MEASURED:
-        return replace(verdict, verdict=NOT_TRANSFERABLE,
-                       note=_join(f"not judged, not transferable: {reason}", verdict.note))
-    return verdict
+        verdict = replace(verdict, verdict=NOT_TRANSFERABLE,
+                          note=_join(f"not judged, not transferable: {reason}", verdict.note))
+    return _with_context(claim, scope, verdict)
+
+
+def _with_context(claim, scope, verdict):
+    """The verdict's note with each `context` measurement (shown, never judged)."""
+    shown = []
+    for entry in claim.get("context", ()):
+        try:
+            context = measure(entry["measure"], scope)
+        except NotMeasured as missing:
+            shown.append(f"{entry['label']}: not measured ({'; '.join(missing.problems)})")
+            continue
+        shown.append(f"{entry['label']}: {context.text} ({context.detail})")
+    if not shown:
+        return verdict
+    text = "; ".join(shown)
+    if verdict.note.endswith("."):  # after a sentence of the claim's note
+        return replace(verdict, note=f"{verdict.note} Shown, not judged: {text}.")
+    return replace(verdict, note=_join(verdict.note, f"shown, not judged: {text}"))
 
 
 def _judge_readings(claim, scope):

@@ -7,9 +7,6 @@ from dataclasses import dataclass, replace
 from plots.estimates import (Estimate, aggregate, bimodal_note, geomean, hull_of,
                                       ratio_estimate, time_bounds)
 from plots.claims.verdicts import NOTE_PROBLEMS, ClaimsError, Measured, NotMeasured
-# The module, not its names: plots.kofler_data reads plots.claims, so either may load first.
-from plots import kofler_data
-from plots.kofler_label import TREE_LAYOUTS, method_choice
 from plots.select import by_size, describe, expand, matches
 from plots.text import format_seconds, times_text
 
@@ -22,6 +19,7 @@ class Coverage:
     skipped: dict  # size -> selectors of the variants not run at that size
     sweep: str = "size"
     bimodal: tuple = ()  # bimodal_note of each benchmark used whose repetitions are bimodal
+    unlike: tuple = ()  # unlike_codes of the benchmarks used
 
     @property
     def labelled(self):
@@ -46,7 +44,7 @@ class Coverage:
                 f"(skipped {skipped}: not run for {shown}{more})")
 
 
-def _collect_benchmarks(scope, selectors):
+def collect_benchmarks(scope, selectors):
     """({key: {size: Benchmark}}, Coverage): every selector timed at every common size."""
     chosen, problems = {}, []
     for key, selector in selectors:
@@ -75,13 +73,50 @@ def _collect_benchmarks(scope, selectors):
     used = {key: {s: points[s] for s in sizes} for key, (_, points) in chosen.items()}
     bimodal = tuple(dict.fromkeys(filter(None, (bimodal_note(b) for points in used.values()
                                                  for b in points.values()))))
-    return used, Coverage(sizes, skipped, scope.sweep, bimodal)
+    return used, Coverage(sizes, skipped, scope.sweep, bimodal,
+                          unlike_codes(b for points in used.values() for b in points.values()))
+
+
+# A paper whose programs run a layout through more than one mapping code (Kofler's run-time
+# tile and partition mappings beside compiled layouts) registers how to tell them apart
+# (plots/papers.py): code_of(benchmark) -> its code's words ("compiled", "on the run-time tile
+# mapping"), None where it does not say. The evaluator names no paper.
+CODE_OF = []
+
+
+def register_code_of(code_of):
+    """Adds a paper's mapping-code classifier (once)."""
+    if code_of not in CODE_OF:
+        CODE_OF.append(code_of)
+
+
+def _code_of(benchmark):
+    for code_of in CODE_OF:
+        code = code_of(benchmark)
+        if code is not None:
+            return code
+    return None
+
+
+def unlike_codes(benchmarks):
+    """What ran on which mapping code (a registered classifier, CODE_OF) where the benchmarks
+    compared ran on more than one ("sampo kdlg-tree on the run-time partition mapping",
+    "sampo soa compiled"); () where they share one, or name none."""
+    codes = {}
+    for benchmark in benchmarks:
+        code = _code_of(benchmark)
+        if code is not None:
+            codes.setdefault(code, {})[f"{benchmark.app} {benchmark.layout}"] = None
+    if len(codes) < 2:
+        return ()
+    return tuple(f"{', '.join(names)} {code}" for code, names in sorted(codes.items()))
 
 
 def _timed_by(scope, counter):
     """The scope with each benchmark's time read from its `counter` (seconds: a part of the
-    run such as traffic's `cars_s`), the counter's extremes over the repetitions standing for
-    its repetitions; a benchmark without the counter is an error the measure names."""
+    run, such as a simulation's time without its set-up), the counter's extremes over the
+    repetitions standing for its repetitions; a benchmark without the counter is an error the
+    measure names."""
     if counter is None:
         return scope
 
@@ -101,12 +136,12 @@ def _per_size_ratios(scope, select, faster, slower, time_counter=None):
     scope = _timed_by(scope, time_counter)
     pairs = [(label, {**v, **faster}, {**v, **slower})
              for label, v in expand(select, scope.sweep)]
-    chosen, coverage = _collect_benchmarks(
+    chosen, coverage = collect_benchmarks(
         scope, [((role, label), sel) for label, a, b in pairs
                 for role, sel in (("faster", a), ("slower", b))])
     ratios = [ratio_estimate(chosen["slower", label][s], chosen["faster", label][s])
               for label, _, _ in pairs for s in coverage.sizes]
-    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}"
+    return ratios, f"{len(pairs)} variant(s) × {coverage.labelled}", coverage.unlike
 
 
 def _baseline(spec, scope):
@@ -117,23 +152,23 @@ def _baseline(spec, scope):
     return baseline
 
 
-def _mean_measure(ratios, over, mean, how):
+def _mean_measure(ratios, over, unlike, mean, how):
     total = aggregate(ratios, mean)
     return Measured(total.value, times_text(total.value), f"{how} over {over}", {},
-                    interval=(total.low, total.high), hull=hull_of(ratios))
+                    interval=(total.low, total.high), hull=hull_of(ratios), unlike=unlike)
 
 
-def _range_measure(ratios, over):
+def _range_measure(ratios, over, unlike):
     value = [min(r.value for r in ratios), max(r.value for r in ratios)]
     return Measured(value, _range_text(value), f"range over {over}", {},
-                    interval=hull_of(ratios), hull=hull_of(ratios), per_size=tuple(ratios))
+                    interval=hull_of(ratios), hull=hull_of(ratios), per_size=tuple(ratios),
+                    unlike=unlike)
 
 
 def measure_ratio(spec, scope):
     """Geometric mean over sizes of time(slower)/time(faster): "faster is k× faster"."""
-    ratios, over = _per_size_ratios(scope, spec["select"], spec["faster"], spec["slower"],
-                                    spec.get("time"))
-    return _mean_measure(ratios, over, geomean, "geomean")
+    return _mean_measure(*_per_size_ratios(scope, spec["select"], spec["faster"],
+                                           spec["slower"], spec.get("time")), geomean, "geomean")
 
 
 def measure_ratio_range(spec, scope):
@@ -144,8 +179,8 @@ def measure_ratio_range(spec, scope):
 
 def measure_speedup(spec, scope):
     """Arithmetic mean over sizes of baseline time / GPU time (the paper's average speedup)."""
-    ratios, over = _per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope))
-    return _mean_measure(ratios, over, statistics.fmean, "mean")
+    return _mean_measure(*_per_size_ratios(scope, spec["select"], {}, _baseline(spec, scope)),
+                         statistics.fmean, "mean")
 
 
 def measure_speedup_range(spec, scope):
@@ -165,7 +200,7 @@ def measure_gain_over_gain(spec, scope):
                     f"{larger.text} / {smaller.text}; larger: {larger.detail}; "
                     f"smaller: {smaller.detail}", {},
                     interval=divide(larger.interval, smaller.interval),
-                    hull=divide(larger.hull, smaller.hull))
+                    hull=divide(larger.hull, smaller.hull), unlike=larger.unlike + smaller.unlike)
 
 
 def _spread_estimate(times):
@@ -183,7 +218,7 @@ def _time_triple(benchmark):
 def measure_about_equal(spec, scope):
     """Slowest / fastest of the variants' geometric-mean times."""
     variants = [label for label, _ in expand(spec["select"], scope.sweep)]
-    chosen, coverage = _collect_benchmarks(scope, expand(spec["select"], scope.sweep))
+    chosen, coverage = collect_benchmarks(scope, expand(spec["select"], scope.sweep))
     per_size = [_spread_estimate([_time_triple(chosen[v][s]) for v in variants])
                 for s in coverage.sizes]
     means = {v: tuple(map(geomean, zip(*map(_time_triple, chosen[v].values()))))
@@ -193,13 +228,15 @@ def measure_about_equal(spec, scope):
     fastest, slowest = min(times, key=times.get), max(times, key=times.get)
     detail = f"slowest {slowest}, fastest {fastest}; {coverage.labelled}"
     return Measured(total.value, f"{total.value:.3f}× max/min", detail, times,
-                    interval=(total.low, total.high), hull=hull_of(per_size))
+                    interval=(total.low, total.high), hull=hull_of(per_size),
+                    unlike=coverage.unlike)
 
 
 def measure_span(spec, scope):
     """Slowest / fastest of every benchmark the selection accepts at each size, whatever
     their other parameters (AoS, SoA and every tile: an optimisation space), each size a
-    part: the span of one run, its interval from the repetitions' extremes."""
+    part: the span of one run, its interval from the repetitions' extremes. Every value a
+    selector lists must be run at each size: a space without its tiles is not the span."""
     select = spec["select"]
     groups = {}
     for benchmark in scope.benchmarks:
@@ -208,6 +245,10 @@ def measure_span(spec, scope):
             groups.setdefault(size, []).append(benchmark)
     problems = [f"errored: {b.name} ({b.error})" for group in groups.values() for b in group
                 if b.error]
+    problems += [f"absent: {describe({**select, key: value})} at {scope.sweep} {size}"
+                 for size, group in groups.items()
+                 for key, values in select.items() if isinstance(values, list)
+                 for value in values if not any(b.get(key) == value for b in group)]
     problems += [f"{scope.sweep} {size}: only {group[0].name} of {describe(select)}"
                  for size, group in groups.items() if len(group) < 2]
     if not groups:
@@ -222,17 +263,17 @@ def measure_span(spec, scope):
                               f"{scope.sweep} {size}: slowest {group[-1].name}, fastest "
                               f"{group[0].name} of {len(group)}", {},
                               interval=(span.low, span.high), hull=(span.low, span.high),
-                              label=f"{scope.sweep} {size}"))
+                              label=f"{scope.sweep} {size}", unlike=unlike_codes(group)))
     return _parts_measured(parts)
 
 
 def measure_counter_ratio(spec, scope):
     """counter(`of`) / counter(`to`): one counter of two variants at each point of the
     sweep, each point a part; 1 − that ratio with `"complement": true`. Counters are exact
-    (no repetitions' interval). BFS: 1 − arena bytes(N = 3) / arena bytes(N = 0) is the
-    share of the inner arrays' elements inlined at N = 3."""
+    (no repetitions' interval): e.g. 1 − bytes(a variant) / bytes(another) is the share one
+    saves."""
     counter = spec["counter"]
-    chosen, coverage = _collect_benchmarks(
+    chosen, coverage = collect_benchmarks(
         scope, [(role, {**spec["select"], **spec[role]}) for role in ("of", "to")])
     parts = []
     for size in coverage.sizes:
@@ -335,8 +376,8 @@ def measure_limit_ratio(spec, scope):
 def measure_speedup_curve(spec, scope):
     """Baseline time / time of one variant at every size, in size order: a curve whose
     shape the curve rules judge (rises, peaks, levels off)."""
-    select = _one_variant(spec, scope)
-    chosen, coverage = _collect_benchmarks(
+    select = one_variant(spec, scope)
+    chosen, coverage = collect_benchmarks(
         scope, [("variant", select), ("baseline", {**select, **_baseline(spec, scope)})])
     points = tuple(coverage.sizes)
     estimates = tuple(ratio_estimate(chosen["baseline"][p], chosen["variant"][p])
@@ -355,8 +396,8 @@ def measure_counter(spec, scope):
     """The largest value (or the smallest, with "reduce": "min") of one benchmark counter
     over the sizes the variant ran at, e.g. an accuracy counter. Counters named in `also`
     are reduced the same way and reported alongside."""
-    reduce, pick = _reducer(spec)
-    chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
+    reduce, pick = reducer(spec)
+    chosen, coverage = collect_benchmarks(scope, [("variant", one_variant(spec, scope))])
     benchmarks = chosen["variant"]
     counter, also = spec["counter"], spec.get("also", ())
     values = {}
@@ -376,7 +417,7 @@ def measure_counter(spec, scope):
 _REDUCERS = {"max": max, "min": min}
 
 
-def _reducer(spec):
+def reducer(spec):
     reduce = spec.get("reduce", "max")
     if reduce not in _REDUCERS:
         raise ClaimsError(f"measure '{spec['kind']}': 'reduce' must be one of "
@@ -391,8 +432,10 @@ def measure_ratio_every(spec, scope):
     tile's gain. A side without the parameter is one benchmark per size; where both sides
     carry it they are paired at the same value. The value and its interval are the same
     reduction over sizes; each size keeps its own estimate (for range and band rules).
+    With `"each": true` every value is a part of its own (a claim about every tile, judged
+    tile by tile), `reduce` then picking only among the sizes.
     """
-    reduce, pick = _reducer(spec)
+    _, pick = reducer(spec)
     every = spec["every"]
     sides = {role: {**spec["select"], **spec[role]} for role in ("faster", "slower")}
     values = {role: {b.params[every] for b in scope.benchmarks
@@ -417,8 +460,20 @@ def measure_ratio_every(spec, scope):
                         + " and ".join(describe(sides[r]) for r in varying))
     if problems:
         raise NotMeasured(problems)
-    per_size, where = [], []
-    for size in sorted({s for chosen in points.values() for s in chosen}):
+    if spec.get("each"):
+        return _parts_measured([replace(_reduced_over(points, [v], sides, scope, spec, pick),
+                                        label=" ".join(filter(None, (spec.get("label"),
+                                                                     f"{every} {v}"))))
+                                for v in shared])
+    return _reduced_over(points, shared, sides, scope, spec, pick)
+
+
+def _reduced_over(points, shared, sides, scope, spec, pick):
+    """measure_ratio_every over the values `shared` of its parameter, `points[role, value]`
+    the benchmarks of each side by size."""
+    reduce, every = spec.get("reduce", "max"), spec["every"]
+    per_size, where, used = [], [], []
+    for size in sorted({s for v in shared for role in sides for s in points[role, v]}):
         pairs = {v: (points["slower", v].get(size), points["faster", v].get(size))
                  for v in shared}
         pairs = {v: pair for v, pair in pairs.items() if None not in pair}
@@ -432,107 +487,29 @@ def measure_ratio_every(spec, scope):
         per_size.append(Estimate(estimates[best].value, pick(e.low for e in estimates.values()),
                                  pick(e.high for e in estimates.values())))
         where.append((size, best, len(pairs)))
+        used += [b for pair in pairs.values() for b in pair]
     if not per_size:
         raise NotMeasured([f"no {scope.sweep} at which {describe(sides['faster'])} and "
-                           f"{describe(sides['slower'])} were both run"])
+                           f"{describe(sides['slower'])} were both run"
+                           + (f" at {every} {shared[0]}" if len(shared) == 1 else "")])
     at = pick(range(len(per_size)), key=lambda k: per_size[k].value)
     total = per_size[at]
     size, value, _ = where[at]
-    listed = ", ".join(f"{s}: {times_text(e.value)} at {every} {v} of {n}"
+    one = len(shared) == 1  # one value: a part of "each", named by its label
+    listed = ", ".join(f"{s}: {times_text(e.value)}" + ("" if one else f" at {every} {v} of {n}")
                        for (s, v, n), e in zip(where, per_size))
-    text = f"{times_text(total.value)} ({every} {value}, {scope.sweep} {size})"
+    text = f"{times_text(total.value)} ({'' if one else f'{every} {value}, '}{scope.sweep} {size})"
     spread = [min(e.value for e in per_size), max(e.value for e in per_size)]
     if times_text(spread[0]) != times_text(spread[1]):
         text = f"{_range_text(spread)} over {scope.sweep}s; {reduce} {text}"
-    return Measured(total.value, text, f"{reduce} over {every} per {scope.sweep} ({listed})", {},
+    detail = (f"{every} {shared[0]} per {scope.sweep} ({listed})" if one
+              else f"{reduce} over {every} per {scope.sweep} ({listed})")
+    return Measured(total.value, text, detail, {},
                     interval=(total.low, total.high), hull=hull_of(per_size),
-                    per_size=tuple(per_size))
+                    per_size=tuple(per_size), unlike=unlike_codes(used))
 
 
-def measure_table2_speedup(spec, scope):
-    """Table 2's time(AoS) / time(`layout`) of every program (and precision) at its Table 2
-    size, the largest with a timed AoS (plots.kofler_data.compared and speedup: the very
-    cells of Table 2's "× AoS" column), reduced over the programs by `reduce`: "max" reads
-    the paper's "speedups of up to ... over different AoS sample programs" (Kofler l.12). The
-    interval is the same reduction of the programs' intervals (the largest low end and the
-    largest high end, as `ratio_every` does over tiles). A program not run, or without a
-    timed `layout` at its Table 2 size (no tree for the GPU, an errored run), makes it not
-    measured: the maximum over the others would be a guess."""
-    reduce, pick = _reducer(spec)
-    layout = spec["layout"]
-    if layout not in kofler_data.COMPARED:
-        raise ClaimsError(f"measure 'table2_speedup': 'layout' must be one of "
-                          f"{', '.join(kofler_data.COMPARED)}")
-    rows = kofler_data.compared(scope)
-    cells = {}
-    problems = [f"absent: {app} with a timed AoS (every {scope.sweep})"
-                for app in kofler_data.PROGRAMS if app not in {row[0] for row in rows}]
-    for app, version, precision, size, aos, others in rows:
-        where = f"{kofler_data.PROGRAMS[app]} {precision} at {scope.sweep} {size}"
-        chosen = others.get(layout)
-        if chosen is None:
-            problems.append(f"no timed {layout} for {app}/{version}/{precision} at "
-                            f"{scope.sweep} {size}, Table 2's size")
-            continue
-        cells[where] = kofler_data.speedup(aos, chosen[2])
-    if problems:
-        raise NotMeasured(problems)
-    at = pick(cells, key=lambda w: cells[w].value)
-    total = Estimate(cells[at].value, pick(e.low for e in cells.values()),
-                     pick(e.high for e in cells.values()))
-    listed = ", ".join(f"{w}: {times_text(e.value)}" for w, e in cells.items())
-    return Measured(total.value, f"{times_text(total.value)} ({at})",
-                    f"{reduce} over {len(cells)} program(s) of Table 2's time(AoS) / "
-                    f"time({layout}) ({listed})", {}, interval=(total.low, total.high),
-                    hull=(total.low, total.high), per_size=(total,))
-
-
-def _clusters_unlike_soa(clusters, layouts):
-    """Clusters of several fields not laid out SoA (a one-field cluster stores its field
-    contiguously whatever its tile, as SoA does)."""
-    return sum(len(c) > 1 and l != "soa" for c, l in zip(clusters, layouts))
-
-
-PARTITION_COUNTS = {  # count -> (what it counts, (clusters, layouts) -> number)
-    "clusters": ("cluster(s)", lambda clusters, layouts: len(clusters)),
-    "largest_cluster": ("field(s) in the largest cluster",
-                        lambda clusters, layouts: max(map(len, clusters))),
-    "unlike_soa": ("cluster(s) of several fields not laid out SoA", _clusters_unlike_soa),
-}
-
-
-def measure_partition(spec, scope):
-    """A count over the field partition a benchmark's name carries (`partition:a+b|c`, the
-    Kofler method's `kdlg` and `kdlg-tree`), each cluster's layout AoS for `kdlg` and the
-    tree's choice in the label for `kdlg-tree` (`cluster_layouts=tiled-64|soa;...`,
-    plots/kofler_label.py; docs/advisor.md): `count` is one of PARTITION_COUNTS. A benchmark
-    without a partition in its name (`tiled-tree`: one cluster of every field) or a tree
-    layout without the tree's choice is not measured. Names and labels are exact, so there
-    is no interval; the value is the largest over the sizes, the detail names each
-    partition."""
-    if spec["count"] not in PARTITION_COUNTS:
-        raise ClaimsError(f"measure 'partition': 'count' must be one of "
-                          f"{', '.join(PARTITION_COUNTS)}")
-    what, count = PARTITION_COUNTS[spec["count"]]
-    chosen, coverage = _collect_benchmarks(scope, [("variant", _one_variant(spec, scope))])
-    values, named = [], {}
-    for benchmark in chosen["variant"].values():
-        partition = benchmark.params.get("partition")
-        if not isinstance(partition, str):
-            raise NotMeasured([f"no partition in the name: {benchmark.name}"])
-        clusters = [c.split("+") for c in partition.split("|")]
-        choice = method_choice(benchmark)
-        if choice is None and benchmark.layout in TREE_LAYOUTS:
-            raise NotMeasured([f"no tree's choice in the label: {benchmark.name}"])
-        layouts = choice["cluster_layouts"] if choice else ["aos"] * len(clusters)
-        values.append(count(clusters, layouts))
-        named[f"{partition}" + (f" ({'|'.join(layouts)})" if choice else "")] = None
-    value = max(values)
-    return Measured(value, f"{value} {what}", f"partition {'; '.join(named)} at "
-                    f"{coverage.labelled}", {}, interval=(value, value), hull=(value, value))
-
-
-def _one_variant(spec, scope):
+def one_variant(spec, scope):
     variants = expand(spec["select"], scope.sweep)
     if len(variants) != 1:
         raise ClaimsError(f"measure '{spec['kind']}' needs a selection of one variant, not "
@@ -554,9 +531,20 @@ MEASURES = {  # kind -> (function, keys its spec needs)
     "ratio_every": (measure_ratio_every, ("select", "faster", "slower", "every")),
     "span": (measure_span, ("select",)),
     "counter_ratio": (measure_counter_ratio, ("select", "counter", "of", "to")),
-    "partition": (measure_partition, ("select", "count")),
-    "table2_speedup": (measure_table2_speedup, ("layout",)),
 }
+
+
+def register_measures(measures):
+    """A paper's own measurement kinds ({kind: (function(spec, scope), keys its spec needs)},
+    the paper's entry in plots/papers.py): once registered, any claims file may use them. A
+    kind taken by another module's function is an error."""
+    for kind, entry in measures.items():
+        taken = MEASURES.get(kind)
+        if taken and (taken[0].__module__, taken[0].__qualname__) != (
+                entry[0].__module__, entry[0].__qualname__):
+            raise ValueError(f"measure kind '{kind}' is registered twice "
+                             f"({taken[0].__module__} and {entry[0].__module__})")
+        MEASURES[kind] = entry
 
 
 # --- the measurements' words ------------------------------------------------------------

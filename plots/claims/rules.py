@@ -61,6 +61,16 @@ QUANTIFY = {"every": _every, "some": _some, "usually": _usually}  # words.json "
 
 
 def _judge_words(paper, measured, rule):
+    """The band against one measurement; one that compares benchmarks of different mapping
+    code (Measured.unlike) is shown with its band, not judged: inconclusive."""
+    verdict, note, interval = _judge_band_words(paper, measured, rule)
+    if measured.unlike:
+        return INCONCLUSIVE, (f"{note}; not judged, not like for like: "
+                              f"{'; '.join(measured.unlike)}"), interval
+    return verdict, note, interval
+
+
+def _judge_band_words(paper, measured, rule):
     name = rule["class"]
     word = WORDS[name]
     value, interval, hull, what = _scalar(measured, rule)

@@ -40,6 +40,9 @@ class Measured:
     per_size: tuple = ()  # Estimate per size (range and curve kinds)
     parts: tuple = ()  # the Measured of each part ("each", "each_variant")
     label: str = ""  # how the part is named in a verdict's note
+    # Where the benchmarks compared ran on different mapping code (plots/kofler_label.py
+    # mapping_code): what ran on which; such a measurement is shown, not judged.
+    unlike: tuple = ()
 
 
 @dataclass(frozen=True)

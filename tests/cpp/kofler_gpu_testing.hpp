@@ -27,22 +27,24 @@ inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vect
                                                                  const std::string& partition, std::size_t fields,
                                                                  std::size_t first_cluster) {
   using harness::kofler::LayoutChoice;
-  std::vector<LayoutChoice> out = {{"aos", 0, {}, {}}, {"soa", 0, {}, {}}};
-  for (std::size_t t : {2, 3, 64, 4096}) out.push_back({"tiled", t, {}, {}});
-  for (std::size_t t : ct_tiles) out.push_back({"tiled-ct", t, {}, {}});
+  namespace kind = layout::kind;
+  std::vector<LayoutChoice> out = {{kind::Aos{}}, {kind::Soa{}}};
+  for (std::size_t t : {2, 3, 64, 4096}) out.push_back({kind::Tiled{t}});
+  for (std::size_t t : ct_tiles) out.push_back({kind::TiledCt{t}});
   layout::FieldPartition p;
   for (std::size_t f = 0; f < fields; ++f) p.cluster_of_field.push_back(f < first_cluster ? 0 : 1);
   p.clusters = {{}, {}};
-  out.push_back({"split", 0, partition, p});
-  out.push_back({"split-ct", 0, partition, p});
-  return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.layout; });
+  out.push_back({kind::Split{{partition, p}}});
+  out.push_back({kind::SplitCt{{partition, p}}});
+  return layouts_under_test(std::move(out), [](const LayoutChoice& c) { return c.name(); });
 }
 
-//! A small hand-written decision tree over the Kofler records' bytes, read from a file as
-//! --kofler-tree reads one, with every kind of cluster layout: SoA to 4 B, tiles of 4 records
-//! to 16 B, of 3 records (not a power of two) to 40 B, of 64 records beyond.
-inline std::shared_ptr<const layout::DecisionTree> test_tree() {
-  static const auto tree = [] {
+//! A small hand-written decision tree over the Kofler records' bytes, given to the planners as
+//! --kofler-tree gives one (the suite's tree input), with every kind of cluster layout: SoA to
+//! 4 B, tiles of 4 records to 16 B, of 3 records (not a power of two) to 40 B, of 64 records
+//! beyond.
+inline harness::Overrides with_test_tree() {
+  static const harness::Overrides overrides = [] {
     // one file per process: ctest runs the tests side by side
     const auto path = std::filesystem::temp_directory_path() /
                       ("lb_kofler_gpu_test_tree." + std::to_string(::getpid()) + ".json");
@@ -52,27 +54,25 @@ inline std::shared_ptr<const layout::DecisionTree> test_tree() {
                     {"from_bytes": 5, "to_bytes": 16, "class": "tiled:4"},
                     {"from_bytes": 17, "to_bytes": 40, "class": "tiled:3"},
                     {"from_bytes": 41, "to_bytes": null, "class": "tiled:64"}]})";
-    auto t = std::make_shared<const layout::DecisionTree>(layout::read_decision_tree(path.string()));
+    harness::Overrides o;
+    o.inputs[harness::kofler::kTreeInput] = path.string();
+    harness::kofler::decision_tree(o);  // read once per process: the file is not needed after
     std::filesystem::remove(path);
-    return t;
+    return o;
   }();
-  return tree;
+  return overrides;
 }
 
 //! `layouts` and then the method's kdlg, tiled-tree and kdlg-tree of `program` (fields `names`
 //! of `bytes` bytes) as its planner makes them: the partition from its recorded accesses, the
-//! classes from test_tree(); those of LB_GPU_TEST_LAYOUTS when it is set.
+//! classes from with_test_tree(); those of LB_GPU_TEST_LAYOUTS when it is set.
 inline std::vector<harness::kofler::LayoutChoice> with_method_layouts(std::vector<harness::kofler::LayoutChoice> layouts,
                                                                       const std::string& program,
                                                                       const std::vector<std::string>& names,
                                                                       const std::vector<std::size_t>& bytes) {
-  harness::Overrides with_tree;
-  with_tree.kofler_tree = test_tree();
-  const auto method = harness::kofler::method_source(program, names, bytes, with_tree);
-  const layout::KdlgPartition partition = method.partition();
-  for (std::string_view l : layout::kMethodLayouts)
-    layouts.push_back(layout::method_choice(l, partition, names, bytes, with_tree.kofler_tree.get()));
-  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.layout; });
+  const auto method = harness::kofler::method_source(program, names, bytes, with_test_tree());
+  for (auto& c : layout::method_choices(method.partition(), names, bytes, method.tree)) layouts.push_back(std::move(c));
+  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.name(); });
 }
 
 //! Set-up, poison, prepare, run (unless `skip_run`), validate: the harness's validated run.

@@ -184,6 +184,31 @@ TEST(Advisor, WithATreeEachClusterGetsItsClassAndInfinityPrintsAsInf) {
   EXPECT_EQ(j["tree"], "tree.json");
 }
 
+//! The partition of a value of a kind that has one (kind::PartitionValue).
+const FieldPartition& fields_of(const LayoutChoice& c) {
+  return std::visit(
+      [](const auto& k) -> const FieldPartition& {
+        if constexpr (std::is_base_of_v<kind::PartitionValue, std::decay_t<decltype(k)>>) return k.fields;
+        else throw std::logic_error("a kind without a partition");
+      },
+      c.kind);
+}
+
+//! What a method value runs as: "aos", "soa", "tiled-ct:<t>", "" (the run-time partition).
+std::string runs_as_of(const kind::MethodValue& k) {
+  if (!k.runs_as) return "";
+  if (const auto* t = std::get_if<kind::TiledCt>(&*k.runs_as)) return "tiled-ct:" + std::to_string(t->tile);
+  return std::string(std::visit([](const auto& c) { return std::decay_t<decltype(c)>::name; }, *k.runs_as));
+}
+std::string runs_as_of(const LayoutChoice& c) {
+  return std::visit(
+      [](const auto& k) -> std::string {
+        if constexpr (std::is_base_of_v<kind::MethodValue, std::decay_t<decltype(k)>>) return runs_as_of(k);
+        else throw std::logic_error("not a method value");
+      },
+      c.kind);
+}
+
 //! A program object's choices with the method from the worked example's partition and `tree`.
 std::vector<LayoutChoice> method_choices(const std::string& object, const DecisionTree* tree,
                                          const std::function<KdlgPartition()>& partition = {}) {
@@ -201,35 +226,39 @@ TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
   const DecisionTree tree = test_tree();
   const auto c = method_choices(R"({"layouts": ["kdlg-tree", "aos", "tiled-tree", "kdlg"]})", &tree);
   ASSERT_EQ(c.size(), 4u);  // aos, then the method's in their order: kdlg, tiled-tree, kdlg-tree
-  EXPECT_EQ(c[0].layout, "aos");
+  EXPECT_TRUE(c[0].is<kind::Aos>());
 
-  EXPECT_EQ(c[1].layout, "kdlg");
-  EXPECT_EQ(c[1].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
-  ASSERT_EQ(c[1].fields.clusters.size(), 2u);
-  EXPECT_TRUE((c[1].fields.clusters[0] == ClusterLayout{K::aos, 1}) && (c[1].fields.clusters[1] == ClusterLayout{K::aos, 1}));
+  EXPECT_EQ(c[1].name(), "kdlg");
+  ASSERT_TRUE(c[1].is<kind::Kdlg>());
+  EXPECT_EQ(fields_of(c[1]).cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
+  ASSERT_EQ(fields_of(c[1]).clusters.size(), 2u);
+  EXPECT_TRUE((fields_of(c[1]).clusters[0] == ClusterLayout{K::aos, 1}) &&
+              (fields_of(c[1]).clusters[1] == ClusterLayout{K::aos, 1}));
   EXPECT_EQ(c[1].param(), "partition:a+b|c");
 
-  EXPECT_EQ(c[2].layout, "tiled-tree");  // one cluster of 12 B: aos
-  EXPECT_EQ(c[2].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 0}));
-  ASSERT_EQ(c[2].fields.clusters.size(), 1u);
-  EXPECT_TRUE((c[2].fields.clusters[0] == ClusterLayout{K::aos, 1}));
+  EXPECT_EQ(c[2].name(), "tiled-tree");  // one cluster of 12 B: aos
+  ASSERT_TRUE(c[2].is<kind::TiledTree>());
+  EXPECT_EQ(fields_of(c[2]).cluster_of_field, (std::vector<std::size_t>{0, 0, 0}));
+  ASSERT_EQ(fields_of(c[2]).clusters.size(), 1u);
+  EXPECT_TRUE((fields_of(c[2]).clusters[0] == ClusterLayout{K::aos, 1}));
   EXPECT_EQ(c[2].param(), "");  // whatever the tree chose: the label says
-  EXPECT_EQ(c[2].label, "cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");  // the compiled AoS
-  EXPECT_EQ(c[2].runs_as, "aos");
+  EXPECT_EQ(c[2].label(), "cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");  // the compiled AoS
+  EXPECT_EQ(runs_as_of(c[2]), "aos");
 
-  EXPECT_EQ(c[3].layout, "kdlg-tree");  // a+b: 8 B, tiled:32; c: 4 B, soa
-  EXPECT_EQ(c[3].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
-  ASSERT_EQ(c[3].fields.clusters.size(), 2u);
-  EXPECT_TRUE((c[3].fields.clusters[0] == ClusterLayout{K::tiled, 32}));
-  EXPECT_TRUE((c[3].fields.clusters[1] == ClusterLayout{K::soa, 1}));
+  EXPECT_EQ(c[3].name(), "kdlg-tree");  // a+b: 8 B, tiled:32; c: 4 B, soa
+  ASSERT_TRUE(c[3].is<kind::KdlgTree>());
+  EXPECT_EQ(fields_of(c[3]).cluster_of_field, (std::vector<std::size_t>{0, 0, 1}));
+  ASSERT_EQ(fields_of(c[3]).clusters.size(), 2u);
+  EXPECT_TRUE((fields_of(c[3]).clusters[0] == ClusterLayout{K::tiled, 32}));
+  EXPECT_TRUE((fields_of(c[3]).clusters[1] == ClusterLayout{K::soa, 1}));
   EXPECT_EQ(c[3].param(), "partition:a+b|c");
-  EXPECT_EQ(c[3].label, "cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");  // none compiled
-  EXPECT_EQ(c[3].runs_as, "");
+  EXPECT_EQ(c[3].label(), "cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");  // none compiled
+  EXPECT_EQ(runs_as_of(c[3]), "");
   EXPECT_EQ(c[3].params().size(), 1u);  // the name adds the size
-  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(c[k].unavailable, "") << c[k].layout;
-  EXPECT_EQ(c[0].label, "");  // not the method's
-  EXPECT_EQ(c[1].label, "runs_as=partition");  // two clusters of which one holds two fields: the run-time mapping
-  EXPECT_EQ(c[1].runs_as, "");
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(c[k].unavailable(), "") << c[k].name();
+  EXPECT_EQ(c[0].label(), "");  // not the method's
+  EXPECT_EQ(c[1].label(), "runs_as=partition");  // two clusters of which one holds two fields: the run-time mapping
+  EXPECT_EQ(runs_as_of(c[1]), "");
 }
 
 TEST(MethodLayouts, WithoutATreeTheSameValuesArePlannedUnderTheSameNamesAndCannotBeMade) {
@@ -238,14 +267,14 @@ TEST(MethodLayouts, WithoutATreeTheSameValuesArePlannedUnderTheSameNamesAndCanno
   const auto with = method_choices(object, &tree), without = method_choices(object, nullptr);
   ASSERT_EQ(without.size(), with.size());
   for (std::size_t k = 0; k < with.size(); ++k) {
-    EXPECT_EQ(without[k].layout, with[k].layout);
+    EXPECT_EQ(without[k].name(), with[k].name());
     EXPECT_EQ(without[k].param(), with[k].param());
-    EXPECT_EQ(without[k].fields.cluster_of_field, with[k].fields.cluster_of_field);
-    EXPECT_EQ(without[k].label, k == 0 ? with[0].label : "");  // kdlg's says what runs it
+    EXPECT_EQ(fields_of(without[k]).cluster_of_field, fields_of(with[k]).cluster_of_field);
+    EXPECT_EQ(without[k].label(), k == 0 ? with[0].label() : "");  // kdlg's says what runs it
   }
-  EXPECT_EQ(without[0].unavailable, "");  // kdlg needs no tree
-  EXPECT_EQ(without[1].unavailable, "layout 'tiled-tree' needs a decision tree: give --tree-option FILE");
-  EXPECT_EQ(without[2].unavailable, "layout 'kdlg-tree' needs a decision tree: give --tree-option FILE");
+  EXPECT_EQ(without[0].unavailable(), "");  // kdlg needs no tree
+  EXPECT_EQ(without[1].unavailable(), "layout 'tiled-tree' needs a decision tree: give --tree-option FILE");
+  EXPECT_EQ(without[2].unavailable(), "layout 'kdlg-tree' needs a decision tree: give --tree-option FILE");
 }
 
 //! A partition of `clusters` (field ids) with `layouts`, over `fields` fields.
@@ -259,8 +288,9 @@ FieldPartition partition_of(std::vector<std::vector<std::size_t>> clusters, std:
 
 //! compiled_layout's answer as "aos", "soa", "tiled-ct:<t>" or "none".
 std::string compiled_text(const FieldPartition& p, const std::vector<std::size_t>& tiles) {
-  const auto c = compiled_layout(p, tiles);
-  return !c ? "none" : c->layout == "tiled-ct" ? "tiled-ct:" + std::to_string(c->tile) : c->layout;
+  kind::MethodValue k;
+  k.runs_as = compiled_layout(p, tiles);
+  return k.runs_as ? runs_as_of(k) : "none";
 }
 
 TEST(MethodLayouts, APartitionRunsAsTheCompiledLayoutWhoseAddressesItHas) {
@@ -292,30 +322,43 @@ TEST(MethodLayouts, EachValueRunsAsTheCompiledLayoutItIsAmongTheProgramsTiles) {
   for (std::size_t f = 0; f < r.field_names.size(); ++f) apart.clusters.push_back({f});
   KdlgPartition ab_c;
   ab_c.clusters = {{0, 1}, {2}};
-  const auto made = [&](std::string_view l, const KdlgPartition& p, std::vector<std::size_t> tiles) {
-    const LayoutChoice c = method_choice(l, p, r.field_names, r.field_bytes, &tree, "hint", tiles);
-    return c.runs_as + (c.runs_as == "tiled-ct" ? ":" + std::to_string(c.tile) : "") + " / " + c.label;
+  const auto made = [&]<class Kind>(const KdlgPartition& p, std::vector<std::size_t> tiles) {
+    const LayoutChoice c{method_value<Kind>(p, r.field_names, r.field_bytes, &tree, "hint", tiles)};
+    return runs_as_of(c) + " / " + c.label();
   };
-  EXPECT_EQ(made("kdlg", apart, {}), "soa / runs_as=soa");
-  EXPECT_EQ(made("kdlg-tree", apart, {}), "soa / cluster_layouts=soa|soa|soa;runs_as=soa;tree_gpu=Test GPU");
-  EXPECT_EQ(made("tiled-tree", apart, {}), "aos / cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");
-  EXPECT_EQ(made("kdlg-tree", ab_c, {32}), " / cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");
+  EXPECT_EQ(made.operator()<kind::Kdlg>(apart, {}), "soa / runs_as=soa");
+  EXPECT_EQ(made.operator()<kind::KdlgTree>(apart, {}),
+            "soa / cluster_layouts=soa|soa|soa;runs_as=soa;tree_gpu=Test GPU");
+  EXPECT_EQ(made.operator()<kind::TiledTree>(apart, {}), "aos / cluster_layouts=aos;runs_as=aos;tree_gpu=Test GPU");
+  EXPECT_EQ(made.operator()<kind::KdlgTree>(ab_c, {32}),
+            " / cluster_layouts=tiled-32|soa;runs_as=partition;tree_gpu=Test GPU");
   KdlgPartition ab;  // a two-field record as one 8-B cluster: tiled:32, compiled where 32 is
   ab.clusters = {{0, 1}};
   const std::vector<std::string> two{"a", "b"};
   const std::vector<std::size_t> bytes{4, 4};
-  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4, 32}).runs_as, "tiled-ct");
-  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4, 32}).tile, 32u);
-  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4}).runs_as, "");
-  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, &tree, "h", {4}).label,
+  EXPECT_EQ(runs_as_of(method_value<kind::KdlgTree>(ab, two, bytes, &tree, "h", {4, 32})), "tiled-ct:32");
+  EXPECT_EQ(runs_as_of(method_value<kind::KdlgTree>(ab, two, bytes, &tree, "h", {4})), "");
+  EXPECT_EQ(LayoutChoice{method_value<kind::KdlgTree>(ab, two, bytes, &tree, "h", {4})}.label(),
             "cluster_layouts=tiled-32;runs_as=partition;tree_gpu=Test GPU");
-  EXPECT_EQ(method_choice("kdlg-tree", ab, two, bytes, nullptr, "h", {4, 32}).runs_as, "");  // unavailable
+  EXPECT_EQ(runs_as_of(method_value<kind::KdlgTree>(ab, two, bytes, nullptr, "h", {4, 32})), "");  // unavailable
 }
 
-//! Every Kofler program's planned cases of the paper preset, with `tree` (null: without).
-std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const DecisionTree> tree) {
+//! kTree in a file of this process's, as `--kofler-tree` gives one (the suite reads it by path).
+std::string tree_file() {
+  static const std::string path = [] {
+    const auto p = std::filesystem::temp_directory_path() / ("lb_test_plan_tree." + std::to_string(::getpid()) + ".json");
+    std::ofstream(p) << kTree;
+    return p.string();
+  }();
+  return path;
+}
+
+//! Every Kofler program's planned cases of the paper preset, with the tree file `tree` as the
+//! suite's tree input (empty: without).
+std::vector<lb::harness::PlannedCase> kofler_paper_plan(const std::string& tree) {
   const lb::harness::Preset preset = lb::harness::load_preset("paper");
-  const lb::harness::Overrides overrides{{}, {}, std::move(tree)};
+  lb::harness::Overrides overrides;
+  if (!tree.empty()) overrides.inputs[lb::harness::kofler::kTreeInput] = tree;
   std::vector<lb::harness::PlannedCase> plan;
   for (const lb::harness::Program& p : lb::harness::find_suite("kofler").programs.programs) {
     auto part = lb::harness::plan_cases(p, preset, preset.suites["kofler"][p.name], p.name, overrides);
@@ -325,8 +368,9 @@ std::vector<lb::harness::PlannedCase> kofler_paper_plan(std::shared_ptr<const De
 }
 
 TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOneTheTreesFailWhenMade) {
-  const auto with = kofler_paper_plan(std::make_shared<const DecisionTree>(test_tree()));
-  const auto without = kofler_paper_plan(nullptr);
+  const auto with = kofler_paper_plan(tree_file());
+  const auto without = kofler_paper_plan("");
+  std::filesystem::remove(tree_file());  // read once per process: planned above
   ASSERT_EQ(without.size(), with.size());
   std::size_t tree_values = 0;
   for (std::size_t k = 0; k < with.size(); ++k) {
@@ -401,16 +445,16 @@ TEST(KdlgTiles, EveryCombinationOfTheTilesOverTheClustersOfSeveralFieldsTheOther
   ASSERT_EQ(c.size(), 9u);  // the first cluster's tile varying slowest
   const char* params[] = {"1,1", "1,2", "1,4", "2,1", "2,2", "2,4", "4,1", "4,2", "4,4"};
   for (std::size_t k = 0; k < c.size(); ++k) {
-    EXPECT_EQ(c[k].layout, "kdlg-tiles");
+    EXPECT_EQ(c[k].name(), "kdlg-tiles");
     EXPECT_EQ(c[k].param(), std::string("partition:a+b|c|d+e/tiles:") + params[k]);
-    EXPECT_EQ(c[k].fields.cluster_of_field, (std::vector<std::size_t>{0, 0, 1, 2, 2}));
-    ASSERT_EQ(c[k].fields.clusters.size(), 3u);
-    EXPECT_TRUE((c[k].fields.clusters[0] == ClusterLayout{K::tiled, std::size_t{1} << (k / 3)})) << k;
-    EXPECT_TRUE((c[k].fields.clusters[1] == ClusterLayout{K::soa, 1})) << k;  // one field: SoA
-    EXPECT_TRUE((c[k].fields.clusters[2] == ClusterLayout{K::tiled, std::size_t{1} << (k % 3)})) << k;
-    EXPECT_EQ(c[k].label + c[k].unavailable, "");  // no tree: nothing chosen, nothing missing
+    EXPECT_EQ(fields_of(c[k]).cluster_of_field, (std::vector<std::size_t>{0, 0, 1, 2, 2}));
+    ASSERT_EQ(fields_of(c[k]).clusters.size(), 3u);
+    EXPECT_TRUE((fields_of(c[k]).clusters[0] == ClusterLayout{K::tiled, std::size_t{1} << (k / 3)})) << k;
+    EXPECT_TRUE((fields_of(c[k]).clusters[1] == ClusterLayout{K::soa, 1})) << k;  // one field: SoA
+    EXPECT_TRUE((fields_of(c[k]).clusters[2] == ClusterLayout{K::tiled, std::size_t{1} << (k % 3)})) << k;
+    EXPECT_EQ(c[k].label() + c[k].unavailable(), "");  // no tree: nothing chosen, nothing missing
   }
-  EXPECT_TRUE(runs_on_partition("kdlg-tiles"));  // the run-time PartitionMapping, as kdlg
+  static_assert(kind::KdlgTiles::code == MappingCode::run_time_partition);  // as kdlg's partitions
   EXPECT_EQ(c[5].params(),
             (std::vector<std::pair<std::string, std::string>>{{"partition", "a+b|c|d+e"}, {"tiles", "2,4"}}));
 }
@@ -419,10 +463,11 @@ TEST(KdlgTiles, APresetPlansThemAfterTheMethodsValuesFromItsKdlgTilesAndNeedsNoT
   // the worked example: a+b|c, one cluster of several fields
   const auto c = method_choices(R"({"layouts": ["kdlg-tiles", "kdlg"], "kdlg_tiles": [16, 1]})", nullptr);
   ASSERT_EQ(c.size(), 3u);
-  EXPECT_EQ(c[0].layout, "kdlg");
+  EXPECT_TRUE(c[0].is<kind::Kdlg>());
   EXPECT_EQ(c[1].param(), "partition:a+b|c/tiles:16");
   EXPECT_EQ(c[2].param(), "partition:a+b|c/tiles:1");
-  EXPECT_TRUE((c[1].fields.clusters[0] == ClusterLayout{K::tiled, 16}) && (c[1].fields.clusters[1] == ClusterLayout{K::soa, 1}));
+  EXPECT_TRUE((fields_of(c[1]).clusters[0] == ClusterLayout{K::tiled, 16}) &&
+              (fields_of(c[1]).clusters[1] == ClusterLayout{K::soa, 1}));
 }
 
 TEST(KdlgTiles, EachMistakeIsOnePresetErrorAtItsLine) {
@@ -438,7 +483,7 @@ TEST(KdlgTiles, EachMistakeIsOnePresetErrorAtItsLine) {
     lb::harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
     ADD_FAILURE() << "kdlg-tiles planned without the program's recorded accesses";
   } catch (const lb::harness::PresetError& err) {
-    EXPECT_NE(std::string(err.what()).find("layout 'kdlg-tiles': this program records no accesses for the method"),
+    EXPECT_NE(std::string(err.what()).find("layout 'kdlg-tiles' needs recorded accesses, which this program has not"),
               std::string::npos)
         << err.what();
   }

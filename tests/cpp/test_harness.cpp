@@ -189,6 +189,38 @@ TEST(SuiteRegistry, ListsSuitesInRunOrderWithTheKrigingModelStepAndEveryPreset) 
     EXPECT_EQ(p["description"], load_preset(p["name"].get<std::string>()).description);
 }
 
+TEST(SuiteRegistry, EveryInputComesFromAPythonStepOfAnEarlierSuite) {
+  // harness/run.py runs a suite's Python step right after it, so an input's file exists before
+  // the suite that takes it runs; read_registry refuses any other registry.
+  std::size_t inputs = 0;
+  for (auto s = suites().begin(); s != suites().end(); ++s)
+    for (const auto& input : s->inputs) {
+      ++inputs;
+      EXPECT_TRUE(input.read) << input.name;
+      if (input.from.suite.empty()) continue;
+      const auto producer = std::find_if(suites().begin(), s, [&](const Suite& p) { return p.name == input.from.suite; });
+      ASSERT_NE(producer, s) << input.name << ": " << input.from.suite << " is not a suite before " << s->name;
+      const auto step = std::find_if(producer->steps.begin(), producer->steps.end(),
+                                     [&](const ArtifactStep& a) { return a.name == input.from.step; });
+      ASSERT_NE(step, producer->steps.end()) << input.name;
+      EXPECT_EQ(step->runner, "python") << input.name;
+      EXPECT_NE(std::find(step->outputs.begin(), step->outputs.end(), input.from.output), step->outputs.end())
+          << input.name;
+    }
+  EXPECT_GT(inputs, 0u);
+  for (const auto& s : suites())
+    for (const auto& step : s.steps)
+      if (!step.committed.folder.empty()) {
+        EXPECT_EQ(step.runner, "python") << step.name;
+        EXPECT_EQ(step.outputs.size(), 1u) << step.name;
+        EXPECT_FALSE(step.committed.format.empty()) << step.name;
+        EXPECT_TRUE(step.committed.reuse.empty() ||
+                    std::any_of(step.parameters.begin(), step.parameters.end(),
+                                [&](const StepParameter& p) { return p.key == step.committed.reuse; }))
+            << step.name;
+      }
+}
+
 TEST(Preset, RecordedPathIsRelativeToTheSourceTree) {
   // Results record the preset file; committed ones must not name a maintainer's checkout.
   if (std::getenv("LB_PRESET_DIR")) GTEST_SKIP() << "LB_PRESET_DIR moves the named presets";

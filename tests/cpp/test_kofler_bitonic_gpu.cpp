@@ -32,10 +32,13 @@ Check sort_once(const LayoutChoice& choice, std::string_view version, std::size_
   return v->validate(nullptr);
 }
 
+//! Every kind the sort takes: the run-time split of a partition too (no compile-time split).
 const std::vector<LayoutChoice>& bitonic_layouts() {
+  using K = layout::ClusterLayout::Kind;
   static const std::vector<LayoutChoice> all = {
-      {"aos", 0, {}, {}},      {"soa", 0, {}, {}},       {"tiled", 2, {}, {}},      {"tiled", 8, {}, {}},
-      {"tiled", 8192, {}, {}}, {"tiled-ct", 4, {}, {}},  {"tiled-ct", 32, {}, {}},  {"tiled-ct", 256, {}, {}}};
+      {kind::Aos{}},       {kind::Soa{}},      {kind::Tiled{2}},    {kind::Tiled{8}},
+      {kind::Tiled{8192}}, {kind::TiledCt{4}}, {kind::TiledCt{32}}, {kind::TiledCt{256}},
+      {kind::Split{{"key|rest", {{0, 1, 1, 1}, {{K::aos, 1}, {K::tiled, 3}}}}}}};
   return all;
 }
 
@@ -71,7 +74,7 @@ TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (const auto& choice : testing::with_method_layouts(bitonic_layouts(), "bitonic", lb::kofler::kSortFieldNames,
                                                          record_field_bytes<lb::kofler::SortRecord>())) {
-    SCOPED_TRACE(choice.layout + " " + choice.param());
+    SCOPED_TRACE(std::string(choice.name()) + " " + choice.param());
     for (std::size_t n : {std::size_t(1024), std::size_t(8192)}) {
       const Check ok = sort_once(choice, "bitonic", n, SortFault::none);
       EXPECT_TRUE(ok.ok) << n << ": " << ok.message;
@@ -85,7 +88,7 @@ TEST(KoflerBitonicGpu, EveryLayoutSortsExactlyAndASkippedPassFails) {
 
 TEST(KoflerBitonicGpu, CubRadixSortsAndAPayloadLeftInPlaceFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice soa{"soa", 0, {}, {}};
+  const LayoutChoice soa{kind::Soa{}};
   const Check ok = sort_once(soa, "cub-radix", 1u << 16, SortFault::none);
   EXPECT_TRUE(ok.ok) << ok.message;
   const Check bad = sort_once(soa, "cub-radix", 1u << 16, SortFault::skip_pass);
@@ -95,7 +98,7 @@ TEST(KoflerBitonicGpu, CubRadixSortsAndAPayloadLeftInPlaceFails) {
 
 TEST(KoflerBitonicGpu, CubMergeSortsAndAHalfSortFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice aos{"aos", 0, {}, {}};
+  const LayoutChoice aos{kind::Aos{}};
   const Check ok = sort_once(aos, "cub-merge", 1u << 16, SortFault::none);
   EXPECT_TRUE(ok.ok) << ok.message;
   EXPECT_FALSE(sort_once(aos, "cub-merge", 1u << 16, SortFault::skip_pass).ok);
@@ -103,7 +106,7 @@ TEST(KoflerBitonicGpu, CubMergeSortsAndAHalfSortFails) {
 
 TEST(KoflerBitonicGpu, AnOutputLeftPoisonedFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  EXPECT_FALSE(sort_once({"soa", 0, {}, {}}, "bitonic", 2048, SortFault::none, false).ok);
+  EXPECT_FALSE(sort_once({kind::Soa{}}, "bitonic", 2048, SortFault::none, false).ok);
 }
 
 }  // namespace

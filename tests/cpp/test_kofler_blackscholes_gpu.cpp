@@ -19,20 +19,21 @@ constexpr std::size_t kOptions = 100003;
 TEST(KoflerBlackScholesGpu, EveryLayoutMatchesTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (const auto& choice : testing::with_method_layouts(
-           testing::kofler_layouts(tile_values(lb::kofler::BlackScholesCompileTimeTiles<Tiles>{}), "inputs|outputs", 5, 3),
+           testing::kofler_layouts(lb::kofler::BlackScholesLayouts::compile_time_tiles(), "inputs|outputs", 5, 3),
            "blackscholes", {"S", "X", "T", "call", "put"}, record_field_bytes<lb::kofler::Option>())) {
     auto v = make_black_scholes_variant(choice, kOptions, BlackScholesParams{}, BlackScholesParams{});
     const Check c = testing::validated_run(*v);
-    EXPECT_TRUE(c.ok) << choice.layout << " " << choice.param() << ": " << c.message;
-    EXPECT_EQ(c.counters.at("checked"), 2 * kOptions) << choice.layout;
-    std::printf("%s %s: max error %.3g, worst error / tolerance %.3g\n", choice.layout.c_str(),
+    const std::string layout(choice.name());
+    EXPECT_TRUE(c.ok) << layout << " " << choice.param() << ": " << c.message;
+    EXPECT_EQ(c.counters.at("checked"), 2 * kOptions) << layout;
+    std::printf("%s %s: max error %.3g, worst error / tolerance %.3g\n", layout.c_str(),
                 choice.param().c_str(), c.counters.at("max_abs_err"), c.counters.at("err_over_tolerance"));
   }
 }
 
 TEST(KoflerBlackScholesGpu, ValidationFailsWrongRuns) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice aos{"aos", 0, {}, {}};
+  const LayoutChoice aos{kind::Aos{}};
   const BlackScholesParams right;
   EXPECT_FALSE(testing::validated_run(*make_black_scholes_variant(aos, kOptions, right, right), true).ok);
   for (const BlackScholesParams& wrong : {BlackScholesParams{.volatility = 0.303f}, BlackScholesParams{.riskfree = 0.0202f}})

@@ -28,15 +28,18 @@ Check lavamd_once(const LayoutChoice& choice, int boxes_1d, std::string_view pre
 
 TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
+  using K = layout::ClusterLayout::Kind;
+  // every kind LavaMD takes: the run-time split of a partition too (no compile-time split)
   const std::vector<LayoutChoice> layouts = {
-      {"aos", 0, {}, {}},     {"soa", 0, {}, {}},      {"tiled", 2, {}, {}},     {"tiled", 64, {}, {}},
-      {"tiled", 4096, {}, {}}, {"tiled-ct", 4, {}, {}}, {"tiled-ct", 32, {}, {}}, {"tiled-ct", 128, {}, {}}};
+      {kind::Aos{}},       {kind::Soa{}},      {kind::Tiled{2}},    {kind::Tiled{64}},
+      {kind::Tiled{4096}}, {kind::TiledCt{4}}, {kind::TiledCt{32}}, {kind::TiledCt{128}},
+      {kind::Split{{"v|xyz", {{0, 1, 1, 1}, {{K::aos, 1}, {K::tiled, 3}}}}}}};
   for (const std::string precision : {"float", "double"})
     for (const auto& choice : testing::with_method_layouts(
              layouts, "lavamd", lb::kofler::kLavaFieldNames,
              precision == "float" ? record_field_bytes<lb::kofler::FourVector<float>>()
                                   : record_field_bytes<lb::kofler::FourVector<double>>())) {
-      SCOPED_TRACE(precision + " " + choice.layout + " " + choice.param());
+      SCOPED_TRACE(precision + " " + std::string(choice.name()) + " " + choice.param());
       const Check ok = lavamd_once(choice, 3, precision, LavaFault::none);
       EXPECT_TRUE(ok.ok) << ok.message;
       EXPECT_LE(ok.counters.at("max_rel_err"), ok.counters.at("tolerance"));
@@ -48,8 +51,8 @@ TEST(KoflerLavaMDGpu, EveryLayoutMatchesTheReferenceAndASkippedPartnerFails) {
 
 TEST(KoflerLavaMDGpu, AnOutputLeftPoisonedFails) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  EXPECT_FALSE(lavamd_once({"aos", 0, {}, {}}, 2, "float", LavaFault::none, false).ok);
-  EXPECT_FALSE(lavamd_once({"soa", 0, {}, {}}, 2, "double", LavaFault::none, false).ok);
+  EXPECT_FALSE(lavamd_once({kind::Aos{}}, 2, "float", LavaFault::none, false).ok);
+  EXPECT_FALSE(lavamd_once({kind::Soa{}}, 2, "double", LavaFault::none, false).ok);
 }
 
 }  // namespace

@@ -24,13 +24,14 @@ std::shared_ptr<const NBodyCase> small_case() {
 TEST(KoflerNBodyGpu, EveryLayoutMatchesTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   for (const auto& choice : testing::with_method_layouts(
-           testing::kofler_layouts(tile_values(lb::kofler::NBodyCompileTimeTiles<Tiles>{}), "pos|vel", 2, 1), "nbody",
+           testing::kofler_layouts(lb::kofler::NBodyLayouts::compile_time_tiles(), "pos|vel", 2, 1), "nbody",
            {"pos", "vel"}, record_field_bytes<lb::kofler::Body>())) {
     auto v = make_nbody_variant(choice, small_case());
     const Check c = testing::validated_run(*v);
-    EXPECT_TRUE(c.ok) << choice.layout << " " << choice.param() << ": " << c.message;
-    EXPECT_EQ(c.counters.at("checked"), 4000) << choice.layout;
-    EXPECT_LT(c.counters.at("err_over_tolerance"), 1) << choice.layout;
+    const std::string layout(choice.name());
+    EXPECT_TRUE(c.ok) << layout << " " << choice.param() << ": " << c.message;
+    EXPECT_EQ(c.counters.at("checked"), 4000) << layout;
+    EXPECT_LT(c.counters.at("err_over_tolerance"), 1) << layout;
     // What the test tree chose, for the result's label: 16 B pos and vel tiles of 4 (each
     // field alone: the compiled SoA runs it, as kdlg's pos|vel), the whole 32 B record tiles
     // of 3 (not compiled: the run-time partition).
@@ -38,13 +39,13 @@ TEST(KoflerNBodyGpu, EveryLayoutMatchesTheReference) {
         {"kdlg", "runs_as=soa"},
         {"tiled-tree", "cluster_layouts=tiled-3;runs_as=partition;tree_gpu=any"},
         {"kdlg-tree", "cluster_layouts=tiled-4|tiled-4;runs_as=soa;tree_gpu=any"}};
-    EXPECT_EQ(choice.label, labels.contains(choice.layout) ? labels.at(choice.layout) : "") << choice.layout;
+    EXPECT_EQ(choice.label(), labels.contains(layout) ? labels.at(layout) : "") << layout;
   }
 }
 
 TEST(KoflerNBodyGpu, ValidationFailsWrongRuns) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice soa{"soa", 0, {}, {}};
+  const LayoutChoice soa{kind::Soa{}};
   // No run: the poisoned outputs stay.
   EXPECT_FALSE(testing::validated_run(*make_nbody_variant(soa, small_case()), true).ok);
   // Softening 1.5 eps^2: the kernel run with it, checked against the right reference.

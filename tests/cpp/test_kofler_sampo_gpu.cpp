@@ -37,22 +37,19 @@ layout::FieldPartition mixed() {
   return {{0, 1, 2, 0, 1, 2, 0, 0, 1, 1, 2, 2}, {{K::soa, 1}, {K::tiled, 16}, {K::aos, 1}}};
 }
 
-LayoutChoice choice(std::string layout, std::size_t tile = 0, std::string partition = {},
-                    layout::FieldPartition fields = {}) {
-  return {std::move(layout), tile, std::move(partition), std::move(fields)};
-}
+namespace kind = layout::kind;
 
 std::vector<LayoutChoice> every_kind() {
-  return {choice("aos"), choice("soa"), choice("tiled", 4), choice("tiled", 7), choice("tiled", 32),
-          choice("tiled-ct", 8), choice("tiled-ct", 32), choice("tiled-ct", 128),
+  return {{kind::Aos{}}, {kind::Soa{}}, {kind::Tiled{4}}, {kind::Tiled{7}}, {kind::Tiled{32}},
+          {kind::TiledCt{8}}, {kind::TiledCt{32}}, {kind::TiledCt{128}},
           // the tiles above 12K (one tile holds the whole test population)
-          choice("tiled-ct", 16384), choice("tiled-ct", 32768), choice("tiled-ct", 65536),
-          choice("split", 0, "manual", manual()), choice("split-ct", 0, "manual", manual()),
-          choice("split", 0, "mixed", mixed()), choice("split", 0, "by-kernel", by_kernel()),
-          choice("split-ct", 0, "by-kernel", by_kernel())};
+          {kind::TiledCt{16384}}, {kind::TiledCt{32768}}, {kind::TiledCt{65536}},
+          {kind::Split{{"manual", manual()}}}, {kind::SplitCt{{"manual", manual()}}},
+          {kind::Split{{"mixed", mixed()}}}, {kind::Split{{"by-kernel", by_kernel()}}},
+          {kind::SplitCt{{"by-kernel", by_kernel()}}}};
 }
 
-std::string label(const LayoutChoice& c) { return c.layout + " " + std::to_string(c.tile) + " " + c.param(); }
+std::string label(const LayoutChoice& c) { return std::string(c.name()) + " " + c.param(); }
 
 TEST(SampoGpu, WarmUpFromEggsMatchesTheCpuAgentForAgent) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
@@ -103,7 +100,7 @@ TEST(SampoGpu, TheKdlgClustersTileSweepReproducesTheCpuRun) {
 
 TEST(SampoGpu, ALostFieldWriteOrASkippedRunFailsTheCheck) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  const LayoutChoice kinds[] = {choice("aos"), choice("soa"), choice("split", 0, "manual", manual())};
+  const LayoutChoice kinds[] = {{kind::Aos{}}, {kind::Soa{}}, {kind::Split{{"manual", manual()}}}};
   for (const LayoutChoice& c : kinds) {
     auto v = make_sampo_variant(c, small(), expected(), Fault::drop_hours_in_state_write);
     v->setup(nullptr);

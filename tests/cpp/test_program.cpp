@@ -296,11 +296,11 @@ TEST(KoflerLayouts, SweepTilesArePowersOfTwoUpToTheSizeAndPartitionsAreData) {
     "partitions": {"pos|vel": [["pos"], ["vel"]], "mixed": [{"fields": ["vel"], "layout": "tiled:8"}, ["pos"]]}})");
   const auto c = kofler::layout_choices(p, p.suites, "nbody", 40, {"pos", "vel"}, {}, {"pos|vel", "mixed"});
   std::vector<std::string> names;
-  for (const auto& l : c) names.push_back(l.layout + (l.param().empty() ? "" : "/" + l.param()));
+  for (const auto& l : c) names.push_back(std::string(l.name()) + (l.param().empty() ? "" : "/" + l.param()));
   EXPECT_EQ(names, (std::vector<std::string>{"aos", "soa", "tiled/tile:2", "tiled/tile:4", "tiled/tile:8", "tiled/tile:16",
                                              "tiled/tile:32", "split/partition:mixed", "split-ct/partition:mixed",
                                              "split/partition:pos|vel", "split-ct/partition:pos|vel"}));
-  const auto& mixed = c[7].fields;
+  const auto& mixed = std::get<layout::kind::Split>(c[7].kind).fields;
   EXPECT_EQ(mixed.cluster_of_field, (std::vector<std::size_t>{1, 0}));
   EXPECT_EQ(mixed.clusters[0].kind, layout::ClusterLayout::Kind::tiled);
   EXPECT_EQ(mixed.clusters[0].lanes, 8u);
@@ -326,7 +326,13 @@ TEST(KoflerLayouts, MistakesNameTheProblem) {
             std::string::npos);
   EXPECT_NE(error_of(R"({"layouts": ["split"], "partitions": {"p": [["pos", "mass"]]}})").find("\"mass\" is not a field"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"layouts": ["split-ct"], "partitions": {"p": [["pos"], ["vel"]]}})").find("no compile-time split"),
+  // a program without compile-time splits takes no split-ct; one with others has not this one
+  EXPECT_NE(error_of(R"({"layouts": ["split-ct"], "partitions": {"p": [["pos"], ["vel"]]}})")
+                .find("layout 'split-ct' needs compile-time splits, which this program has not (it takes: aos, soa, "
+                      "tiled, split)"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"layouts": ["split-ct"], "partitions": {"p": [["pos"], ["vel"]]}})", {}, {"q"})
+                .find("partition 'p' has no compile-time split (this program has: q)"),
             std::string::npos);
   EXPECT_NE(error_of(R"({"layouts": ["split"], "partitions": {"p": [{"fields": ["pos", "vel"], "layout": "tiled:0"}]}})")
                 .find("not aos, soa or tiled"),
@@ -346,15 +352,18 @@ struct SplitAB {
   template <class Rec>
   using mapping = layout::SplitMapping<Rec, layout::Cluster<layout::AoS, A>, layout::Cluster<layout::AoS, B>>;
 };
+using TwoFieldLayouts = layout::ProgramLayouts<TwoFields, layout::Tiles<4>, layout::LayoutList<SplitAB>>;
+namespace kind = layout::kind;
 
 TEST(KoflerLayouts, EveryChoiceBuildsItsMappingAndRunTimeEqualsCompileTimeBytes) {
   const Preset p = preset_from(R"({"layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct"],
     "tiles": [4], "compile_time_tiles": [4], "partitions": {"a|b": [["a"], ["b"]]}})");
-  const auto choices = kofler::layout_choices(p, p.suites, "t", 10, {"a", "b"}, {4}, {"a|b"});
+  const auto choices = kofler::layout_choices(p, p.suites, "t", 10, {"a", "b"}, TwoFieldLayouts::compile_time_tiles(),
+                                              TwoFieldLayouts::compile_time_partitions());
   std::map<std::string, std::size_t> first_blob_bytes;
   for (const auto& c : choices)
-    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{}, [&](const auto& m) {
-      first_blob_bytes[c.layout] = m.blob_bytes(0);
+    kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto& m) {
+      first_blob_bytes[std::string(c.name())] = m.blob_bytes(0);
       EXPECT_EQ(m.size(), 10u);
     });
   EXPECT_EQ(first_blob_bytes.at("aos"), 160u);       // {double, float} padded to 16 B
@@ -366,24 +375,28 @@ TEST(KoflerLayouts, EveryChoiceBuildsItsMappingAndRunTimeEqualsCompileTimeBytes)
 }
 
 TEST(KoflerLayouts, AChoiceThatIsUnavailableHereBuildsNoMapping) {
-  kofler::LayoutChoice c{"kdlg-tree", 0, "a|b", {{0, 1}, {{}, {}}}};
-  c.unavailable = "layout 'kdlg-tree' needs a decision tree: give --kofler-tree FILE";
+  kind::KdlgTree k;
+  k.partition = "a|b";
+  k.fields = {{0, 1}, {{}, {}}};
+  k.unavailable = "layout 'kdlg-tree' needs a decision tree: give --kofler-tree FILE";
+  const kofler::LayoutChoice c{k};
   bool built = false;
   try {
-    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{},
-                                    [&](const auto&) { built = true; });
+    kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto&) { built = true; });
     ADD_FAILURE() << "no error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), c.unavailable);
+    EXPECT_EQ(std::string(e.what()), c.unavailable());
   }
   EXPECT_FALSE(built);
 }
 
 TEST(KoflerLayouts, AMethodLayoutRunsAsTheCompiledLayoutItNamesElseOnTheRunTimePartition) {
-  kofler::LayoutChoice c{"kdlg-tree", 0, "a+b", {{0, 0}, {{layout::ClusterLayout::Kind::tiled, 4}}}};
+  kind::KdlgTree k;
+  k.partition = "a+b";
+  k.fields = {{0, 0}, {{layout::ClusterLayout::Kind::tiled, 4}}};
   const auto ran = [&] {
     std::string which = "other";
-    kofler::with_mapping<TwoFields>(c, 10, kofler::Tiles<4>{}, layout::LayoutList<SplitAB>{}, [&](const auto& m) {
+    kofler::with_mapping<TwoFieldLayouts>(kofler::LayoutChoice{k}, 10, [&](const auto& m) {
       using M = std::decay_t<decltype(m)>;
       if constexpr (std::is_same_v<M, layout::AoSoAMapping<TwoFields, 4>>) which = "tiled-ct 4";
       if constexpr (std::is_same_v<M, layout::SoAMapping<TwoFields>>) which = "soa";
@@ -393,14 +406,13 @@ TEST(KoflerLayouts, AMethodLayoutRunsAsTheCompiledLayoutItNamesElseOnTheRunTimeP
     return which;
   };
   EXPECT_EQ(ran(), "partition");  // no compiled layout named (compiled_layout found none)
-  c.runs_as = "tiled-ct";
-  c.tile = 4;
+  k.runs_as = kind::TiledCt{4};
   EXPECT_EQ(ran(), "tiled-ct 4");
-  c.runs_as = "soa";
+  k.runs_as = kind::Soa{};
   EXPECT_EQ(ran(), "soa");
-  c.runs_as = "aos";
+  k.runs_as = kind::Aos{};
   EXPECT_EQ(ran(), "aos");
-  c.unavailable = "needs a tree";  // unavailable wins: nothing is made
+  k.unavailable = "needs a tree";  // unavailable wins: nothing is made
   EXPECT_THROW(ran(), std::invalid_argument);
 }
 }  // namespace

@@ -18,12 +18,12 @@ def gpu():
     require_gpu()
 
 
-# The committed decision trees (results/trees/) are the repository's state, not the tests': a
-# run whose preset reuses a committed tree ({"reuse": 1}, quick) would drop the training suite
-# wherever the fake GPU's name matches one. Every test sees an empty trees folder unless it
-# names its own (LB_TREES_DIR, as test_kofler_tree.py's do); the orchestrator's subprocesses
-# inherit it.
-os.environ.setdefault("LB_TREES_DIR", tempfile.mkdtemp(prefix="lb-no-trees-"))
+# The steps' committed copies (results/trees/: the decision trees) are the repository's state,
+# not the tests': a run whose preset reuses them ({"reuse": 1}, quick) would drop the training
+# suite wherever the fake GPU's name matches one. Every test sees an empty folder of committed
+# copies unless it names its own (LB_COMMITTED_DIR, as test_kofler_tree.py's do); the
+# orchestrator's subprocesses inherit it.
+os.environ.setdefault("LB_COMMITTED_DIR", tempfile.mkdtemp(prefix="lb-no-committed-"))
 
 
 # The figures' PNGs at the figures' own resolution (matplotlib's figure.dpi, 100) instead of

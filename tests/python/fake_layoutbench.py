@@ -48,7 +48,8 @@ option and ignores it. A preset is a name of the preset folder (LB_PRESET_DIR, e
 the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
 them (the binary's `suites --json`, kept equal to it by test_suite_registry.py; a suite it lacks
-has no programs and no steps) and the presets.
+has no programs, steps or inputs, and an input from a suite not named is left out) and the
+presets.
 `plan --json` prints `[{"name", "where": "gpu" | "cpu"}]`, as the real one does.
 `build-info` prints the build block (FAKE_LB_GIT_COMMIT, FAKE_LB_GIT_DIRTY) every context of
 `run` carries as lb.build.
@@ -102,13 +103,22 @@ def fake_time(name):
     return 100.0 if fastest in name else 150.0
 
 
-METHOD_VALUES = ("kdlg/float/partition:pos|vel", "tiled-tree/float", "kdlg-tree/float/partition:pos|vel")
+def _kinds():
+    with open(REGISTRY) as f:
+        return json.load(f)["layouts"]["kinds"]
+
+
+# The Kofler method's values as the binary names them (the kinds with a label, their parameters
+# from the registry's table: a partition) and those the tree chooses.
+METHOD_VALUES = tuple(k["name"] + "/float" + "".join(f"/{p}:pos|vel" for p in k["params"])
+                      for k in _kinds() if k["label"])
+TREE_LAYOUTS = tuple(k["name"] for k in _kinds() if k["tree"])
 
 
 def needs_tree(name, options):
     """The binary's failure of a tree's value made without --kofler-tree (None: it runs)."""
     layout = name.split("/")[3]
-    if name.startswith("kofler/") and layout in ("tiled-tree", "kdlg-tree") and "kofler-tree" not in options:
+    if name.startswith("kofler/") and layout in TREE_LAYOUTS and "kofler-tree" not in options:
         return (f"layout '{layout}' needs a decision tree: give --kofler-tree FILE (make reproduce trains "
                 "one: suite kofler-tree, docs/kofler-tree.md)")
     return None
@@ -301,9 +311,16 @@ def visible_devices():
 
 def registry():
     with open(REGISTRY) as f:
-        known = {s["name"]: s for s in json.load(f)["suites"]}
-    suites = [known.get(name, {"name": name, "section": "programs", "programs": [], "steps": []})
+        fixture = json.load(f)
+    known = {s["name"]: s for s in fixture["suites"]}
+    suites = [known.get(name, {"name": name, "section": "programs", "programs": [], "steps": [],
+                               "inputs": []})
               for name in os.environ.get("FAKE_LB_SUITES", "idw").split(",")]
+    # An input from a suite not listed goes with it, as in a binary without that suite.
+    listed = [s["name"] for s in suites]
+    suites = [dict(s, inputs=[i for i in s.get("inputs", []) if "from" not in i
+                              or i["from"]["suite"] in listed[:listed.index(s["name"])]])
+              for s in suites]
     presets = []
     for name in sorted(e[:-len(".json")] for e in os.listdir(PRESET_DIR) if e.endswith(".json")):
         path = os.path.join(PRESET_DIR, name + ".json")
@@ -311,7 +328,7 @@ def registry():
             document = json.load(f)
         presets.append({"name": name, "file": path,
                         "description": document.get("description", "")})
-    return {"suites": suites, "presets": presets}
+    return {"suites": suites, "presets": presets, "layouts": fixture["layouts"]}
 
 
 def krige(options):

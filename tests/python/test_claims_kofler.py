@@ -33,15 +33,18 @@ def kofler_scope(times):
         for precision in precisions:
             for size in sizes:
                 variants = [("aos", None), ("soa", None)]
-                variants += [("tiled", t) for t in TILES if t < size]
-                # SAMPO's compiled tiles (the tiles-above-12K claim compares them with SoA)
-                variants += [("tiled-ct", t) for t in TILES if t < size and app == "sampo"]
-                variants += [("split", SPLIT[app])] if app in SPLIT else []
+                # the run-time sweep and the compiled tiles and partitions (the claims'
+                # layouts: the same code as AoS's and SoA's)
+                variants += [(layout, t) for t in TILES if t < size
+                             for layout in ("tiled", "tiled-ct")]
+                variants += [(layout, SPLIT[app]) for layout in ("split", "split-ct")
+                             if app in SPLIT]
                 for layout, knob in variants:
                     time_s = times(app, precision, size, layout, knob)
                     if time_s is None:
                         continue
-                    key = {"tiled": "tile", "tiled-ct": "tile", "split": "partition"}.get(layout)
+                    key = {"tiled": "tile", "tiled-ct": "tile", "split": "partition",
+                           "split-ct": "partition"}.get(layout)
                     tail = f"/{key}:{knob}" if key else ""
                     rows.append(bench(f"kofler/{app}/{version}/{layout}/{precision}{tail}"
                                       f"/size:{size}", time_s))
@@ -53,11 +56,11 @@ def verdict(claim_id, times):
 
 
 def layouts(aos=2.5, soa=1.0, tiled=1.2, split=1.3, special=None, tiled_ct=None):
-    """A time model: each layout's time (compiled tiles as run-time ones unless `tiled_ct`),
-    `special[(app, layout, knob)]` (or with the precision: `(app, precision, layout, knob)`)
-    overriding one variant's."""
+    """A time model: each layout's time (compiled tiles and partitions as run-time ones
+    unless `tiled_ct`), `special[(app, layout, knob)]` (or with the precision: `(app,
+    precision, layout, knob)`) overriding one variant's."""
     special = special or {}
-    base = {"aos": aos, "soa": soa, "tiled": tiled, "split": split,
+    base = {"aos": aos, "soa": soa, "tiled": tiled, "split": split, "split-ct": split,
             "tiled-ct": tiled if tiled_ct is None else tiled_ct}
 
     def times(app, precision, size, layout, knob):
@@ -118,8 +121,9 @@ def span_model(aos_at_small=1.6):
     def times(app, precision, size, layout, knob):
         if layout == "aos":
             return aos_at_small if size == 32000 else 1.6
-        # split: not one cluster; the compiled tiles are not run here (None)
-        return {"soa": 1.0, "tiled": 1.3, "split": 0.5}.get(layout)
+        # split: not one cluster
+        return {"soa": 1.0, "tiled": 1.3, "tiled-ct": 1.3, "split": 0.5,
+                "split-ct": 0.5}.get(layout)
     return times
 
 
@@ -139,10 +143,19 @@ def test_a_span_off_by_far_at_one_size_fails_the_claim():
 
 def test_an_errored_point_of_the_space_is_not_measured():
     scope = kofler_scope(span_model())
-    broken = tuple(b if b.name != "kofler/sampo/gpu/tiled/mixed/tile:256/size:32000" else
+    broken = tuple(b if b.name != "kofler/sampo/gpu/tiled-ct/mixed/tile:256/size:32000" else
                    replace(b, error="validation failed", time_s=None) for b in scope.benchmarks)
     result = evaluate_claim(claim(SPAN), Scope(broken, {}, {}))
-    assert result.verdict == NOT_MEASURED and "errored: kofler/sampo/gpu/tiled" in result.note
+    assert result.verdict == NOT_MEASURED and "errored: kofler/sampo/gpu/tiled-ct" in result.note
+
+
+def test_a_space_without_its_compiled_tiles_is_not_measured():
+    """The span over AoS and SoA alone is no span of the space."""
+    scope = kofler_scope(span_model())
+    without = tuple(b for b in scope.benchmarks if b.layout != "tiled-ct")
+    result = evaluate_claim(claim(SPAN), Scope(without, {}, {}))
+    assert result.verdict == NOT_MEASURED
+    assert "absent: sampo/gpu/tiled-ct at size 32000" in result.note
 
 
 # --- l.197: SoA much faster on every program -------------------------------------------------
@@ -172,19 +185,19 @@ SOME = "soa-not-the-best-in-some-cases"
 
 
 def test_soa_beaten_by_one_tile_of_one_program_reproduces():
-    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled", 256): 0.8}))
+    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled-ct", 256): 0.8}))
     assert result.verdict == REPRODUCED
     assert "the best decides ('some') (8 not reproduced, 1 reproduced)" in result.note
 
 
 def test_soa_beaten_by_one_partition_reproduces():
-    assert verdict(SOME, layouts(tiled=1.2, special={("sampo", "split", "manual"): 0.8})).verdict \
-        == REPRODUCED
+    result = verdict(SOME, layouts(tiled=1.2, special={("sampo", "split-ct", "manual"): 0.8}))
+    assert result.verdict == REPRODUCED
 
 
 def test_soa_the_fastest_everywhere_fails_the_claim():
     """The one part that held, reversed: no case left where SoA misses the maximum."""
-    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled", 256): 1.2}))
+    result = verdict(SOME, layouts(tiled=1.2, special={("bitonic", "tiled-ct", 256): 1.2}))
     assert result.verdict == NOT_REPRODUCED
     assert "(9 not reproduced)" in result.note
 
@@ -197,7 +210,7 @@ USUALLY = "tiled-usually-equal-or-better-than-soa"
 def slower_tiles(count):
     """The best tile of the first `count` parts 1.2x SoA (beyond 'no notable gain'), the
     others' best tile equal to SoA."""
-    return {(app, precision, "tiled", t): 1.2 for app, precision, _ in PARTS[:count]
+    return {(app, precision, "tiled-ct", t): 1.2 for app, precision, _ in PARTS[:count]
             for t in TILES}
 
 
@@ -217,7 +230,7 @@ def test_half_of_the_programs_is_not_usually():
 
 def test_inconclusive_parts_that_could_make_the_majority_leave_it_open():
     """3 of 6 reproduced, 1 straddling the edge: with it, a majority; without, a tie."""
-    straddling = {("blackscholes", "float", "tiled", t): 1.04 for t in TILES}  # 1.03-1.05
+    straddling = {("blackscholes", "float", "tiled-ct", t): 1.04 for t in TILES}  # 1.03-1.05
     result = verdict(USUALLY, layouts(tiled=1.0, special=slower_tiles(2) | straddling))
     assert result.verdict == INCONCLUSIVE
 

@@ -1,5 +1,6 @@
 """`layoutbench advise` end to end (docs/advisor.md): N-body's recorded accesses give the
-clusters pos|vel, each laid out as a given tree says; --json is the same as one object; an
+clusters pos|vel, each laid out as a given tree says; every other program (every paper's) is
+advised the same way; --json is the same as one object; an
 unknown program, a bad tree file or a bad --kofler-tree is one line on stderr, exit 2, nothing
 on stdout. The method's layout values in `plan` (the same names with or without a tree) and,
 on a GPU, in `run` (without a tree they fail, with one they carry its choice in their label).
@@ -21,6 +22,13 @@ TREE = {"format": "layoutbench-kofler-tree/1", "gpu": {"name": "Test GPU", "uuid
         "feature": "cluster_bytes", "tile_unit": "records",
         "intervals": [{"from_bytes": 1, "to_bytes": 16, "class": "tiled:64"},
                       {"from_bytes": 17, "to_bytes": None, "class": "soa"}]}
+
+
+# Every recordable program (docs/advisor.md): Kofler's five, then the other papers'.
+PROGRAMS = ["bitonic", "blackscholes", "lavamd", "nbody", "sampo", "idw-naive", "idw-tiled", "kriging",
+            "synthetic", "bfs", "traffic-cars", "traffic-cells"]
+OTHER_RECORDS = {"idw-naive": "point", "idw-tiled": "point", "kriging": "well", "synthetic": "object",
+                 "bfs": "vertex", "traffic-cars": "car", "traffic-cells": "cell"}
 
 
 def run(*args):
@@ -46,6 +54,35 @@ def test_nbody_splits_pos_and_vel_and_the_tree_lays_out_each(tmp_path):
     assert "  kdlg-tree: pos tiled:64 | vel tiled:64\n  tiled-tree: one cluster, sigma 32 B, layout soa\n" in r.stdout
 
 
+def test_help_lists_every_program():
+    r = run("advise", "--help")
+    assert r.returncode == 0, r.stderr
+    assert "the program whose bodies record: " + ", ".join(PROGRAMS) in " ".join(r.stdout.split())
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_every_program_is_advised_with_its_clusters_and_the_trees_choice(tmp_path, program):
+    """The text names the program (and its record, for the other papers'), the problem
+    recorded, a δ row per field, the clusters and, with a tree, each cluster's class; --json
+    is the same advice: its partition is the text's, every field in exactly one cluster."""
+    r = run("advise", "--program", program, "--tree", write_tree(tmp_path))
+    assert r.returncode == 0, r.stderr
+    record = f" (record: {OTHER_RECORDS[program]})" if program in OTHER_RECORDS else ""
+    assert r.stdout.startswith(f"program {program}{record}, recorded at: ")
+    j = run("advise", "--program", program, "--tree", write_tree(tmp_path), "--json")
+    assert j.returncode == 0, j.stderr
+    advice = json.loads(j.stdout)
+    assert advice["program"] == program and advice.get("record") == OTHER_RECORDS.get(program)
+    assert f"clusters (epsilon 128 B): {advice['partition']}\n" in r.stdout
+    names = [f["name"] for f in advice["fields"]]
+    assert sorted(f for c in advice["clusters"] for f in c["fields"]) == sorted(names)
+    assert len(advice["delta"]) == len(names)
+    for c in advice["clusters"]:
+        assert c["layout"] == ("tiled:64" if c["bytes"] <= 16 else "soa")  # TREE's intervals
+        assert f"  {'+'.join(c['fields'])}: sigma {c['bytes']} B, diameter {c['diameter']}, layout {c['layout']}\n" \
+            in r.stdout
+
+
 def test_json_is_the_same_advice(tmp_path):
     r = run("advise", "--program", "nbody", "--tree", write_tree(tmp_path), "--json")
     assert r.returncode == 0, r.stderr
@@ -65,7 +102,7 @@ def test_a_larger_epsilon_joins_what_128_bytes_kept_apart():
 
 @pytest.mark.parametrize("args, problem", [
     (["advise", "--program", "nope"], "layoutbench: error: no recorded bodies for program 'nope'; recordable: "
-                                      "bitonic, blackscholes, lavamd, nbody, sampo"),
+                                      + ", ".join(PROGRAMS)),
     (["advise", "--program", "nbody", "--tree", "{tree}"],
      "layoutbench: error: {tree}: interval 2: from_bytes 18 leaves a gap after the previous interval, which ends at 16"),
     (["plan", "--suite", "kofler", "--preset", "paper", "--kofler-tree", "{tree}"],

@@ -261,6 +261,16 @@ def test_an_empty_value_is_refused_not_read_as_the_option_left_out(tmp_path, arg
     assert r.stdout == "" and not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("command", ["plan", "run"])
+def test_an_input_the_suite_does_not_take_is_refused_not_ignored(tmp_path, command):
+    """A suite declares the inputs it reads (--kofler-tree: the kofler suite's); given to
+    another suite, the file would be ignored, so it is an error before anything is read."""
+    args = ["--journal", tmp_path / "j.jsonl"] if command == "run" else []
+    r = run(command, "--suite", "idw", "--preset", "quick", *args, "--kofler-tree", "/dev/zero")
+    assert_one_error(r, "--kofler-tree: suite idw takes no such input")
+    assert r.stdout == "" and not list(tmp_path.iterdir())
+
+
 def test_a_tree_tile_out_of_range_is_refused_as_the_file_is_read(tmp_path):
     tree = tmp_path / "tree.json"
     tree.write_text('{"format": "layoutbench-kofler-tree/1", "gpu": {"name": "g", "uuid": "u"},\n'

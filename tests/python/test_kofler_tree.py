@@ -1,5 +1,6 @@
-"""Kofler's per-GPU decision tree (plots/kofler_tree.py, harness/orchestrator/trees.py): the
-training patterns (fastest + less than 1 % slower), the fit on a results file with a known
+"""Kofler's per-GPU decision tree (plots/kofler_tree.py; the registry's fit step of suite
+kofler-tree and the kofler suite's tree input, which harness/orchestrator/inputs.py follows):
+the training patterns (fastest + less than 1 % slower), the fit on a results file with a known
 answer, the JSON format, where a run finds a GPU's tree, its figure, and the orchestrator's
 fit step and --kofler-tree pass-through against the fake binary."""
 import json
@@ -20,7 +21,17 @@ from tests.python.report_checks import load_fixture_generator
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "harness"))  # harness/run.py's parts, as run.py finds them
-from orchestrator import trees  # noqa: E402
+from orchestrator.binary import Registry  # noqa: E402
+from orchestrator.inputs import COMMITTED_DIR_ENV, input_args, suite_inputs  # noqa: E402
+
+# The registry the binary prints (tests/python/fixtures/registry.json, kept equal to it by
+# test_suite_registry.py): the kofler suite takes the fit's tree as its input "kofler-tree".
+_SUITES = json.loads((Path(__file__).with_name("fixtures") / "registry.json").read_text())["suites"]
+REGISTRY = Registry([s["name"] for s in _SUITES], {s["name"]: s["steps"] for s in _SUITES}, {},
+                    {s["name"]: s["inputs"] for s in _SUITES})
+INPUTS = suite_inputs(REGISTRY)
+(TREE_INPUT,) = INPUTS["kofler"]
+TREES = TREE_INPUT.source  # the fit step's output "tree"
 
 fixture = load_fixture_generator("kofler_tree")
 try:
@@ -122,7 +133,7 @@ def test_tree_json_has_the_agreed_format(tmp_path):
     assert set(tree["sklearn"]) == {"version", "params", "text"}
     assert "cluster_bytes <= 18.00" in tree["sklearn"]["text"]  # half-way, placed at 16
     kofler_tree.check_tree(tree, out)  # what a reader checks
-    assert trees.read_tree(out) == tree
+    assert TREES.read(out) == tree  # what the orchestrator takes for a tree
 
 
 def test_a_tree_with_a_gap_or_an_unknown_class_is_refused():
@@ -156,11 +167,19 @@ def test_fit_on_other_results_is_one_message(tmp_path, capsys):
     assert "not results of the kofler-tree suite" in capsys.readouterr().err
 
 
-# ------------------------------------------------------------------------------ find_tree
+# ------------------------------------------------------------------------------ find the tree
+
+def test_the_kofler_suite_takes_the_fits_tree_and_trees_are_committed_in_results_trees():
+    assert (TREE_INPUT.name, TREES.suite, TREES.step["name"], TREES.output) == (
+        "kofler-tree", kofler_tree.SUITE, "fit", "tree")
+    assert TREES.committed == {"folder": "results/trees", "format": kofler_tree.FORMAT,
+                               "reuse": "reuse"}
+    assert kofler_tree.tree_path(Path("run"), 3) == TREES.own(Path("run"), 3)
+
 
 def tree_file(path, name, uuid, cls="soa"):
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"format": trees.TREE_FORMAT, "gpu": {"name": name, "uuid": uuid},
+    path.write_text(json.dumps({"format": kofler_tree.FORMAT, "gpu": {"name": name, "uuid": uuid},
                                 "intervals": [{"from_bytes": 1, "to_bytes": None, "class": cls}]}))
     return path
 
@@ -169,27 +188,29 @@ def test_find_tree_takes_the_runs_own_then_committed_by_uuid_then_by_name(tmp_pa
     run, committed = tmp_path / "run", tmp_path / "trees"
     run.mkdir()
     name, uuid = "NVIDIA H100 80GB HBM3", "GPU-1234"
-    assert trees.find_tree(run, name, uuid, committed) is None
+    assert TREES.find(run, name, uuid, committed) is None
     by_name = tree_file(committed / "nvidia-h100-80gb-hbm3.json", name, "GPU-other")
-    assert trees.find_tree(run, name, uuid, committed) == by_name
+    assert TREES.find(run, name, uuid, committed) == by_name
     by_uuid = tree_file(committed / "my-lab-h100.json", "renamed", uuid)
-    assert trees.find_tree(run, name, uuid, committed) == by_uuid
+    assert TREES.find(run, name, uuid, committed) == by_uuid
     tree_file(run / "kofler-tree" / "tree.gpu0.json", name, "GPU-another-card")  # not this GPU
-    assert trees.find_tree(run, name, uuid, committed) == by_uuid
+    assert TREES.find(run, name, uuid, committed) == by_uuid
     own = tree_file(run / "kofler-tree" / "tree.gpu1.json", name, uuid)
-    assert trees.find_tree(run, name, uuid, committed) == own
+    assert TREES.find(run, name, uuid, committed) == own
     (run / "kofler-tree" / "tree.gpu1.json").write_text("{not json")  # unreadable: not a tree
-    assert trees.find_tree(run, name, uuid, committed) == by_uuid
+    assert TREES.find(run, name, uuid, committed) == by_uuid
+    (run / "kofler-tree" / "tree.gpu1.json").write_text(json.dumps(
+        {"format": "another/1", "gpu": {"name": name, "uuid": uuid}}))  # not of the format
+    assert TREES.find(run, name, uuid, committed) == by_uuid
 
 
-def test_kofler_tree_args_only_for_the_kofler_suite_and_only_with_a_tree(tmp_path):
+def test_kofler_tree_args_only_for_the_kofler_suite_and_only_with_a_tree(tmp_path, monkeypatch):
     committed = tmp_path / "trees"
-    assert trees.kofler_tree_args("kofler", tmp_path, "GPU X", "GPU-x", committed) == []
+    monkeypatch.setenv(COMMITTED_DIR_ENV, str(committed))
+    assert input_args(INPUTS["kofler"], tmp_path, "GPU X", "GPU-x") == []
     path = tree_file(committed / "gpu-x.json", "GPU X", "GPU-y")
-    assert trees.kofler_tree_args("kofler", tmp_path, "GPU X", "GPU-x", committed) == [
-        "--kofler-tree", str(path)]
-    assert trees.kofler_tree_args("kofler-tree", tmp_path, "GPU X", "GPU-x", committed) == []
-    assert trees.kofler_tree_args("idw", tmp_path, "GPU X", "GPU-x", committed) == []
+    assert input_args(INPUTS["kofler"], tmp_path, "GPU X", "GPU-x") == ["--kofler-tree", str(path)]
+    assert [suite for suite, inputs in INPUTS.items() if inputs] == ["kofler"]
 
 
 # ------------------------------------------------------------------------------ figure
@@ -232,7 +253,7 @@ def orchestrate(tmp_path, preset_text, *args, **env):
                    if not k.startswith("FAKE_LB_") and k != "CUDA_VISIBLE_DEVICES"}
     environment.update(FAKE_LB_CALLS=str(calls), FAKE_LB_SUITES="kofler-tree,kofler",
                        LB_PRESET_DIR=str(Path(__file__).with_name("fixtures") / "presets"),
-                       LB_TREES_DIR=str(tmp_path / "trees"), **env)
+                       LB_COMMITTED_DIR=str(tmp_path / "trees"), **env)
     result = subprocess.run([sys.executable, str(REPO / "harness" / "run.py"), "--bin", str(binary),
                              "--results-root", str(tmp_path / "runs"), "--preset", str(preset),
                              "--no-figures", *args], env=environment, capture_output=True,
@@ -271,7 +292,7 @@ def test_quick_reuses_a_committed_tree_and_skips_training(tmp_path):
                           "NVIDIA H100 80GB HBM3", "GPU-elsewhere")
     result, runs = orchestrate(tmp_path, tree_preset(1))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "[gpu 0] kofler-tree: training skipped: the committed tree" in result.stdout
+    assert "[gpu 0] kofler-tree: skipped: the committed tree" in result.stdout
     assert [suite_of(r) for r in runs] == ["kofler"]
     assert runs[0][runs[0].index("--kofler-tree") + 1] == str(committed)
 

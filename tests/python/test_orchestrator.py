@@ -692,6 +692,36 @@ def test_kriging_model_is_made_on_each_device_after_its_suites(work, tmp_path):
     assert "warning" not in result.stderr
 
 
+def test_the_registrys_steps_run_in_order_with_their_files(work, tmp_path):
+    """Kriging's model and the decision tree's fit, both from the registry: the fit right
+    after kofler-tree, kofler given that tree, the model after every suite; the summary names
+    each step's files, the Python step's first."""
+    repo = tmp_path / "repo"
+    copy_orchestrator(repo)
+    (repo / "plots").mkdir()
+    (repo / "plots" / "__init__.py").write_text("")
+    (repo / "plots" / "kofler_tree.py").write_text(FAKE_FIT)
+    preset = tmp_path / "steps.json"
+    preset.write_text('{"suites": {"kriging": {"model": {"scale": 2, "experiment": 6}},\n'
+                      ' "kofler-tree": {"fit": {"reuse": 0}}, "kofler": {}}}\n')
+    result = work.run("--preset", str(preset), script=repo / "harness" / "run.py",
+                      suites="kriging,kofler-tree,kofler")
+    assert result.returncode == 0, result.stdout + result.stderr
+    run_dir = work.the_run_dir().resolve()
+    calls = [c["argv"] for c in map(json.loads, work.calls.read_text().splitlines())
+             if c["argv"][0] in ("run", "krige")]
+    tree = run_dir / "kofler-tree" / "tree.gpu0.json"
+    assert [a[a.index("--suite") + 1] if a[0] == "run" else a[0] for a in calls] == [
+        "kriging", "kofler-tree", "kofler", "krige"]
+    assert "--kofler-tree" not in calls[0] + calls[1]
+    assert calls[2][calls[2].index("--kofler-tree") + 1] == str(tree)
+    assert json.loads(tree.read_text())["gpu"]["uuid"] == "GPU-fake-0"
+    assert all(p.exists() for p in model_files(run_dir, 0))
+    summary = result.stdout[result.stdout.index("summary"):]
+    assert 0 <= summary.index("kofler-tree fit gpu0: tree.gpu0.json") < summary.index(
+        "kriging model gpu0 (scale 2, experiment 6): kriging-model.gpu0.csv, kriging-wells.gpu0.csv")
+
+
 def test_kriging_model_is_kept_on_resume_and_made_again_when_a_file_is_missing(work, tmp_path):
     preset = model_preset(tmp_path)
     assert work.run("--preset", str(preset), "--suites", "kriging", suites="kriging").returncode == 0
@@ -796,10 +826,11 @@ def test_unknown_preset_names_the_presets_of_the_registry(work):
     assert "unknown preset 'nosuch': use paper, quick or the path of a preset file" in result.stderr
 
 
-def registry_with_steps(work, tmp_path, steps):
-    """The fake binary's registry with `steps` as suite idw's artifact steps."""
-    registry = {"suites": [{"name": "idw", "section": "one_program", "programs": [],
-                            "steps": steps}],
+def registry_with_steps(work, tmp_path, steps, suites=None):
+    """The fake binary's registry with `steps` as suite idw's artifact steps (or `suites`,
+    each {name, steps[, inputs]}, as its suites)."""
+    suites = suites or [{"name": "idw", "steps": steps}]
+    registry = {"suites": [{"section": "one_program", "programs": [], **suite} for suite in suites],
                 "presets": [{"name": "quick", "file": str(work.preset_dir / "quick.json")}]}
     (tmp_path / "registry.json").write_text(json.dumps(registry))
     work.bin.write_text(f'#!/bin/sh\n[ "$1" = suites ] && exec cat "{tmp_path}/registry.json"\n'
@@ -839,6 +870,69 @@ def test_a_suite_with_a_step_of_its_own_needs_no_python_change(work, tmp_path):
     assert frame.read_text().startswith("x,y,surface0,surface1\n")
     assert krige_calls(work)[0]["argv"][1:] == ["--scale", "3", "--experiment", "2", "--device",
                                                  "gpu", "--out", str(frame)]
+
+
+# A Python step's module in a copied checkout: writes the GPU of the results it read.
+MAKE_MODULE = """import json, pathlib, sys
+args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+gpu = json.loads(pathlib.Path(args["--results"]).read_text())["context"]["lb"]["gpu"]
+out = pathlib.Path(args["--out"])
+out.parent.mkdir(parents=True, exist_ok=True)
+out.write_text(json.dumps({"format": "made/1", "gpu": gpu}))
+"""
+MAKE_STEP = {"name": "make", "preset_key": "make", "command": "make_it", "figure": "the made file",
+             "description": "a suite's own Python step", "outputs": ["made"], "runner": "python",
+             "parameters": [{"key": "reuse", "min": 0, "max": 1}],
+             "argv": ["make_it", "--results", "{results}", "--out", "{out:made}"],
+             "committed": {"folder": "results/made", "format": "made/1", "reuse": "reuse"}}
+TAKES_MADE = [{"name": "made-file", "description": "what alpha's step made",
+               "from": {"suite": "alpha", "step": "make", "output": "made"}}]
+
+
+@pytest.mark.parametrize("reuse", [0, 1])
+def test_a_suite_taking_another_suites_step_output_needs_no_python_change(work, tmp_path,
+                                                                          monkeypatch, reuse):
+    """Suites alpha (a Python step with committed copies) and beta (an input from it) come
+    from the registry alone: the step runs right after alpha, beta's run gets its output made
+    on the same GPU; with "reuse" 1 and a committed copy for the GPU, alpha is left out and
+    beta gets the copy."""
+    repo = tmp_path / "repo"
+    copy_orchestrator(repo)
+    (repo / "make_it.py").write_text(MAKE_MODULE)
+    committed = tmp_path / "committed"
+    committed.mkdir()
+    copy = committed / "nvidia-h100-80gb-hbm3.json"
+    copy.write_text(json.dumps({"format": "made/1", "gpu": {"name": "NVIDIA H100 80GB HBM3"}}))
+    monkeypatch.setenv("LB_COMMITTED_DIR", str(committed))
+    registry_with_steps(work, tmp_path, None, [{"name": "alpha", "steps": [MAKE_STEP]},
+                                               {"name": "beta", "steps": [], "inputs": TAKES_MADE}])
+    preset = tmp_path / "made.json"
+    preset.write_text(f'{{"suites": {{"alpha": {{"make": {{"reuse": {reuse}}}}}, "beta": {{}}}}}}\n')
+    result = work.run("--preset", str(preset), script=repo / "harness" / "run.py",
+                      suites="alpha,beta")
+    assert result.returncode == 0, result.stdout + result.stderr
+    run_dir = work.the_run_dir().resolve()
+    runs = {c["argv"][c["argv"].index("--suite") + 1]: c["argv"] for c in work.run_calls()}
+    made = run_dir / "alpha" / "made.gpu0.json"
+    if reuse:
+        assert list(runs) == ["beta"] and not made.exists()
+        assert (f"[gpu 0] alpha: skipped: the committed made {copy} fits this GPU (the preset's "
+                "make step has reuse 1)") in result.stdout
+        assert runs["beta"][runs["beta"].index("--made-file") + 1] == str(copy)
+    else:
+        assert list(runs) == ["alpha", "beta"] and "--made-file" not in runs["alpha"]
+        assert json.loads(made.read_text())["gpu"]["uuid"] == "GPU-fake-0"
+        assert runs["beta"][runs["beta"].index("--made-file") + 1] == str(made)
+        assert "alpha make gpu0: made.gpu0.json" in result.stdout
+
+
+def test_an_input_from_no_python_step_of_an_earlier_suite_is_one_message_exit_2(work, tmp_path):
+    registry_with_steps(work, tmp_path, None, [{"name": "beta", "steps": [], "inputs": TAKES_MADE},
+                                               {"name": "alpha", "steps": [MAKE_STEP]}])
+    result = work.run("--suites", "beta", suites="alpha,beta")
+    assert result.returncode == 2 and not work.root.exists()
+    assert ("input made-file of suite beta: from names no output made of a Python step make of "
+            "a suite before it") in result.stderr
 
 
 def test_a_binary_older_than_build_info_resumes_with_a_warning(work):

@@ -273,3 +273,23 @@ def test_the_cars_and_controllers_panel_keeps_a_whole_car_path_sweep_readable():
         assert readable.overlapping_ticks(fig) == []
     finally:
         plt.close(fig)
+
+
+def test_the_fig11_table_sets_our_controller_mix_beside_the_papers(monkeypatch):
+    """Issue 35 §5: the network's counts come from the results' counters, each beside the
+    paper's; results without them say so instead of pointing at a log."""
+    from types import SimpleNamespace
+    import plots.inner_traffic as traffic
+    monkeypatch.setattr(traffic, "matches", lambda b, selector: True)
+    counters = {"cells": 8_160_000, "lights": 63_880, "yield_controllers": 51_640,
+                "signal_groups": 267_008}
+    device = SimpleNamespace(label="H200", benchmarks=[
+        SimpleNamespace(counters={"cells": 1}),  # an older run: no mix, skipped
+        SimpleNamespace(counters=counters)])
+    text = traffic.network_mix([(device, {"network": "n"})])
+    assert "51,640 yield controllers (10.78× the paper's)" in text
+    assert "63,880 traffic lights (1.02× the paper's)" in text
+    assert "8,160,000 cells (0.98× the paper's)" in text
+    assert text.startswith("Ours (H200's results): ")
+    old = SimpleNamespace(label="H100", benchmarks=[SimpleNamespace(counters={"cells": 1})])
+    assert "not in these results" in traffic.network_mix([(old, {"network": "n"})])

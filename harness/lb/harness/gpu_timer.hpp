@@ -32,7 +32,7 @@ class GpuTimer {
   double run(benchmark::State& state, const std::string& name, const std::function<void(cudaStream_t)>& launch,
              bool flush_l2 = true, const std::function<void(cudaStream_t)>& before = {});
 
-  //! The same loop for work that times itself (e.g. a kriging experiment whose timed region
+  //! The same loop for work that times itself (e.g. a program whose timed region
   //! includes host work and transfers, measured by its own CUDA events): `timed_run(stream)`
   //! runs one iteration, waits for it and returns its seconds.
   double run_self_timed(benchmark::State& state, const std::string& name,

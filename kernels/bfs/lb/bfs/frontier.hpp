@@ -46,14 +46,15 @@ inline constexpr int kPoison = -0x5A5A5A5A;
 
 //! The kernel body: vertex i, if it is at distance `level`, relaxes its neighbours to
 //! level + 1. Returns whether it changed a distance. Neighbours on other threads may write
-//! the same value at once (a benign race on the GPU; the CPU runs the loop serially).
+//! the same value at once (a benign race on the GPU; the CPU runs the loop serially). Any view
+//! of the vertices: a layout::View, or a recording view (lb/layout/inner_recording.hpp).
 template <class View>
 LB_HD LB_FORCEINLINE bool relax_neighbours(const View& v, std::size_t i, int level) {
   if (v.template get<Distance>(i) != level) return false;
   bool changed = false;
   const std::uint32_t degree = v.template length<Neighbours>(i);
   for (std::uint32_t k = 0; k < degree; ++k) {
-    int& d = v.template get<Distance>(static_cast<std::size_t>(v.template get<Neighbours>(i, k)));
+    auto&& d = v.template get<Distance>(static_cast<std::size_t>(v.template get<Neighbours>(i, k)));
     if (d > level + 1) {
       d = level + 1;
       changed = true;

@@ -1,6 +1,6 @@
 #pragma once
-//! BlackScholes on the GPU, for every mapping of Option the benchmarks dispatch to
-//! (instantiated in blackscholes.cu: a mapping missing there is a link error).
+//! BlackScholes on the GPU, for every mapping of BlackScholesLayouts (the benchmarks' dispatch
+//! reaches those, blackscholes.cu instantiates those).
 
 #include <cuda_runtime_api.h>
 
@@ -8,6 +8,7 @@
 
 #include "lb/kofler/blackscholes.hpp"
 #include "lb/layout/aos.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/split.hpp"
 #include "lb/layout/view.hpp"
 
@@ -23,6 +24,10 @@ struct InputsOutputsSplit {
   using mapping = layout::SplitMapping<Rec, layout::Cluster<layout::AoS, Stock, Strike, Years>,
                                        layout::Cluster<layout::AoS, Call, Put>>;
 };
+
+//! What BlackScholes compiles for Option: its tiles and split besides every run-time mapping.
+using BlackScholesLayouts =
+    layout::ProgramLayouts<Option, BlackScholesCompileTimeTiles<layout::Tiles>, layout::LayoutList<InputsOutputsSplit>>;
 
 //! Draws every option's inputs from params.seed (option_inputs) into the view.
 template <class M>

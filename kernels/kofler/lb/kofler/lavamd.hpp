@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lb/layout/config.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/record.hpp"
 #include "lb/layout/view.hpp"
 
@@ -56,6 +57,11 @@ inline constexpr int kLavaThreads = 128;      // Rodinia's NUMBER_THREADS
 inline constexpr double kLavaAlpha = 0.5;     // Rodinia's par.alpha
 //! The compile-time tiles lavamd.cu instantiates (tiled-ct).
 inline constexpr std::array<std::size_t, 3> kLavaCompileTimeTiles = {4, 32, 128};
+//! What LavaMD compiles for its particle record of T: its tiles besides every run-time mapping
+//! (no compile-time split). lavamd.cu instantiates lavamd_forces for these, float and double.
+template <class T>
+using LavaLayouts =
+    layout::ProgramLayouts<FourVector<T>, decltype(layout::tiles_of<kLavaCompileTimeTiles>()), layout::LayoutList<>>;
 
 //! What one pair costs and how closely a precision must match the double reference.
 template <class T>

@@ -1,6 +1,6 @@
 #pragma once
-//! N-body on the GPU, for every mapping of Body the benchmarks dispatch to (instantiated in
-//! nbody.cu: a mapping missing there is a link error, not a silent fallback).
+//! N-body on the GPU, for every mapping of NBodyLayouts (the benchmarks' dispatch reaches
+//! those, nbody.cu instantiates those).
 
 #include <cuda_runtime_api.h>
 
@@ -9,6 +9,7 @@
 
 #include "lb/kofler/nbody.hpp"
 #include "lb/layout/aos.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/split.hpp"
 #include "lb/layout/view.hpp"
 
@@ -25,6 +26,9 @@ struct PosVelSplit {
   template <class Rec>
   using mapping = layout::SplitMapping<Rec, layout::Cluster<layout::AoS, Pos>, layout::Cluster<layout::AoS, Vel>>;
 };
+
+//! What N-body compiles for Body: its tiles and split besides every run-time mapping.
+using NBodyLayouts = layout::ProgramLayouts<Body, NBodyCompileTimeTiles<layout::Tiles>, layout::LayoutList<PosVelSplit>>;
 
 //! params.steps (>= 1) steps from `initial` (read only), alternating between `scratch` and
 //! `out` so that the last step writes `out`; one kernel launch a step.

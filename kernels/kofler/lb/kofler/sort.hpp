@@ -16,6 +16,7 @@
 #include "lb/kofler/hash.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/config.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/record.hpp"
 #include "lb/layout/soa.hpp"
 #include "lb/layout/view.hpp"
@@ -64,6 +65,10 @@ enum class SortFault {
 inline constexpr std::size_t kSortChunk = 1024;
 //! The compile-time tiles sort.cu instantiates (tiled-ct); a preset naming another is refused.
 inline constexpr std::array<std::size_t, 3> kSortCompileTimeTiles = {4, 32, 256};
+//! What the bitonic sort compiles for SortRecord: its tiles besides every run-time mapping (no
+//! compile-time split). sort.cu instantiates bitonic_sort and sort_fill_input for these.
+using SortLayouts =
+    layout::ProgramLayouts<SortRecord, decltype(layout::tiles_of<kSortCompileTimeTiles>()), layout::LayoutList<>>;
 
 //! Input record i: keys are a bijection of the index (all distinct, so the sorted order is
 //! unique and a check can compare exactly), id = i, weight and value derived from i (exact in

@@ -9,10 +9,13 @@
 //! A (left) depends only on the wells, B (right) on the grid point x*. Matrices are stored
 //! row-major with stride m (compact in the first m^2 entries of a capacity-sized buffer).
 
+#include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "lb/kriging/variogram.hpp"
 #include "lb/layout/config.hpp"
+#include "lb/layout/record.hpp"
 
 namespace lb::kriging {
 
@@ -44,11 +47,40 @@ LB_HD void build_matrix(const T* wx, const T* wy, int n, Covariance<T> cov, T* a
   a[n * (n + 1) + n] = T(0);
 }
 
+//! A well's position, the record whose layout the experiments choose (SoA: x[] and y[] in
+//! experiments 1-4; AoS {x, y} in 5 and 6). The bodies below read it through a view
+//! (`wells.get<WellX>(j)`), so the host runs them under access recording too.
+struct WellX {};
+struct WellY {};
+template <class T>
+using Well = layout::Record<layout::Field<WellX, T>, layout::Field<WellY, T>>;
+
+//! The experiments' two coordinate arrays as a view of wells.
+template <class T>
+struct WellArrays {
+  const T* x;
+  const T* y;
+  template <class Tag>
+  LB_HD LB_FORCEINLINE const T& get(std::size_t j) const {
+    if constexpr (std::is_same_v<Tag, WellX>) return x[j];
+    else return y[j];
+  }
+};
+
+//! B for the grid point (px, py), the wells read through a view.
+template <class Wells, class T>
+LB_HD void build_rhs(const Wells& wells, int n, Covariance<T> cov, T px, T py, T* b) {
+  for (int j = 0; j < n; ++j) {
+    const T x = wells.template get<WellX>(j), y = wells.template get<WellY>(j);
+    b[j] = cov(planar_distance(px, py, x, y));
+  }
+  b[n] = T(1);
+}
+
 //! B for the grid point (px, py).
 template <class T>
 LB_HD void build_rhs(const T* wx, const T* wy, int n, Covariance<T> cov, T px, T py, T* b) {
-  for (int j = 0; j < n; ++j) b[j] = cov(planar_distance(px, py, wx[j], wy[j]));
-  b[n] = T(1);
+  build_rhs(WellArrays<T>{wx, wy}, n, cov, px, py, b);
 }
 
 struct SolveStatus {
@@ -117,23 +149,31 @@ LB_HD SolveStatus solve_in_place(T* a, T* b, int m) {
   return {};
 }
 
-//! Z'(x*) = sum_i lambda_i Z(x_i) for one surface's values.
-template <class T>
-LB_HD LB_FORCEINLINE T combine(const T* lambda, const T* values, int n) {
+//! Z'(x*) = sum_i lambda_i Z(x_i) for one surface's values (a pointer, or what indexes like one).
+template <class T, class Values>
+LB_HD LB_FORCEINLINE T combine(const T* lambda, const Values& values, int n) {
   T sum = T(0);
-  for (int i = 0; i < n; ++i) sum += lambda[i] * values[i];
+  for (int i = 0; i < n; ++i) sum += lambda[i] * T(values[i]);
   return sum;
 }
 
-//! The weights of grid point (px, py) given a prebuilt A (exp. 2 onwards): copies A into the
-//! point's system, builds B, solves; lambda is sys.b[0..n-1].
+//! The weights of grid point (px, py) given a prebuilt A (exp. 2 onwards; a pointer, or what
+//! indexes like one) and the wells as a view: copies A into the point's system, builds B,
+//! solves; lambda is sys.b[0..n-1].
+template <class A, class Wells, class T, int Capacity>
+LB_HD SolveStatus solve_weights(const A& a_prebuilt, const Wells& wells, int n, Covariance<T> cov, T px, T py,
+                                PointSystem<T, Capacity>& sys) {
+  const int m = n + 1;
+  for (int k = 0; k < m * m; ++k) sys.a[k] = a_prebuilt[k];
+  build_rhs(wells, n, cov, px, py, sys.b);
+  return solve_in_place(sys.a, sys.b, m);
+}
+
+//! The same with the wells as the experiments pass them (x[] and y[]).
 template <class T, int Capacity>
 LB_HD SolveStatus solve_weights(const T* a_prebuilt, const T* wx, const T* wy, int n, Covariance<T> cov,
                                 T px, T py, PointSystem<T, Capacity>& sys) {
-  const int m = n + 1;
-  for (int k = 0; k < m * m; ++k) sys.a[k] = a_prebuilt[k];
-  build_rhs(wx, wy, n, cov, px, py, sys.b);
-  return solve_in_place(sys.a, sys.b, m);
+  return solve_weights(a_prebuilt, WellArrays<T>{wx, wy}, n, cov, px, py, sys);
 }
 
 //! The weights of grid point (px, py) building A as well (exp. 1).

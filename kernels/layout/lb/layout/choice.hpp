@@ -1,10 +1,13 @@
 #pragma once
 //! A layout chosen as data: a program's list of layouts read from a JSON object (a preset's),
-//! each a LayoutChoice that choice_mapping.hpp's with_mapping turns into a mapping value.
-//! Every program records its fields by name so the data can give a field partition:
+//! each a LayoutChoice (one value of the kinds below, each its own type) that
+//! choice_mapping.hpp's with_mapping turns into a mapping value by the value's type. The kinds'
+//! names are one table (each kind's `name`, LayoutKind's order), which parses the presets,
+//! names the benchmarks and labels, and is exported to Python through the registry
+//! (layout_table_json). Every program records its fields by name so the data can give a field
+//! partition:
 //!
-//!   "layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct", "kdlg", "tiled-tree", "kdlg-tree",
-//!               "kdlg-tiles"],
+//!   "layouts": [<kind names>]           any the program takes (ProgramKinds)
 //!   "tiles": "sweep" | [2, 4, ...]      run-time tile sizes; "sweep" = powers of two 2 .. size
 //!   "compile_time_tiles": [32, 128]     tiled-ct: only tiles the program instantiates
 //!   "kdlg_tiles": [1, 2, 4, ...]        kdlg-tiles: each KDLG cluster of several fields's tiles
@@ -16,22 +19,17 @@
 //! the run-time PartitionMapping, `split-ct` through the compile-time Split of the same
 //! clusters, which a program provides for the partitions it names.
 //!
-//! The method's layouts (Kofler et al. 2015, docs/advisor.md) are partitions made from the
-//! program's recorded accesses and the GPU's decision tree (MethodSource), each run by the
-//! compiled layout it is where the program compiles one (AoS, SoA, a compile-time tile: the
-//! paper applies its layout at compile time), else by the run-time PartitionMapping: `kdlg` the KDLG clusters each AoS, `tiled-tree` one
-//! cluster of all fields laid out as the tree's class for its bytes, `kdlg-tree` the KDLG
-//! clusters each laid out as the tree's class for its bytes. Their names do not depend on the
-//! tree (so runs on GPUs with different trees pair up): tiled-tree has no parameter, kdlg and
-//! kdlg-tree the KDLG partition's name. Without a tree the tree's values are planned all the
-//! same, each `unavailable`: making one fails with the error naming how to give a tree.
-//!
-//! `kdlg-tiles` sweeps the tiles of the KDLG clusters (the lower map of the paper's Fig. 1):
-//! the KDLG partition, each cluster of several fields tiled with a tile of "kdlg_tiles" (every
-//! combination over those clusters), each cluster of one field SoA; named
-//! partition:<KDLG>/tiles:<t1>,<t2>,... (the clusters of several fields' tiles in the
-//! partition's order). It runs through the run-time PartitionMapping and needs no tree.
+//! The method's values (Kofler et al. 2015, docs/advisor.md: kdlg, tiled-tree, kdlg-tree) are
+//! partitions made from the program's recorded accesses and the GPU's decision tree
+//! (MethodSource), each run by the compiled layout it is where the program compiles one (the
+//! paper applies its layout at compile time), else by the run-time PartitionMapping. Their
+//! names do not depend on the tree (so runs on GPUs with different trees pair up); without a
+//! tree the tree's values are planned all the same, each `unavailable`: making one fails with
+//! the error naming how to give a tree. `kdlg-tiles` sweeps the tiles of the KDLG clusters
+//! and needs no tree.
 
+#include <array>
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -40,6 +38,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -51,43 +50,237 @@ namespace lb::layout {
 
 struct DecisionTree;
 
-//! The method's layout values, in the order read_choices plans them.
-inline constexpr std::string_view kMethodLayouts[] = {"kdlg", "tiled-tree", "kdlg-tree"};
-//! The sweep of the KDLG clusters' tiles, planned after the method's values.
-inline constexpr std::string_view kKdlgTiles = "kdlg-tiles";
 //! The largest run-time tile a preset's "tiles" may name (records): 2^30, above every program's
 //! size (SAMPO's largest population is 2,000,000 agents).
 inline constexpr std::size_t kMaxRuntimeTile = std::size_t{1} << 30;
 
-struct LayoutChoice {
-  std::string layout;          //!< aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree
-  std::size_t tile = 0;        //!< tiled, tiled-ct: records per tile; the method's: runs_as tiled-ct's
-  std::string partition;       //!< split, split-ct: the partition's name; the method's: partition_name's
-  FieldPartition fields = {};  //!< split, split-ct and the method's: the partition as data
-  //! The method's layouts, for the result's label: the tree's made with a tree
-  //! "cluster_layouts=tiled-64|soa;runs_as=<r>;tree_gpu=<the tree's GPU name>" (each
-  //! cluster's cluster_layout_name in the partition's order), kdlg "runs_as=<r>"; <r> is
-  //! runs_as ("tiled-ct-32" for a tile) or "partition" (the run-time mapping). Empty otherwise.
-  std::string label = {};
-  //! Non-empty: why this value cannot be made here (a tree's layout planned without a tree;
-  //! `fields` then holds its clusters, each AoS). Making it fails with this message.
-  std::string unavailable = {};
-  //! The method's layouts whose partition is a layout the program compiles
-  //! (compiled_layout): "aos", "soa" or "tiled-ct" (its tile in `tile`), whose code runs them,
-  //! as the paper applies the chosen layout at compile time. Empty: the run-time
-  //! PartitionMapping runs `fields` (every other partition, and split, kdlg-tiles).
-  std::string runs_as = {};
+// --- The name table (namespace kind) ----------------------------------------------------
+// One value type per kind. Each carries its row of the table: its preset and benchmark
+// `name`, the parameters its benchmark name writes (`param_keys`, the values from values()),
+// the one it sweeps (several values per size), the code that lays it out, and what a program
+// needs to take it. LayoutKind lists the kinds in the order the registry exports them.
 
+//! A benchmark name's parameters, and the words of the method's labels (docs/advisor.md).
+inline constexpr std::string_view kTileParam = "tile", kPartitionParam = "partition", kTilesParam = "tiles";
+inline constexpr std::string_view kClusterLayoutsKey = "cluster_layouts", kRunsAsKey = "runs_as",
+                                  kTreeGpuKey = "tree_gpu";
+//! runs_as of a method value that no compiled layout runs: the run-time PartitionMapping.
+inline constexpr std::string_view kRunsOnPartition = "partition";
+
+//! The code that lays out a kind's records: a compiled mapping, the run-time tile mapping, the
+//! run-time PartitionMapping, or what the method value's runs_as says (compiled_layout).
+enum class MappingCode { compiled, run_time_tiles, run_time_partition, as_runs_as };
+//! What a program must have to take a kind: nothing (every program compiles the run-time
+//! mappings), compile-time tiles, compile-time splits, or its recorded accesses (MethodSource).
+enum class Needs { nothing, compile_time_tiles, compile_time_splits, recorded_accesses };
+
+namespace kind {
+
+struct Aos {
+  static constexpr std::string_view name = "aos";
+  static constexpr std::array<std::string_view, 0> param_keys{};
+  static constexpr std::string_view sweeps{};
+  static constexpr MappingCode code = MappingCode::compiled;
+  static constexpr Needs needs = Needs::nothing;
+  std::array<std::string, 0> values() const { return {}; }
+};
+
+struct Soa {
+  static constexpr std::string_view name = "soa";
+  static constexpr std::array<std::string_view, 0> param_keys{};
+  static constexpr std::string_view sweeps{};
+  static constexpr MappingCode code = MappingCode::compiled;
+  static constexpr Needs needs = Needs::nothing;
+  std::array<std::string, 0> values() const { return {}; }
+};
+
+//! Tiled AoS (AoSoA) of a compile-time tile: one instantiation per tile a program compiles.
+struct TiledCt {
+  static constexpr std::string_view name = "tiled-ct";
+  static constexpr std::array param_keys{kTileParam};
+  static constexpr std::string_view sweeps = kTileParam;
+  static constexpr MappingCode code = MappingCode::compiled;
+  static constexpr Needs needs = Needs::compile_time_tiles;
+  std::size_t tile = 0;  //!< records per tile
+  std::array<std::string, 1> values() const { return {std::to_string(tile)}; }
+};
+
+//! Tiled AoS of a run-time tile: one instantiation serves every tile.
+struct Tiled {
+  static constexpr std::string_view name = "tiled";
+  static constexpr std::array param_keys{kTileParam};
+  static constexpr std::string_view sweeps = kTileParam;
+  static constexpr MappingCode code = MappingCode::run_time_tiles;
+  static constexpr Needs needs = Needs::nothing;
+  using compiled = TiledCt;  //!< the same layout compiled
+  std::size_t tile = 0;      //!< records per tile
+  std::array<std::string, 1> values() const { return {std::to_string(tile)}; }
+};
+
+//! A named partition of the fields into clusters, each with its layout.
+struct PartitionValue {
+  std::string partition;  //!< its name: a preset's, or partition_name's (a+b|c)
+  FieldPartition fields;  //!< the partition as data
+};
+
+//! A preset's partition through a compile-time split the program provides (the same clusters).
+struct SplitCt : PartitionValue {
+  static constexpr std::string_view name = "split-ct";
+  static constexpr std::array param_keys{kPartitionParam};
+  static constexpr std::string_view sweeps = kPartitionParam;
+  static constexpr MappingCode code = MappingCode::compiled;
+  static constexpr Needs needs = Needs::compile_time_splits;
+  std::array<std::string, 1> values() const { return {partition}; }
+};
+
+//! A preset's partition through the run-time PartitionMapping.
+struct Split : PartitionValue {
+  static constexpr std::string_view name = "split";
+  static constexpr std::array param_keys{kPartitionParam};
+  static constexpr std::string_view sweeps = kPartitionParam;
+  static constexpr MappingCode code = MappingCode::run_time_partition;
+  static constexpr Needs needs = Needs::nothing;
+  using compiled = SplitCt;
+  std::array<std::string, 1> values() const { return {partition}; }
+};
+
+//! The method's values (Kofler et al. 2015, docs/advisor.md): a partition from the program's
+//! recorded accesses, run as the compiled layout it is (`runs_as`), else (nullopt) through the
+//! run-time PartitionMapping. Labelled "runs_as=<runs_as_text>".
+struct MethodValue : PartitionValue {
+  static constexpr MappingCode code = MappingCode::as_runs_as;
+  static constexpr Needs needs = Needs::recorded_accesses;
+  std::optional<std::variant<Aos, Soa, TiledCt>> runs_as = std::nullopt;
+};
+
+//! A method value whose clusters' layouts the GPU's decision tree chose. Made without a tree it
+//! is `unavailable` (its clusters AoS): making it fails with that message. Labelled
+//! "cluster_layouts=tiled-64|soa;runs_as=<r>;tree_gpu=<the tree's GPU name>".
+struct TreeValue : MethodValue {
+  std::string tree_gpu = {};     //!< the tree's GPU name
+  std::string unavailable = {};  //!< non-empty: why it cannot be made here
+};
+
+//! The KDLG clusters, each AoS.
+struct Kdlg : MethodValue {
+  static constexpr std::string_view name = "kdlg";
+  static constexpr std::array param_keys{kPartitionParam};
+  static constexpr std::string_view sweeps{};
+  std::array<std::string, 1> values() const { return {partition}; }
+};
+
+//! One cluster of every field, laid out as the tree's class for the record's bytes. Its name
+//! has no partition (the same on every GPU, so runs of different trees pair up).
+struct TiledTree : TreeValue {
+  static constexpr std::string_view name = "tiled-tree";
+  static constexpr std::array<std::string_view, 0> param_keys{};
+  static constexpr std::string_view sweeps{};
+  std::array<std::string, 0> values() const { return {}; }
+};
+
+//! The KDLG clusters, each laid out as the tree's class for its bytes.
+struct KdlgTree : TreeValue {
+  static constexpr std::string_view name = "kdlg-tree";
+  static constexpr std::array param_keys{kPartitionParam};
+  static constexpr std::string_view sweeps{};
+  std::array<std::string, 1> values() const { return {partition}; }
+};
+
+//! The KDLG clusters' tile sweep (the lower map of the paper's Fig. 1): each cluster of several
+//! fields tiled, each of one field SoA, through the run-time PartitionMapping; named
+//! partition:<KDLG>/tiles:<t1>,<t2>,... (the clusters of several fields' tiles, in order).
+struct KdlgTiles : PartitionValue {
+  static constexpr std::string_view name = "kdlg-tiles";
+  static constexpr std::array param_keys{kPartitionParam, kTilesParam};
+  static constexpr std::string_view sweeps = kTilesParam;
+  static constexpr MappingCode code = MappingCode::run_time_partition;
+  static constexpr Needs needs = Needs::recorded_accesses;
+  std::array<std::string, 2> values() const;
+};
+
+}  // namespace kind
+
+//! The compiled layouts a method value may run as (compiled_layout).
+using Compiled = std::variant<kind::Aos, kind::Soa, kind::TiledCt>;
+
+//! Every kind, in the table's order.
+using LayoutKind = std::variant<kind::Aos, kind::Soa, kind::Tiled, kind::TiledCt, kind::Split, kind::SplitCt, kind::Kdlg,
+                                kind::TiledTree, kind::KdlgTree, kind::KdlgTiles>;
+
+//! The table's names, in its order.
+std::vector<std::string_view> kind_names();
+//! The kind named `name`, default valued; unknown: std::invalid_argument "unknown layout
+//! '<name>' (expected one of: aos, soa, ...)".
+LayoutKind parse_kind(std::string_view name);
+
+//! Calls f.template operator()<K>() for every kind K, in the table's order.
+template <class F>
+void for_each_kind(F&& f) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (f.template operator()<std::variant_alternative_t<I, LayoutKind>>(), ...);
+  }(std::make_index_sequence<std::variant_size_v<LayoutKind>>{});
+}
+
+//! A layout chosen as data: one value of the table's kinds.
+struct LayoutChoice {
+  LayoutKind kind;
+
+  //! The kind's name: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree, kdlg-tiles.
+  std::string_view name() const;
   //! The name's parameters after the layout: tile:64 (tiled, tiled-ct); partition:pos|vel
-  //! (split, split-ct, kdlg, kdlg-tree); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles: the
-  //! tiles of the clusters of several fields, in order); none for aos, soa, tiled-tree.
+  //! (split, split-ct, kdlg, kdlg-tree); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles); none
+  //! for aos, soa, tiled-tree.
   std::vector<std::pair<std::string, std::string>> params() const;
   //! params() as the name writes them, '/'-joined ("tile:64"; empty for aos/soa).
   std::string param() const;
+  //! The method's values' label (MethodValue, TreeValue); empty otherwise and for a tree's
+  //! value made without a tree.
+  std::string label() const;
+  //! Non-empty: why this value cannot be made here (a tree's value planned without a tree).
+  std::string unavailable() const;
+  //! Whether the value is of kind K.
+  template <class K>
+  bool is() const {
+    return std::holds_alternative<K>(kind);
+  }
 };
 
-//! Whether `layout` runs through the run-time PartitionMapping (split and the method's).
-bool runs_on_partition(std::string_view layout);
+//! What a program compiles, from which the kinds it takes follow (Needs): its compile-time
+//! tiles and splits, and whether it has recorded accesses for the method.
+struct ProgramKinds {
+  std::vector<std::size_t> compile_time_tiles;
+  std::vector<std::string> compile_time_partitions;
+  bool recorded = true;
+
+  //! Whether the program takes kind K.
+  template <class K>
+  bool takes() const {
+    switch (K::needs) {
+      case Needs::nothing: return true;
+      case Needs::compile_time_tiles: return !compile_time_tiles.empty();
+      case Needs::compile_time_splits: return !compile_time_partitions.empty();
+      case Needs::recorded_accesses: return recorded;
+    }
+    return false;
+  }
+  //! The names of the kinds it takes, in the table's order.
+  std::vector<std::string> taken() const;
+  //! "" where it takes the kind named `name`; else why not: "unknown layout '<name>' (expected
+  //! one of: <the table>)", or "layout '<name>' needs <what>, which this program has not (it
+  //! takes: <taken>)". A preset's "layouts" gets this error (read_choices, a program's axis).
+  std::string refusal(std::string_view name) const;
+};
+
+//! The table as the registry exports it (layoutbench suites --json, "layouts"): each kind's
+//! name, params, sweeps, code, needs, compile-time twin ("compiled"), whether the tree chooses
+//! it and its label's keys; the kinds a cluster of a partition may be laid out as
+//! ("cluster_layouts": "aos", "soa", "tiled" written "tiled-<t>"), those a method value may run
+//! as ("runs_as": "aos", "soa", "tiled-ct" written "tiled-ct-<t>") and kRunsOnPartition.
+nlohmann::json layout_table_json();
+
+//! What a method value runs as, as its label writes it: "aos", "soa", "tiled-ct-32", or
+//! kRunsOnPartition.
+std::string runs_as_text(const std::optional<Compiled>& runs_as);
 
 //! A cluster layout as data gives it: "aos", "soa", "tiled:<t>" (t ≥ 1); nullopt otherwise.
 std::optional<ClusterLayout> parse_cluster_layout(std::string_view text);
@@ -112,27 +305,33 @@ struct MethodSource {
 //! "layout '<layout>' needs a decision tree: <hint>".
 std::string needs_tree_message(std::string_view layout, std::string_view hint);
 
-//! The method's layout `layout` (one of kMethodLayouts) from the KDLG partition `p` of a
-//! record with fields `names` of `bytes` bytes each, with the tree's classes for the tree's
-//! layouts. Exactly: kdlg = p's clusters, each AoS; tiled-tree = one cluster of every field,
-//! of the tree's class for the record's bytes; kdlg-tree = p's clusters, each of the tree's
-//! class for its bytes, and `label` what the tree chose. Each runs as the compiled layout its
-//! partition is, if any (compiled_layout over the program's `compile_time_tiles`; runs_as and
-//! the label say which). A tree's layout without a tree (`tree` null) is `unavailable` with
-//! needs_tree_message(layout, tree_hint), its clusters AoS.
-LayoutChoice method_choice(std::string_view layout, const KdlgPartition& p, const std::vector<std::string>& names,
-                           const std::vector<std::size_t>& bytes, const DecisionTree* tree,
-                           std::string_view tree_hint = "give a decision tree",
-                           const std::vector<std::size_t>& compile_time_tiles = {});
+//! The method's value of kind K (Kdlg, TiledTree or KdlgTree) from the KDLG partition `p` of
+//! a record with fields `names` of `bytes` bytes each, with the tree's classes for the tree's
+//! values. Exactly: Kdlg = p's clusters, each AoS; TiledTree = one cluster of every field, of
+//! the tree's class for the record's bytes; KdlgTree = p's clusters, each of the tree's class
+//! for its bytes. Each runs as the compiled layout its partition is, if any (compiled_layout
+//! over the program's `compile_time_tiles`). A tree's value without a tree (`tree` null) is
+//! `unavailable` with needs_tree_message(K::name, tree_hint), its clusters AoS.
+template <class K>
+  requires std::derived_from<K, kind::MethodValue>
+K method_value(const KdlgPartition& p, const std::vector<std::string>& names, const std::vector<std::size_t>& bytes,
+               const DecisionTree* tree, std::string_view tree_hint = "give a decision tree",
+               const std::vector<std::size_t>& compile_time_tiles = {});
+
+//! Every method value (method_value of each kind derived from kind::MethodValue, in the table's order).
+std::vector<LayoutChoice> method_choices(const KdlgPartition& p, const std::vector<std::string>& names,
+                                         const std::vector<std::size_t>& bytes, const DecisionTree* tree,
+                                         std::string_view tree_hint = "give a decision tree",
+                                         const std::vector<std::size_t>& compile_time_tiles = {});
 
 //! The compile-time layout whose code lays out a partition's fields at the addresses the
 //! partition gives them, among those every program compiles (AoS, SoA) and its tiles
-//! `compile_time_tiles`: "soa" when every field is alone (a cluster of one field, whatever its
-//! layout, holds record i at i · its bytes) or in a SoA cluster; "aos" for one AoS cluster of
-//! every field (or tiled with one record per tile); "tiled-ct" with the tile for one tiled
-//! cluster of every field whose tile is compiled. nullopt otherwise: several clusters, one of
-//! several fields not SoA, or a tile not compiled (the run-time PartitionMapping runs those).
-std::optional<LayoutChoice> compiled_layout(const FieldPartition& p, const std::vector<std::size_t>& compile_time_tiles);
+//! `compile_time_tiles`: Soa when every field is alone (a cluster of one field, whatever its
+//! layout, holds record i at i · its bytes) or in a SoA cluster; Aos for one AoS cluster of
+//! every field (or tiled with one record per tile); TiledCt for one tiled cluster of every
+//! field whose tile is compiled. nullopt otherwise: several clusters, one of several fields
+//! not SoA, or a tile not compiled (the run-time PartitionMapping runs those).
+std::optional<Compiled> compiled_layout(const FieldPartition& p, const std::vector<std::size_t>& compile_time_tiles);
 
 //! kdlg-tiles' values of the KDLG partition `p` of fields `names`: one per combination of
 //! `tiles` over p's clusters of several fields (the first such cluster's tile varying
@@ -162,10 +361,11 @@ struct ChoiceLists {
 };
 
 //! Reads "layouts", "tiles", "compile_time_tiles", "partitions" and "kdlg_tiles" of a program's object `j`
-//! (found under `where`) for one size; `field_names` in record order. `compile_time_tiles`
-//! and `compile_time_partitions` are what the program instantiates: data asking for others
-//! is an error naming them. The method's layouts come from `method` (nullptr: the program has
-//! none, an error naming the layout), the same list with or without its tree (method_choice).
+//! (found under `where`) for one size; `field_names` in record order. Each layout is a name of
+//! the table (parse_kind) the program takes (ProgramKinds of `compile_time_tiles`,
+//! `compile_time_partitions` and `method`, which are what it instantiates and records): data
+//! asking for another kind, tile or split is an error naming what it has. The method's values
+//! come from `method`, the same list with or without its tree (method_value).
 //! Throws ChoiceError (and whatever `lists` throws).
 std::vector<LayoutChoice> read_choices(const nlohmann::json& j, std::string_view where, const ChoiceLists& lists,
                                        std::size_t size, const std::vector<std::string>& field_names,

@@ -1,88 +1,88 @@
 #pragma once
 //! The one dispatch from a layout chosen as data (choice.hpp's LayoutChoice) to a mapping
-//! value: with_mapping calls a program's code with the mapping the choice names, so the code
-//! is instantiated for every mapping a program's choices can reach (a .cu that includes this
-//! header instantiates them all; include it only where a variant is made).
+//! value: with_mapping calls a program's code with the mapping the choice's kind names, chosen
+//! by the kind's type (std::visit), among the mappings of the program's ProgramLayouts
+//! (program_layouts.hpp), which its .cu instantiates. Include it only where a variant is made.
 
 #include <cstddef>
-#include <iterator>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <utility>
-#include <vector>
+#include <variant>
 
-#include "lb/layout/aos.hpp"
-#include "lb/layout/aosoa.hpp"
 #include "lb/layout/choice.hpp"
-#include "lb/layout/dispatch.hpp"
-#include "lb/layout/partition.hpp"
-#include "lb/layout/soa.hpp"
+#include "lb/layout/program_layouts.hpp"
 #include "lb/layout/split.hpp"
 
 namespace lb::layout {
 
-//! Compile-time tiles a program instantiates, e.g. Tiles<32, 128>.
-template <std::size_t... T>
-struct Tiles {};
+namespace detail {
 
-//! A program's compile-time tiles as values, for read_choices.
-template <std::size_t... T>
-std::vector<std::size_t> tile_values(Tiles<T...>) {
-  return {T...};
-}
+//! The visitor of a choice's kind: one overload per kind (a kind without one does not compile).
+template <class P, class F>
+struct MakeMapping {
+  using Rec = typename P::record;
+  std::size_t n;
+  F& f;
 
-//! Calls f(mapping) with the mapping value of `c` for `n` records of Rec. CtTiles is the
-//! program's Tiles<...>; CtSplits a LayoutList of split families, each with a
-//! `static constexpr std::string_view name` and `template <class Rec> using mapping`.
-template <class Rec, std::size_t... T, class... Splits, class F>
-void with_mapping(const LayoutChoice& c, std::size_t n, Tiles<T...>, LayoutList<Splits...> splits, F&& f) {
-  if (!c.unavailable.empty()) throw std::invalid_argument(c.unavailable);  // a tree's layout without a tree
-  if (!c.runs_as.empty())  // the method's layout as the compiled layout its partition is (choice.hpp)
-    return with_mapping<Rec>(LayoutChoice{c.runs_as, c.tile}, n, Tiles<T...>{}, splits, std::forward<F>(f));
-  if (c.layout == "aos") return f(AoSMapping<Rec>{n});
-  if (c.layout == "soa") return f(SoAMapping<Rec>{n});
-  // Power-of-two tiles (every sweep) go through the mappings with no division in their code.
-  if (c.layout == "tiled" && detail::Pow2Tiles::accepts(c.tile)) return f(Pow2AoSoAMapping<Rec>(n, c.tile));
-  if (c.layout == "tiled") return f(RuntimeAoSoAMapping<Rec>(n, c.tile));
-  // split, kdlg-tiles and the method's layouts (kdlg, tiled-tree, kdlg-tree) whose partition
-  // no compiled layout is: a field partition as data
-  if (runs_on_partition(c.layout) && power_of_two_tiles(c.fields)) return f(Pow2PartitionMapping<Rec>(n, c.fields));
-  if (runs_on_partition(c.layout)) return f(PartitionMapping<Rec>(n, c.fields));
-  if (c.layout == "tiled-ct") {
+  template <class M>
+  void call(M mapping) const {
+    static_assert(kInList<M, typename P::mappings>, "a mapping the program's .cu does not instantiate");
+    f(mapping);
+  }
+
+  void operator()(const kind::Aos&) const { call(AoSMapping<Rec>{n}); }
+  void operator()(const kind::Soa&) const { call(SoAMapping<Rec>{n}); }
+  void operator()(const kind::Tiled& k) const {
+    // Power-of-two tiles (every sweep) go through the mapping with no division in its code.
+    if (Pow2Tiles::accepts(k.tile)) return call(Pow2AoSoAMapping<Rec>(n, k.tile));
+    call(RuntimeAoSoAMapping<Rec>(n, k.tile));
+  }
+  void operator()(const kind::TiledCt& k) const { tiled_ct(k.tile, typename P::tiles{}); }
+  void operator()(const kind::Split& k) const { partition(k.fields); }
+  void operator()(const kind::SplitCt& k) const { split_ct(k.partition, typename P::splits{}); }
+  void operator()(const kind::Kdlg& k) const { method(k); }
+  void operator()(const kind::TiledTree& k) const { tree(k); }
+  void operator()(const kind::KdlgTree& k) const { tree(k); }
+  void operator()(const kind::KdlgTiles& k) const { partition(k.fields); }
+
+  template <std::size_t... T>
+  void tiled_ct(std::size_t tile, Tiles<T...>) const {
     bool found = false;
-    ((c.tile == T ? (found = true, f(AoSoAMapping<Rec, T>{n})) : void()), ...);
-    if (!found) throw std::invalid_argument("tiled-ct: tile " + std::to_string(c.tile) + " is not instantiated");
-    return;
+    ((tile == T ? (found = true, call(AoSoAMapping<Rec, T>{n})) : void()), ...);
+    if (!found) throw std::invalid_argument("tiled-ct: tile " + std::to_string(tile) + " is not instantiated");
   }
-  if (c.layout == "split-ct") {
-    if constexpr (sizeof...(Splits) > 0)
-      return dispatch(c.partition, splits, [&]<class S>() { f(typename S::template mapping<Rec>{n}); });
-    throw std::invalid_argument("split-ct: this program instantiates no compile-time split");
+  template <class... S>
+  void split_ct(const std::string& name, LayoutList<S...> splits) const {
+    if constexpr (sizeof...(S) > 0)
+      dispatch(name, splits, [&]<class Split>() { call(typename Split::template mapping<Rec>{n}); });
+    else
+      throw std::invalid_argument("split-ct: this program instantiates no compile-time split");
   }
-  throw std::invalid_argument("unknown layout '" + c.layout + "'");
-}
+  void partition(const FieldPartition& p) const {
+    if (power_of_two_tiles(p)) return call(Pow2PartitionMapping<Rec>(n, p));
+    call(PartitionMapping<Rec>(n, p));
+  }
+  //! A method value as the compiled layout its partition is (compiled_layout), else its partition.
+  void method(const kind::MethodValue& k) const {
+    if (k.runs_as) return std::visit(*this, *k.runs_as);
+    partition(k.fields);
+  }
+  void tree(const kind::TreeValue& k) const {
+    if (!k.unavailable.empty()) throw std::invalid_argument(k.unavailable);  // a tree's value without a tree
+    method(k);
+  }
+};
 
-//! Tiles<A[0], A[1], ...> from a program's constexpr array of compile-time tiles, so the
-//! dispatch and the planner read one list.
-template <const auto& A>
-constexpr auto tiles_of() {
-  return []<std::size_t... I>(std::index_sequence<I...>) { return Tiles<A[I]...>{}; }(
-      std::make_index_sequence<std::size(A)>{});
-}
+}  // namespace detail
 
-//! with_mapping for a program without partitions of its own (no preset names one): returns
-//! make(mapping); a split choice is an error naming `program`. The method's layouts, whose
-//! partition comes from the program's recorded accesses, run as the compiled layout their
-//! partition is, else through PartitionMapping.
-template <class Rec, class CtTiles, class Make>
-auto make_for_layout(const LayoutChoice& c, std::size_t n, CtTiles tiles, std::string_view program, Make&& make) {
-  if (c.layout == "split" || c.layout == "split-ct")
-    throw std::invalid_argument(std::string(program) + " has no split layouts");
-  std::invoke_result_t<Make&, AoSMapping<Rec>> out{};
-  with_mapping<Rec>(c, n, tiles, LayoutList<>{}, [&](auto mapping) { out = make(mapping); });
-  return out;
+//! Calls f(mapping) with the mapping value of `c` for `n` records of P::record; P is the
+//! program's ProgramLayouts (its compile-time tiles and splits). A tree's value made without a
+//! tree, a tile or split P does not compile: std::invalid_argument.
+template <class P, class F>
+void with_mapping(const LayoutChoice& c, std::size_t n, F&& f) {
+  std::visit(detail::MakeMapping<P, std::remove_reference_t<F>>{n, f}, c.kind);
 }
 
 }  // namespace lb::layout

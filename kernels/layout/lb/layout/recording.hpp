@@ -90,6 +90,15 @@ RecordedRef<T> recorded_other(T& target, std::vector<Access>& log) {
   return RecordedRef<T>(&target, kOtherMemory, &log);
 }
 
+//! A plain array of global memory outside the record (a body's other input or output) whose
+//! elements are recorded as other memory: `a[k]` is a RecordedRef.
+template <class T>
+struct RecordedArray {
+  T* p;
+  std::vector<Access>* log;
+  RecordedRef<T> operator[](std::size_t k) const { return recorded_other(p[k], *log); }
+};
+
 //! Each field's bytes (the KDLG's vertex weights σ), in record order.
 template <class Rec>
 std::vector<std::size_t> field_bytes() {

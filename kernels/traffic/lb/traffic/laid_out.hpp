@@ -104,11 +104,12 @@ decltype(auto) dispatch_maps(const TrafficLayout& t, F&& f) {
 
 // --- accessors of lb/traffic/model.hpp over the views -------------------------------------
 
-//! The world (model.hpp's `W`): cells and signal groups.
-template <class M>
+//! The world (model.hpp's `W`): cells and signal groups, over views of them (layout::View, or
+//! a recording view: lb/layout/inner_recording.hpp).
+template <class CellsView, class GroupsView>
 struct ViewWorld {
-  layout::View<typename M::Cells> cells;
-  layout::View<typename M::Groups> groups;
+  CellsView cells;
+  GroupsView groups;
 
   LB_HD LB_FORCEINLINE std::uint32_t occupant(std::uint32_t c) const { return cells.template get<tag::Occupant>(c); }
   LB_HD LB_FORCEINLINE std::uint32_t street_limit(std::uint32_t c) const {
@@ -145,7 +146,7 @@ struct ViewWorld {
   LB_HD LB_FORCEINLINE std::uint32_t claim(std::uint32_t c) const { return cells.template get<tag::Claim>(c); }
   //! The lowest id wins: atomicMin on the device, so the order of the claims does not matter.
   LB_HD LB_FORCEINLINE void claim_min(std::uint32_t c, std::uint32_t id) const {
-    std::uint32_t& claim = cells.template get<tag::Claim>(c);
+    auto&& claim = cells.template get<tag::Claim>(c);
 #if defined(__CUDA_ARCH__)
     atomicMin(reinterpret_cast<unsigned int*>(&claim), id);
 #else
@@ -168,13 +169,16 @@ struct ArrayOf {
   LB_HD LB_FORCEINLINE void set(std::uint32_t k, std::uint32_t c) const { view.template get<Tag>(i, k) = c; }
 };
 
-template <class M>
-LB_HD LB_FORCEINLINE ViewWorld<M> world(const Views<M>& v) {
-  return {v.cells, v.groups};
+// The functions below take any set of views with Views' members (`V`): Views<M> on the host and
+// the GPU, a set of recording views where the host records the phases' accesses.
+
+template <class V>
+LB_HD LB_FORCEINLINE auto world(const V& v) {
+  return ViewWorld<decltype(v.cells), decltype(v.groups)>{v.cells, v.groups};
 }
 
-template <class M>
-LB_HD LB_FORCEINLINE CarScalars load_car(const Views<M>& v, std::uint32_t k) {
+template <class V>
+LB_HD LB_FORCEINLINE CarScalars load_car(const V& v, std::uint32_t k) {
   CarScalars c;
   c.position = v.cars.template get<tag::Position>(k);
   c.velocity = v.cars.template get<tag::Velocity>(k);
@@ -184,8 +188,8 @@ LB_HD LB_FORCEINLINE CarScalars load_car(const Views<M>& v, std::uint32_t k) {
   return c;
 }
 //! Stores what a phase may change (max velocity never changes).
-template <class M>
-LB_HD LB_FORCEINLINE void store_car(const Views<M>& v, std::uint32_t k, const CarScalars& c) {
+template <class V>
+LB_HD LB_FORCEINLINE void store_car(const V& v, std::uint32_t k, const CarScalars& c) {
   v.cars.template get<tag::Position>(k) = c.position;
   v.cars.template get<tag::Velocity>(k) = c.velocity;
   v.cars.template get<tag::Active>(k) = c.active ? 1 : 0;
@@ -201,8 +205,8 @@ struct StepParams {
   TrafficFault fault;
 };
 
-template <class M>
-LB_HD LB_FORCEINLINE void light_object(const Views<M>& v, std::uint32_t l) {
+template <class V>
+LB_HD LB_FORCEINLINE void light_object(const V& v, std::uint32_t l) {
   auto w = world(v);
   LightState s{v.lights.template get<tag::Timer>(l), v.lights.template get<tag::PhaseTime>(l),
                v.lights.template get<tag::Phase>(l)};
@@ -211,14 +215,14 @@ LB_HD LB_FORCEINLINE void light_object(const Views<M>& v, std::uint32_t l) {
   v.lights.template get<tag::Phase>(l) = s.phase;
 }
 
-template <class M>
-LB_HD LB_FORCEINLINE void yield_object(const Views<M>& v, std::uint32_t y) {
+template <class V>
+LB_HD LB_FORCEINLINE void yield_object(const V& v, std::uint32_t y) {
   auto w = world(v);
   step_yield(w, ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y});
 }
 
-template <class M>
-LB_HD LB_FORCEINLINE void plan_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+template <class V>
+LB_HD LB_FORCEINLINE void plan_object(const V& v, std::uint32_t k, const StepParams& p) {
   CarScalars c = load_car(v, k);
   if (!c.active) return;
   ArrayOf<decltype(v.cars), tag::Path> path{v.cars, k};
@@ -226,16 +230,16 @@ LB_HD LB_FORCEINLINE void plan_object(const Views<M>& v, std::uint32_t k, const 
   store_car(v, k, c);
 }
 
-template <class M>
-LB_HD LB_FORCEINLINE void claim_object(const Views<M>& v, std::uint32_t k) {
+template <class V>
+LB_HD LB_FORCEINLINE void claim_object(const V& v, std::uint32_t k) {
   auto w = world(v);
   const CarScalars c = load_car(v, k);
   claim_path(w, c, ArrayOf<decltype(v.cars), tag::Path>{v.cars, k}, k);
 }
 
 //! Returns whether the car lost a cell (the conflicts counter).
-template <class M>
-LB_HD LB_FORCEINLINE bool resolve_object(const Views<M>& v, std::uint32_t k) {
+template <class V>
+LB_HD LB_FORCEINLINE bool resolve_object(const V& v, std::uint32_t k) {
   CarScalars c = load_car(v, k);
   if (!resolve_claims(world(v), c, ArrayOf<decltype(v.cars), tag::Path>{v.cars, k}, k)) return false;
   v.cars.template get<tag::Velocity>(k) = c.velocity;
@@ -243,8 +247,8 @@ LB_HD LB_FORCEINLINE bool resolve_object(const Views<M>& v, std::uint32_t k) {
 }
 
 //! Returns whether the car left at a sink.
-template <class M>
-LB_HD LB_FORCEINLINE bool move_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+template <class V>
+LB_HD LB_FORCEINLINE bool move_object(const V& v, std::uint32_t k, const StepParams& p) {
   if (k == p.fault.skip_move_of_car) return false;
   auto w = world(v);
   CarScalars c = load_car(v, k);
@@ -255,8 +259,8 @@ LB_HD LB_FORCEINLINE bool move_object(const Views<M>& v, std::uint32_t k, const 
 }
 
 //! Returns whether the car came back.
-template <class M>
-LB_HD LB_FORCEINLINE bool reactivate_object(const Views<M>& v, std::uint32_t k, const StepParams& p) {
+template <class V>
+LB_HD LB_FORCEINLINE bool reactivate_object(const V& v, std::uint32_t k, const StepParams& p) {
   if (v.cars.template get<tag::Active>(k)) return false;
   auto w = world(v);
   CarScalars c = load_car(v, k);
@@ -315,7 +319,11 @@ HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout
       inner_host_storage<typename M::Yields>(
           ArrayLengths{std::vector<std::uint32_t>(net.yields.size(), kYieldGroups)})};
   const Views<M> v = set.views();
-  for (std::uint32_t c = 0; c < net.cells.size(); ++c) {
+  // Every element's slots are its own (the storages' offsets are fixed above): laid out on every
+  // core, as the paper-scale network's 8 M cells are per benchmark case.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(net.cells.size()); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     const Network::Cell& cell = net.cells[c];
     v.cells.template get<tag::SpeedLimit>(c) = cell.speed_limit;
     v.cells.template get<tag::Type>(c) = cell.type;
@@ -338,13 +346,17 @@ HostSet<M> lay_out(const Network& net, const State& initial, const TrafficLayout
 //! claims, lights' timers and phases) into views of a lay_out.
 template <class M>
 void store_state(const Views<M>& v, const State& s) {
-  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ki = 0; ki < static_cast<std::int64_t>(s.cars.size()); ++ki) {
+    const auto k = static_cast<std::uint32_t>(ki);
     const Car& car = s.cars[k];
     v.cars.template get<tag::MaxVelocity>(k) = car.max_velocity;
     for (std::uint32_t i = 0; i < car.path_length; ++i) v.cars.template get<tag::Path>(k, i) = car.path[i];
     store_car(v, static_cast<std::uint32_t>(k), car);
   }
-  for (std::uint32_t c = 0; c < s.occupant.size(); ++c) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(s.occupant.size()); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     v.cells.template get<tag::Occupant>(c) = s.occupant[c];
     v.cells.template get<tag::ControllerLimit>(c) = s.controller_limit[c];
     v.cells.template get<tag::Claim>(c) = s.claim[c];
@@ -361,7 +373,9 @@ void store_state(const Views<M>& v, const State& s) {
 template <class M>
 void load_state(const Views<M>& v, State& s) {
   s.cars.resize(v.cars.size());
-  for (std::uint32_t k = 0; k < s.cars.size(); ++k) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ki = 0; ki < static_cast<std::int64_t>(s.cars.size()); ++ki) {
+    const auto k = static_cast<std::uint32_t>(ki);
     Car& car = s.cars[k];
     static_cast<CarScalars&>(car) = load_car(v, k);
     car.max_velocity = v.cars.template get<tag::MaxVelocity>(k);
@@ -372,7 +386,9 @@ void load_state(const Views<M>& v, State& s) {
   s.occupant.resize(cells);
   s.controller_limit.resize(cells);
   s.claim.resize(cells);
-  for (std::uint32_t c = 0; c < cells; ++c) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t ci = 0; ci < static_cast<std::int64_t>(cells); ++ci) {
+    const auto c = static_cast<std::uint32_t>(ci);
     s.occupant[c] = v.cells.template get<tag::Occupant>(c);
     s.controller_limit[c] = v.cells.template get<tag::ControllerLimit>(c);
     s.claim[c] = v.cells.template get<tag::Claim>(c);

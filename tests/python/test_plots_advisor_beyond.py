@@ -1,0 +1,190 @@
+"""Kofler's method on the other papers' records (plots/advisor_beyond.py, docs/advisor.md
+"Beyond the paper"): the rule from a choice to a program's layout, case by case; the regret
+rows and the per-paper summary on hand-built results (times invented, regrets worked out here
+from them); the committed recorded_partitions.json against the built binary's advice."""
+
+import json
+import math
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from plots import advisor_beyond as ab
+from plots.load import Device, ResultFile
+
+from tests.python.test_claims_parts import bench
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / "build" / "layoutbench"
+
+TREE = {"format": "layoutbench-kofler-tree/1", "gpu": {"name": "Test GPU", "uuid": "GPU-1"},
+        "feature": "cluster_bytes", "tile_unit": "records",
+        "intervals": [{"from_bytes": 1, "to_bytes": 4, "class": "aos"},
+                      {"from_bytes": 5, "to_bytes": 20, "class": "tiled:32"},
+                      {"from_bytes": 21, "to_bytes": None, "class": "soa"}]}
+
+
+def program(name):
+    return next(p for p in ab.PROGRAMS if p.name == name)
+
+
+def partitions(**clusters):
+    """A partitions file's content: {program: [(fields, bytes)]}."""
+    return {"format": ab.FORMAT, "recorded_precision": {"idw-naive": "float"},
+            "programs": {name: {"clusters": [{"fields": list(f), "bytes": b} for f, b in cs]}
+                         for name, cs in clusters.items()}}
+
+
+def device(benchmarks):
+    result = ResultFile(Path("hand-built.json"), "idw", 0, {}, len(benchmarks), tuple(benchmarks))
+    return Device("Test GPU", "test", Path("."), (result,), tuple(benchmarks))
+
+
+# --- the rule ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("clusters, precision, layout", [
+    ([("xyz", "soa")], "double", "soa"),  # one cluster of class soa: every field alone
+    ([("x", "aos"), ("y", "tiled:32"), ("z", "soa")], "float", "soa"),  # singletons: alone
+    ([("xyz", "aos")], "float", "aos"),
+    ([("xy", "aos"), ("z", "tiled:32")], "double", "hybrid"),
+    ([("xy", "aos"), ("z", "aos")], "float", None),  # hybrid exists in double only
+    ([("xyz", "tiled:32")], "float", None),  # AoSoA: no IDW layout
+    ([("xz", "aos"), ("y", "aos")], "double", None),
+])
+def test_idw_choices_map_to_the_layout_of_their_description(clusters, precision, layout):
+    measured = {"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}
+    assert ab.mapped_layout(program("idw-naive"), clusters, precision, measured) == layout
+
+
+SYNTHETIC = {("full", "aos", None), ("object", "aos", None), ("none", "aos", None),
+             ("full", "soa", None), ("object", "soa", None), ("none", "soa", None),
+             ("partial", "aos", None), ("partial", "soa", None)}
+
+
+@pytest.mark.parametrize("clusters, layout", [
+    ([(("value", "size", "elements"), "aos")], ("full", "aos", None)),  # full before object
+    ([(("value", "size", "elements"), "soa")], ("object", "soa", None)),  # object before none
+    ([(("value", "size"), "aos"), (("elements",), "soa")], ("none", "aos", None)),
+    ([(("value",), "aos"), (("size",), "aos"), (("elements",), "aos")], ("object", "soa", None)),
+    ([(("value", "size"), "tiled:32"), (("elements",), "soa")], None),
+    ([(("value",), "aos"), (("size", "elements"), "aos")], None),
+])
+def test_inner_choices_map_by_where_the_array_lives(clusters, layout):
+    assert ab.mapped_layout(program("synthetic"), clusters, "int", SYNTHETIC) == layout
+
+
+def test_without_the_preferred_layout_the_other_of_one_description_is_taken():
+    all_apart = [(("value",), "aos"), (("size",), "aos"), (("elements",), "aos")]
+    assert ab.mapped_layout(program("synthetic"), all_apart, "int",
+                            SYNTHETIC - {("object", "soa", None)}) == ("none", "soa", None)
+
+
+def test_traffic_maps_each_record_with_the_other_records_arrays_full():
+    cars = program("traffic-cars")
+    measured = {("full", "aos", "none"), ("full", "aos", "path"), ("object", "soa", "path"),
+                ("none", "soa", "path"), ("object", "soa", "incoming"), ("none", "aos", "path")}
+    alone = [((f,), "aos") for f in ("position", "velocity", "max_velocity", "active",
+                                     "path_length", "path")]
+    assert ab.mapped_layout(cars, alone, "int", measured) == ("object", "soa", "path")
+    whole = [(("position", "velocity", "max_velocity", "active", "path_length", "path"), "aos")]
+    assert ab.mapped_layout(cars, whole, "int", measured) == ("full", "aos", "none")
+    scalars = ("position", "velocity", "max_velocity", "active", "path_length")
+    assert ab.mapped_layout(cars, [(scalars, "aos"), (("path",), "soa")], "int",
+                            measured) == ("none", "aos", "path")
+    cells = program("traffic-cells")
+    both_apart = [((f,), "aos") for f in ("speed_limit", "type", "sink", "controller_limit",
+                                          "occupant", "claim", "incoming_count", "incoming",
+                                          "outgoing_count", "outgoing")]
+    # each array apart needs two arrays swept at once: the program sweeps one
+    assert ab.mapped_layout(cells, both_apart, "int", measured) is None
+
+
+# --- the rows ---------------------------------------------------------------------------------
+
+IDW = "idw/shepard/naive/{}/{}/p:2/size:{}/block:256/manual_time"
+
+
+def idw_results():
+    """Double: hybrid fastest at 10K (1.0 vs soa 1.2), soa fastest at 50K; float: aos and soa."""
+    times = {("double", 10240): {"soa": 1.2, "aos": 1.5, "hybrid": 1.0},
+             ("double", 51200): {"soa": 2.0, "aos": 2.6, "hybrid": 2.1},
+             ("float", 10240): {"soa": 0.6, "aos": 0.7}}
+    return [bench(IDW.format(layout, precision, size), t)
+            for (precision, size), layouts in times.items() for layout, t in layouts.items()]
+
+
+BFS = "inner/bfs/{}/{}/int/inline:{}/graph:road-like/manual_time"
+
+
+def bfs_results():
+    return [bench(BFS.format("object", "soa", 9), 3.0), bench(BFS.format("none", "aos", 0), 2.5),
+            bench(BFS.format("full", "soa", 9), 2.9)]
+
+
+def test_a_choice_that_ran_gets_its_regret_per_point_and_one_that_did_not_says_so():
+    parts = partitions(**{"idw-naive": [("xyz", 12)],
+                          "bfs": [(("distance",), 4), (("degree", "neighbours"), 40)]})
+    rows = ab.rows_of(device(idw_results() + bfs_results()), parts, TREE)
+    by = {(r.program.name, r.precision): r for r in rows}
+    # float: 12 B -> tiled:32, an AoSoA group no IDW layout is
+    assert by["idw-naive", "float"].layout is None
+    assert ab.choice_text(by["idw-naive", "float"].clusters) == "x+y+z tiled:32"
+    # double: σ doubles to 24 B -> soa: x, y, z alone -> `soa`; regrets 1.2 / 1.0 and 2.0 / 2.0
+    double = by["idw-naive", "double"]
+    assert double.layout == "soa"
+    assert [round(e.value, 9) for _, e, _ in double.points] == [1.2, 1.0]
+    assert math.isclose(double.mean.value, math.sqrt(1.2))
+    assert double.worst[0] == (2, 10240, 256) and double.worst[2].layout == "hybrid"
+    # BFS: distance alone (aos, one field), degree+neighbours 40 B -> soa: all alone ->
+    # object/soa before none/soa; the fastest is none/aos: 3.0 / 2.5
+    bfs = by["bfs", "int"]
+    assert bfs.layout == ("object", "soa", None)
+    assert math.isclose(bfs.points[0][1].value, 1.2)
+
+    table = ab.table_rows(rows, [rows[0].device])
+    cells = {(r[2], r[3]): r for r in table}
+    assert cells["idw-naive (point)", "float"][5] == "choice `x+y+z tiled:32` not run yet"
+    double_row = cells["idw-naive (point)", "double"]
+    assert double_row[5:7] == ["soa", "2"] and double_row[7].startswith(f"{math.sqrt(1.2):.2f}× [")
+    assert double_row[8] == "1.20× [1.18–1.22] at p = 2, 10,240 points (fastest: hybrid)"
+    assert cells["bfs (vertex)", "int"][5] == "object/soa"
+    summary = ab.summary_lines(rows, [rows[0].device])
+    assert summary[0].startswith(f"- IDW (Mei & Tian 2016): geometric-mean regret {math.sqrt(1.2):.2f}× [")
+    assert summary[0].endswith("over 2 point(s); worst 1.20× [1.18–1.22] (idw-naive, double, p = 2, "
+                               "10,240 points); 1 of 2 choice(s) not run yet")
+    assert summary[1].startswith("- Inner arrays (Springer et al. 2018): geometric-mean regret 1.20× [")
+
+
+def test_without_a_tree_the_rows_say_so():
+    rows = ab.rows_of(device(idw_results()), partitions(**{"idw-naive": [("xyz", 12)]}), None)
+    assert {tuple(r[4:6]) for r in ab.table_rows(rows, [rows[0].device])} == {
+        ("no decision tree for this GPU", "—")}
+
+
+def test_the_tree_is_read_from_the_devices_results_folder(tmp_path):
+    (tmp_path / "kofler-tree").mkdir()
+    (tmp_path / "kofler-tree" / "tree.gpu0.json").write_text(json.dumps(TREE))
+    results = idw_results()
+    files = (ResultFile(tmp_path / "idw.gpu0.json", "idw", 0, {}, len(results), tuple(results)),
+             ResultFile(tmp_path / "kofler-tree.gpu0.json", "kofler-tree", 0, {}, 0, ()))
+    d = Device("Test GPU", "test", tmp_path, files, ())  # the Kofler report's own: none of IDW's
+    rows = ab.section_rows([d], partitions(**{"idw-naive": [("xyz", 12)]}))
+    assert [(r.precision, r.layout) for r in rows] == [("float", None), ("double", "soa")]
+
+
+# --- the committed partitions -----------------------------------------------------------------
+
+@pytest.mark.skipif(not BIN.exists(), reason=f"needs the built binary {BIN}")
+def test_the_committed_partitions_are_the_binarys_advice():
+    """recorded_partitions.json is what `advise --json` says now: a change to a recording or to
+    the KDLG must regenerate it (python3 -m plots.advisor_beyond --binary build/layoutbench)."""
+    assert ab.read_partitions() == ab.recorded_partitions(BIN)
+
+
+def test_every_program_of_the_rule_is_in_the_committed_partitions():
+    committed = ab.read_partitions()["programs"]
+    assert sorted(committed) == sorted(p.name for p in ab.PROGRAMS)
+    for name, entry in committed.items():
+        fields = [f["name"] for f in entry["fields"]]
+        assert sorted(f for c in entry["clusters"] for f in c["fields"]) == sorted(fields), name
