@@ -125,6 +125,29 @@ TEST(LayoutKinds, AProgramThatLacksAKindSaysSoAndWhatItTakes) {
   }
 }
 
+TEST(LayoutKinds, AProgramsLayoutAxisRefusesAKindAsItsChoicesDo) {
+  const ProgramKinds none{{}, {}, false};  // compiles nothing, records nothing
+  EXPECT_EQ(none.refusal("split"), "");
+  EXPECT_EQ(none.refusal("tiled-ct"),
+            "layout 'tiled-ct' needs compile-time tiles, which this program has not (it takes: aos, soa, tiled, split)");
+  EXPECT_EQ(none.refusal("kdlg"),
+            "layout 'kdlg' needs recorded accesses, which this program has not (it takes: aos, soa, tiled, split)");
+  EXPECT_EQ(none.refusal("aoss"), "unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, "
+                                  "kdlg, tiled-tree, kdlg-tree, kdlg-tiles)");
+  // Each Kofler program's layout axis (the planner's check of a preset's "layouts") takes
+  // exactly its values, and words the rest as the table does.
+  for (const harness::Program& p : harness::find_suite("kofler").programs.programs) {
+    const harness::Axis& layouts = p.axis("layout");
+    for (const std::string_view name : kind_names()) {
+      const bool listed = std::find(layouts.values.begin(), layouts.values.end(), name) != layouts.values.end();
+      EXPECT_EQ(layouts.limits(nlohmann::json(name)).empty(), listed) << p.name << ": " << name;
+    }
+  }
+  EXPECT_EQ(plan_error(harness::kofler::nbody_program(), R"({"layouts": ["aoss"]})"),
+            "test.json:1: unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, "
+            "tiled-tree, kdlg-tree, kdlg-tiles)");
+}
+
 TEST(LayoutKinds, TheRunTimeSplitIsEveryProgramsBitonicSortAndLavaMdIncluded) {
   // Through the same dispatch as every program: a preset's partition of the sort record.
   const auto preset = lb::testing::preset_from(R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["split"],
