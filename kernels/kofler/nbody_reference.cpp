@@ -66,41 +66,24 @@ NBodyReference nbody_reference(const NBodyState& initial, const NBodyParams& par
     r.vel[3 * i] = v.x, r.vel[3 * i + 1] = v.y, r.vel[3 * i + 2] = v.z;
   }
   std::vector<double> acc(3 * n), acc_bound(n);
-  // A thread advances kLanesCpu bodies together, one SIMD lane each: every body still sums its
-  // terms over j in order, so the sums are the plain loop's bit for bit
-  // (KoflerNBodyReference.BlockedEqualsThePlainLoop); only the lanes run side by side.
-  constexpr std::size_t kLanesCpu = 8;
-  const std::size_t blocks = (n + kLanesCpu - 1) / kLanesCpu;
   for (int step = 0; step < params.steps; ++step) {
     const double max_pos_bound = *std::max_element(r.pos_bound.begin(), r.pos_bound.end());
 #pragma omp parallel for schedule(static)
-    for (std::int64_t sb = 0; sb < static_cast<std::int64_t>(blocks); ++sb) {
-      const std::size_t i0 = static_cast<std::size_t>(sb) * kLanesCpu;
-      double px[kLanesCpu], py[kLanesCpu], pz[kLanesCpu];
-      double ax[kLanesCpu] = {}, ay[kLanesCpu] = {}, az[kLanesCpu] = {}, magnitudes[kLanesCpu] = {},
-             lipschitz[kLanesCpu] = {};
-      for (std::size_t l = 0; l < kLanesCpu; ++l) {
-        const std::size_t i = std::min(i0 + l, n - 1);  // lanes past the end repeat the last body
-        px[l] = r.pos[3 * i], py[l] = r.pos[3 * i + 1], pz[l] = r.pos[3 * i + 2];
-      }
+    for (std::int64_t si = 0; si < static_cast<std::int64_t>(n); ++si) {
+      const std::size_t i = static_cast<std::size_t>(si);
+      double ax = 0, ay = 0, az = 0, magnitudes = 0, lipschitz = 0;
       for (std::size_t j = 0; j < n; ++j) {
-        const double xj = r.pos[3 * j], yj = r.pos[3 * j + 1], zj = r.pos[3 * j + 2], mj = mass[j];
-#pragma omp simd
-        for (std::size_t l = 0; l < kLanesCpu; ++l) {
-          const double rx = xj - px[l], ry = yj - py[l], rz = zj - pz[l];
-          const double d2 = rx * rx + ry * ry + rz * rz + eps2;
-          const double inv3 = 1.0 / (d2 * std::sqrt(d2));
-          const double s = mj * inv3;
-          ax[l] += rx * s, ay[l] += ry * s, az[l] += rz * s;
-          magnitudes[l] += s * std::sqrt(rx * rx + ry * ry + rz * rz);
-          lipschitz[l] += j != i0 + l ? 2 * s : 0.0;  // + 0.0 leaves a sum of positive terms as it is
-        }
+        const double rx = r.pos[3 * j] - r.pos[3 * i], ry = r.pos[3 * j + 1] - r.pos[3 * i + 1],
+                     rz = r.pos[3 * j + 2] - r.pos[3 * i + 2];
+        const double d2 = rx * rx + ry * ry + rz * rz + eps2;
+        const double inv3 = 1.0 / (d2 * std::sqrt(d2));
+        const double s = mass[j] * inv3;
+        ax += rx * s, ay += ry * s, az += rz * s;
+        magnitudes += s * std::sqrt(rx * rx + ry * ry + rz * rz);
+        if (j != i) lipschitz += 2 * s;
       }
-      for (std::size_t l = 0; l < kLanesCpu && i0 + l < n; ++l) {
-        const std::size_t i = i0 + l;
-        acc[3 * i] = ax[l], acc[3 * i + 1] = ay[l], acc[3 * i + 2] = az[l];
-        acc_bound[i] = gamma * magnitudes[l] + lipschitz[l] * (r.pos_bound[i] + max_pos_bound);
-      }
+      acc[3 * i] = ax, acc[3 * i + 1] = ay, acc[3 * i + 2] = az;
+      acc_bound[i] = gamma * magnitudes + lipschitz * (r.pos_bound[i] + max_pos_bound);
     }
     for (std::size_t i = 0; i < n; ++i) {
       double v2 = 0, p2 = 0;

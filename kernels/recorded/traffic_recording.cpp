@@ -136,18 +136,8 @@ TrafficRecordedRun traffic_recorded_run() {
   for (const Phase phase : kPhases) {
     traces.push_back({phase_kernel(phase), {}});
     const RecordingViews v = recording(set.views(), traces.back().accesses);
-    const auto each = [](std::uint32_t n, auto&& f) {
-      for (std::uint32_t k = 0; k < n; ++k) f(k);
-    };
-    switch (phase) {
-      case Phase::lights: each(std::uint32_t(net.lights.size()), [&](std::uint32_t l) { light_object(v, l); }); break;
-      case Phase::yields: each(std::uint32_t(net.yields.size()), [&](std::uint32_t y) { yield_object(v, y); }); break;
-      case Phase::plan: each(cars, [&](std::uint32_t k) { plan_object(v, k, p); }); break;
-      case Phase::claim: each(cars, [&](std::uint32_t k) { claim_object(v, k); }); break;
-      case Phase::resolve: each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); }); break;
-      case Phase::move: each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); }); break;
-      case Phase::reactivate: each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); }); break;
-    }
+    run_phase_on_host(v, phase, p, static_cast<std::uint32_t>(net.lights.size()),
+                      static_cast<std::uint32_t>(net.yields.size()), s);
   }
   ++s.step;
   load_state(set.views(), s);

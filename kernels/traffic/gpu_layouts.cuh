@@ -1,9 +1,7 @@
 #pragma once
 // The traffic simulation on the GPU over one layout: one kernel per phase and object class
-// (lights, yield controllers; cars: plan, claim, resolve, move, reactivate). A car kernel's
-// thread is one car running lb/traffic/laid_out.hpp's function for it, the same code the host
-// runs; a controller is one warp (controller_groups_with_traffic: its lanes search its cells'
-// upstream streets at once, then apply step_light's or step_yield's rule in its order).
+// (lights, yield controllers; cars: plan, claim, resolve, move, reactivate), each thread one
+// object running lb/traffic/laid_out.hpp's function for it, the same code the host runs.
 // Claims are an atomicMin per cell (the lowest car id wins) and are read only by the next
 // kernel, so the step is the reference's, phase by phase. Included by gpu_aos.cu and
 // gpu_soa.cu, which instantiate it for their layout.
@@ -29,91 +27,13 @@ enum Counter { conflicts = 0, left = 1, reactivated = 2, counter_count = 3 };
 
 __device__ inline std::uint32_t object_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
-// --- controllers, one warp each (issue 38) -----------------------------------------------
-// One thread per light walked up to 6 groups x 8 cells, each an upstream search, in turn: the
-// lights kernel ran at 8 % of warps active. A warp's lanes take the (group, cell) pairs round
-// robin; the decision is the sequential rule's (lb/traffic/model.hpp): which groups have
-// traffic does not depend on the order it is found in (the search only reads occupants).
-
-constexpr unsigned kWarp = 32;
-__device__ inline std::uint32_t warp_object_id() { return object_id() / kWarp; }
-__device__ inline unsigned lane_id() { return threadIdx.x % kWarp; }
-
-//! Bit i: the controller's i-th group has traffic (group_has_traffic), the same in every lane.
-template <class W, class G>
-__device__ std::uint32_t controller_groups_with_traffic(const W& w, const G& groups, unsigned lane) {
-  std::uint32_t traffic = 0, first = 0;  // first: the pair index where group i starts
-  for (std::uint32_t i = 0; i < groups.size(); ++i) {
-    const std::uint32_t g = groups[i], cells = w.group_cell_count(g);
-    for (std::uint32_t j = (lane + kWarp - first % kWarp) % kWarp; j < cells; j += kWarp) {
-      const std::uint32_t c = w.group_cell(g, j);
-      if (has_incoming_traffic(w, c, w.street_limit(c))) traffic |= 1u << i;
-    }
-    first += cells;
-  }
-  return __reduce_or_sync(0xffffffffu, traffic);
-}
-
-//! signal_group by the warp's lanes; the __syncwarp orders it before the next group's writes,
-//! as the sequential rule's order (a cell in two groups ends with the later group's signal).
-template <class W>
-__device__ void signal_group_warp(const W& w, std::uint32_t group, bool go, unsigned lane) {
-  for (std::uint32_t j = lane; j < w.group_cell_count(group); j += kWarp)
-    w.set_controller_limit(w.group_cell(group, j), go ? kNoControllerLimit : 0);
-  __syncwarp();
-}
-
-//! step_light by one warp.
-template <class M>
-__device__ void light_warp(const Views<M>& v, std::uint32_t l, unsigned lane) {
-  auto w = world(v);
-  const ArrayOf<decltype(v.lights), tag::LightGroups> groups{v.lights, l};
-  const std::uint32_t n = groups.size();
-  // Read by every lane before the reduce below, which orders them before lane 0's write.
-  LightState s{v.lights.template get<tag::Timer>(l), v.lights.template get<tag::PhaseTime>(l),
-               v.lights.template get<tag::Phase>(l)};
-  const std::uint32_t traffic = controller_groups_with_traffic(w, groups, lane);
-  if (__popc(traffic) == 1) {
-    const std::uint32_t last = __ffs(traffic) - 1;
-    for (std::uint32_t i = 0; i < n; ++i) signal_group_warp(w, groups[i], i == last, lane);
-    s.timer = 0;
-    s.phase = last;
-  } else {
-    s.timer = (s.timer + 1) % s.phase_time;
-    if (s.timer == 0) {
-      signal_group_warp(w, groups[s.phase], false, lane);
-      s.phase = (s.phase + 1) % n;
-      signal_group_warp(w, groups[s.phase], true, lane);
-    }
-  }
-  if (lane == 0) {
-    v.lights.template get<tag::Timer>(l) = s.timer;
-    v.lights.template get<tag::Phase>(l) = s.phase;
-  }
-}
-
-//! step_yield by one warp.
-template <class M>
-__device__ void yield_warp(const Views<M>& v, std::uint32_t y, unsigned lane) {
-  auto w = world(v);
-  const ArrayOf<decltype(v.yields), tag::YieldGroups> groups{v.yields, y};
-  const std::uint32_t traffic = controller_groups_with_traffic(w, groups, lane);
-  bool found = false;
-  for (std::uint32_t i = 0; i < groups.size(); ++i) {
-    if (!(traffic >> i & 1u)) continue;
-    signal_group_warp(w, groups[i], !found, lane);
-    found = true;
-  }
-}
-
-// A warp past the last object leaves whole (the warp functions' collectives need every lane).
 template <class M>
 __global__ void lights_kernel(Views<M> v, std::uint32_t n) {
-  if (const std::uint32_t i = warp_object_id(); i < n) light_warp(v, i, lane_id());
+  if (const std::uint32_t i = object_id(); i < n) light_object(v, i);
 }
 template <class M>
 __global__ void yields_kernel(Views<M> v, std::uint32_t n) {
-  if (const std::uint32_t i = warp_object_id(); i < n) yield_warp(v, i, lane_id());
+  if (const std::uint32_t i = object_id(); i < n) yield_object(v, i);
 }
 template <class M>
 __global__ void plan_kernel(Views<M> v, StepParams p) {
@@ -138,8 +58,6 @@ __global__ void reactivate_kernel(Views<M> v, StepParams p, unsigned long long* 
 }
 
 inline unsigned blocks(std::size_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
-//! Blocks for one warp per object.
-inline unsigned warp_blocks(std::size_t n) { return blocks(n * kWarp); }
 
 struct CudaFree {
   void operator()(void* p) const { cudaFree(p); }
@@ -317,10 +235,10 @@ class GpuTraffic final : public LaidOutBase<M> {
         if (part_of(phase) == StepPart::cars && p.cars == 0) continue;
         switch (phase) {
           case Phase::lights:
-            if (lights > 0) lights_kernel<M><<<warp_blocks(lights), kBlock, 0, stream>>>(v, lights);
+            if (lights > 0) lights_kernel<M><<<blocks(lights), kBlock, 0, stream>>>(v, lights);
             break;
           case Phase::yields:
-            if (yields > 0) yields_kernel<M><<<warp_blocks(yields), kBlock, 0, stream>>>(v, yields);
+            if (yields > 0) yields_kernel<M><<<blocks(yields), kBlock, 0, stream>>>(v, yields);
             break;
           case Phase::plan: plan_kernel<M><<<grid, kBlock, 0, stream>>>(v, p); break;
           case Phase::claim: claim_kernel<M><<<grid, kBlock, 0, stream>>>(v, p.cars); break;

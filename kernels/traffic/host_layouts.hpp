@@ -63,23 +63,12 @@ class HostTraffic final : public LaidOutBase<M> {
   void run_steps(std::uint32_t steps, Mark&& mark) {
     const Views<M> v = this->set_.views();
     State& s = this->scalars_;
-    const std::uint32_t cars = static_cast<std::uint32_t>(v.cars.size());
-    const auto each = [](std::size_t n, auto&& f) {
-      for (std::uint32_t i = 0; i < n; ++i) f(i);
-    };
+    const auto lights = static_cast<std::uint32_t>(v.lights.size()), yields = static_cast<std::uint32_t>(v.yields.size());
     for (std::uint32_t t = 0; t < steps; ++t) {
       const StepParams p = this->params();
       for (const Phase phase : kPhases) {
         mark(part_of(phase));
-        switch (phase) {
-          case Phase::lights: each(v.lights.size(), [&](std::uint32_t l) { light_object(v, l); }); break;
-          case Phase::yields: each(v.yields.size(), [&](std::uint32_t y) { yield_object(v, y); }); break;
-          case Phase::plan: each(cars, [&](std::uint32_t k) { plan_object(v, k, p); }); break;
-          case Phase::claim: each(cars, [&](std::uint32_t k) { claim_object(v, k); }); break;
-          case Phase::resolve: each(cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); }); break;
-          case Phase::move: each(cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); }); break;
-          case Phase::reactivate: each(cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); }); break;
-        }
+        run_phase_on_host(v, phase, p, lights, yields, s);
       }
       ++s.step;
     }

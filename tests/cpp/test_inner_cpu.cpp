@@ -35,26 +35,34 @@ TEST(InnerSynthetic, InputsHaveThePapersSizesFromAFixedSeed) {
   EXPECT_NE(make_synthetic_inputs(5000, 32, 64, 1).sizes, a.sizes);
 }
 
-TEST(InnerSynthetic, TheBodyAddsTheValueToEveryElementInEveryLayoutAndStrategy) {
-  const SyntheticInputs in = make_synthetic_inputs(300, 0, 64);  // 0 too: an empty array
+//! f.template operator()<M>(n) for every layout and strategy of the synthetic object, partial
+//! inlining at N = 0, 8, 64 (n: the inlined N; 0 for the other strategies), each traced.
+template <class F>
+void for_each_synthetic_mapping(F&& f) {
   for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
     for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
       for (std::size_t n : {0, 8, 64}) {
         if (s != InnerStrategy::partial && n != 0) continue;
         SCOPED_TRACE(std::string(to_string(l)) + " " + std::string(to_string(s)) + " " + std::to_string(n));
         dispatch_inner(l, s, [&]<InnerLayout L, InnerStrategy S>() {
-          using M = InnerArrayMapping<SyntheticObject, L, S>;
-          auto storage = lb::layout::inner_host_storage<M>({in.sizes}, n);
-          const auto view = storage.view();
-          store_synthetic_inputs(view, in);
-          lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{view});
-          for (std::size_t i = 0; i < in.sizes.size(); ++i) {
-            ASSERT_EQ(view.template length<Elements>(i), in.sizes[i]);
-            for (std::uint32_t k = 0; k < in.sizes[i]; ++k)
-              ASSERT_EQ(view.template get<Elements>(i, k), in.elements[in.first[i] + k] + in.values[i]) << i << " " << k;
-          }
+          f.template operator()<InnerArrayMapping<SyntheticObject, L, S>>(n);
         });
       }
+}
+
+TEST(InnerSynthetic, TheBodyAddsTheValueToEveryElementInEveryLayoutAndStrategy) {
+  const SyntheticInputs in = make_synthetic_inputs(300, 0, 64);  // 0 too: an empty array
+  for_each_synthetic_mapping([&]<class M>(std::size_t n) {
+    auto storage = lb::layout::inner_host_storage<M>({in.sizes}, n);
+    const auto view = storage.view();
+    store_synthetic_inputs(view, in);
+    lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{view});
+    for (std::size_t i = 0; i < in.sizes.size(); ++i) {
+      ASSERT_EQ(view.template length<Elements>(i), in.sizes[i]);
+      for (std::uint32_t k = 0; k < in.sizes[i]; ++k)
+        ASSERT_EQ(view.template get<Elements>(i, k), in.elements[in.first[i] + k] + in.values[i]) << i << " " << k;
+    }
+  });
 }
 
 //! The variant's image and check as they were before synthetic_image.hpp (serial, an expected
@@ -112,70 +120,63 @@ TEST(InnerSynthetic, TheImageAndTheCheckAgreeWithASerialExpectedImageInEveryLayo
   // Sizes from 0 (an empty array too); with 2 OpenMP threads (ctest's) the two wrong elements
   // below fall to different threads.
   const SyntheticInputs in = make_synthetic_inputs(600, 0, 64);
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
-    for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
-      for (std::size_t n : {0, 8, 64}) {
-        if (s != InnerStrategy::partial && n != 0) continue;
-        SCOPED_TRACE(std::string(to_string(l)) + " " + std::string(to_string(s)) + " " + std::to_string(n));
-        dispatch_inner(l, s, [&]<InnerLayout L, InnerStrategy S>() {
-          using M = InnerArrayMapping<SyntheticObject, L, S>;
-          const auto input = synthetic_image<M>(in, n);
-          ASSERT_TRUE(same_bytes(*input, *serial_image<M>(in, n, false)));
-          const auto expected = serial_image<M>(in, n, true);
-          // A correct run: ok, and the scratch copy's elements put back to the input's.
-          auto got = copy_of(*input);
-          lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{got->view()});
-          ASSERT_EQ(serial_check(*got, *expected, in), "");
-          SyntheticCheck c = check_synthetic_output(*got, *input, in);
-          EXPECT_TRUE(c.ok) << c.message;
-          EXPECT_TRUE(same_bytes(*got, *input));
-          // Faults, each named as the serial check names it: a wrong element (two wrong ones: the
-          // first in object order, whichever thread finds it), an object the run skipped, a changed
-          // byte outside the elements (a value; the last byte of each blob unless it is a
-          // length or arena offset, which the checks follow).
-          auto run_with = [&](auto&& fault) {
-            auto out = copy_of(*input);
-            lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{out->view()});
-            if (!fault(out->view(), *out)) return;
-            const std::string want = serial_check(*out, *expected, in);
-            EXPECT_NE(want, "");
-            const SyntheticCheck got_check = check_synthetic_output(*out, *input, in);
-            EXPECT_FALSE(got_check.ok);
-            EXPECT_EQ(got_check.message, want);
-          };
-          const std::size_t early = 150, late = 450;
-          ASSERT_GT(in.sizes[early], 1u);
-          ASSERT_GT(in.sizes[late], 0u);
-          run_with([&](const auto& v, auto&) {
-            v.template get<Elements>(late, 0) += 7;
-            v.template get<Elements>(early, in.sizes[early] - 1) -= 1;
-            return true;
-          });
-          run_with([&](const auto& v, auto&) {
-            for (std::uint32_t k = 0; k < in.sizes[late]; ++k) v.template get<Elements>(late, k) -= in.values[late];
-            return true;
-          });
-          run_with([&](const auto& v, auto&) {
-            v.template get<Value>(late) += 1;
-            return true;
-          });
-          const auto view = input->view();
-          auto headers_as_input = [&](const auto& v) {
-            for (std::size_t i = 0; i < in.sizes.size(); ++i)
-              if (v.template length<Elements>(i) != in.sizes[i] ||
-                  v.template capacity<Elements>(i) != view.template capacity<Elements>(i))
-                return false;
-            return true;
-          };
-          for (std::size_t b = 0; b < M::blob_count; ++b)
-            run_with([&](const auto& v, auto& out) {
-              const std::size_t bytes = out.mapping().blob_bytes(b);
-              if (bytes == 0) return false;
-              out.blob(b)[bytes - 1] ^= std::byte{1};
-              return headers_as_input(v);
-            });
-        });
-      }
+  for_each_synthetic_mapping([&]<class M>(std::size_t n) {
+    const auto input = synthetic_image<M>(in, n);
+    ASSERT_TRUE(same_bytes(*input, *serial_image<M>(in, n, false)));
+    const auto expected = serial_image<M>(in, n, true);
+    // A correct run: ok, and the scratch copy's elements put back to the input's.
+    auto got = copy_of(*input);
+    lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{got->view()});
+    ASSERT_EQ(serial_check(*got, *expected, in), "");
+    SyntheticCheck c = check_synthetic_output(*got, *input, in);
+    EXPECT_TRUE(c.ok) << c.message;
+    EXPECT_TRUE(same_bytes(*got, *input));
+    // Faults, each named as the serial check names it: a wrong element (two wrong ones: the
+    // first in object order, whichever thread finds it), an object the run skipped, a changed
+    // byte outside the elements (a value; the last byte of each blob unless it is a
+    // length or arena offset, which the checks follow).
+    auto run_with = [&](auto&& fault) {
+      auto out = copy_of(*input);
+      lb::exec::run_serial(in.sizes.size(), AddValue<lb::layout::View<M>>{out->view()});
+      if (!fault(out->view(), *out)) return;
+      const std::string want = serial_check(*out, *expected, in);
+      EXPECT_NE(want, "");
+      const SyntheticCheck got_check = check_synthetic_output(*out, *input, in);
+      EXPECT_FALSE(got_check.ok);
+      EXPECT_EQ(got_check.message, want);
+    };
+    const std::size_t early = 150, late = 450;
+    ASSERT_GT(in.sizes[early], 1u);
+    ASSERT_GT(in.sizes[late], 0u);
+    run_with([&](const auto& v, auto&) {
+      v.template get<Elements>(late, 0) += 7;
+      v.template get<Elements>(early, in.sizes[early] - 1) -= 1;
+      return true;
+    });
+    run_with([&](const auto& v, auto&) {
+      for (std::uint32_t k = 0; k < in.sizes[late]; ++k) v.template get<Elements>(late, k) -= in.values[late];
+      return true;
+    });
+    run_with([&](const auto& v, auto&) {
+      v.template get<Value>(late) += 1;
+      return true;
+    });
+    const auto view = input->view();
+    auto headers_as_input = [&](const auto& v) {
+      for (std::size_t i = 0; i < in.sizes.size(); ++i)
+        if (v.template length<Elements>(i) != in.sizes[i] ||
+            v.template capacity<Elements>(i) != view.template capacity<Elements>(i))
+          return false;
+      return true;
+    };
+    for (std::size_t b = 0; b < M::blob_count; ++b)
+      run_with([&](const auto& v, auto& out) {
+        const std::size_t bytes = out.mapping().blob_bytes(b);
+        if (bytes == 0) return false;
+        out.blob(b)[bytes - 1] ^= std::byte{1};
+        return headers_as_input(v);
+      });
+  });
 }
 
 TEST(InnerSynthetic, TheFirstDifferenceIsFoundAcrossChunks) {

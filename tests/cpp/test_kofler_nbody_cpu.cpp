@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/nbody_reference.hpp"
@@ -73,64 +72,6 @@ TEST(KoflerNBodyReference, ConservesMomentum) {
       scale += s.pos[i].w * std::abs(r.vel[3 * i + c]);
     }
     EXPECT_NEAR(after, before, 1e-13 * scale) << "component " << c;
-  }
-}
-
-//! The reference as one loop per body (the code before its bodies ran in SIMD lanes): the
-//! blocked reference must give the same bits, bounds included.
-NBodyReference plain_reference(const NBodyState& initial, const NBodyParams& params) {
-  const std::size_t n = initial.size();
-  const double u = kFloatU, eps2 = params.softening2, dt = params.dt;
-  const double tiles = double((n + kTileBodies - 1) / kTileBodies);
-  const double gamma = (24 + kChunk + tiles + kLanes) * u;
-  NBodyReference r;
-  r.pos.resize(3 * n), r.vel.resize(3 * n), r.pos_bound.assign(n, 0), r.vel_bound.assign(n, 0);
-  std::vector<double> mass(n), acc(3 * n), acc_bound(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const float4 p = initial.pos[i], v = initial.vel[i];
-    r.pos[3 * i] = p.x, r.pos[3 * i + 1] = p.y, r.pos[3 * i + 2] = p.z, mass[i] = p.w;
-    r.vel[3 * i] = v.x, r.vel[3 * i + 1] = v.y, r.vel[3 * i + 2] = v.z;
-  }
-  for (int step = 0; step < params.steps; ++step) {
-    const double max_pos_bound = *std::max_element(r.pos_bound.begin(), r.pos_bound.end());
-    for (std::size_t i = 0; i < n; ++i) {
-      double ax = 0, ay = 0, az = 0, magnitudes = 0, lipschitz = 0;
-      for (std::size_t j = 0; j < n; ++j) {
-        const double rx = r.pos[3 * j] - r.pos[3 * i], ry = r.pos[3 * j + 1] - r.pos[3 * i + 1],
-                     rz = r.pos[3 * j + 2] - r.pos[3 * i + 2];
-        const double d2 = rx * rx + ry * ry + rz * rz + eps2;
-        const double s = mass[j] * (1.0 / (d2 * std::sqrt(d2)));
-        ax += rx * s, ay += ry * s, az += rz * s;
-        magnitudes += s * std::sqrt(rx * rx + ry * ry + rz * rz);
-        if (j != i) lipschitz += 2 * s;
-      }
-      acc[3 * i] = ax, acc[3 * i + 1] = ay, acc[3 * i + 2] = az;
-      acc_bound[i] = gamma * magnitudes + lipschitz * (r.pos_bound[i] + max_pos_bound);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      double v2 = 0, p2 = 0;
-      for (int c = 0; c < 3; ++c) {
-        r.vel[3 * i + c] += acc[3 * i + c] * dt;
-        r.pos[3 * i + c] += r.vel[3 * i + c] * dt;
-        v2 += r.vel[3 * i + c] * r.vel[3 * i + c];
-        p2 += r.pos[3 * i + c] * r.pos[3 * i + c];
-      }
-      r.vel_bound[i] += dt * acc_bound[i] + u * std::sqrt(v2);
-      r.pos_bound[i] += dt * r.vel_bound[i] + u * std::sqrt(p2);
-    }
-  }
-  return r;
-}
-
-TEST(KoflerNBodyReference, BlockedEqualsThePlainLoop) {
-  for (std::size_t n : {1, 7, 8, 37, 300}) {  // below, at and past a block of lanes
-    const NBodyState s = nbody_initial(n, 11);
-    const NBodyParams p{.steps = 3};
-    const auto got = nbody_reference(s, p), want = plain_reference(s, p);
-    EXPECT_EQ(got.pos, want.pos) << n << " bodies";
-    EXPECT_EQ(got.vel, want.vel) << n << " bodies";
-    EXPECT_EQ(got.pos_bound, want.pos_bound) << n << " bodies";
-    EXPECT_EQ(got.vel_bound, want.vel_bound) << n << " bodies";
   }
 }
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from plots.papers import PAPERS
+from tests.python.cpp_source import cpp_tokens
 
 REPO = Path(__file__).resolve().parents[2]
 REGISTRY = Path(__file__).with_name("fixtures") / "registry.json"
@@ -60,33 +61,7 @@ def suite_names():
 
 def cpp_code(text):
     """The identifiers and string literals of C++ source, comments dropped."""
-    out, k, n = [], 0, len(text)
-    while k < n:
-        if text.startswith("//", k):
-            k = text.find("\n", k)
-            k = n if k < 0 else k
-        elif text.startswith("/*", k):
-            end = text.find("*/", k + 2)
-            k = n if end < 0 else end + 2
-        elif text.startswith('R"', k) and (k == 0 or not text[k - 1].isalnum()):
-            delimiter = text[k + 2:text.index("(", k)]
-            end = text.index(f"){delimiter}\"", k)
-            out.append(text[text.index("(", k) + 1:end])
-            k = end + len(delimiter) + 2
-        elif text[k] == '"' or (text[k] == "'" and not (k and text[k - 1].isalnum())):
-            quote, j = text[k], k + 1
-            while j < n and text[j] != quote:
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[k + 1:j])
-            k = j + 1
-        else:
-            match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, k)
-            if match:
-                out.append(match.group())
-                k = match.end()
-            else:
-                k += 1
-    return out
+    return [token for _, token in cpp_tokens(text)]
 
 
 def python_code(text):

@@ -13,6 +13,7 @@ import pytest
 from plots import kofler_data, kofler_label
 from plots.layout_kinds import (CLUSTER_LAYOUT, KIND, KINDS, METHOD_LAYOUTS, REGISTRY, RUNS_AS,
                                 TREE_LAYOUTS, parse_label, tile_of)
+from tests.python.cpp_source import cpp_tokens
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE = json.loads(REGISTRY.read_text())["layouts"]
@@ -35,29 +36,7 @@ TABLE_FILE = REPO / "kernels" / "layout" / "lb" / "layout" / "choice.hpp"
 
 def cpp_strings(text):
     """The string literals of C++ source (raw ones included), comments dropped."""
-    out, k, n = [], 0, len(text)
-    while k < n:
-        if text.startswith("//", k):
-            k = text.find("\n", k)
-            k = n if k < 0 else k
-        elif text.startswith("/*", k):
-            end = text.find("*/", k + 2)
-            k = n if end < 0 else end + 2
-        elif text.startswith('R"', k) and (k == 0 or not text[k - 1].isalnum()):
-            delimiter = text[k + 2:text.index("(", k)]
-            end = text.index(f"){delimiter}\"", k)
-            out.append(text[text.index("(", k) + 1:end])
-            k = end + len(delimiter) + 2
-        elif text[k] == '"' or (text[k] == "'" and not (k and text[k - 1].isalnum())):
-            quote, j = text[k], k + 1
-            while j < n and text[j] != quote:
-                j += 2 if text[j] == "\\" else 1
-            if quote == '"':
-                out.append(text[k + 1:j])
-            k = j + 1
-        else:
-            k += 1
-    return out
+    return [token for kind, token in cpp_tokens(text) if kind == "string"]
 
 
 def python_strings(text):

@@ -506,15 +506,21 @@ out.write_text(json.dumps({"format": "layoutbench-kofler-tree/1",
 """
 
 
-def test_split_runs_a_suite_with_a_python_step_whole_on_every_device(work, tmp_path, monkeypatch):
-    """Under --split the decision tree's training (kofler-tree, whose results feed the fit
-    step) runs whole on each GPU, so each fits its own tree on the full grid; the other
-    suites are still split; a resume and a Slurm run's tasks share alike."""
+def repo_with_fake_fit(tmp_path):
+    """A checkout with the orchestrator and a stand-in for the tree's fit step (FAKE_FIT)."""
     repo = tmp_path / "repo"
     copy_orchestrator(repo)
     (repo / "plots").mkdir()
     (repo / "plots" / "__init__.py").write_text("")
     (repo / "plots" / "kofler_tree.py").write_text(FAKE_FIT)
+    return repo
+
+
+def test_split_runs_a_suite_with_a_python_step_whole_on_every_device(work, tmp_path, monkeypatch):
+    """Under --split the decision tree's training (kofler-tree, whose results feed the fit
+    step) runs whole on each GPU, so each fits its own tree on the full grid; the other
+    suites are still split; a resume and a Slurm run's tasks share alike."""
+    repo = repo_with_fake_fit(tmp_path)
     preset = tmp_path / "split.json"
     preset.write_text('{"suites": {"idw": {}, "kofler-tree": {"fit": {"reuse": 0}}, "kofler": {}}}\n')
     fake = {"devices": 2, "suites": "idw,kofler-tree,kofler"}
@@ -696,11 +702,7 @@ def test_the_registrys_steps_run_in_order_with_their_files(work, tmp_path):
     """Kriging's model and the decision tree's fit, both from the registry: the fit right
     after kofler-tree, kofler given that tree, the model after every suite; the summary names
     each step's files, the Python step's first."""
-    repo = tmp_path / "repo"
-    copy_orchestrator(repo)
-    (repo / "plots").mkdir()
-    (repo / "plots" / "__init__.py").write_text("")
-    (repo / "plots" / "kofler_tree.py").write_text(FAKE_FIT)
+    repo = repo_with_fake_fit(tmp_path)
     preset = tmp_path / "steps.json"
     preset.write_text('{"suites": {"kriging": {"model": {"scale": 2, "experiment": 6}},\n'
                       ' "kofler-tree": {"fit": {"reuse": 0}}, "kofler": {}}}\n')

@@ -157,8 +157,14 @@ def make_dry_run(*args):
         pytest.skip("make is not installed")
     return subprocess.run(["make", "--no-print-directory", "-n", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=60,
-                          env={k: v for k, v in os.environ.items()  # not the outer make's
-                               if k not in ("PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")})
+                          env={k: v for k, v in os.environ.items()  # not the outer make's,
+                               if k not in MAKE_ENVIRONMENT})  # nor a caller's OUT, BUILD, ...
+
+
+# Variables the environment may give make that change what these dry runs print: the outer
+# make's, and the Makefile's own (the GPU round exports OUT, which `figures` turns into --out).
+MAKE_ENVIRONMENT = ("PYTHON", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "OUT", "RESULTS", "BUILD", "PRESET",
+                    "DEVICES", "RESUME", "FILTER", "SLURM", "A", "B", "REFERENCES", "JOBS")
 
 
 def test_makefile_uses_the_venv_python_when_deps_made_one(tmp_path):

@@ -269,6 +269,26 @@ LB_HD LB_FORCEINLINE bool reactivate_object(const V& v, std::uint32_t k, const S
   return true;
 }
 
+//! One phase of a step on the host over views `v` (the laid-out set's, or recording views of
+//! it): each object of the phase's class in id order, the counters added to `s`. The host
+//! simulation and the access recording (kernels/recorded) run the same loop.
+template <class V>
+void run_phase_on_host(const V& v, Phase phase, const StepParams& p, std::uint32_t lights, std::uint32_t yields,
+                       State& s) {
+  const auto each = [](std::uint32_t n, auto&& f) {
+    for (std::uint32_t i = 0; i < n; ++i) f(i);
+  };
+  switch (phase) {
+    case Phase::lights: each(lights, [&](std::uint32_t l) { light_object(v, l); }); break;
+    case Phase::yields: each(yields, [&](std::uint32_t y) { yield_object(v, y); }); break;
+    case Phase::plan: each(p.cars, [&](std::uint32_t k) { plan_object(v, k, p); }); break;
+    case Phase::claim: each(p.cars, [&](std::uint32_t k) { claim_object(v, k); }); break;
+    case Phase::resolve: each(p.cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); }); break;
+    case Phase::move: each(p.cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); }); break;
+    case Phase::reactivate: each(p.cars, [&](std::uint32_t k) { s.reactivated += reactivate_object(v, k, p); }); break;
+  }
+}
+
 // --- the state laid out and read back -------------------------------------------------------
 
 template <class M>
