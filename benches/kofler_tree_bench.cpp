@@ -232,8 +232,6 @@ BenchmarkId tree_id(const TreeCase& c) {
 
 namespace {
 
-bool power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
 //! A count axis's limits: `ok`, else "'<key>' must be <requirement>; <value> is not".
 template <class Ok>
 std::function<std::string(const nlohmann::json&)> counts(std::string key, Ok ok, std::string requirement) {

@@ -16,8 +16,6 @@ namespace {
 
 namespace tree = lb::kofler::tree;
 
-bool power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
 //! The integers of `key`, each checked by `ok` (else "<key>: <requirement>; <value> is not").
 template <class Ok>
 std::vector<std::size_t> integers(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,

@@ -3,6 +3,7 @@
 //! read and checked, apart from its expansion (kofler_tree_bench.cpp, CUDA) so the preset fuzz
 //! target (fuzz/targets/fuzz_preset.cpp) runs the same checks without a GPU build.
 
+#include <bit>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -13,6 +14,9 @@
 #include "lb/harness/preset.hpp"
 
 namespace lb::harness::kofler_tree {
+
+//! The training's tiles and iteration counts are powers of two.
+inline bool power_of_two(std::size_t x) { return std::has_single_bit(x); }
 
 //! The layout classes the training times (a tiled class once per tile).
 inline const std::vector<std::string> kTreeLayouts{"aos", "soa", "tiled"};

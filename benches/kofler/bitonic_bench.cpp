@@ -145,7 +145,7 @@ std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::stri
 
 namespace {
 
-const std::vector<std::size_t> kCompileTimeTiles = lb::kofler::SortLayouts::compile_time_tiles();
+const std::vector<std::size_t> kSortTiles = lb::kofler::SortLayouts::compile_time_tiles();
 
 //! Per size and version: bitonic over each layout choice, cub-radix on SoA, cub-merge on AoS.
 Expansion expand_bitonic(const Reader& read) {
@@ -157,7 +157,7 @@ Expansion expand_bitonic(const Reader& read) {
       const LayoutChoice l = version == "cub-radix" ? LayoutChoice{kind::Soa{}} : LayoutChoice{kind::Aos{}};
       return {{{"layout", {std::string(l.name()), l}}}};
     }
-    return layout_steps(r, at.get<std::size_t>("size"), lb::kofler::kSortFieldNames, kCompileTimeTiles, {}, &method);
+    return layout_steps(r, at.get<std::size_t>("size"), lb::kofler::kSortFieldNames, kSortTiles, {}, &method);
   };
   return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
           .make = [](const Point& at) {
@@ -177,7 +177,7 @@ Expansion expand_bitonic(const Reader& read) {
 
 Program bitonic_program() {
   std::vector<Axis> axes =
-      kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, kCompileTimeTiles);
+      kofler_axes({std::begin(kVersions), std::end(kVersions)}, {std::string(kPrecision)}, kSortTiles);
   axis_named(axes, "version").key = "versions";
   axis_named(axes, "size").limits = [](const nlohmann::json& v) {
     const auto n = v.get<std::size_t>();

@@ -107,13 +107,13 @@ std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, 
 
 namespace {
 
-const std::vector<std::string> kFields = {"S", "X", "T", "call", "put"};
+const std::vector<std::string> kOptionFields = {"S", "X", "T", "call", "put"};
 
 //! Per size each layout choice.
 Expansion expand_black_scholes(const Reader& read) {
-  const auto method = method_source("blackscholes", kFields, record_field_bytes<Option>(), read.overrides());
+  const auto method = method_source("blackscholes", kOptionFields, record_field_bytes<Option>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) {
-    return layout_steps(r, at.get<std::size_t>("size"), kFields, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
+    return layout_steps(r, at.get<std::size_t>("size"), kOptionFields, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
                         lb::kofler::BlackScholesLayouts::compile_time_partitions(), &method);
   };
   return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},

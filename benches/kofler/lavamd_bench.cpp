@@ -153,7 +153,7 @@ std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int box
 
 namespace {
 
-const std::vector<std::size_t> kCompileTimeTiles = lb::kofler::LavaLayouts<float>::compile_time_tiles();
+const std::vector<std::size_t> kLavaTiles = lb::kofler::LavaLayouts<float>::compile_time_tiles();
 
 //! Per side (boxes_1d, named by its box count: the size) and precision each layout choice, the
 //! method's made from the record run (recorded at float; a double cluster has twice the bytes).
@@ -169,7 +169,7 @@ Expansion expand_lavamd(const Reader& read) {
   };
   const Steps layouts = [methods](const Point& at, const Reader& r) {
     return layout_steps(r, at.get<std::size_t>("size") * kParticlesPerBox, lb::kofler::kLavaFieldNames,
-                        kCompileTimeTiles, {}, &methods.at(at.text("precision")));
+                        kLavaTiles, {}, &methods.at(at.text("precision")));
   };
   return {.loops = {over("boxes_1d",
                          {over("size", boxes, {over("precision", {over("version", {over("layout", layouts)})})})})},
@@ -189,7 +189,7 @@ Expansion expand_lavamd(const Reader& read) {
 }  // namespace
 
 Program lavamd_program() {
-  std::vector<Axis> axes = kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, kCompileTimeTiles);
+  std::vector<Axis> axes = kofler_axes({"gpu"}, {std::begin(kPrecisions), std::end(kPrecisions)}, kLavaTiles);
   axis_named(axes, "precision").key = "precisions";
   // The size named is the box count, boxes_1d^3: made from the side the preset gives.
   Axis& size = axis_named(axes, "size");

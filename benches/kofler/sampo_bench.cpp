@@ -134,17 +134,17 @@ std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const Co
 
 namespace {
 
-const std::vector<std::string> kFields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
-const std::vector<std::size_t> kCompileTimeTiles = model::SampoLayouts::compile_time_tiles();
+const std::vector<std::string> kAgentFields(std::begin(model::kFieldNames), std::end(model::kFieldNames));
+const std::vector<std::size_t> kSampoTiles = model::SampoLayouts::compile_time_tiles();
 const std::vector<std::string> kCompileTimePartitions = model::SampoLayouts::compile_time_partitions();
 
 //! Per size (initial eggs) each layout choice, the model run warmup_hours then steps.
 Expansion expand_sampo(const Reader& read) {
   const std::uint32_t warmup = positive_u32(read.preset(), read.object(), "warmup_hours", read.where(), 0);
   const std::uint32_t steps = positive_u32(read.preset(), read.object(), "steps", read.where(), 1);
-  const auto method = method_source("sampo", kFields, record_field_bytes<Agent>(), read.overrides());
+  const auto method = method_source("sampo", kAgentFields, record_field_bytes<Agent>(), read.overrides());
   const Steps layouts = [method](const Point& at, const Reader& r) {
-    return layout_steps(r, at.get<std::size_t>("size"), kFields, kCompileTimeTiles, kCompileTimePartitions, &method);
+    return layout_steps(r, at.get<std::size_t>("size"), kAgentFields, kSampoTiles, kCompileTimePartitions, &method);
   };
   return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
           .make = [warmup, steps](const Point& at) {
@@ -163,7 +163,7 @@ Expansion expand_sampo(const Reader& read) {
 }  // namespace
 
 Program sampo_program() {
-  std::vector<Axis> axes = kofler_axes({"gpu"}, {"mixed"}, kCompileTimeTiles, kCompileTimePartitions);
+  std::vector<Axis> axes = kofler_axes({"gpu"}, {"mixed"}, kSampoTiles, kCompileTimePartitions);
   axis_named(axes, "size").limits = [](const nlohmann::json& v) {
     const auto s = v.get<std::size_t>();
     return s < 64 || s > 2000000 ? fmt::format("SAMPO size (initial eggs) {} is not in 64..2000000", s) : "";
