@@ -71,7 +71,7 @@ case "$phase" in
     cp build/Testing/Temporary/LastTest.log "$OUT/ctest-last.log" 2>/dev/null
     echo "slowest ctest tests:"; grep -E "Test +#[0-9]+: " "$OUT/test.log" | sed -E 's/.*Test +#[0-9]+: //' \
       | awk '{print $(NF-1), $0}' | sort -rn | head -12 | cut -d' ' -f2-
-    grep -h "^compute-sanitizer --tool" "$OUT/ctest-last.log" 2>/dev/null
+    grep -h -E "^compute-sanitizer --tool|^slowest under" "$OUT/ctest-last.log" 2>/dev/null
     [ "$status" -eq 0 ]
     ;;
   traffic)

@@ -26,7 +26,7 @@ if [ "$tool" = all ]; then
     t=${tools[$i]}
     if [ "$status" -eq 77 ]; then skipped=$((skipped + 1)); tail -1 "$logs/$t.log"
     elif [ "$status" -ne 0 ]; then failed=$((failed + 1)); echo "=== $t failed (exit $status):"; cat "$logs/$t.log"
-    else grep -E "SUMMARY|^compute-sanitizer --tool" "$logs/$t.log"; fi
+    else grep -E "SUMMARY|^compute-sanitizer --tool|^slowest under" "$logs/$t.log"; fi
   done
   [ "$failed" -gt 0 ] && exit 1
   [ "$skipped" -eq ${#tools[@]} ] && exit 77
@@ -76,6 +76,9 @@ start=$SECONDS
 "$sanitizer" --tool "$tool" --error-exitcode 1 "$tests" --gtest_filter="$filter" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 echo "compute-sanitizer --tool $tool ($scope): $((SECONDS - start)) s"
+# Where the tool's time goes (the 4-minute `make test` goal hangs on this test).
+grep -E '^\[       OK \] .* \([0-9]+ ms\)$' "$log" | sed -E 's/^\[       OK \] (.*) \(([0-9]+) ms\)$/\2 \1/' \
+  | sort -rn | head -5 | awk -v t="$tool" '{ printf "slowest under %s: %6.1f s %s\n", t, $1 / 1000, $2 }'
 [ "$status" -eq 0 ] || { echo "FAILED: compute-sanitizer --tool $tool exited $status"; exit 1; }
 grep -qE '^\[  PASSED  \] [1-9][0-9]* test' "$log" || { echo "FAILED: no test ran under $tool"; exit 1; }
 if grep -q '^\[  SKIPPED \]' "$log"; then echo "FAILED: tests skipped under $tool"; exit 1; fi
