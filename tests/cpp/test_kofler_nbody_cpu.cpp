@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 
+#include "kofler/nbody_bench.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/nbody_reference.hpp"
 
@@ -118,8 +121,11 @@ TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
   auto count = [&](const std::string& prefix) {
     return std::count_if(plan.begin(), plan.end(), [&](const auto& b) { return b.name.rfind(prefix, 0) == 0; });
   };
-  // aos, soa, 3 run-time tiles, 3 compile-time tiles, split, split-ct at 2 sizes
+  // aos, soa, 3 run-time tiles, 3 compile-time tiles, split, split-ct at 2 sizes; the
+  // roofline version on SoA at each size
   EXPECT_EQ(count("kofler/nbody/gpu/"), 20);
+  EXPECT_EQ(count("kofler/nbody/roofline/soa/float/size:"), 2);
+  EXPECT_EQ(count("kofler/nbody/roofline/"), 2);
   // aos, soa, 4 run-time tiles, 2 compile-time tiles, split, split-ct at 2 sizes
   EXPECT_EQ(count("kofler/blackscholes/gpu/"), 20);
   auto has = [&](const std::string& name) {
@@ -130,6 +136,20 @@ TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
   // Both are float programs: --precision double plans neither (other programs may run).
   for (const auto& b : find_suite("kofler").plan(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"double"}}))
     EXPECT_FALSE(b.name.starts_with("kofler/nbody/") || b.name.starts_with("kofler/blackscholes/")) << b.name;
+}
+
+// The roofline kernel is compiled for SoA only: another layout or version is refused before
+// anything is allocated on a device.
+TEST(KoflerPlan, NBodyRooflineRunsOnSoaOnly) {
+  const auto c = std::make_shared<const kofler::NBodyCase>(kofler::make_nbody_case(8, lb::kofler::NBodyParams{}));
+  try {
+    kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Aos{}}, c, kofler::kNBodyRooflineVersion);
+    ADD_FAILURE() << "roofline on aos was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "nbody version roofline runs on layout soa only");
+  }
+  EXPECT_THROW(kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Soa{}}, c, "fastest"),
+               std::invalid_argument);
 }
 
 }  // namespace
