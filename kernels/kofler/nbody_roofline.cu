@@ -10,16 +10,15 @@
 //! - launch bounds for 4 blocks of 128 threads an SM (128 registers a thread): at 131,072
 //!   bodies the 512 blocks are one wave on an H100 or H200 (132 SMs, 528 places).
 //!
-//! Instruction mix (SASS of sm_90, cuobjdump; tests/python/test_kofler_sass.py checks it): per
-//! staged body and thread 1 LDS.128 and 8 interactions of 12 FP32 instructions (3 FADD,
-//! 3 FFMA for r^2 + eps^2, 3 FMUL, 3 FFMA) and 1 MUFU.RSQ: 13.125 issue slots for the 12 the
-//! bound counts (the sweep's kernel: 14), plus per tile 24 FADD into the running sums, the
-//! staging and the barrier (below 1 % of a tile's 6,700 slots). One warp instruction issues
-//! per cycle and scheduler, so the mix allows 12 / 13.125 = 91.4 % of the FP32 pipe's peak;
-//! the ceiling the bound divides by (harness/ceilings.cu) issues 32 FFMA in 35 slots (its
-//! loop's counter, compare and branch), 91.4 % of the peak too, so the mix allows about 100 %
-//! of the bound, the sweep's 12 / 14 / (32 / 35) = 94 %. The MUFU pipe (16 lanes an SM) is
-//! busy 8 of the 13.125 cycles.
+//! Instruction mix (sm_90 SASS, cuobjdump; tests/python/test_kofler_sass.py pins it): a tile's
+//! loop is 6,797 instructions a thread: 64 LDS.128, 512 interactions of 12 FP32 instructions
+//! (3 FADD, 3 FFMA for r^2 + eps^2, 3 FMUL, 3 FFMA) and one MUFU.RSQ each, 24 FADD joining the
+//! chunk sums and 53 others (staging, wait, barrier, counter). One warp instruction issues per
+//! cycle and scheduler, so the bound's FP32 work fills at most 6,168 / 6,797 = 90.7 % of the
+//! slots (the sweep's kernel, 14 slots an interaction: 85.7 %). The FFMA ceiling the bound
+//! divides by (harness/ceilings.cu) issues 32 FFMA in 35 slots, 91.4 %: the mix allows about
+//! 99 % of the bound (the sweep's 94 %). The MUFU pipe (16 lanes an SM) is busy 8 cycles of
+//! every 13.3.
 
 #include <cuda_pipeline_primitives.h>
 
@@ -33,8 +32,9 @@ namespace {
 
 using RooflineView = layout::View<NBodyRooflineMapping>;
 
-//! Blocks an SM must hold at once (launch bounds): 4 x 128 threads x 128 registers.
-constexpr unsigned kRooflineMinBlocks = 4;
+//! Blocks an SM must hold at once (launch bounds): at 8 bodies a thread 4 blocks of 128
+//! threads (128 registers each), at 4 bodies 8 blocks (64 registers).
+constexpr unsigned kRooflineMinBlocks = 32 / kRooflineBodiesPerThread;
 //! Bodies of a tile each thread stages.
 constexpr unsigned kRooflineStagedPerThread = kTileBodies / kRooflineThreads;
 static_assert(kTileBodies % kRooflineThreads == 0 && kRooflineColumns == 32, "a lane is one warp");
