@@ -2,7 +2,7 @@
 //! steps of all-pairs forces over every layout of {float4 pos, float4 vel}, validated against
 //! the double reference after those k steps. Preset object:
 //!
-//!   "nbody": {"sizes": [65536, 131072], "steps": 2, "versions": ["gpu", "roofline"],
+//!   "nbody": {"sizes": [65536, 131072], "steps": 2, "versions": ["gpu", "roofline"] (default ["gpu"]),
 //!             "layouts": [...], "tiles": [...] | "sweep", "compile_time_tiles": [4, 32, 256],
 //!             "partitions": {...}}
 //!
@@ -155,7 +155,13 @@ Expansion expand_nbody(const Reader& read) {
   // One reference per size, made when its first benchmark runs, shared by all its layouts.
   using Slot = std::shared_ptr<std::shared_ptr<const NBodyCase>>;
   auto slots = std::make_shared<std::map<std::size_t, Slot>>();
-  return {.loops = {over("size", {over("version", {over("precision", {over("layout", layouts)})})})},
+  // Without "versions" (presets before the roofline version) the paper's kernel alone.
+  const Steps versions = [](const Point&, const Reader& r) {
+    if (r.object().contains("versions")) return r.steps("version");
+    const std::string paper(kNBodyPaperVersion);
+    return std::vector<Step>{{{"version", AxisValue{paper, paper}}}};
+  };
+  return {.loops = {over("size", {over("version", versions, {over("precision", {over("layout", layouts)})})})},
           .make = [params, slots](const Point& at) {
             const std::size_t n = at.get<std::size_t>("size");
             Slot& slot = (*slots)[n];
@@ -179,7 +185,9 @@ Program nbody_program() {
   std::vector<Axis> axes = kofler_axes({std::begin(kNBodyVersions), std::end(kNBodyVersions)}, {"float"},
                                        lb::kofler::NBodyLayouts::compile_time_tiles(),
                                        lb::kofler::NBodyLayouts::compile_time_partitions());
-  axis_named(axes, "version").key = "versions";
+  Axis& version = axis_named(axes, "version");
+  version.key = "versions";
+  version.required = false;
   return {"nbody",
           std::move(axes),
           {"struct_bytes", "fields", "kernels", "steps"},
