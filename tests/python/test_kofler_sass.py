@@ -211,8 +211,8 @@ def loop_ops(sass: str, kernel: str) -> list[str]:
         m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*)", line)
         if m and name and kernel in name:
             code.append((int(m.group(1), 16), m.group(2), m.group(3)))
-    loops = [(target, at) for at, op, operands in code if op == "BRA"
-             for target in [int(operands.split()[0], 16)] if target < at]
+    targets = [(at, re.match(r"0x([0-9a-f]+)", operands)) for at, op, operands in code if op == "BRA"]
+    loops = [(int(m.group(1), 16), at) for at, m in targets if m and int(m.group(1), 16) < at]
     if not loops:
         return []
     start, end = max(loops, key=lambda r: r[1] - r[0])
