@@ -41,7 +41,12 @@ template <class M>
 class NBodyVariant final : public Variant {
  public:
   NBodyVariant(const M& mapping, std::shared_ptr<const NBodyCase> c, bool roofline)
-      : mapping_(mapping), case_(std::move(c)), roofline_(roofline), initial_(mapping), scratch_(mapping), out_(mapping) {}
+      : mapping_(mapping),
+        case_(std::move(c)),
+        roofline_(roofline),
+        initial_(mapping),
+        scratch_(mapping),
+        out_(mapping) {}
 
   void setup(cudaStream_t stream) override {
     layout::HostStorage<M> host(mapping_);
@@ -62,7 +67,8 @@ class NBodyVariant final : public Variant {
   }
   void run(cudaStream_t stream) override {
     if constexpr (std::is_same_v<M, lb::kofler::NBodyRooflineMapping>) {
-      if (roofline_) return lb::kofler::nbody_roofline_run(initial_.view(), scratch_.view(), out_.view(), case_->params, stream);
+      if (roofline_)
+        return lb::kofler::nbody_roofline_run(initial_.view(), scratch_.view(), out_.view(), case_->params, stream);
     }
     lb::kofler::nbody_run(initial_.view(), scratch_.view(), out_.view(), case_->params, stream);
   }
@@ -80,8 +86,9 @@ class NBodyVariant final : public Variant {
   }
   // Per step: n^2 interactions (kInteractionFma FMA-pipe instructions and one rsqrt each),
   // plus per body one running-sum add of 3 components per tile, the kLanes - 1 partial adds
-  // and the 6 FMAs of the step. The roofline version does the same operations. DRAM: the state read and written once a step (the tiles'
-  // re-reads of pos hit L2: 64K bodies are 2 MiB), negligible beside the compute.
+  // and the 6 FMAs of the step; the roofline version does the same operations. DRAM: the state
+  // read and written once a step (the tiles' re-reads of pos hit L2: 64K bodies are 2 MiB),
+  // negligible beside the compute.
   Work work() const override {
     const double n = double(mapping_.size()), k = case_->params.steps;
     const double tiles = std::ceil(n / lb::kofler::kTileBodies);

@@ -103,7 +103,10 @@ __global__ void __launch_bounds__(kRooflineThreads, kRooflineMinBlocks)
     if (i >= n) break;
     float3 a = acc[r];  // lane 0's sum, then lanes 1.. in order: nbody_finish's order
     LB_UNROLL
-    for (unsigned l = 0; l + 1 < kLanes; ++l) a.x += partial[l][r][column].x, a.y += partial[l][r][column].y, a.z += partial[l][r][column].z;
+    for (unsigned l = 0; l + 1 < kLanes; ++l) {
+      const float3& b = partial[l][r][column];
+      a.x += b.x, a.y += b.y, a.z += b.z;
+    }
     float4 p = in.template get<Pos>(i), v = in.template get<Vel>(i);  // read again: pi[r].w (mass) need not live
     integrate(p, v, a, dt);
     out.template get<Pos>(i) = p;
