@@ -22,9 +22,9 @@ from plots.estimates import ratio_estimate
 from plots.figures import (PAGE_WIDTH_IN, RATIO_MIN_SPAN, SMALL, Section, figure_section,
                            legend, mark_does_not_run, mark_not_measured, panel_grid, panel_title,
                            ratio_axis, ratio_errorbar, thinned_tick_labels)
-from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, RUN_TIME, SOA_TILE, best, best_of,
-                               cases, compared, counter_of, method_layout_text, speedup,
-                               tile_grid, timed, version_of)
+from plots.kofler_data import (KNOBS, METHOD, PROGRAMS, ROOFLINE_VERSIONS, RUN_TIME, SOA_TILE,
+                               best, best_of, cases, compared, counter_of, method_layout_text,
+                               speedup, tile_grid, timed, version_of)
 from plots.kofler_label import method_choice
 from plots.layout_kinds import KIND
 from plots.text import count_label, format_seconds, markdown_table, size_label
@@ -63,6 +63,9 @@ BOUND_GOALS = {  # issue 11's goals on the H100, for the best layout of the prog
     "blackscholes": ("pct_copy_bandwidth", 85, "of measured copy bandwidth"),
     "nbody": ("pct_compute_bound", 70, "of its compute bound"),
 }
+# Beyond the paper: each roofline version's target (issue 38), judged by its claim
+ROOFLINE_TARGETS = {"nbody": ("pct_of_bound", 85, "of its FP32 bound")}
+ROOFLINE_CLAIMS = {"nbody": "nbody-roofline-within-85-percent-of-bound"}
 TABLE2_COUNTERS = ("struct_bytes", "fields", "kernels")
 TABLE2_LAYOUTS = (KIND.soa, KIND.tiled, KIND.split, METHOD)
 # Fig. 5's bars: the paper's four versions (l.118)
@@ -201,19 +204,27 @@ def tile_sweep_section(devices, figures_dir):
             if not curves:
                 mark_not_measured(ax, "no tiled benchmark with an AoS time")
                 continue
-            _plot_sweep(ax, curves)
+            _plot_sweep(ax, curves, roofline_runs(device, app, precision))
     body = ("Speedup over AoS = time(AoS) / time(tiled, t) at the same size, one colour per "
             "size; dots: run-time tile (`tiled`), hollow squares: compile-time tile "
-            "(`tiled-ct`); dashed: SoA at that size; black line: AoS (1×); whiskers: the "
-            "interval from the repetitions' extremes. Above 1 is faster than AoS; the axis "
-            f"always spans 1 ± {RATIO_MIN_SPAN * 100:g} % at least, so a difference of a percent "
-            "looks like one.")
+            "(`tiled-ct`); dashed: SoA at that size; dotted: the program's roofline version "
+            "(beyond the paper: N-body's, on SoA) at that size; black line: AoS (1×); "
+            "whiskers: the interval from the repetitions' extremes. Above 1 is faster than "
+            f"AoS; the axis always spans 1 ± {RATIO_MIN_SPAN * 100:g} % at least, so a "
+            "difference of a percent looks like one.")
     return figure_section(fig, figures_dir, "kofler_tile_sweep",
                           f"{PAPER}: tile sweep, speedup over AoS vs tile size t (records per "
                           "tile)", "Tile sweep per program", body, devices)
 
 
-def _plot_sweep(ax, curves):
+def roofline_runs(device, app, precision):
+    """{size: timed Benchmark} of the program's roofline version (one layout), none without."""
+    version = ROOFLINE_VERSIONS.get(app)
+    sizes = cases(device, {app: (version,)}).get((app, version, precision), {}) if version else {}
+    return {size: b for size, variants in sizes.items() for b in variants.values() if timed(b)}
+
+
+def _plot_sweep(ax, curves, roofline=None):
     tiles, ratios, both = set(), [], False
     for k, (size, (aos, soa, run_time, fixed, errors)) in enumerate(curves.items()):
         color = f"C{k}"
@@ -230,6 +241,10 @@ def _plot_sweep(ax, curves):
             ax.axhline(aos.time_s / soa.time_s, color=color, linestyle="--", linewidth=1.1,
                        label=f"SoA, size {count_label(size)}")
             ratios.append(aos.time_s / soa.time_s)
+        if roofline and size in roofline:
+            ax.axhline(aos.time_s / roofline[size].time_s, color=color, linestyle=":",
+                       linewidth=1.6, label=f"roofline version, size {count_label(size)}")
+            ratios.append(aos.time_s / roofline[size].time_s)
         tiles.update(run_time, fixed, (t for t, _ in errors))
         both = both or bool(run_time and fixed)
     if both:  # a size's compile-time squares share its colour: their marker's own entry
@@ -663,9 +678,10 @@ def sort_section(devices, figures_dir):
 # --- % of bound ----------------------------------------------------------------------------
 
 def bound_section(devices, figures_dir):
-    versions = {app: (version_of(app), *(SORT_LIBRARIES if app == "bitonic" else ()))
+    versions = {app: (version_of(app), *(SORT_LIBRARIES if app == "bitonic" else ()),
+                      *((ROOFLINE_VERSIONS[app],) if app in ROOFLINE_VERSIONS else ()))
                 for app in PROGRAMS}
-    rows, goals = [], []
+    rows, goals, targets = [], [], []
     for device in devices:
         for (app, version, precision), sizes in cases(device, versions).items():
             size = max(sizes)
@@ -680,7 +696,10 @@ def bound_section(devices, figures_dir):
                              count_label(size), layout + ("" if k is None else f" ({k})"),
                              *(_pct(b.counters.get(n)) for n in BOUND_COUNTERS)])
             if app in BOUND_GOALS and version == version_of(app):
-                goals.append(_goal_line(device, app, size, chosen))
+                goals.append(_goal_line(device, PROGRAMS[app], size, chosen, BOUND_GOALS[app]))
+            if version == ROOFLINE_VERSIONS.get(app):
+                targets.append(_goal_line(device, f"{PROGRAMS[app]} {version} version", size, chosen,
+                                          ROOFLINE_TARGETS[app], f" (claim `{ROOFLINE_CLAIMS[app]}`)"))
     if not rows:
         return "% of bound: no benchmark with pct_of_bound, pct_copy_bandwidth or " \
                "pct_compute_bound counters."
@@ -693,19 +712,23 @@ def bound_section(devices, figures_dir):
                               "% of bound", "% copy bandwidth", "% compute bound"], rows))
     if goals:
         body += "\n\nGoals (issue 11, on the H100, for the best layout):\n\n" + "\n".join(goals)
+    if targets:
+        body += ("\n\nBeyond the paper, the roofline versions' targets (issue 38), at their "
+                 "largest size:\n\n" + "\n".join(targets))
     return Section("% of bound per program and layout", body)
 
 
-def _goal_line(device, app, size, chosen):
-    counter, goal, what = BOUND_GOALS[app]
+def _goal_line(device, name, size, chosen, goal, where=""):
+    """One goal's line: (counter, goal in %, what) read on the fastest of `chosen`."""
+    counter, goal, what = goal
     layout, k, b = min(chosen, key=lambda c: c[2].time_s)
     value = b.counters.get(counter)
-    name = layout + ("" if k is None else f" ({k})")
+    layout_name = layout + ("" if k is None else f" ({k})")
     if value is None:
-        return (f"- {device.label}, {PROGRAMS[app]}: goal ≥ {goal} % {what}: not measured "
-                f"(its fastest layout, {name}, has no `{counter}` counter)")
-    return (f"- {device.label}, {PROGRAMS[app]}: goal ≥ {goal} % {what}; fastest layout "
-            f"{name} at size {count_label(size)}: {value:.1f} % — "
+        return (f"- {device.label}, {name}: goal ≥ {goal} % {what}{where}: not measured "
+                f"(its fastest layout, {layout_name}, has no `{counter}` counter)")
+    return (f"- {device.label}, {name}: goal ≥ {goal} % {what}{where}; fastest layout "
+            f"{layout_name} at size {count_label(size)}: {value:.1f} % — "
             f"{'met' if value >= goal else 'missed'}")
 
 

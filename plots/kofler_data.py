@@ -16,6 +16,8 @@ RUNS_AS_TEXT = {RUNS_ON_PARTITION: "run-time partition", KIND.aos: "compiled AoS
 PROGRAMS = {"nbody": "N-body", "bitonic": "Bitonic sort", "sampo": "SAMPO",
             "blackscholes": "BlackScholes", "lavamd": "LavaMD"}
 VERSIONS = {"bitonic": "bitonic"}  # a program's own version; the others are "gpu"
+# A program's roofline version (beyond the paper: issue 38 section 3), beside its own.
+ROOFLINE_VERSIONS = {"nbody": "roofline"}
 # The KDLG clusters' tile sweep (docs/advisor.md): one benchmark per combination of tiles of
 # the clusters of several fields (`tiles:16,2`), the others SoA: Fig. 1's lower map.
 TILE_SWEEP = KIND.kdlg_tiles

@@ -7,8 +7,8 @@
 # quick (ctest, `make test`): each tool where it finds something, at small sizes.
 #   memcheck and initcheck: every program's small cases in every layout (addresses and padding
 #   depend on the layout); racecheck (shared-memory hazards, the slowest tool): only the
-#   kernels with shared memory (IDW tiled and roofline, kriging experiment 8, N-body, bitonic,
-#   LavaMD, SAMPO's scan), in one layout.
+#   kernels with shared memory (IDW tiled and roofline, kriging experiment 8, N-body and its
+#   roofline version, bitonic, LavaMD, SAMPO's scan), in one layout.
 # full (`make sanitize`): every small case of every GPU test under every tool.
 set -u
 tool=$1 tests=$2 scope=${3:-quick}
@@ -52,6 +52,7 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 # shared datasets are absent, and a skip here fails the run: it is left out.
 small='*:-*Large*:*Huge*:*Errors*:*Scale2*:*Thousand*:*/scale2:*/scale4:*/scale6:*/scale8:*/scale10:BenchesGpu.*:*RoadNetExcerpt*'
 shared_memory='IdwGpuSmall.EveryVersionMatchesTheReference:KrigingGpuDual.Exp8CombinesMoreSurfacesThanOnePass'
+shared_memory+=':KoflerNBodyGpu.RooflineMatchesTheReferenceAndThePapersKernelBitForBit'
 shared_memory+=':KoflerNBodyGpu.EveryLayoutMatchesTheReference:KoflerBitonicGpu.EveryLayoutSortsExactlyAndASkippedPassFails'
 shared_memory+=':KoflerLavaMDGpu.EveryLayoutMatchesTheReferenceAndASkippedPartnerFails:SampoGpu.EveryLayoutReproducesTheCpuRunTwice'
 case "$scope/$tool" in

@@ -2,6 +2,7 @@
 //! N-body's benchmark variants (nbody_bench.cpp), exposed for the GPU tests.
 
 #include <memory>
+#include <string_view>
 
 #include "layout_choice.hpp"
 #include "lb/harness/program.hpp"
@@ -18,7 +19,13 @@ struct NBodyCase {
 };
 NBodyCase make_nbody_case(std::size_t n, const lb::kofler::NBodyParams& params);
 
-//! The variant of `layout` (throws std::invalid_argument for a layout N-body does not compile).
-std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c);
+//! The versions: the paper's kernel (every layout) and the roofline version (SoA only).
+inline constexpr std::string_view kNBodyPaperVersion = "gpu";
+inline constexpr std::string_view kNBodyRooflineVersion = "roofline";
+
+//! The variant of `layout` and `version` (throws std::invalid_argument for a layout N-body
+//! does not compile, an unknown version, or the roofline version on a layout but SoA).
+std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c,
+                                            std::string_view version = kNBodyPaperVersion);
 
 }  // namespace lb::harness::kofler

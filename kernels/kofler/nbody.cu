@@ -2,7 +2,6 @@
 //! then the step) over any mapping of Body, and its instantiations. The per-thread phases are
 //! lb/kofler/nbody_body.hpp's, which the host replays under access recording.
 
-#include <stdexcept>
 #include <tuple>
 
 #include "lb/common/cuda_check.hpp"
@@ -57,16 +56,12 @@ __global__ void __launch_bounds__(kTileBodies) nbody_step_kernel(layout::View<M>
 template <class M>
 void nbody_run(const layout::View<M>& initial, const layout::View<M>& scratch, const layout::View<M>& out,
                const NBodyParams& params, cudaStream_t stream) {
-  if (params.steps < 1) throw std::invalid_argument("nbody: steps must be at least 1");
   const std::size_t n = initial.size();
   const dim3 block(kBodiesPerBlock, kLanes), grid(static_cast<unsigned>((n + kBodiesPerBlock - 1) / kBodiesPerBlock));
-  layout::View<M> from = initial;
-  for (int s = 0; s < params.steps; ++s) {
-    const layout::View<M>& to = (params.steps - 1 - s) % 2 == 0 ? out : scratch;
+  nbody_alternate(initial, scratch, out, params.steps, [&](const layout::View<M>& from, const layout::View<M>& to) {
     nbody_step_kernel<M><<<grid, block, 0, stream>>>(from, to, params.softening2, params.dt);
     check_launch("nbody_step_kernel");
-    from = to;
-  }
+  });
 }
 
 //! What the benchmarks call for mapping M (instantiated for every mapping of NBodyLayouts below).

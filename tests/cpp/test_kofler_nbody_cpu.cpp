@@ -7,8 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "kofler/nbody_bench.hpp"
 #include "lb/harness/suite.hpp"
+#include "preset_testing.hpp"
 #include "lb/kofler/nbody_reference.hpp"
 
 namespace lb::kofler {
@@ -118,8 +124,11 @@ TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
   auto count = [&](const std::string& prefix) {
     return std::count_if(plan.begin(), plan.end(), [&](const auto& b) { return b.name.rfind(prefix, 0) == 0; });
   };
-  // aos, soa, 3 run-time tiles, 3 compile-time tiles, split, split-ct at 2 sizes
+  // aos, soa, 3 run-time tiles, 3 compile-time tiles, split, split-ct at 2 sizes; the
+  // roofline version on SoA at each size
   EXPECT_EQ(count("kofler/nbody/gpu/"), 20);
+  EXPECT_EQ(count("kofler/nbody/roofline/soa/float/size:"), 2);
+  EXPECT_EQ(count("kofler/nbody/roofline/"), 2);
   // aos, soa, 4 run-time tiles, 2 compile-time tiles, split, split-ct at 2 sizes
   EXPECT_EQ(count("kofler/blackscholes/gpu/"), 20);
   auto has = [&](const std::string& name) {
@@ -130,6 +139,43 @@ TEST(KoflerPlan, QuickPresetNamesEveryLayoutOfNBodyAndBlackScholes) {
   // Both are float programs: --precision double plans neither (other programs may run).
   for (const auto& b : find_suite("kofler").plan(load_preset("quick"), Overrides{.sizes = {}, .precisions = {"double"}}))
     EXPECT_FALSE(b.name.starts_with("kofler/nbody/") || b.name.starts_with("kofler/blackscholes/")) << b.name;
+}
+
+// "versions" picks the paper's kernel (over the preset's layouts) and the roofline version (on
+// SoA whatever the layouts); a preset without it, as before the roofline version, plans the
+// paper's kernel alone, which --axis version=roofline narrows to nothing.
+TEST(KoflerPlan, NBodyVersionsDefaultToThePapersKernel) {
+  auto names = [](const std::string& versions, const Overrides& overrides = {}) {
+    std::vector<std::string> out;
+    for (const auto& b : find_suite("kofler").plan(
+             lb::testing::preset_from(R"({"kofler": {"nbody": {"sizes": [1024], "steps": 1, "layouts": ["aos"])" +
+                                      versions + "}}}"),
+             overrides))
+      out.push_back(b.name);
+    return out;
+  };
+  const std::string aos = "kofler/nbody/gpu/aos/float/size:1024", roofline = "kofler/nbody/roofline/soa/float/size:1024";
+  EXPECT_EQ(names(R"(, "versions": ["gpu", "roofline"])"), (std::vector<std::string>{aos, roofline}));
+  EXPECT_EQ(names(R"(, "versions": ["roofline"])"), (std::vector<std::string>{roofline}));
+  EXPECT_EQ(names(""), (std::vector<std::string>{aos}));
+  const Overrides only_roofline{.axes = {{"version", {"roofline"}}}};
+  EXPECT_EQ(names(R"(, "versions": ["gpu", "roofline"])", only_roofline), (std::vector<std::string>{roofline}));
+  EXPECT_THROW(names("", only_roofline), PresetError);  // the suite plans nothing
+  EXPECT_THROW(names(R"(, "versions": ["fastest"])"), PresetError);
+}
+
+// The roofline kernel is compiled for SoA only: another layout or version is refused before
+// anything is allocated on a device.
+TEST(KoflerPlan, NBodyRooflineRunsOnSoaOnly) {
+  const auto c = std::make_shared<const kofler::NBodyCase>(kofler::make_nbody_case(8, lb::kofler::NBodyParams{}));
+  try {
+    kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Aos{}}, c, kofler::kNBodyRooflineVersion);
+    ADD_FAILURE() << "roofline on aos was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "nbody version roofline runs on layout soa only");
+  }
+  EXPECT_THROW(kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Soa{}}, c, "fastest"),
+               std::invalid_argument);
 }
 
 }  // namespace

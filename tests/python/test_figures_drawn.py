@@ -274,6 +274,22 @@ def test_the_tile_sweep_legend_names_the_hollow_squares(tmp_path_factory):
     assert checked
 
 
+@pytest.mark.xdist_group("report_kofler_quick")
+def test_the_tile_sweep_draws_the_roofline_version_at_each_size(tmp_path_factory):
+    """N-body's panel: one dotted line per size at time(AoS) / time(roofline), the medians."""
+    fig, _ = figures_of("kofler_quick", tmp_path_factory)["kofler_tile_sweep"]
+    device = device_of("kofler_quick", tmp_path_factory, "kofler")
+    medians = {(b.version, b.layout, b.params["size"]): b.time_s for b in device.benchmarks
+               if b.app == "nbody" and b.layout in ("aos", "soa")}
+    dotted = {line.get_label(): line.get_ydata()[0] for line in panel(fig, "N-body (float)").lines
+              if line.get_linestyle() == ":"}
+    assert dotted == pytest.approx({
+        f"roofline version, size {label}": medians["gpu", "aos", size] / medians["roofline", "soa", size]
+        for size, label in ((16384, "16.4K"), (65536, "65.5K"))})
+    assert all(line.get_linestyle() != ":" for ax in fig.axes if not ax.get_title().startswith("N-body")
+               for line in ax.lines)
+
+
 # --- inner ----------------------------------------------------------------------------------
 
 def with_traffic_split(device):

@@ -1,12 +1,15 @@
 """N-body's compiled kernel does what its declared work assumes: per interaction one 128-bit
 shared-memory load of the staged body and one MUFU.RSQ (kernels/kofler/nbody.cu), so each of
-the kChunk = 64 unrolled interactions issues 14 instructions, 12 of them on the FP32 pipe; and
-the kernels the layout claims compare run one and the same interaction schedule, so that their
-times differ by the layout only (issue 21). Reads the SASS of build/.../nbody.cu.o with
-cuobjdump (skipped without it, as test_sass.py)."""
+the kChunk = 64 unrolled interactions issues 14 instructions, 12 of them on the FP32 pipe; the
+kernels the layout claims compare run one and the same interaction schedule, so that their
+times differ by the layout only (issue 21); and the roofline version's tile loop has the
+instruction mix its comment counts (kernels/kofler/nbody_roofline.cu). Reads the SASS of
+build/.../nbody.cu.o and nbody_roofline.cu.o with cuobjdump (skipped without it, as
+test_sass.py)."""
 
 import re
 import subprocess
+from pathlib import Path
 
 from tests.python.gpu import skip_or_fail
 from tests.python.test_sass import build_dir, demangle, find_tool
@@ -48,12 +51,13 @@ def test_shared_load_parsing():
                                   {"lds128": 1, "lds_other": 1, "rsq": 1}}
 
 
-def nbody_sass(*arch: str) -> str:
-    """The SASS of the build's nbody.cu.o (all its architectures, or `arch`: e.g. "sm_90")."""
+def nbody_sass(*arch: str, source: str = "nbody.cu") -> str:
+    """The SASS of the build's object of kernels/kofler/`source` (all its architectures, or
+    `arch`: e.g. "sm_90")."""
     cuobjdump = find_tool("cuobjdump")
     if cuobjdump is None:
         skip_or_fail("needs cuobjdump (CUDA toolkit), not found on PATH or in /usr/local/cuda/bin")
-    obj = build_dir() / "CMakeFiles" / "lb_kofler.dir" / "kernels" / "kofler" / "nbody.cu.o"
+    obj = build_dir() / "CMakeFiles" / "lb_kofler.dir" / "kernels" / "kofler" / f"{source}.o"
     if not obj.exists():
         skip_or_fail(f"needs a build: {obj} does not exist")
     args = [cuobjdump, "--dump-sass"]
@@ -182,3 +186,70 @@ def test_layouts_share_one_interaction_schedule():
         lines = [f"{len(block)} instructions, {block.count('MUFU.RSQ')} rsqrt, {paired_rsqrt(block)} paired: "
                  + "; ".join(short[k] for k in kernels) for block, kernels in schedules.items()]
         raise AssertionError("N-body kernels schedule their interactions differently:\n" + "\n".join(lines))
+
+
+# The roofline version (kernels/kofler/nbody_roofline.cu): each thread sums BODIES_PER_THREAD
+# bodies, so per staged body one LDS.128 feeds that many interactions of 12 FP32 instructions
+# and one MUFU.RSQ each; per tile 3 FADD a body join the chunk sums to the running sums.
+DEVICE_HEADER = Path(__file__).resolve().parents[2] / "kernels/kofler/lb/kofler/nbody_device.hpp"
+BODIES_PER_THREAD = int(re.search(r"kRooflineBodiesPerThread = (\d+);", DEVICE_HEADER.read_text()).group(1))
+FP32_OPS = {"FADD", "FMUL", "FFMA"}
+# What else the tile loop may hold: staging (address arithmetic, copies, their guards), the
+# wait, the barrier and the loop's counter: below 1 % of its slots.
+LOOP_OVERHEAD = 64
+
+
+def loop_ops(sass: str, kernel: str) -> list[str]:
+    """The opcodes (guards dropped) of `kernel`'s longest loop: the instructions from a backward
+    branch's target up to the branch."""
+    code: list[tuple[int, str, str]] = []  # (address, opcode, operands) of the kernel
+    name = None
+    for line in sass.splitlines():
+        if "Function :" in line:
+            name = line.split("Function :")[1].strip()
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*)", line)
+        if m and name and kernel in name:
+            code.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    targets = [(at, re.match(r"0x([0-9a-f]+)", operands)) for at, op, operands in code if op == "BRA"]
+    loops = [(int(m.group(1), 16), at) for at, m in targets if m and int(m.group(1), 16) < at]
+    if not loops:
+        return []
+    start, end = max(loops, key=lambda r: r[1] - r[0])
+    return [op for at, op, _ in code if start <= at <= end]
+
+
+FAKE_LOOP = """
+		Function : _ZN2lb6kofler21nbody_roofline_kernelEv
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0020*/                   LDS.128 R4, [R2] ;
+        /*0030*/              @!P0 FFMA R5, R4, R4, R5 ;
+        /*0040*/               @P1 BRA 0x10 ;
+        /*0050*/                   BRA 0x50;
+		Function : _ZN2lb3idw12tiled_kernelEv
+        /*0010*/                   BRA 0x0 ;
+"""
+
+
+def test_loop_parsing():
+    assert loop_ops(FAKE_LOOP, "nbody_roofline_kernel") == ["BAR.SYNC.DEFER_BLOCKING", "LDS.128", "FFMA", "BRA"]
+    assert loop_ops(FAKE_LOOP, "no_such_kernel") == []
+
+
+def test_roofline_tile_loop_has_the_counted_mix():
+    """sm_90, the H100's and H200's code: per tile and thread kChunk LDS.128, kChunk x
+    BODIES_PER_THREAD rsqrts and 12 FP32 instructions per interaction plus the chunk joins,
+    and little else, so that 12 / (13 + 1 / BODIES_PER_THREAD) of the issue slots do the FP32
+    work the bound counts (nbody_roofline.cu's estimate)."""
+    ops = loop_ops(nbody_sass("sm_90", source="nbody_roofline.cu"), "nbody_roofline_kernel")
+    if not ops:
+        skip_or_fail("the build has no sm_90 code (CMAKE_CUDA_ARCHITECTURES) of the roofline kernel")
+    interactions = CHUNK * BODIES_PER_THREAD
+    lds128 = sum(op.startswith("LDS.128") for op in ops)
+    rsq = sum(op == "MUFU.RSQ" for op in ops)
+    fp32 = sum(op.split(".")[0] in FP32_OPS for op in ops)
+    assert (lds128, rsq) == (CHUNK, interactions), f"LDS.128 {lds128}, MUFU.RSQ {rsq}"
+    assert fp32 == 12 * interactions + 3 * BODIES_PER_THREAD, f"{fp32} FP32 instructions"
+    other = len(ops) - fp32 - rsq - lds128
+    assert other <= LOOP_OVERHEAD, f"{other} other instructions in the tile loop"
