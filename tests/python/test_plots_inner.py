@@ -29,6 +29,7 @@ DESIGNED = {
     "bfs-aos-degrades-with-inlining": REPRODUCED,
     "bfs-soa-full-no-gain-over-object": NOT_REPRODUCED,
     "bfs-partial-3-inlines-over-80pct": REPRODUCED,
+    "bfs-persistent-soa-full-within-3us-per-level": REPRODUCED,  # beyond the paper
     "synthetic-partial-branch-negligible": NOT_REPRODUCED,
     "traffic-soa-faster-than-aos-every-strategy": REPRODUCED,
     # read on the whole step and on the cars' kernels: the fixture has no cars/controllers
@@ -94,11 +95,11 @@ def test_every_figure_is_written_as_png_and_svg_without_text_outside(report):
 def test_report_verdicts_are_the_designed_ones(report):
     text = (report / "REPORT.md").read_text()
     assert "## Inner array inlining for SoA (Springer, Sun & Masuhara 2018)" in text
-    assert "11 reproduced, 3 not reproduced, 0 inconclusive, 0 not transferable, 1 not measured." in text
+    assert "12 reproduced, 3 not reproduced, 0 inconclusive, 0 not transferable, 1 not measured." in text
     for claim_id, verdict in DESIGNED.items():
         row = claim_row(text, claim_id)
         assert f" | {verdict} | " in row, claim_id
-        assert "GTX 980" in row, claim_id
+        assert ("(beyond the paper)" if "persistent" in claim_id else "GTX 980") in row, claim_id
 
 
 def test_claim_values_read_at_the_papers_count_and_per_graph(device):
@@ -144,6 +145,8 @@ def test_the_papers_claims_read_the_papers_search_where_the_persistent_one_match
         pytest.approx(14 / 12, rel=0.03)  # per level; the persistent search's ratio is 1
     unpreferred = verdicts_of(device.benchmarks, prefer={})["bfs-soa-full-no-gain-over-object"]
     assert unpreferred.verdict == NOT_MEASURED and "is ambiguous" in unpreferred.note
+    target = verdicts_of(device.benchmarks)["bfs-persistent-soa-full-within-3us-per-level"]
+    assert target.value == pytest.approx(2.5e-6, rel=0.02)
 
 
 def test_fig10b_draws_the_persistent_search_beside_the_papers_with_each_time_per_level(report, device):
@@ -178,7 +181,8 @@ def test_every_quote_is_the_papers_sentence_at_its_line():
         pytest.skip(f"the paper's text {text} is not in this checkout's ../shared")
     lines = text.read_text(encoding="utf-8").splitlines()
     for c in doc["claims"]:
-        assert c["quote"] in lines[c["line"] - 1], c["id"]
+        if not c.get("beyond_paper"):
+            assert c["quote"] in lines[c["line"] - 1], c["id"]
 
 
 def test_an_invalid_time_is_drawn_as_not_running_and_the_report_is_still_made(fixture, tmp_path):
