@@ -93,6 +93,7 @@ nlohmann::json registry_json() {
                         {"named", a.named}});
         if (a.shorthand != Shorthand::none)
           axes.back()["shorthand"] = a.shorthand == Shorthand::sizes ? "--sizes" : "--precision";
+        if (!a.unnamed.empty()) axes.back()["unnamed"] = a.unnamed;
       }
       programs.push_back({{"name", p.name}, {"axes", axes}, {"counters", p.counters}, {"settings", p.settings}});
     }

@@ -309,7 +309,8 @@ std::vector<std::string> object_keys(const Program& program) {
 }
 
 //! The name of a point: the program's first three named axes are its version, layout and
-//! precision (each point has them), the other named ones its parameters where it has them.
+//! precision (each point has them), the other named ones its parameters where it has them
+//! (and the value is not the axis's `unnamed` one).
 BenchmarkId id_of(const Program& program, const Point& point) {
   BenchmarkId id;
   std::string* first[] = {&id.version, &id.layout, &id.precision};
@@ -320,7 +321,8 @@ BenchmarkId id_of(const Program& program, const Point& point) {
       *first[k++] = point.text(a.name);
       continue;
     }
-    if (const AxisValue* v = point.find(a.name)) id.params.emplace_back(a.name, v->text);
+    if (const AxisValue* v = point.find(a.name); v && (a.unnamed.empty() || v->text != a.unnamed))
+      id.params.emplace_back(a.name, v->text);
   }
   return id;
 }

@@ -3,10 +3,13 @@ object-count sweep, Fig. 10b (BFS, when `inner/bfs/...` benchmarks are present),
 footprint per strategy and Fig. 11 (traffic, when `inner/traffic/...` benchmarks are present:
 plots/inner_traffic.py).
 
-Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>. Fig. 10's
-x-axis is the inlining size N: partial inlining is a curve over N, no inlining a point at
-N = 0, full inlining and array-as-object points at N = Max. One row of panels per device; a
-panel without data says "not measured"; an errored point is an × saying why.
+Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>, a BFS
+beyond the paper with `/search:persistent` after them (every level in one cooperative launch;
+the paper's search, a launch per level, has no `search` in its name). Fig. 10's x-axis is the
+inlining size N: partial inlining is a curve over N, no inlining a point at N = 0, full
+inlining and array-as-object points at N = Max. One row of panels per device (Fig. 10b: the
+paper's search, then the persistent one beside it where run); a panel without data says "not
+measured"; an errored point is an × saying why.
 """
 
 from plots import inner_traffic
@@ -26,6 +29,9 @@ INTRO = (
     "the orderings and ratios between strategies are the claims."
 )
 SWEEP = "objects"  # the synthetic program's size; claims on BFS name their own sweep (graph)
+# BFS's search beyond the paper: its names' `search:` value (the paper's has none: None here)
+PERSISTENT = "persistent"
+PREFER = {"search": None}  # where both searches match a claim's selection: the paper's
 PAPER_OBJECTS = 262144
 PARTIAL_MARKERS = ("o", "v", "P", "X", "h", "*", "<", ">")
 
@@ -62,30 +68,49 @@ def fig10_point(device, app):
     return key, max(counts, key=lambda v: (counts[v], str(v)))
 
 
-def inline_curves(device, app, layout, key, value):
-    """{strategy: [(N, benchmark), ...] in N order} of one layout at one object count/graph."""
+def inline_curves(device, app, layout, key, value, search=None):
+    """{strategy: [(N, benchmark), ...] in N order} of one layout at one object count/graph,
+    of one BFS search (None: the paper's)."""
     curves = {}
     for strategy in STRATEGIES:
         points = sorted(((b.params["inline"], b) for b in
-                         _select(device, app=app, layout=layout, version=strategy, **{key: value})
+                         _select(device, app=app, layout=layout, version=strategy, search=search,
+                                 **{key: value})
                          if isinstance(b.params.get("inline"), int)), key=lambda p: p[0])
         if points:
             curves[strategy] = points
     return curves
 
 
+def searches_drawn(devices, app):
+    """The searches Fig. 10 draws a column of panels for: the paper's (None) and, for BFS
+    where it was run, the persistent one."""
+    persistent = app == "bfs" and any(b.app == app and b.params.get("search") == PERSISTENT
+                                      for d in devices for b in d.benchmarks)
+    return [None, PERSISTENT] if persistent else [None]
+
+
 def fig10_section(devices, figures_dir, app, figure):
-    """Time per strategy and inlining size, AoS and SoA on one axis, one row per device."""
-    fig, axes = panel_grid(len(devices), 1, width=8.0, height=4.8)
+    """Time per strategy and inlining size, AoS and SoA on one axis, one row per device; for
+    BFS a second column with the persistent search where it was run."""
+    searches = searches_drawn(devices, app)
+    # two columns narrower than one: the page draws the figure at its width, texts with it
+    fig, axes = panel_grid(len(devices), len(searches), width=8.0 if len(searches) == 1 else 5.4,
+                           height=4.8)
     points = []
-    for (ax,), device in zip(axes, devices):
+    for row, device in zip(axes, devices):
         key, value = fig10_point(device, app)
         where = f"{key} {_value_label(value)}" if value is not None else ""
-        ax.set_title(panel_title(f"AoS and SoA, {where}", device, devices))
-        layouts = {layout: inline_curves(device, app, layout, key, value) for layout in LAYOUTS
-                   if value is not None}
-        if not draw_inline_panel(ax, layouts):
-            mark_not_measured(ax, f"no {app} benchmarks")
+        for ax, search in zip(row, searches):
+            what = "" if len(searches) == 1 else \
+                ("the paper's search (a launch per level), " if search is None
+                 else "persistent search (beyond the paper), ")
+            ax.set_title(panel_title(f"{what}AoS and SoA, {where}", device, devices))
+            layouts = {layout: inline_curves(device, app, layout, key, value, search)
+                       for layout in LAYOUTS if value is not None}
+            if not draw_inline_panel(ax, layouts):
+                mark_not_measured(ax, f"no {app} benchmarks" if search is None
+                                  else f"no {search} {app} benchmarks")
         if value is not None:
             points.append(f"{device.label}: {where}")
     what = "synthetic benchmark (add the value to every element)" if app == "synthetic" \
@@ -97,6 +122,11 @@ def fig10_section(devices, figures_dir, app, figure):
             "fastest to the slowest repetition. Lower is faster.")
     if app == "synthetic":
         body += "\n\n" + synthetic_table(devices)
+    elif len(searches) > 1:
+        body += ("\n\nRight: the persistent search, beyond the paper (every level in one "
+                 "cooperative launch, levels separated by grid-wide barriers; "
+                 "kernels/bfs/gpu_search.cu), over the same layouts and strategies; each "
+                 "panel has its own time axis.\n\n" + bfs_level_table(devices))
     stem = "inner_fig10a" if app == "synthetic" else "inner_fig10b"
     return figure_section(fig, figures_dir, stem,
                           f"{PAPER}, {figure}: {what}, time per strategy and inlining size",
@@ -123,6 +153,42 @@ def synthetic_table(devices):
         return "No synthetic benchmarks."
     return markdown_table(("GPU", "layout", "strategy", "N", "time", "% of copy bandwidth",
                            "footprint"), rows)
+
+
+def bfs_level_table(devices):
+    """Time and time per level of every BFS benchmark at Fig. 10b's graph, the paper's search
+    beside the persistent one: a level is what the searches differ in (a launch and the host's
+    wait, or a grid-wide barrier)."""
+    rows = []
+    for device in devices:
+        key, value = fig10_point(device, "bfs")
+        if value is None:
+            continue
+        for layout in LAYOUTS:
+            paper = inline_curves(device, "bfs", layout, key, value)
+            beyond = inline_curves(device, "bfs", layout, key, value, PERSISTENT)
+            for strategy in STRATEGIES:
+                ours, persistent = (dict(curves.get(strategy, ())) for curves in (paper, beyond))
+                for n in sorted(set(ours) | set(persistent)):
+                    rows.append((device.label, LAYOUT_NAMES[layout], strategy, n,
+                                 *_level_cells(ours.get(n)), *_level_cells(persistent.get(n))))
+    if not rows:
+        return "No BFS benchmarks."
+    return ("Time per level = the search's time / its levels (the `levels` counter; the "
+            "benchmarks also record it as `level_s`).\n\n"
+            + markdown_table(("GPU", "layout", "strategy", "N", "time (per level)",
+                              "µs a level", "time (persistent)", "µs a level (persistent)"),
+                             rows))
+
+
+def _level_cells(benchmark):
+    """(time, µs a level) cells of a BFS benchmark; dashes where it was not run or errored."""
+    if benchmark is None:
+        return "—", "—"
+    levels = benchmark.counters.get("levels")
+    if not is_timed(benchmark) or not isinstance(levels, (int, float)) or levels <= 0:
+        return benchmark.error or time_cell(benchmark.time_s), "—"
+    return time_cell(benchmark.time_s), f"{1e6 * benchmark.time_s / levels:.2f}"
 
 
 def scaling_section(devices, figures_dir):

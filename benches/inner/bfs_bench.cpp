@@ -1,6 +1,9 @@
 //! Springer et al. 2018, Fig. 10b: the frontier BFS over the inner-array layouts on the GPU.
-//! Names: inner/bfs/<strategy>/<aos|soa>/int/inline:<N>/graph:<name>, N the neighbours held
-//! in the vertex (none 0, partial N, full and object kMaxDegree). Graphs: `roadnet-pa` (SNAP's
+//! Names: inner/bfs/<strategy>/<aos|soa>/int/inline:<N>/graph:<name>[/search:persistent], N the
+//! neighbours held in the vertex (none 0, partial N, full and object kMaxDegree). The search
+//! (preset key "searches", absent: the paper's) is `per-level`, the paper's launch per level
+//! (left out of the name, so names from before the axis stay), or `persistent`, every level in
+//! one cooperative launch (beyond the paper; kernels/bfs/gpu_search.cu). Graphs: `roadnet-pa` (SNAP's
 //! file, datasets/fetch.sh roadNet-PA, read from the data folder: $LB_DATA_DIR, else data/ in
 //! the repository; its statistics are checked against SNAP's and a difference is reported on
 //! stderr) and `road-like` (generated with roadNet-PA's size, degrees and diameter); `auto`
@@ -8,7 +11,8 @@
 //!
 //! Each benchmark is validated (distances poisoned first) against the CPU queue BFS, every
 //! vertex. Counters: edges (the out-degrees of the vertices reached: each is relaxed once)
-//! and edges_per_s, levels, the footprint (inline part, arena, padding wasted). Declared
+//! and edges_per_s, levels and level_s (the time per level: what the searches differ in), the
+//! footprint (inline part, arena, padding wasted). Declared
 //! bytes, per search: every iteration reads every distance (levels x n x 4); each reached
 //! vertex once reads its length (and its arena offset where it has neighbours there), its neighbour
 //! ids and their distances (2 x 4 x degree); the reset writes n distances and the search
@@ -75,12 +79,12 @@ const BenchGraph& bench_graph(const std::string& name, std::uint64_t source_id) 
 
 class BfsProgram final : public Variant {
  public:
-  BfsProgram(std::string graph, std::uint64_t source_id, bfs::Variant v, bfs::Device device)
-      : graph_name_(std::move(graph)), source_id_(source_id), variant_(v), device_(device) {}
+  BfsProgram(std::string graph, std::uint64_t source_id, bfs::Variant v, bfs::Device device, bfs::Search search)
+      : graph_name_(std::move(graph)), source_id_(source_id), variant_(v), device_(device), search_kind_(search) {}
 
   void setup(cudaStream_t) override {
     graph_ = &bench_graph(graph_name_, source_id_);
-    search_ = bfs::make_frontier_bfs(graph_->graph, variant_, device_);
+    search_ = bfs::make_frontier_bfs(graph_->graph, variant_, device_, search_kind_);
   }
   void poison(cudaStream_t) override { search_->poison(); }
   void run(cudaStream_t stream) override { iterations_ = search_->run(graph_->source, stream); }
@@ -125,9 +129,11 @@ class BfsProgram final : public Variant {
             .bytes_written = n * 4 + reached * 4};
   }
   double footprint_bytes() const override { return static_cast<double>(search_->footprint().total()); }
-  void add_counters(benchmark::State& state, double) const override {
+  void add_counters(benchmark::State& state, double seconds) const override {
     const auto& f = search_->footprint();
-    state.counters["levels"] = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
+    const double levels = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
+    state.counters["levels"] = levels;
+    state.counters["level_s"] = seconds / levels;
     state.counters["graph_vertices"] = static_cast<double>(graph_->stats.vertices);
     state.counters["graph_edges"] = static_cast<double>(graph_->stats.directed_edges);
     state.counters["graph_components"] = static_cast<double>(graph_->stats.components);
@@ -142,6 +148,7 @@ class BfsProgram final : public Variant {
   std::uint64_t source_id_;
   bfs::Variant variant_;
   bfs::Device device_;
+  bfs::Search search_kind_;
   const BenchGraph* graph_ = nullptr;
   std::unique_ptr<bfs::FrontierBfs> search_;
   int iterations_ = 0;
@@ -150,8 +157,8 @@ class BfsProgram final : public Variant {
 }  // namespace
 
 std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_t source, const bfs::Variant& v,
-                                          bfs::Device device) {
-  return std::make_unique<BfsProgram>(graph, source, v, device);
+                                          bfs::Device device, bfs::Search search) {
+  return std::make_unique<BfsProgram>(graph, source, v, device, search);
 }
 
 namespace {
@@ -168,8 +175,10 @@ std::string resolved_graph(const Reader& read, const std::string& graph) {
 }
 
 //!   "bfs": {"inline_sizes": [0, 1, ..., 10], "layouts": ["aos", "soa"],
-//!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0}
-//! Each strategy x layout x its inline counts on the graph.
+//!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0,
+//!           "searches": ["per-level", "persistent"]}
+//! Each strategy x layout x its inline counts on the graph, each search of it one after the
+//! other (compared under the same conditions).
 Expansion expand_bfs(const Reader& read) {
   const Preset& preset = read.preset();
   const nlohmann::json& j = read.object();
@@ -189,14 +198,21 @@ Expansion expand_bfs(const Reader& read) {
                         strategy_of(at) == InnerStrategy::partial ? bfs::kMaxInline : bfs::kMaxDegree);
   };
   const Steps graph = [graphs](const Point&, const Reader&) { return graphs; };
-  return {.loops = {over("strategy",
-                         {over("layout", {over("precision", {over("inline", counts, {over("graph", graph)})})})})},
+  const Steps searches = [](const Point&, const Reader& r) {
+    if (!r.values("search").empty()) return r.steps("search");
+    const std::string paper(bfs::to_string(bfs::Search::per_level));  // a preset without "searches"
+    return std::vector<Step>{Step{{"search", AxisValue{paper, paper}}}};
+  };
+  return {.loops = {over("strategy", {over("layout", {over("precision", {over("inline", counts,
+                                                                              {over("graph", graph,
+                                                                                    {over("search", searches)})})})})})},
           .make = [source](const Point& at) {
             const InnerStrategy s = strategy_of(at);
             const auto n = static_cast<std::size_t>(at.get<std::int64_t>("inline"));
             const bfs::Variant v{layout_of(at), s, s == InnerStrategy::partial ? n : 0};
-            return ProgramCase{Where::gpu, kMemoryNeed, [graph = at.text("graph"), source, v] {
-                                 return make_bfs_variant(graph, source, v, bfs::Device::gpu);
+            const bfs::Search search = bfs::parse_search(at.text("search"));
+            return ProgramCase{Where::gpu, kMemoryNeed, [graph = at.text("graph"), source, v, search] {
+                                 return make_bfs_variant(graph, source, v, bfs::Device::gpu, search);
                                }};
           }};
 }
@@ -217,8 +233,14 @@ Program bfs_program() {
                        },
                        .scalar = true,
                        .required = false,
-                       .fallback = "auto"}}),
-          {"levels", "graph_vertices", "graph_edges", "graph_components", "graph_diameter_lower_bound",
+                       .fallback = "auto"},
+                      {.name = "search",
+                       .values = {std::string(bfs::to_string(bfs::Search::per_level)),
+                                  std::string(bfs::to_string(bfs::Search::persistent))},
+                       .key = "searches",
+                       .required = false,
+                       .unnamed = std::string(bfs::to_string(bfs::Search::per_level))}}),
+          {"levels", "level_s", "graph_vertices", "graph_edges", "graph_components", "graph_diameter_lower_bound",
            "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
           {"source"},
           expand_bfs};

@@ -3,7 +3,7 @@
 //! expansion over its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs":
 //! {...}, "traffic": {...}}); benches/suites.cpp lists them and the one planner
 //! (lb/harness/plan.hpp) plans those the preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/
-//! <objects:<n> | graph:<name> | field:<f>/network:<name>/cars:<n>/steps:<k>>.
+//! <objects:<n> | graph:<name>[/search:persistent] | field:<f>/network:<name>/cars:<n>/steps:<k>>.
 
 #include <array>
 #include <cstddef>
@@ -53,9 +53,10 @@ Program traffic_program();
 
 //! One BFS variant (benches/inner/bfs_bench.cpp) on graph "road-like" or "roadnet-pa" from
 //! the vertex with file id `source`, for the planner and the tests (the CPU runs the same
-//! search serially). Its validation names a vertex whose level differs from the queue BFS.
+//! search serially), searched as `search` says. Its validation names a vertex whose level
+//! differs from the queue BFS.
 std::unique_ptr<Variant> make_bfs_variant(const std::string& graph, std::uint64_t source, const bfs::Variant& v,
-                                          bfs::Device device);
+                                          bfs::Device device, bfs::Search search = bfs::Search::per_level);
 
 //! One synthetic variant, for the planner and the GPU tests.
 struct SyntheticCase {

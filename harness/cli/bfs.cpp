@@ -36,6 +36,10 @@ void add_bfs_options(CLI::App* cmd, BfsOptions& o) {
   cmd->add_option("--inline", o.inline_count, fmt::format("N for --strategy partial (0-{})", bfs::kMaxInline))
       ->check(non_negative_integer())
       ->capture_default_str();
+  cmd->add_option("--search", o.search,
+                  "per-level (the paper's: a launch per level) or persistent (every level in one cooperative "
+                  "launch; GPU only)")
+      ->capture_default_str();
 }
 
 int bfs(const BfsOptions& o) {
@@ -50,6 +54,10 @@ int bfs(const BfsOptions& o) {
   };
   const bfs::Variant variant{named("--layout", inner::parse_inner_layout, o.layout),
                              named("--strategy", inner::parse_inner_strategy, o.strategy), o.inline_count};
+  const bfs::Search search = named("--search", bfs::parse_search, o.search);
+  if (o.device == "cpu" && search != bfs::Search::per_level)
+    throw std::invalid_argument(
+        fmt::format("--search: the {} search runs on the GPU only (--device gpu)", bfs::to_string(search)));
   std::uint64_t source_id = 0;
   {
     std::size_t parsed = 0;
@@ -97,12 +105,13 @@ int bfs(const BfsOptions& o) {
                               : fmt::format("differs from SNAP's roadNet-PA: {}", fmt::join(diff, "; ")).c_str());
   }
 
-  auto search = bfs::make_frontier_bfs(g, variant, o.device == "gpu" ? bfs::Device::gpu : bfs::Device::cpu);
-  search->poison();
+  auto frontier =
+      bfs::make_frontier_bfs(g, variant, o.device == "gpu" ? bfs::Device::gpu : bfs::Device::cpu, search);
+  frontier->poison();
   const auto t0 = std::chrono::steady_clock::now();
-  const int iterations = search->run(source);
+  const int iterations = frontier->run(source);
   const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::vector<int> levels = search->levels();
+  const std::vector<int> levels = frontier->levels();
   const std::vector<int> expected = datasets::bfs_levels(g, source);
   for (std::size_t v = 0; v < g.vertices(); ++v)
     if (levels[v] != expected[v])
@@ -118,10 +127,11 @@ int bfs(const BfsOptions& o) {
   const std::size_t reached =
       g.vertices() - static_cast<std::size_t>(std::count(levels.begin(), levels.end(), datasets::kUnreachable));
   std::fprintf(stderr,
-               "BFS from %llu (%s, %s, %s, inline %zu): %zu of %zu vertices reached, largest level %d, %.3f s, checked "
-               "against the queue BFS -> %s\n",
+               "BFS from %llu (%s, %s, %s, inline %zu, %s search): %zu of %zu vertices reached, largest level %d, "
+               "%.3f s (%.2f us a level), checked against the queue BFS -> %s\n",
                static_cast<unsigned long long>(source_id), o.device.c_str(), o.layout.c_str(), o.strategy.c_str(),
-               o.inline_count, reached, g.vertices(), iterations - 1, dt, o.out.c_str());
+               o.inline_count, o.search.c_str(), reached, g.vertices(), iterations - 1, dt, 1e6 * dt / iterations,
+               o.out.c_str());
   return 0;
 }
 

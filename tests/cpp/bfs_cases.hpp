@@ -1,8 +1,9 @@
 #pragma once
-// BFS cases shared by the CPU and GPU tests: every layout variant against the queue BFS on a
-// road-like graph (50–60 levels: several batches of GPU launches), a graph with one-way
-// edges and unreachable vertices, and (a test of its own, SKIPPED when the shared datasets are
-// absent) the shared roadNet-PA excerpt.
+// BFS cases shared by the CPU and GPU tests: every layout variant and every search of the
+// device against the queue BFS on a road-like graph (50–60 levels: several batches of GPU
+// launches, or as many grid-wide barriers), a graph with one-way edges and unreachable
+// vertices, and (a test of its own, SKIPPED when the shared datasets are absent) the shared
+// roadNet-PA excerpt.
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,12 @@ inline std::string describe(const Variant& v) {
          "/inline:" + std::to_string(v.inline_count);
 }
 
+//! The searches a device has: the CPU its serial loop, the GPU the paper's and the persistent one.
+inline std::vector<Search> searches_of(Device device) {
+  if (device == Device::cpu) return {Search::per_level};
+  return {Search::per_level, Search::persistent};
+}
+
 struct BfsCase {
   std::string name;
   datasets::Graph graph;
@@ -62,19 +69,21 @@ inline std::vector<BfsCase> bfs_cases() {
 
 inline void expect_variants_match(Device device, const std::vector<BfsCase>& cases) {
   for (const BfsCase& c : cases)
-    for (const Variant& v : all_variants()) {
-      auto search = make_frontier_bfs(c.graph, v, device);
-      for (std::uint32_t source : c.sources) {
-        search->poison();
-        const int iterations = search->run(source);
-        const std::vector<int> expected = datasets::bfs_levels(c.graph, source);
-        const std::vector<int> got = search->levels();
-        ASSERT_EQ(got.size(), expected.size());
-        for (std::size_t u = 0; u < got.size(); ++u)
-          ASSERT_EQ(got[u], expected[u]) << c.name << ", " << describe(v) << ", source " << source << ", vertex " << u;
-        EXPECT_EQ(iterations, *std::max_element(expected.begin(), expected.end()) + 1) << c.name << ", " << describe(v);
+    for (const Variant& v : all_variants())
+      for (Search s : searches_of(device)) {
+        auto search = make_frontier_bfs(c.graph, v, device, s);
+        const std::string what = c.name + ", " + describe(v) + ", " + std::string(to_string(s));
+        for (std::uint32_t source : c.sources) {
+          search->poison();
+          const int iterations = search->run(source);
+          const std::vector<int> expected = datasets::bfs_levels(c.graph, source);
+          const std::vector<int> got = search->levels();
+          ASSERT_EQ(got.size(), expected.size());
+          for (std::size_t u = 0; u < got.size(); ++u)
+            ASSERT_EQ(got[u], expected[u]) << what << ", source " << source << ", vertex " << u;
+          EXPECT_EQ(iterations, *std::max_element(expected.begin(), expected.end()) + 1) << what;
+        }
       }
-    }
 }
 
 inline void expect_every_variant_matches(Device device) { expect_variants_match(device, bfs_cases()); }
@@ -91,12 +100,14 @@ inline void expect_every_variant_matches_on_the_roadnet_excerpt(Device device) {
 
 inline void expect_poison_then_levels(Device device) {
   const datasets::Graph g = datasets::generate_road_like({.vertices = 1000, .directed_edges = 2834});
-  auto search = make_frontier_bfs(g, {layout::InnerLayout::soa, layout::InnerStrategy::partial, 3}, device);
-  search->poison();
-  const std::vector<int> poisoned = search->levels();
-  EXPECT_TRUE(std::all_of(poisoned.begin(), poisoned.end(), [](int d) { return d == kPoison; }));
-  search->run(7);
-  EXPECT_EQ(search->levels(), datasets::bfs_levels(g, 7));
+  for (Search s : searches_of(device)) {
+    auto search = make_frontier_bfs(g, {layout::InnerLayout::soa, layout::InnerStrategy::partial, 3}, device, s);
+    search->poison();
+    const std::vector<int> poisoned = search->levels();
+    EXPECT_TRUE(std::all_of(poisoned.begin(), poisoned.end(), [](int d) { return d == kPoison; })) << to_string(s);
+    search->run(7);
+    EXPECT_EQ(search->levels(), datasets::bfs_levels(g, 7)) << to_string(s);
+  }
 }
 
 }  // namespace lb::bfs

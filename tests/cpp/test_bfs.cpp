@@ -58,6 +58,43 @@ TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
       std::invalid_argument);
 }
 
+TEST(FrontierBfsCpu, TheSearchesAreNamedAndThePersistentOneIsRefusedOnTheCpu) {
+  for (Search s : {Search::per_level, Search::persistent}) EXPECT_EQ(parse_search(to_string(s)), s);
+  EXPECT_EQ(to_string(Search::persistent), "persistent");
+  try {
+    parse_search("queue");
+    FAIL() << "parsed";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown search 'queue' (per-level or persistent)");
+  }
+  try {
+    make_frontier_bfs(star_graph(3), {}, Device::cpu, Search::persistent);
+    FAIL() << "the CPU took the persistent search";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the persistent search runs on the GPU only"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FrontierBfsCpu, ThePersistentGridIsWhatStaysResidentOrSaysWhyNone) {
+  // 8 blocks an SM on 132 SMs: a large graph takes them all, a small one the blocks it needs.
+  EXPECT_EQ(persistent_grid(true, 8, 132, 1'088'092, 256), 8u * 132);
+  EXPECT_EQ(persistent_grid(true, 8, 132, 5'000, 256), 20u);
+  EXPECT_EQ(persistent_grid(true, 8, 132, 256, 256), 1u);
+  EXPECT_EQ(persistent_grid(true, 8, 132, 0, 256), 1u);
+  auto error_of = [](bool cooperative, int per_sm) {
+    try {
+      persistent_grid(cooperative, per_sm, 132, 1000, 256);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(true, 0),
+            "persistent BFS: no block of 256 threads of its kernel fits on an SM (0 a multiprocessor, 132 "
+            "multiprocessors), so a cooperative launch cannot hold its grid; run the per-level search");
+  EXPECT_NE(error_of(false, 8).find("cannot launch kernels cooperatively"), std::string::npos);
+}
+
 TEST(FrontierBfsCpu, TraversedEdgesAreTheReachedVerticesOutDegrees) {
   const Graph g = lb::datasets::graph_from_edges(4, {{0, 1}, {1, 0}, {1, 2}, {3, 0}}).graph;
   EXPECT_EQ(traversed_edges(g, lb::datasets::bfs_levels(g, 0)), 3u);  // 3 is not reached
@@ -112,13 +149,36 @@ TEST_F(BfsPlan, QuickPresetNamesEveryStrategyOnTheGeneratedGraph) {
 
 TEST_F(BfsPlan, PaperPresetTakesRoadNetPaWhenTheFileIsThere) {
   auto names = bfs_names(load_preset("paper"));
-  EXPECT_EQ(names.size(), 2u * (1 + 11 + 1 + 1));
-  EXPECT_TRUE(
-      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:road-like"); }));
+  EXPECT_EQ(names.size(), 2u * 2 * (1 + 11 + 1 + 1));  // both searches
+  EXPECT_TRUE(std::all_of(names.begin(), names.end(),
+                          [](const std::string& n) { return n.find("/graph:road-like") != std::string::npos; }));
   write("roadNet-PA.txt", "0\t1\n1\t0\n");
   names = bfs_names(load_preset("paper"));
-  EXPECT_TRUE(
-      std::all_of(names.begin(), names.end(), [](const std::string& n) { return n.ends_with("/graph:roadnet-pa"); }));
+  EXPECT_TRUE(std::all_of(names.begin(), names.end(),
+                          [](const std::string& n) { return n.find("/graph:roadnet-pa") != std::string::npos; }));
+}
+
+TEST_F(BfsPlan, ThePersistentSearchIsNamedThePapersKeepsItsNameAndAxisSelectsEither) {
+  // The BFS program alone: --axis on the whole suite needs the axis in each of its programs.
+  const Preset paper = load_preset("paper");
+  auto planned = [&](const std::string& search) {
+    std::vector<std::string> out;
+    for (const auto& b : plan_program("inner", bfs_program(), paper, paper.suites["inner"]["bfs"], "bfs",
+                                      {.axes = {{"search", {search}}}}))
+      out.push_back(b.name);
+    return out;
+  };
+  const auto persistent = planned("persistent"), per_level = planned("per-level");
+  ASSERT_EQ(persistent.size(), 2u * (1 + 11 + 1 + 1));
+  ASSERT_EQ(per_level.size(), persistent.size());
+  for (std::size_t k = 0; k < per_level.size(); ++k)  // the same variants, in the same order
+    EXPECT_EQ(per_level[k] + "/search:persistent", persistent[k]);
+  EXPECT_EQ(per_level.front(), "inner/bfs/none/aos/int/inline:0/graph:road-like");
+  // A preset without "searches" (quick) runs the paper's only.
+  for (const auto& name : bfs_names(load_preset("quick"))) EXPECT_EQ(name.find("search:"), std::string::npos) << name;
+  EXPECT_NE(error_of(R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0], "searches": ["queue"])")
+                .find("unknown search 'queue' (expected one of: per-level, persistent)"),
+            std::string::npos);
 }
 
 TEST_F(BfsPlan, PresetErrorsNameTheKey) {

@@ -245,7 +245,7 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(),
                  "--sizes: bfs has no axis that --sizes sets (bfs has the axes strategy, layout, precision, "
-                 "inline, graph; give --axis NAME=...)");
+                 "inline, graph, search; give --axis NAME=...)");
   }
 }
 

@@ -164,6 +164,22 @@ TEST(PlanAxes, ANamePlannedByTwoLoopsIsPlannedOnce) {
   EXPECT_EQ(plan_cases(twice, p, p.suites["toy"], "toy", {}).size(), 2u);  // a and b, once each
 }
 
+TEST(PlanAxes, AnAxissUnnamedValueIsLeftOutOfTheNameButStillSelects) {
+  Program quiet = toy();
+  quiet.axes.back().unnamed = "1";  // block 1: the names from before the axis
+  const Preset p = lb::testing::preset_from(
+      "{\"toy\": {\"sizes\": [10], \"layouts\": [\"x\"], \"precisions\": [\"float\"], \"block\": 1}}");
+  auto planned = [&](const Overrides& o) {
+    std::vector<std::string> out;
+    for (const auto& b : plan_program("t", quiet, p, p.suites["toy"], "toy", o)) out.push_back(b.name);
+    return out;
+  };
+  EXPECT_EQ(planned({.axes = {{"version", {"a"}}, {"block", {"1", "2"}}}}),
+            (std::vector<std::string>{"t/toy/a/x/float/size:10", "t/toy/a/x/float/size:10/block:2"}));
+  EXPECT_EQ(planned({.axes = {{"version", {"a"}}, {"block", {"2"}}}}),
+            std::vector<std::string>{"t/toy/a/x/float/size:10/block:2"});  // block 1 left out though unnamed
+}
+
 TEST(PlanAxes, ASuiteRefusesAValueNoneOfItsProgramsHasAndAPlanOfNothing) {
   Program other = toy();
   other.name = "other";

@@ -91,10 +91,13 @@ def test_gpu_matches_python(tmp_path):
     path = EXCERPT if EXCERPT.exists() else graph_file(tmp_path)
     source = 5000 if EXCERPT.exists() else 10
     for layout in ("aos", "soa"):
-        out = tmp_path / f"{layout}.csv"
-        r = run("bfs", "--graph", path, "--source", source, "--out", out, "--layout", layout)
-        assert r.returncode == 0, r.stderr
-        assert read_levels(out) == python_bfs(path, source)
+        for search in ("per-level", "persistent"):
+            out = tmp_path / f"{layout}-{search}.csv"
+            r = run("bfs", "--graph", path, "--source", source, "--out", out, "--layout", layout,
+                    "--search", search)
+            assert r.returncode == 0, r.stderr
+            assert read_levels(out) == python_bfs(path, source)
+            assert f"{search} search" in r.stderr and " us a level)" in r.stderr
 
 
 def test_gpu_device_without_a_gpu_says_so(tmp_path):
@@ -130,6 +133,8 @@ def test_bad_graph_gives_one_clear_error_and_no_output(tmp_path, text, message):
     (["--strategy", "full", "--inline", "3"], "--inline: an inline count (3) is for the partial strategy only"),
     (["--strategy", "partial", "--inline", "11"], "--inline: 11 is above the largest inline count built, 10"),
     (["--device", "tpu"], "--device: unknown device 'tpu'"),
+    (["--search", "queue"], "--search: unknown search 'queue' (per-level or persistent)"),
+    (["--search", "persistent"], "--search: the persistent search runs on the GPU only (--device gpu)"),
 ])
 def test_bad_options_are_named(tmp_path, args, message):
     out = tmp_path / "o.csv"

@@ -158,7 +158,8 @@ SIZES_AXIS = {("idw", "shepard"): "size", ("kriging", "ok"): "scale", ("kofler",
 
 def test_the_registry_exports_each_axis_with_its_type_and_preset_key(tmp_path):
     """Every program's axes, each with its type, the preset key it reads (null: the program
-    makes its values), its values, whether names carry it and the shorthand that sets it; and
+    makes its values), its values, whether names carry it (and a value they leave out) and the
+    shorthand that sets it; and
     every key of a shipped preset's program object is one of its axes' keys or its settings."""
     registry = registry_of(tmp_path)
     for suite in registry["suites"]:
@@ -170,6 +171,8 @@ def test_the_registry_exports_each_axis_with_its_type_and_preset_key(tmp_path):
                 assert a["type"] in ("count", "integer", "number", "text"), (where, a)
                 assert a["key"] is None or (isinstance(a["key"], str) and a["key"]), (where, a)
                 assert isinstance(a["values"], list) and isinstance(a["named"], bool), (where, a)
+                # a value names leave out is one of the axis's (BFS's paper search, per-level)
+                assert "unnamed" not in a or (a["named"] and a["unnamed"] in a["values"]), (where, a)
             assert sum(a["named"] for a in axes[:3]) == 3, f"{where}: <version>/<layout>/<precision> first"
             shorthands = {a["shorthand"]: a["name"] for a in axes if "shorthand" in a}
             assert shorthands.get("--precision") == axes[2]["name"] == "precision", where

@@ -94,7 +94,8 @@ enum class Shorthand { none, sizes, precision };
 //! line may set. One planner (plan_cases) reads every axis that has a `key` from the program's
 //! preset object, applies `--sizes`, `--precision` and `--axis` to them and expands the program's
 //! loops over them. The name's first three named axes are its <version>/<layout>/<precision>, the
-//! other named ones its parameters, in this order, where a case has a value on them.
+//! other named ones its parameters, in this order, where a case has a value on them other than
+//! the axis's `unnamed` one.
 struct Axis {
   std::string name;
   //! The values it has (a text axis or an enumerated count); empty: whatever the preset or the
@@ -117,6 +118,9 @@ struct Axis {
   //! A string the key may hold instead of a list ("all" layouts, a "sweep" of tiles): no
   //! values; the program reads it from the object (Reader::object).
   std::string word{};
+  //! A value names leave out, though the point has it (and `--axis` selects by it): the one
+  //! every case had before the axis came (BFS's `per-level` search), so those names stay.
+  std::string unnamed{};
 
   //! `value` if the axis has it, else a PresetError at `key` (inside `where`):
   //! "unknown <name> '<value>' (expected one of: <values>)".

@@ -3,12 +3,15 @@
 //! in one variant on one device (FrontierBfs), built by make_frontier_bfs. The CPU runs the
 //! same kernel body (frontier.hpp) serially over the same layout: a reference for the layouts
 //! and a fallback without a GPU; datasets::bfs_levels (a queue) is the independent reference.
+//! The GPU has two searches (Search) over the same body: the paper's, a launch per level, and
+//! a persistent kernel that runs every level in one cooperative launch (beyond the paper).
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "lb/datasets/graph.hpp"
@@ -17,6 +20,16 @@
 namespace lb::bfs {
 
 enum class Device { cpu, gpu };
+
+//! How the GPU loops over the levels: `per_level` (the paper's: a launch per level, the host
+//! reading a flag per batch of levels) or `persistent` (one cooperative launch, the levels
+//! separated by grid-wide barriers; beyond the paper). The CPU has only its serial loop
+//! (per_level).
+enum class Search { per_level, persistent };
+//! "per-level", "persistent" (the names' `search:` values).
+std::string_view to_string(Search s);
+//! The inverse of to_string; std::invalid_argument naming both values otherwise.
+Search parse_search(std::string_view text);
 
 struct Variant {
   layout::InnerLayout layout = layout::InnerLayout::soa;
@@ -44,9 +57,11 @@ class FrontierBfs {
   virtual const layout::InnerFootprint& footprint() const = 0;
 };
 
-//! Lays `g` out in `v` on `device` (the GPU: uploaded once here). Throws std::invalid_argument
-//! as check_variant.
-std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const Variant& v, Device device);
+//! Lays `g` out in `v` on `device` (the GPU: uploaded once here) for `search`. Throws
+//! std::invalid_argument as check_variant, and for the persistent search on the CPU; the
+//! persistent search throws std::runtime_error where the GPU cannot launch it (persistent_grid).
+std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const Variant& v, Device device,
+                                               Search search = Search::per_level);
 
 //! Edges a search from `source` traverses: the out-degrees of the vertices it reaches
 //! (`levels` from any BFS of that source).

@@ -51,5 +51,12 @@ std::unique_ptr<FrontierBfs> make_search(const datasets::Graph& g, const Variant
 namespace lb::bfs {
 //! The two devices' factories (cpu_search.cpp, gpu_search.cu), behind make_frontier_bfs.
 std::unique_ptr<FrontierBfs> make_cpu_search(const datasets::Graph& g, const Variant& v);
-std::unique_ptr<FrontierBfs> make_gpu_search(const datasets::Graph& g, const Variant& v);
+std::unique_ptr<FrontierBfs> make_gpu_search(const datasets::Graph& g, const Variant& v, Search search);
+
+//! The persistent search's grid, in blocks of `block` threads: a cooperative launch needs
+//! every block resident at once, so at most `per_sm` (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
+//! on each of `sms` SMs, and no more than `vertices` need (at least one). Throws
+//! std::runtime_error, saying why, where the device cannot launch it cooperatively
+//! (`cooperative` false: cudaDevAttrCooperativeLaunch) or no block fits on an SM.
+unsigned persistent_grid(bool cooperative, int per_sm, int sms, std::size_t vertices, int block);
 }  // namespace lb::bfs
