@@ -101,7 +101,7 @@ case "$phase" in
     ;;
   traffic-levers)
     make build JOBS="$jobs" 2>&1 | tail -1
-    levers=${LEVERS:-base,block64,block128,lanes2,lanes4,lanes8,lanes4-block64,fused,graph,lanes4-fused-graph,lanes4-block64-fused-graph}
+    levers=${LEVERS:-base,block64,block128,lanes2,lanes4,lanes8,lanes4-split,lanes8-split,lanes4-block64,fused,graph,lanes4-fused-graph,lanes8-split-fused-graph,lanes8-split-block64-fused-graph}
     list=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1].split(",")))' "$levers")
     printf '{"extends": "paper", "suites": {"inner": {"traffic": {"fields": ["none"], "schedules": %s}}}}\n' "$list" \
       > /tmp/lb-levers.json

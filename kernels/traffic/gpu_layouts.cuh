@@ -69,9 +69,10 @@ __global__ void plan_claim_kernel(Views<M> v, StepParams p) {
 }
 
 //! `lights` lights of `lanes` lanes each, then `yields` yield controllers of `yield_lanes`
-//! (lanes 1: a thread each).
+//! (lanes 1: a thread each); `split`: StepSchedule::split.
 struct Controllers {
   std::uint32_t lights, yields, lanes, yield_lanes;
+  bool split;
   std::size_t threads() const { return std::size_t{lights} * lanes + std::size_t{yields} * yield_lanes; }
 };
 
@@ -107,7 +108,8 @@ __global__ void controllers_kernel(Views<M> v, Controllers c) {
   const std::uint32_t id = u / width, lane = u % width;
   const bool live = light || id < c.yields;
   std::uint32_t traffic = 0;
-  if (live) traffic = light ? light_lane_traffic(v, id, lane, width) : yield_lane_traffic(v, id, lane, width);
+  if (live)
+    traffic = light ? light_lane_traffic(v, id, lane, width, c.split) : yield_lane_traffic(v, id, lane, width, c.split);
   traffic = or_over_lanes(traffic, width, c.lanes);
   if (!live) return;
   if (light)
@@ -276,8 +278,8 @@ std::vector<Launch> step_launches(const StepSchedule& s, LaunchArgs<M>& a) {
   };
   const auto k = [](auto* kernel) { return reinterpret_cast<const void*>(kernel); };
   const bool lanes = s.lanes > 1;
-  a.controllers = {a.lights, s.fused ? a.yields : 0, s.lanes, yield_lanes(s.lanes)};
-  a.yield_controllers = {0, a.yields, s.lanes, yield_lanes(s.lanes)};
+  a.controllers = {a.lights, s.fused ? a.yields : 0, s.lanes, yield_lanes(s), s.split};
+  a.yield_controllers = {0, a.yields, s.lanes, yield_lanes(s), s.split};
   for (const Phase phase : kPhases) {
     if (folded(phase, s)) continue;
     switch (phase) {

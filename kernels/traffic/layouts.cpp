@@ -75,6 +75,7 @@ std::string to_string(const StepSchedule& s) {
   std::string text;
   const auto add = [&](const std::string& part) { text += (text.empty() ? "" : "-") + part; };
   if (s.lanes != base.lanes) add(fmt::format("lanes{}", s.lanes));
+  if (s.split) add("split");
   if (s.block != base.block) add(fmt::format("block{}", s.block));
   if (s.fused) add("fused");
   if (s.graph) add("graph");
@@ -85,7 +86,7 @@ StepSchedule parse_step_schedule(std::string_view text) {
   const auto refuse = [&](std::string_view why) {
     return std::invalid_argument(fmt::format(
         "traffic step schedule '{}': {} (expected base, or parts joined by '-' in this order: lanes2|lanes4|lanes8, "
-        "block<32..1024, a multiple of 32>, fused, graph)",
+        "split, block<32..1024, a multiple of 32>, fused, graph)",
         text, why));
   };
   StepSchedule s;
@@ -109,6 +110,8 @@ StepSchedule parse_step_schedule(std::string_view text) {
     } else if (part.starts_with("block")) {
       if (!number(part.substr(5), s.block) || s.block % 32 != 0 || s.block > 1024 || s.block == StepSchedule{}.block)
         throw refuse(fmt::format("'{}': a block is a multiple of 32 up to 1024 other than 256 (base)", part));
+    } else if (part == "split") {
+      s.split = true;
     } else if (part == "fused") {
       s.fused = true;
     } else if (part == "graph") {
@@ -117,6 +120,7 @@ StepSchedule parse_step_schedule(std::string_view text) {
       throw refuse(fmt::format("unknown part '{}'", part));
     }
   }
+  if (s.split && s.lanes == 1) throw refuse("split shares lanes: give lanes2, lanes4 or lanes8 with it");
   // One spelling a schedule (a name and --axis compare texts): parts once, in order.
   if (const std::string canonical = to_string(s); canonical != text)
     throw refuse(fmt::format("write it '{}'", canonical));

@@ -43,20 +43,26 @@ TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
 
 // Issue 38's levers on the host: a controller's lanes one after another (each lane's share of
 // the groups' searches, then each lane's signals given every lane's bits ORed) and plan and
-// claim car by car end in the reference's state on every layout.
+// claim car by car end in the reference's state, on layouts whose accessors the controllers'
+// searches (Cell::incoming in the arena) and the fused claims (Car::path partly inline) read
+// (every layout's accessors: the tests above; every layout under every lever: the GPU's).
 TEST(TrafficLayouts, EveryLeverOnTheHostEndsInTheReferencesState) {
+  const std::vector<TrafficLayout> layouts{{InnerLayout::soa, SweptField::none, InnerStrategy::full, 0},
+                                           {InnerLayout::aos, SweptField::incoming, InnerStrategy::none, 0},
+                                           {InnerLayout::aos, SweptField::path, InnerStrategy::partial, 6}};
   for (const StepSchedule& s : test_city::every_lever()) {
     if (s.lanes == 1 && !s.fused) continue;  // block and graph alone: the host runs base
-    for (bool controllers : {true, false}) test_city::expect_every_layout_matches(reference(controllers), Device::cpu, s);
+    for (bool controllers : {true, false})
+      test_city::expect_every_layout_matches(reference(controllers), Device::cpu, s, layouts);
   }
 }
 
 TEST(TrafficLayouts, ScheduleNamesAndErrors) {
   EXPECT_EQ(to_string(StepSchedule{}), "base");
   EXPECT_EQ(parse_step_schedule("base"), StepSchedule{});
-  const StepSchedule all{.lanes = 8, .block = 64, .fused = true, .graph = true};
-  EXPECT_EQ(to_string(all), "lanes8-block64-fused-graph");
-  EXPECT_EQ(parse_step_schedule("lanes8-block64-fused-graph"), all);
+  const StepSchedule all{.lanes = 8, .split = true, .block = 64, .fused = true, .graph = true};
+  EXPECT_EQ(to_string(all), "lanes8-split-block64-fused-graph");
+  EXPECT_EQ(parse_step_schedule("lanes8-split-block64-fused-graph"), all);
   EXPECT_EQ(parse_step_schedule("block1024"), (StepSchedule{.block = 1024}));
   for (const StepSchedule& s : test_city::every_lever()) EXPECT_EQ(parse_step_schedule(to_string(s)), s);
   auto error = [](std::string_view text) {
@@ -78,6 +84,7 @@ TEST(TrafficLayouts, ScheduleNamesAndErrors) {
             "traffic step schedule 'block256': 'block256': a block is a multiple of 32 up to 1024 other than 256 (base)");
   EXPECT_EQ(error("block2048"),
             "traffic step schedule 'block2048': 'block2048': a block is a multiple of 32 up to 1024 other than 256 (base)");
+  EXPECT_EQ(error("split"), "traffic step schedule 'split': split shares lanes: give lanes2, lanes4 or lanes8 with it");
   EXPECT_EQ(error("fast"), "traffic step schedule 'fast': unknown part 'fast'");
   EXPECT_EQ(error("graph-"), "traffic step schedule 'graph-': unknown part ''");
   EXPECT_EQ(error(""), "traffic step schedule '': unknown part ''");

@@ -106,11 +106,13 @@ inline std::vector<TrafficLayout> every_layout() {
 }
 
 //! Issue 38's levers (StepSchedule) one at a time and all together (the default, base, is
-//! every other test's); the host runs lanes and fused (block and graph are the GPU's). lanes 2
-//! gives the grid city's lights (3 or 4 groups) two groups a lane, lanes 8 idle lanes.
+//! every other test's); the host runs lanes, split and fused (block and graph are the GPU's).
+//! lanes 2 gives the grid city's lights (3 or 4 groups) two groups a lane, lanes 8 idle lanes,
+//! lanes 8 split 2 or 3 lanes a group (the horizontal streets' searches fork within their limit).
 inline std::vector<StepSchedule> every_lever() {
   std::vector<StepSchedule> out;
-  for (const char* s : {"lanes2", "lanes4", "lanes8", "block64", "fused", "graph", "lanes8-block64-fused-graph"})
+  for (const char* s :
+       {"lanes2", "lanes4", "lanes8", "lanes8-split", "block64", "fused", "graph", "lanes8-split-block64-fused-graph"})
     out.push_back(parse_step_schedule(s));
   return out;
 }

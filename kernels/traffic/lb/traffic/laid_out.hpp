@@ -221,13 +221,16 @@ LB_HD LB_FORCEINLINE void yield_object(const V& v, std::uint32_t y) {
   step_yield(w, ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y});
 }
 
-// A controller shared by `lanes` lanes (model.hpp's pieces): each lane's search, then, given
-// every lane's bits ORed, each lane's signals (lane 0 also the light's timer and phase).
+// A controller shared by `lanes` lanes (model.hpp's pieces): each lane's search (`split`:
+// lanes beyond the groups split their searches), then, given every lane's bits ORed, each
+// lane's signals (lane 0 also the light's timer and phase).
 template <class V>
 LB_HD LB_FORCEINLINE std::uint32_t light_lane_traffic(const V& v, std::uint32_t l, std::uint32_t lane,
-                                                      std::uint32_t lanes) {
+                                                      std::uint32_t lanes, bool split) {
   const ArrayOf<decltype(v.lights), tag::LightGroups> groups{v.lights, l};
-  return light_traffic(world(v), groups, groups.size(), lane, lanes);
+  const std::uint32_t n = groups.size();
+  if (split && lanes > n) return split_traffic(world(v), groups, n, lane, lanes);
+  return light_traffic(world(v), groups, n, lane, lanes);
 }
 
 template <class V>
@@ -247,8 +250,10 @@ LB_HD LB_FORCEINLINE void light_lane_signals(const V& v, std::uint32_t l, std::u
 
 template <class V>
 LB_HD LB_FORCEINLINE std::uint32_t yield_lane_traffic(const V& v, std::uint32_t y, std::uint32_t lane,
-                                                      std::uint32_t lanes) {
-  return yield_traffic(world(v), ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y}, lane, lanes);
+                                                      std::uint32_t lanes, bool split) {
+  const ArrayOf<decltype(v.yields), tag::YieldGroups> groups{v.yields, y};
+  if (split && lanes > kYieldGroups) return split_traffic(world(v), groups, kYieldGroups, lane, lanes);
+  return yield_traffic(world(v), groups, lane, lanes);
 }
 
 template <class V>
@@ -326,17 +331,18 @@ void run_phase_on_host(const V& v, Phase phase, const StepParams& p, std::uint32
   const auto each = [](std::uint32_t n, auto&& f) {
     for (std::uint32_t i = 0; i < n; ++i) f(i);
   };
-  const std::uint32_t lanes = schedule.lanes, ylanes = yield_lanes(lanes);
+  const std::uint32_t lanes = schedule.lanes, ylanes = yield_lanes(schedule);
+  const bool split = schedule.split;
   const auto light = [&](std::uint32_t l) {
     if (lanes == 1) return light_object(v, l);
     controller_in_lanes(
-        lanes, [&](std::uint32_t lane) { return light_lane_traffic(v, l, lane, lanes); },
+        lanes, [&](std::uint32_t lane) { return light_lane_traffic(v, l, lane, lanes, split); },
         [&](std::uint32_t bits, std::uint32_t lane) { light_lane_signals(v, l, bits, lane, lanes); });
   };
   const auto yield = [&](std::uint32_t y) {
     if (lanes == 1) return yield_object(v, y);
     controller_in_lanes(
-        ylanes, [&](std::uint32_t lane) { return yield_lane_traffic(v, y, lane, ylanes); },
+        ylanes, [&](std::uint32_t lane) { return yield_lane_traffic(v, y, lane, ylanes, split); },
         [&](std::uint32_t bits, std::uint32_t lane) { yield_lane_signals(v, y, bits, lane, ylanes); });
   };
   switch (phase) {

@@ -79,6 +79,9 @@ struct StepSchedule {
   //! over them, each lane searching its own, the lanes' findings ORed (warp shuffles on the
   //! GPU, the lanes one after another on the host).
   std::uint32_t lanes = 1;
+  //! Lanes beyond a controller's groups split the groups' upstream searches at their first
+  //! fork (has_incoming_traffic_part); a yield controller then takes every lane. Needs lanes.
+  bool split = false;
   std::uint32_t block = 256;  //!< threads a block of every kernel (GPU; a multiple of 32 up to 1024)
   //! Lights and yield controllers in one kernel, plan and claim in one (each car claims right
   //! after it plans: no plan reads a claim). The host runs plan and claim car by car.
@@ -88,15 +91,17 @@ struct StepSchedule {
 };
 
 //! "base" (the default), else its parts that differ from it joined by '-' in this order:
-//! lanes<N>, block<B>, fused, graph ("lanes4-block64-fused-graph").
+//! lanes<N>, split, block<B>, fused, graph ("lanes8-split-block64-fused-graph").
 std::string to_string(const StepSchedule& s);
 //! The schedule of to_string's text, which must be written as to_string writes it; else
 //! std::invalid_argument naming the part and the parts there are.
 StepSchedule parse_step_schedule(std::string_view text);
 //! Whether `fused` folds the phase into the one before it (yields into lights, claim into plan).
 constexpr bool folded(Phase p, const StepSchedule& s) { return s.fused && (p == Phase::yields || p == Phase::claim); }
-//! A yield controller's lanes under `lanes` (it has kYieldGroups groups).
-constexpr std::uint32_t yield_lanes(std::uint32_t lanes) { return lanes < kYieldGroups ? lanes : kYieldGroups; }
+//! A yield controller's lanes (it has kYieldGroups groups; all the lanes where they split).
+constexpr std::uint32_t yield_lanes(const StepSchedule& s) {
+  return s.split || s.lanes < kYieldGroups ? s.lanes : kYieldGroups;
+}
 
 //! Seconds of a run spent in each part of its steps (Fig. 11: cars and controllers).
 struct StepSplit {

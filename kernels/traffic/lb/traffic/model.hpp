@@ -117,6 +117,26 @@ LB_HD bool has_incoming_traffic(const W& w, std::uint32_t cell, std::uint32_t lo
   }
 }
 
+//! Part `part` of `parts` of has_incoming_traffic: every part walks up from `cell` to the first
+//! cell with several incoming cells (within the lookahead), then searches only that cell's
+//! incoming cells i = part, part + parts, ... and what lies upstream of them. The parts' results
+//! ORed are has_incoming_traffic's: a walk upstream past that cell passes one of them.
+template <class W>
+LB_HD bool has_incoming_traffic_part(const W& w, std::uint32_t cell, std::uint32_t lookahead, std::uint32_t part,
+                                     std::uint32_t parts) {
+  if (w.occupant(cell) != kNone) return true;
+  if (lookahead > kMaxLookahead) lookahead = kMaxLookahead;
+  std::uint32_t depth = 0, n = 0;
+  for (; depth < lookahead && (n = w.incoming_count(cell)) == 1; ++depth) {
+    cell = w.incoming(cell, 0);
+    if (w.occupant(cell) != kNone) return true;
+  }
+  if (depth == lookahead) return false;
+  for (std::uint32_t i = part; i < n; i += parts)
+    if (has_incoming_traffic(w, w.incoming(cell, i), lookahead - depth - 1)) return true;
+  return false;
+}
+
 //! A group has traffic when one of its cells has, within that cell's street limit.
 template <class W>
 LB_HD bool group_has_traffic(const W& w, std::uint32_t group) {
@@ -124,6 +144,17 @@ LB_HD bool group_has_traffic(const W& w, std::uint32_t group) {
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t c = w.group_cell(group, i);
     if (has_incoming_traffic(w, c, w.street_limit(c))) return true;
+  }
+  return false;
+}
+
+//! Part `part` of `parts` of group_has_traffic (has_incoming_traffic_part for each cell).
+template <class W>
+LB_HD bool group_has_traffic_part(const W& w, std::uint32_t group, std::uint32_t part, std::uint32_t parts) {
+  const std::uint32_t n = w.group_cell_count(group);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t c = w.group_cell(group, i);
+    if (has_incoming_traffic_part(w, c, w.street_limit(c), part, parts)) return true;
   }
   return false;
 }
@@ -160,6 +191,16 @@ LB_HD std::uint32_t light_traffic(const W& w, const G& groups, std::uint32_t n, 
       traffic |= 1u << i;
     }
   return traffic;
+}
+
+//! A lane's share where a controller's `lanes` outnumber its n groups and split the searches:
+//! group lane mod n, part lane / n of its search in as many parts as lanes share that group.
+template <class W, class G>
+LB_HD std::uint32_t split_traffic(const W& w, const G& groups, std::uint32_t n, std::uint32_t lane,
+                                  std::uint32_t lanes) {
+  if (n == 0) return 0;
+  const std::uint32_t i = lane % n, parts = (lanes - i + n - 1) / n;
+  return group_has_traffic_part(w, groups[i], lane / n, parts) ? 1u << i : 0u;
 }
 
 //! A lane's share of a light's signals: where exactly one group has traffic, it goes and the
