@@ -34,6 +34,10 @@
 #            the host-wide lock, so the two cards' CPU times must agree), the card-to-card
 #            spread of CPU and GPU benchmarks, and SAMPO's compiled tiles above 12K against SoA
 #            at the paper's sizes (the like-for-like claim); run folders tarred to $OUT
+#   traffic-levers  issue 38 §1's step schedules side by side at the paper's scale (AoS and SoA,
+#            every array full; LEVERS=<schedules, comma-separated> replaces the default list):
+#            each validated against the CPU reference and timed; a table of ms per 1000 steps
+#            (median) and the instrumented run's split, in $OUT/traffic-levers.md
 #   traffic  the traffic simulation: lower Manhattan (data/lowermanhattan.graphml: carry it) on
 #            the CPU reference and on the GPU in two layouts (the checksums must agree), the
 #            paper's scale (8 x 8 copies, 229,376 cars, 1000 steps) timed on the GPU, memcheck
@@ -94,6 +98,46 @@ case "$phase" in
     fi
     stamp "memcheck, small traffic GPU tests"
     compute-sanitizer --tool memcheck --error-exitcode 3 build/tests/lb_gpu_tests --gtest_filter='TrafficGpu.*' 2>&1 | tail -3
+    ;;
+  traffic-levers)
+    make build JOBS="$jobs" 2>&1 | tail -1
+    levers=${LEVERS:-base,block64,block128,lanes2,lanes4,lanes8,lanes4-split,lanes8-split,lanes4-block64,fused,graph,lanes4-fused-graph,lanes8-split-fused-graph,lanes8-split-block64-fused-graph}
+    list=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1].split(",")))' "$levers")
+    printf '{"extends": "paper", "suites": {"inner": {"traffic": {"fields": ["none"], "schedules": %s}}}}\n' "$list" \
+      > /tmp/lb-levers.json
+    rm -f "$OUT/traffic-levers.jsonl"
+    stamp "traffic levers: $levers"
+    build/layoutbench run --suite inner --preset /tmp/lb-levers.json --filter '^inner/traffic/' \
+      --journal "$OUT/traffic-levers.jsonl" > "$OUT/traffic-levers.log" 2>&1
+    status=$?
+    tail -3 "$OUT/traffic-levers.log"
+    python3 - "$OUT/traffic-levers.jsonl" <<'PY' | tee "$OUT/traffic-levers.md"
+import json, statistics, sys
+units = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+rows, ok = {}, {}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d.get("type") == "done":
+        ok[d["name"]] = d["ok"]
+    if d.get("type") != "run" or d["run"].get("run_type") != "iteration" or d["run"].get("error_occurred"):
+        continue
+    r = d["run"]
+    rows.setdefault(d["name"], []).append((r["real_time"] * units[r["time_unit"]], r))
+print("| layout | schedule | ms per 1000 steps (median) | cars (split) | controllers (split) | validated |")
+print("|---|---|---|---|---|---|")
+for name in ok:
+    parts = dict(p.split(":", 1) for p in name.split("/") if ":" in p)
+    layout, schedule = name.split("/")[3], parts.get("schedule", "base")
+    runs = rows.get(name, [])
+    if not runs:
+        print(f"| {layout} | {schedule} | failed | | | {ok[name]} |")
+        continue
+    per_k = 1000 / float(parts["steps"])
+    ms = statistics.median(t for t, _ in runs) * per_k
+    split = lambda key: next((f"{r[key] * 1e3 * per_k:.1f}" for _, r in runs if key in r), "")
+    print(f"| {layout} | {schedule} | {ms:.1f} | {split('cars_s')} | {split('controllers_s')} | {ok[name]} |")
+PY
+    [ "$status" -eq 0 ]
     ;;
   mutate)
     make build JOBS="$jobs" 2>&1 | tail -1

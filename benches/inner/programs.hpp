@@ -100,6 +100,7 @@ struct TrafficCase {
   std::uint32_t steps = 100;
   std::uint64_t seed = 7;
   traffic::TrafficLayout layout;
+  traffic::StepSchedule schedule;  //!< how the GPU runs a step (the same state under each)
   traffic::TrafficFault fault;  //!< tests: one car skips its move (validation must fail)
 };
 std::unique_ptr<Variant> make_traffic_variant(const TrafficCase& c);

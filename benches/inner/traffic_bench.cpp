@@ -2,9 +2,11 @@
 //! the GPU over the inner-array layouts, one array field swept at a time (Cell::incoming,
 //! Cell::outgoing, Car::path: none, partial N, full, object) with the others fully inlined, in
 //! AoS and SoA; field "none": every array full. Names:
-//!   inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>
+//!   inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]
 //! N the swept array's elements held in the record (none 0, partial N, full and object Max;
-//! field none: 0). The network: a GraphML file found in the data folder ($LB_DATA_DIR, else
+//! field none: 0). `schedules` (optional; `--axis schedule=...`) lists step schedules
+//! (traffic::StepSchedule, issue 38's levers): "base", the default, keeps the name above; any
+//! other adds its text. The network: a GraphML file found in the data folder ($LB_DATA_DIR, else
 //! data/ in the repository), else in ../shared/datasets beside the repository; absent, every
 //! case of it is skipped with that reason. Its name is the file's stem.
 //!
@@ -138,7 +140,7 @@ class TrafficProgram final : public Variant {
     if (!c_.source.missing.empty()) return;
     net_ = &bench_network(c_.source);
     ref_ = &bench_reference(c_.source, *net_, c_.cars, c_.seed, c_.steps);
-    sim_ = traffic::make_laid_out_traffic(*net_, ref_->initial, c_.layout, traffic::Device::gpu, c_.fault);
+    sim_ = traffic::make_laid_out_traffic(*net_, ref_->initial, c_.layout, traffic::Device::gpu, c_.fault, c_.schedule);
     sim_->keep_snapshot();
     split_.reset();
   }
@@ -268,13 +270,24 @@ Expansion expand_traffic(const Reader& read) {
   const Steps networks = [network](const Point&, const Reader&) {
     return std::vector<Step>{{{"network", {network, network}}}};
   };
+  // The default schedule sets no axis: its names stay those measured before the levers.
+  const Steps schedules = [](const Point&, const Reader& r) {
+    std::vector<Step> out;
+    for (const AxisValue& v : r.values("schedule")) {
+      const traffic::StepSchedule s = traffic::parse_step_schedule(v.text);
+      out.push_back(s == traffic::StepSchedule{} ? Step{} : Step{{"schedule", {v.text, s}}});
+    }
+    if (out.empty()) out.push_back(Step{});
+    return out;
+  };
   return {
       .loops = {over(
           "field",
           {over("layout",
                 {over("strategy", strategies,
                       {over("precision", {over("inline", counts,
-                                               {over("network", networks, {over("cars", {over("steps")})})})})})})})},
+                                               {over("network", networks,
+                                                     {over("cars", {over("steps", {over("schedule", schedules)})})})})})})})})},
       .make = [base, tile](const Point& at) {
         TrafficCase c = base;
         c.cars = at.get<std::size_t>("cars");
@@ -283,6 +296,7 @@ Expansion expand_traffic(const Reader& read) {
         const auto n = static_cast<std::size_t>(at.get<std::int64_t>("inline"));
         c.layout = {layout_of(at), traffic::parse_swept_field(at.text("field")), s,
                     s == InnerStrategy::partial ? n : 0};
+        if (at.has("schedule")) c.schedule = at.get<traffic::StepSchedule>("schedule");
         // Host: the network, the reference's states and the host copy of the layout (a few hundred
         // bytes a cell and a car); device: the layout and its snapshot (keep_snapshot: the cells, cars
         // and lights again), each at most ~100 bytes a cell and ~200 a car (a tile of lower Manhattan
@@ -320,7 +334,18 @@ Program traffic_program() {
                        .type = AxisType::count,
                        .key = "steps",
                        .limits = positive("steps", 0xffffffffu),
-                       .scalar = true}}),
+                       .scalar = true},
+                      {.name = "schedule",
+                       .key = "schedules",
+                       .limits = [](const nlohmann::json& v) {
+                         try {
+                           traffic::parse_step_schedule(v.get<std::string>());
+                           return std::string{};
+                         } catch (const std::invalid_argument& e) {
+                           return std::string(e.what());
+                         }
+                       },
+                       .required = false}}),
           {"cars", "cells", "steps", "lights", "yield_controllers", "signal_groups", "cars_s", "controllers_s",
            "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes", "incoming_inline_bytes",
            "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes", "path_inline_bytes",

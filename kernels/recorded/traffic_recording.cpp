@@ -1,11 +1,11 @@
 // The traffic simulation under access recording (programs.hpp): one step of every phase, each
 // over its objects in id order, through lb/traffic/laid_out.hpp's per-object functions (the
 // ones the GPU kernels and the host simulation call) over recording views of the state laid
-// out AoS with every array full. The controllers run the sequential rule (light_object,
-// yield_object): the GPU's warp per controller reads the same cells, its lanes in another
-// order. Cars and cells log into one trace per phase under separate field indices; each
-// record's KDLG sees the other record's accesses, and the groups', lights' and yields', as
-// other memory.
+// out AoS with every array full. The controllers run the rule in order (light_object,
+// yield_object: the default step schedule); a schedule of several lanes a controller reads the
+// same cells, its lanes in another order. Cars and cells log into one trace per phase under
+// separate field indices; each record's KDLG sees the other record's accesses, and the
+// groups', lights' and yields', as other memory.
 
 #include <array>
 #include <stdexcept>

@@ -3,7 +3,7 @@
 
 namespace lb::traffic {
 std::unique_ptr<LaidOutTraffic> make_gpu_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
-                                                     TrafficFault fault) {
-  return gpu::make<InnerLayout::aos>(net, initial, t, fault);
+                                                     TrafficFault fault, const StepSchedule& schedule) {
+  return gpu::make<InnerLayout::aos>(net, initial, t, fault, schedule);
 }
 }  // namespace lb::traffic

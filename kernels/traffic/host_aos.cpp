@@ -3,7 +3,7 @@
 
 namespace lb::traffic {
 std::unique_ptr<LaidOutTraffic> make_host_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
-                                                      TrafficFault fault) {
-  return host::make<InnerLayout::aos>(net, initial, t, fault);
+                                                      TrafficFault fault, const StepSchedule& schedule) {
+  return host::make<InnerLayout::aos>(net, initial, t, fault, schedule);
 }
 }  // namespace lb::traffic

@@ -14,12 +14,14 @@
 namespace lb::traffic {
 namespace host {
 
-//! The phases one after another, each over its objects in id order, on the host copy.
+//! The phases one after another, each over its objects in id order, on the host copy (under
+//! the schedule's lanes and fused; block and graph are the GPU's).
 template <class M>
 class HostTraffic final : public LaidOutBase<M> {
  public:
-  HostTraffic(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault)
-      : LaidOutBase<M>(net, initial, t, fault) {
+  HostTraffic(const Network& net, const State& initial, const TrafficLayout& t, TrafficFault fault,
+              const StepSchedule& schedule)
+      : LaidOutBase<M>(net, initial, t, fault), schedule_(schedule) {
     reset(initial);
   }
   void reset(const State& s) override { this->store_host(s); }
@@ -58,7 +60,7 @@ class HostTraffic final : public LaidOutBase<M> {
   static constexpr auto copy = [](auto& to, const auto& from) { to.copy_from(from); };
 
   //! `steps` steps, each phase over its objects in id order; mark(part_of(phase)) before each
-  //! phase.
+  //! phase (a phase the schedule folds into the one before runs there).
   template <class Mark>
   void run_steps(std::uint32_t steps, Mark&& mark) {
     const Views<M> v = this->set_.views();
@@ -67,21 +69,23 @@ class HostTraffic final : public LaidOutBase<M> {
     for (std::uint32_t t = 0; t < steps; ++t) {
       const StepParams p = this->params();
       for (const Phase phase : kPhases) {
+        if (folded(phase, schedule_)) continue;
         mark(part_of(phase));
-        run_phase_on_host(v, phase, p, lights, yields, s);
+        run_phase_on_host(v, phase, p, lights, yields, s, schedule_);
       }
       ++s.step;
     }
   }
 
+  StepSchedule schedule_;
   std::optional<StepSnapshot<HostSet<M>>> snapshot_;
 };
 
 template <InnerLayout L>
 std::unique_ptr<LaidOutTraffic> make(const Network& net, const State& initial, const TrafficLayout& t,
-                                     TrafficFault fault) {
+                                     TrafficFault fault, const StepSchedule& schedule) {
   return dispatch_maps<L>(t, [&]<class M>() -> std::unique_ptr<LaidOutTraffic> {
-    return std::make_unique<HostTraffic<M>>(net, initial, t, fault);
+    return std::make_unique<HostTraffic<M>>(net, initial, t, fault, schedule);
   });
 }
 

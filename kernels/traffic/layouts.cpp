@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "lb/inner/strategies.hpp"
@@ -69,14 +70,72 @@ std::string describe(const TrafficLayout& t) {
                      t.strategy == InnerStrategy::partial ? fmt::format(" N = {}", t.inline_count) : std::string());
 }
 
+std::string to_string(const StepSchedule& s) {
+  const StepSchedule base;
+  std::string text;
+  const auto add = [&](const std::string& part) { text += (text.empty() ? "" : "-") + part; };
+  if (s.lanes != base.lanes) add(fmt::format("lanes{}", s.lanes));
+  if (s.split) add("split");
+  if (s.block != base.block) add(fmt::format("block{}", s.block));
+  if (s.fused) add("fused");
+  if (s.graph) add("graph");
+  return text.empty() ? "base" : text;
+}
+
+StepSchedule parse_step_schedule(std::string_view text) {
+  const auto refuse = [&](std::string_view why) {
+    return std::invalid_argument(fmt::format(
+        "traffic step schedule '{}': {} (expected base, or parts joined by '-' in this order: lanes2|lanes4|lanes8, "
+        "split, block<32..1024, a multiple of 32>, fused, graph)",
+        text, why));
+  };
+  StepSchedule s;
+  if (text == "base") return s;
+  const auto number = [](std::string_view digits, std::uint32_t& out) {
+    if (digits.empty() || digits.size() > 4 || digits.front() == '0') return false;
+    out = 0;
+    for (const char c : digits) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    return true;
+  };
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t end = std::min(text.find('-', at), text.size());
+    const std::string_view part = text.substr(at, end - at);
+    at = end + 1;
+    if (part.starts_with("lanes")) {
+      if (!number(part.substr(5), s.lanes) || (s.lanes != 2 && s.lanes != 4 && s.lanes != 8))
+        throw refuse(fmt::format("'{}': lanes are 2, 4 or 8 (1 is base)", part));
+    } else if (part.starts_with("block")) {
+      if (!number(part.substr(5), s.block) || s.block % 32 != 0 || s.block > 1024 || s.block == StepSchedule{}.block)
+        throw refuse(fmt::format("'{}': a block is a multiple of 32 up to 1024 other than 256 (base)", part));
+    } else if (part == "split") {
+      s.split = true;
+    } else if (part == "fused") {
+      s.fused = true;
+    } else if (part == "graph") {
+      s.graph = true;
+    } else {
+      throw refuse(fmt::format("unknown part '{}'", part));
+    }
+  }
+  if (s.split && s.lanes == 1) throw refuse("split shares lanes: give lanes2, lanes4 or lanes8 with it");
+  // One spelling a schedule (a name and --axis compare texts): parts once, in order.
+  if (const std::string canonical = to_string(s); canonical != text)
+    throw refuse(fmt::format("write it '{}'", canonical));
+  return s;
+}
+
 std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const State& initial, const TrafficLayout& t,
-                                                      Device device, TrafficFault fault) {
+                                                      Device device, TrafficFault fault, const StepSchedule& schedule) {
   check_layout(t);
+  parse_step_schedule(to_string(schedule));  // refuses what no text names (lanes 3, block 100)
   if (device == Device::gpu)
-    return t.layout == InnerLayout::aos ? make_gpu_traffic_aos(net, initial, t, fault)
-                                        : make_gpu_traffic_soa(net, initial, t, fault);
-  return t.layout == InnerLayout::aos ? make_host_traffic_aos(net, initial, t, fault)
-                                      : make_host_traffic_soa(net, initial, t, fault);
+    return t.layout == InnerLayout::aos ? make_gpu_traffic_aos(net, initial, t, fault, schedule)
+                                        : make_gpu_traffic_soa(net, initial, t, fault, schedule);
+  return t.layout == InnerLayout::aos ? make_host_traffic_aos(net, initial, t, fault, schedule)
+                                      : make_host_traffic_soa(net, initial, t, fault, schedule);
 }
 
 }  // namespace lb::traffic

@@ -235,6 +235,41 @@ TEST(TrafficRules, InvariantsCatchTwoCarsInOneCell) {
   EXPECT_EQ(check_invariants(net, lost), "cars not conserved: 1 active, 2 cars, 0 left at sinks, 0 reactivated");
 }
 
+// The split schedule's search (has_incoming_traffic_part): its parts ORed find what the whole
+// search finds, for every cell of the grid city, every lookahead and 1 to 8 parts, at sparse and
+// dense occupancies; and the parts do split (some part alone misses a car another finds).
+TEST(TrafficRules, ASearchSplitAtItsFirstForkFindsWhatTheWholeSearchFinds) {
+  const Network net = test_city::grid_city(5);
+  struct World {
+    const Network& net;
+    std::vector<std::uint32_t> cars;  // per cell: the car in it, or kNone
+    std::uint32_t occupant(std::uint32_t c) const { return cars[c]; }
+    std::uint32_t incoming_count(std::uint32_t c) const { return net.cells[c].incoming_count; }
+    std::uint32_t incoming(std::uint32_t c, std::uint32_t i) const { return net.cells[c].incoming[i]; }
+  };
+  std::size_t split_apart = 0;
+  for (const std::uint32_t one_in : {50u, 8u, 3u}) {
+    World world{net, std::vector<std::uint32_t>(net.cells.size(), kNone)};
+    for (std::uint32_t c = 0; c < net.cells.size(); ++c)
+      if (random_below(random_bits(5, Purpose::place, c, one_in), one_in) == 0) world.cars[c] = c;
+    for (std::uint32_t c = 0; c < net.cells.size(); ++c)
+      for (std::uint32_t lookahead = 0; lookahead <= 12; ++lookahead) {
+        const bool whole = has_incoming_traffic(world, c, lookahead);
+        for (std::uint32_t parts = 1; parts <= 8; ++parts) {
+          bool any = false, all = true;
+          for (std::uint32_t part = 0; part < parts; ++part) {
+            const bool found = has_incoming_traffic_part(world, c, lookahead, part, parts);
+            any = any || found;
+            all = all && found;
+          }
+          ASSERT_EQ(any, whole) << "cell " << c << ", lookahead " << lookahead << ", " << parts << " parts";
+          split_apart += any && !all;
+        }
+      }
+  }
+  EXPECT_GT(split_apart, 100u);
+}
+
 TEST(TrafficRules, TooManyCarsIsRefused) {
   const Network net = make_network(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {4});
   EXPECT_EQ(initial_state(net, 4, 1).cars.size(), 4u);

@@ -1,8 +1,8 @@
 // The traffic simulation's GPU version (kernels/traffic/gpu_layouts.cuh): every layout the
 // sweep instantiates ends in the CPU reference's state (checksum, occupancy, counters) on the
 // small grid city with and without controllers (the conflict rule's atomicMin decides hundreds
-// of merges there), also from a snapshot restored on a stream before each run, and a car that
-// skips its move fails validation. The Large tests (lower
+// of merges there), also from a snapshot restored on a stream before each run, under every
+// step schedule (issue 38's levers), and a car that skips its move fails validation. The Large tests (lower
 // Manhattan, or a 40 x 40 grid city where the file is absent; the bench program's variant) are
 // left out of the compute-sanitizer runs. All skip without a GPU.
 
@@ -42,6 +42,26 @@ TEST(TrafficGpu, TheSplitRunStepsAsRunAndTimesBothPartsWithEvents) {
   test_city::expect_split_run_matches(test_city::city_run(true, 300), Device::gpu);  // 600 marks: events reused
 }
 
+// Issue 38's levers: lanes sharing a controller (warp shuffles), fused kernels, another block
+// size and the step as a CUDA graph, each alone and all together, on every layout: from the
+// initial state and after a reset, from a snapshot restored on a non-blocking stream (the graph
+// launched there), and the split run (stream launches under every schedule).
+TEST(TrafficGpu, EveryLeverEndsInTheReferencesStateOnEveryLayout) {
+  REQUIRE_GPU();
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  const test_city::CityRun with = test_city::city_run(true, 20), without = test_city::city_run(false, 20);
+  const test_city::CityRun long_run = test_city::city_run(true, 300);
+  for (const StepSchedule& s : test_city::every_lever()) {
+    for (const test_city::CityRun* r : {&with, &without}) {
+      test_city::expect_every_layout_matches(*r, Device::gpu, s);
+      test_city::expect_snapshot_restores_the_initial_state(*r, Device::gpu, stream, s);
+    }
+    test_city::expect_split_run_matches(long_run, Device::gpu, s);
+  }
+  cudaStreamDestroy(stream);
+}
+
 TEST(TrafficGpu, ACarThatSkipsItsMoveEndsElsewhere) {
   REQUIRE_GPU();
   const test_city::CityRun r = test_city::city_run(true, 30);
@@ -61,6 +81,11 @@ TEST(TrafficGpuLarge, EveryLayoutEndsInTheReferencesStateOnLowerManhattanFor100S
   const test_city::CityRun r(manhattan ? build_network(lb::datasets::load_osmnx_graphml(path)) : test_city::grid_city(40, 6),
                              5000, 7, 100);
   test_city::expect_every_layout_matches(r, Device::gpu);
+  // Issue 38's levers where lights have up to 6 groups (lanes 2 and 4: several a lane), on the
+  // layouts the paper-scale timing compares.
+  const std::vector<TrafficLayout> full{{InnerLayout::aos, SweptField::none, InnerStrategy::full, 0},
+                                        {InnerLayout::soa, SweptField::none, InnerStrategy::full, 0}};
+  for (const StepSchedule& s : test_city::every_lever()) test_city::expect_every_layout_matches(r, Device::gpu, s, full);
 }
 
 TEST(TrafficGpuLarge, TheBenchVariantValidatesAndCatchesASkippedMove) {
@@ -72,21 +97,26 @@ TEST(TrafficGpuLarge, TheBenchVariantValidatesAndCatchesASkippedMove) {
   c.cars = 3000;
   c.steps = 100;
   c.layout = {InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6};
-  for (bool fault : {false, true}) {
-    c.fault = fault ? TrafficFault{7} : TrafficFault{};
-    const auto v = make_traffic_variant(c);
-    v->setup(nullptr);
-    // The first run (instrumented for the split), then plain ones: prepare restores the initial
-    // state before each, so each ends in the reference's checksum.
-    for (int run = 0; run < 3; ++run) {
-      SCOPED_TRACE("run " + std::to_string(run));
-      v->poison(nullptr);
-      v->prepare(nullptr);
-      v->run(nullptr);
-      const lb::harness::Check check = v->validate(nullptr);
-      EXPECT_EQ(check.ok, !fault) << check.message;
-      if (fault) {
-        EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+  // Under a graph the first run (the split's) launches kernel by kernel, the others the graph.
+  for (const char* schedule : {"base", "lanes4-fused-graph"}) {
+    SCOPED_TRACE(std::string("schedule ") + schedule);
+    c.schedule = parse_step_schedule(schedule);
+    for (bool fault : {false, true}) {
+      c.fault = fault ? TrafficFault{7} : TrafficFault{};
+      const auto v = make_traffic_variant(c);
+      v->setup(nullptr);
+      // The first run (instrumented for the split), then plain ones: prepare restores the
+      // initial state before each, so each ends in the reference's checksum.
+      for (int run = 0; run < 3; ++run) {
+        SCOPED_TRACE("run " + std::to_string(run));
+        v->poison(nullptr);
+        v->prepare(nullptr);
+        v->run(nullptr);
+        const lb::harness::Check check = v->validate(nullptr);
+        EXPECT_EQ(check.ok, !fault) << check.message;
+        if (fault) {
+          EXPECT_NE(check.message.find("the CPU reference's is"), std::string::npos) << check.message;
+        }
       }
     }
   }

@@ -41,6 +41,58 @@ TEST(TrafficLayouts, EveryLayoutOnTheHostEndsInTheReferencesState) {
   for (bool controllers : {true, false}) test_city::expect_every_layout_matches(reference(controllers), Device::cpu);
 }
 
+// Issue 38's levers on the host: a controller's lanes one after another (each lane's share of
+// the groups' searches, then each lane's signals given every lane's bits ORed) and plan and
+// claim car by car end in the reference's state, on layouts whose accessors the controllers'
+// searches (Cell::incoming in the arena) and the fused claims (Car::path partly inline) read
+// (every layout's accessors: the tests above; every layout under every lever: the GPU's).
+TEST(TrafficLayouts, EveryLeverOnTheHostEndsInTheReferencesState) {
+  const std::vector<TrafficLayout> layouts{{InnerLayout::soa, SweptField::none, InnerStrategy::full, 0},
+                                           {InnerLayout::aos, SweptField::incoming, InnerStrategy::none, 0},
+                                           {InnerLayout::aos, SweptField::path, InnerStrategy::partial, 6}};
+  for (const StepSchedule& s : test_city::every_lever()) {
+    if (s.lanes == 1 && !s.fused) continue;  // block and graph alone: the host runs base
+    for (bool controllers : {true, false})
+      test_city::expect_every_layout_matches(reference(controllers), Device::cpu, s, layouts);
+  }
+}
+
+TEST(TrafficLayouts, ScheduleNamesAndErrors) {
+  EXPECT_EQ(to_string(StepSchedule{}), "base");
+  EXPECT_EQ(parse_step_schedule("base"), StepSchedule{});
+  const StepSchedule all{.lanes = 8, .split = true, .block = 64, .fused = true, .graph = true};
+  EXPECT_EQ(to_string(all), "lanes8-split-block64-fused-graph");
+  EXPECT_EQ(parse_step_schedule("lanes8-split-block64-fused-graph"), all);
+  EXPECT_EQ(parse_step_schedule("block1024"), (StepSchedule{.block = 1024}));
+  for (const StepSchedule& s : test_city::every_lever()) EXPECT_EQ(parse_step_schedule(to_string(s)), s);
+  auto error = [](std::string_view text) {
+    try {
+      parse_step_schedule(text);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      return what.substr(0, what.find(" (expected"));
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("graph-lanes4"), "traffic step schedule 'graph-lanes4': write it 'lanes4-graph'");
+  EXPECT_EQ(error("graph-graph"), "traffic step schedule 'graph-graph': write it 'graph'");
+  EXPECT_EQ(error("lanes3"), "traffic step schedule 'lanes3': 'lanes3': lanes are 2, 4 or 8 (1 is base)");
+  EXPECT_EQ(error("lanes1"), "traffic step schedule 'lanes1': 'lanes1': lanes are 2, 4 or 8 (1 is base)");
+  EXPECT_EQ(error("block100"),
+            "traffic step schedule 'block100': 'block100': a block is a multiple of 32 up to 1024 other than 256 (base)");
+  EXPECT_EQ(error("block256"),
+            "traffic step schedule 'block256': 'block256': a block is a multiple of 32 up to 1024 other than 256 (base)");
+  EXPECT_EQ(error("block2048"),
+            "traffic step schedule 'block2048': 'block2048': a block is a multiple of 32 up to 1024 other than 256 (base)");
+  EXPECT_EQ(error("split"), "traffic step schedule 'split': split shares lanes: give lanes2, lanes4 or lanes8 with it");
+  EXPECT_EQ(error("fast"), "traffic step schedule 'fast': unknown part 'fast'");
+  EXPECT_EQ(error("graph-"), "traffic step schedule 'graph-': unknown part ''");
+  EXPECT_EQ(error(""), "traffic step schedule '': unknown part ''");
+  const test_city::CityRun& r = reference();
+  EXPECT_THROW(make_laid_out_traffic(r.net, r.initial, {}, Device::cpu, {}, StepSchedule{.lanes = 3}),
+               std::invalid_argument);
+}
+
 // The bench's reset (benches/inner/traffic_bench.cpp): a copy of the laid-out initial state,
 // copied back before every run; on the host the same parts (stepped_parts) as on the GPU.
 TEST(TrafficLayouts, ASnapshotRestoresTheInitialStateOnEveryLayout) {
@@ -192,6 +244,17 @@ TEST_F(TrafficPlan, ErrorsNameTheKey) {
   EXPECT_EQ(error_of("{" + ok + R"(, "tile": [4, 5]})"), "no error");  // a city of 4 x 5 copies
   EXPECT_NE(error_of("{" + ok + R"(, "lanes": 2})").find("lanes"), std::string::npos);
   EXPECT_EQ(error_of("{" + ok + R"(, "tile": [1, 1]})"), "no error");
+}
+
+// Issue 38's levers side by side: the default schedule keeps the names measured before them.
+TEST_F(TrafficPlan, SchedulesAddTheirNameAndBaseKeepsTheOldOne) {
+  const std::string base = std::string("{") + kBase + R"(, "fields": ["none"], "strategies": ["full"])";
+  EXPECT_EQ(names_or_error(base + R"(, "schedules": ["base", "lanes4-graph"]})"),
+            (std::vector<std::string>{
+                "inner/traffic/full/soa/int/inline:0/field:none/network:lowermanhattan/cars:100/steps:10",
+                "inner/traffic/full/soa/int/inline:0/field:none/network:lowermanhattan/cars:100/steps:10/schedule:lanes4-graph"}));
+  EXPECT_EQ(names_or_error(base + "}"), names_or_error(base + R"(, "schedules": ["base"]})"));
+  EXPECT_NE(error_of(base + R"(, "schedules": ["graph-lanes4"]})").find("write it 'lanes4-graph'"), std::string::npos);
 }
 
 TEST_F(TrafficPlan, AMissingNetworkFileIsSkippedWithWhereItWasLookedFor) {

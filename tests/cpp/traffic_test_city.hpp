@@ -105,6 +105,18 @@ inline std::vector<TrafficLayout> every_layout() {
   return out;
 }
 
+//! Issue 38's levers (StepSchedule) one at a time and all together (the default, base, is
+//! every other test's); the host runs lanes, split and fused (block and graph are the GPU's).
+//! lanes 2 gives the grid city's lights (3 or 4 groups) two groups a lane, lanes 8 idle lanes,
+//! lanes 8 split 2 or 3 lanes a group (the horizontal streets' searches fork within their limit).
+inline std::vector<StepSchedule> every_lever() {
+  std::vector<StepSchedule> out;
+  for (const char* s :
+       {"lanes2", "lanes4", "lanes8", "lanes8-split", "block64", "fused", "graph", "lanes8-split-block64-fused-graph"})
+    out.push_back(parse_step_schedule(s));
+  return out;
+}
+
 //! A network, its initial state and the reference after `steps` steps.
 struct CityRun {
   CityRun(Network n, std::size_t cars, std::uint64_t seed, std::uint32_t steps)
@@ -127,15 +139,18 @@ inline CityRun city_run(bool controllers, std::uint32_t steps) {
   return CityRun(std::move(net), 100, 11, steps);
 }
 
-//! Every layout on `device` from r.initial for as many steps as r ran, in two runs (20 steps,
-//! then the rest), ends in r.final_state: checksum, invariants, occupancy and counters; read
-//! back before a step it is r.initial; after a reset the same run gives the same checksum.
-inline void expect_every_layout_matches(const CityRun& r, Device device) {
+//! Every layout (or those given) on `device` under `schedule` from r.initial for as many steps
+//! as r ran, in two runs (20 steps, then the rest), ends in r.final_state: checksum,
+//! invariants, occupancy and counters; read back before a step it is r.initial; after a reset
+//! the same run gives the same checksum.
+inline void expect_every_layout_matches(const CityRun& r, Device device, const StepSchedule& schedule = {},
+                                        const std::vector<TrafficLayout>& layouts = every_layout()) {
   const std::uint64_t want = checksum(r.final_state);
   const std::uint32_t steps = r.final_state.step, first = steps < 20 ? steps : 20;
-  for (const TrafficLayout& t : every_layout()) {
-    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : ""));
-    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+  for (const TrafficLayout& t : layouts) {
+    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : "") + ", schedule " +
+                 to_string(schedule));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device, {}, schedule);
     EXPECT_EQ(checksum(sim->state()), checksum(r.initial)) << "laid out and read back";
     sim->run(first);
     sim->run(steps - first);
@@ -157,11 +172,13 @@ inline void expect_every_layout_matches(const CityRun& r, Device device) {
 //! ending in r.final_state (checksum, occupancy, counters): the copy holds everything a step
 //! writes (cells, cars, lights) and the step and counters. A restore after reset(another state)
 //! reads back r.initial itself. Without a snapshot, restore_snapshot throws.
-inline void expect_snapshot_restores_the_initial_state(const CityRun& r, Device device, cudaStream_t stream = nullptr) {
+inline void expect_snapshot_restores_the_initial_state(const CityRun& r, Device device, cudaStream_t stream = nullptr,
+                                                       const StepSchedule& schedule = {}) {
   const std::uint64_t want = checksum(r.final_state);
   for (const TrafficLayout& t : every_layout()) {
-    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : ""));
-    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+    SCOPED_TRACE(describe(t) + (r.net.lights.empty() ? ", without controllers" : "") + ", schedule " +
+                 to_string(schedule));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device, {}, schedule);
     EXPECT_THROW(sim->restore_snapshot(stream), std::logic_error);
     sim->keep_snapshot();
     for (int run = 0; run < 3; ++run) {
@@ -191,11 +208,11 @@ inline void expect_snapshot_restores_the_initial_state(const CityRun& r, Device 
 //! its parts are positive (the controllers' where r has controllers) and lie within the call's
 //! wall time, covering at least half of it (the marks are the first and last things it does).
 //! r of more than 255 steps: the GPU reads its events back and reuses them on the way.
-inline void expect_split_run_matches(const CityRun& r, Device device) {
+inline void expect_split_run_matches(const CityRun& r, Device device, const StepSchedule& schedule = {}) {
   for (const TrafficLayout& t : {TrafficLayout{InnerLayout::soa, SweptField::none, InnerStrategy::full, 0},
                                  TrafficLayout{InnerLayout::aos, SweptField::path, InnerStrategy::partial, 6}}) {
-    SCOPED_TRACE(describe(t));
-    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device);
+    SCOPED_TRACE(describe(t) + ", schedule " + to_string(schedule));
+    const auto sim = make_laid_out_traffic(r.net, r.initial, t, device, {}, schedule);
     const auto start = std::chrono::steady_clock::now();
     const StepSplit split = sim->run_split(r.final_state.step);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,11 +9,11 @@
 
 namespace lb::traffic {
 std::unique_ptr<LaidOutTraffic> make_gpu_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
-                                                     TrafficFault fault);
+                                                     TrafficFault fault, const StepSchedule& schedule);
 std::unique_ptr<LaidOutTraffic> make_gpu_traffic_soa(const Network& net, const State& initial, const TrafficLayout& t,
-                                                     TrafficFault fault);
+                                                     TrafficFault fault, const StepSchedule& schedule);
 std::unique_ptr<LaidOutTraffic> make_host_traffic_aos(const Network& net, const State& initial, const TrafficLayout& t,
-                                                      TrafficFault fault);
+                                                      TrafficFault fault, const StepSchedule& schedule);
 std::unique_ptr<LaidOutTraffic> make_host_traffic_soa(const Network& net, const State& initial, const TrafficLayout& t,
-                                                      TrafficFault fault);
+                                                      TrafficFault fault, const StepSchedule& schedule);
 }  // namespace lb::traffic

@@ -221,6 +221,48 @@ LB_HD LB_FORCEINLINE void yield_object(const V& v, std::uint32_t y) {
   step_yield(w, ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y});
 }
 
+// A controller shared by `lanes` lanes (model.hpp's pieces): each lane's search (`split`:
+// lanes beyond the groups split their searches), then, given every lane's bits ORed, each
+// lane's signals (lane 0 also the light's timer and phase).
+template <class V>
+LB_HD LB_FORCEINLINE std::uint32_t light_lane_traffic(const V& v, std::uint32_t l, std::uint32_t lane,
+                                                      std::uint32_t lanes, bool split) {
+  const ArrayOf<decltype(v.lights), tag::LightGroups> groups{v.lights, l};
+  const std::uint32_t n = groups.size();
+  if (split && lanes > n) return split_traffic(world(v), groups, n, lane, lanes);
+  return light_traffic(world(v), groups, n, lane, lanes);
+}
+
+template <class V>
+LB_HD LB_FORCEINLINE void light_lane_signals(const V& v, std::uint32_t l, std::uint32_t traffic, std::uint32_t lane,
+                                             std::uint32_t lanes) {
+  auto w = world(v);
+  const ArrayOf<decltype(v.lights), tag::LightGroups> groups{v.lights, l};
+  const std::uint32_t n = groups.size();
+  light_signals(w, groups, n, traffic, lane, lanes);
+  if (lane != 0) return;
+  LightState s{v.lights.template get<tag::Timer>(l), v.lights.template get<tag::PhaseTime>(l),
+               v.lights.template get<tag::Phase>(l)};
+  light_timer(w, s, groups, n, traffic);
+  v.lights.template get<tag::Timer>(l) = s.timer;
+  v.lights.template get<tag::Phase>(l) = s.phase;
+}
+
+template <class V>
+LB_HD LB_FORCEINLINE std::uint32_t yield_lane_traffic(const V& v, std::uint32_t y, std::uint32_t lane,
+                                                      std::uint32_t lanes, bool split) {
+  const ArrayOf<decltype(v.yields), tag::YieldGroups> groups{v.yields, y};
+  if (split && lanes > kYieldGroups) return split_traffic(world(v), groups, kYieldGroups, lane, lanes);
+  return yield_traffic(world(v), groups, lane, lanes);
+}
+
+template <class V>
+LB_HD LB_FORCEINLINE void yield_lane_signals(const V& v, std::uint32_t y, std::uint32_t traffic, std::uint32_t lane,
+                                             std::uint32_t lanes) {
+  auto w = world(v);
+  yield_signals(w, ArrayOf<decltype(v.yields), tag::YieldGroups>{v.yields, y}, traffic, lane, lanes);
+}
+
 template <class V>
 LB_HD LB_FORCEINLINE void plan_object(const V& v, std::uint32_t k, const StepParams& p) {
   CarScalars c = load_car(v, k);
@@ -269,19 +311,52 @@ LB_HD LB_FORCEINLINE bool reactivate_object(const V& v, std::uint32_t k, const S
   return true;
 }
 
+//! A controller's step over `lanes` lanes one after another, as a warp's lanes share it on
+//! the GPU: every lane's search, then every lane's signals given their bits ORed.
+template <class Traffic, class Signals>
+void controller_in_lanes(std::uint32_t lanes, Traffic&& traffic, Signals&& signals) {
+  std::uint32_t bits = 0;
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) bits |= traffic(lane);
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) signals(bits, lane);
+}
+
 //! One phase of a step on the host over views `v` (the laid-out set's, or recording views of
 //! it): each object of the phase's class in id order, the counters added to `s`. The host
-//! simulation and the access recording (kernels/recorded) run the same loop.
+//! simulation and the access recording (kernels/recorded) run the same loop. Under a schedule
+//! (StepSchedule: the host takes its lanes and fused) a controller runs in its lanes, and a
+//! fused phase runs with the one it folds in (folded: the caller skips that one).
 template <class V>
 void run_phase_on_host(const V& v, Phase phase, const StepParams& p, std::uint32_t lights, std::uint32_t yields,
-                       State& s) {
+                       State& s, const StepSchedule& schedule = {}) {
   const auto each = [](std::uint32_t n, auto&& f) {
     for (std::uint32_t i = 0; i < n; ++i) f(i);
   };
+  const std::uint32_t lanes = schedule.lanes, ylanes = yield_lanes(schedule);
+  const bool split = schedule.split;
+  const auto light = [&](std::uint32_t l) {
+    if (lanes == 1) return light_object(v, l);
+    controller_in_lanes(
+        lanes, [&](std::uint32_t lane) { return light_lane_traffic(v, l, lane, lanes, split); },
+        [&](std::uint32_t bits, std::uint32_t lane) { light_lane_signals(v, l, bits, lane, lanes); });
+  };
+  const auto yield = [&](std::uint32_t y) {
+    if (lanes == 1) return yield_object(v, y);
+    controller_in_lanes(
+        ylanes, [&](std::uint32_t lane) { return yield_lane_traffic(v, y, lane, ylanes, split); },
+        [&](std::uint32_t bits, std::uint32_t lane) { yield_lane_signals(v, y, bits, lane, ylanes); });
+  };
   switch (phase) {
-    case Phase::lights: each(lights, [&](std::uint32_t l) { light_object(v, l); }); break;
-    case Phase::yields: each(yields, [&](std::uint32_t y) { yield_object(v, y); }); break;
-    case Phase::plan: each(p.cars, [&](std::uint32_t k) { plan_object(v, k, p); }); break;
+    case Phase::lights:
+      each(lights, light);
+      if (folded(Phase::yields, schedule)) each(yields, yield);
+      break;
+    case Phase::yields: each(yields, yield); break;
+    case Phase::plan:
+      each(p.cars, [&](std::uint32_t k) {
+        plan_object(v, k, p);
+        if (folded(Phase::claim, schedule)) claim_object(v, k);
+      });
+      break;
     case Phase::claim: each(p.cars, [&](std::uint32_t k) { claim_object(v, k); }); break;
     case Phase::resolve: each(p.cars, [&](std::uint32_t k) { s.conflicts += resolve_object(v, k); }); break;
     case Phase::move: each(p.cars, [&](std::uint32_t k) { s.left += move_object(v, k, p); }); break;

@@ -71,6 +71,38 @@ constexpr StepPart part_of(Phase p) {
                                                   : StepPart::cars;
 }
 
+//! How a step runs (issue 38's levers; docs/traffic.md, "Step schedules"): every schedule runs
+//! the same per-object code to the same state. The default is the step as it was measured
+//! before the levers: seven kernels of 256 threads, one thread a controller, stream launches.
+struct StepSchedule {
+  //! Lanes a controller (1, 2, 4 or 8; a yield controller takes at most 2): its groups dealt
+  //! over them, each lane searching its own, the lanes' findings ORed (warp shuffles on the
+  //! GPU, the lanes one after another on the host).
+  std::uint32_t lanes = 1;
+  //! Lanes beyond a controller's groups split the groups' upstream searches at their first
+  //! fork (has_incoming_traffic_part); a yield controller then takes every lane. Needs lanes.
+  bool split = false;
+  std::uint32_t block = 256;  //!< threads a block of every kernel (GPU; a multiple of 32 up to 1024)
+  //! Lights and yield controllers in one kernel, plan and claim in one (each car claims right
+  //! after it plans: no plan reads a claim). The host runs plan and claim car by car.
+  bool fused = false;
+  bool graph = false;  //!< the step's launches as one CUDA graph, launched once a step (GPU)
+  bool operator==(const StepSchedule&) const = default;
+};
+
+//! "base" (the default), else its parts that differ from it joined by '-' in this order:
+//! lanes<N>, split, block<B>, fused, graph ("lanes8-split-block64-fused-graph").
+std::string to_string(const StepSchedule& s);
+//! The schedule of to_string's text, which must be written as to_string writes it; else
+//! std::invalid_argument naming the part and the parts there are.
+StepSchedule parse_step_schedule(std::string_view text);
+//! Whether `fused` folds the phase into the one before it (yields into lights, claim into plan).
+constexpr bool folded(Phase p, const StepSchedule& s) { return s.fused && (p == Phase::yields || p == Phase::claim); }
+//! A yield controller's lanes (it has kYieldGroups groups; all the lanes where they split).
+constexpr std::uint32_t yield_lanes(const StepSchedule& s) {
+  return s.split || s.lanes < kYieldGroups ? s.lanes : kYieldGroups;
+}
+
 //! Seconds of a run spent in each part of its steps (Fig. 11: cars and controllers).
 struct StepSplit {
   double cars_s = 0, controllers_s = 0;
@@ -110,8 +142,9 @@ class LaidOutTraffic {
 
 //! `net` laid out in `t` on `device`, holding `initial` (reset). Each car's path reserves its
 //! max velocity's slots (none, partial): a later reset must keep the cars' max velocities.
-//! Throws std::invalid_argument as check_layout.
+//! Throws std::invalid_argument as check_layout, and for a schedule parse_step_schedule refuses.
 std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const State& initial, const TrafficLayout& t,
-                                                      Device device, TrafficFault fault = {});
+                                                      Device device, TrafficFault fault = {},
+                                                      const StepSchedule& schedule = {});
 
 }  // namespace lb::traffic

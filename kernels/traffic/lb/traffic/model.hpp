@@ -117,6 +117,26 @@ LB_HD bool has_incoming_traffic(const W& w, std::uint32_t cell, std::uint32_t lo
   }
 }
 
+//! Part `part` of `parts` of has_incoming_traffic: every part walks up from `cell` to the first
+//! cell with several incoming cells (within the lookahead), then searches only that cell's
+//! incoming cells i = part, part + parts, ... and what lies upstream of them. The parts' results
+//! ORed are has_incoming_traffic's: a walk upstream past that cell passes one of them.
+template <class W>
+LB_HD bool has_incoming_traffic_part(const W& w, std::uint32_t cell, std::uint32_t lookahead, std::uint32_t part,
+                                     std::uint32_t parts) {
+  if (w.occupant(cell) != kNone) return true;
+  if (lookahead > kMaxLookahead) lookahead = kMaxLookahead;
+  std::uint32_t depth = 0, n = 0;
+  for (; depth < lookahead && (n = w.incoming_count(cell)) == 1; ++depth) {
+    cell = w.incoming(cell, 0);
+    if (w.occupant(cell) != kNone) return true;
+  }
+  if (depth == lookahead) return false;
+  for (std::uint32_t i = part; i < n; i += parts)
+    if (has_incoming_traffic(w, w.incoming(cell, i), lookahead - depth - 1)) return true;
+  return false;
+}
+
 //! A group has traffic when one of its cells has, within that cell's street limit.
 template <class W>
 LB_HD bool group_has_traffic(const W& w, std::uint32_t group) {
@@ -124,6 +144,17 @@ LB_HD bool group_has_traffic(const W& w, std::uint32_t group) {
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t c = w.group_cell(group, i);
     if (has_incoming_traffic(w, c, w.street_limit(c))) return true;
+  }
+  return false;
+}
+
+//! Part `part` of `parts` of group_has_traffic (has_incoming_traffic_part for each cell).
+template <class W>
+LB_HD bool group_has_traffic_part(const W& w, std::uint32_t group, std::uint32_t part, std::uint32_t parts) {
+  const std::uint32_t n = w.group_cell_count(group);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t c = w.group_cell(group, i);
+    if (has_incoming_traffic_part(w, c, w.street_limit(c), part, parts)) return true;
   }
   return false;
 }
@@ -139,22 +170,57 @@ struct LightState {
   std::uint32_t timer, phase_time, phase;
 };
 
-//! The smart traffic light: exactly one group with traffic goes at once (the others stop,
-//! timer 0, phase = that group); otherwise the timer advances and on wrap the phase moves to
-//! the next group.
+// A controller's step is split into pieces that lanes of a GPU warp may share (docs/traffic.md,
+// "Step schedules"): lane `lane` of `lanes` searches the groups i = lane, lane + lanes, ... and
+// returns bit i for each with traffic; the lanes' bits ORed are the controller's `traffic`;
+// then each lane signals its groups, and one lane (the light's timer) does the rest. One lane
+// (lanes = 1) is the rule in order, as the host and the default GPU kernel run it.
+
+//! Whether `traffic` (bits of groups) names exactly one group.
+LB_HD inline bool exactly_one(std::uint32_t traffic) { return traffic != 0 && (traffic & (traffic - 1)) == 0; }
+
+//! A lane's share of a light's search: it stops at its second group with traffic (then the
+//! light's rule knows that not exactly one has; the other lanes' bits cannot change that).
 template <class W, class G>
-LB_HD void step_light(W& w, LightState& s, const G& groups) {
-  const std::uint32_t n = groups.size();
-  std::uint32_t found = 0, last = 0;
-  for (std::uint32_t i = 0; i < n && found < 2; ++i)
+LB_HD std::uint32_t light_traffic(const W& w, const G& groups, std::uint32_t n, std::uint32_t lane,
+                                  std::uint32_t lanes) {
+  std::uint32_t traffic = 0, found = 0;
+  for (std::uint32_t i = lane; i < n && found < 2; i += lanes)
     if (group_has_traffic(w, groups[i])) {
       ++found;
-      last = i;
+      traffic |= 1u << i;
     }
-  if (found == 1) {
-    for (std::uint32_t i = 0; i < n; ++i) signal_group(w, groups[i], i == last);
+  return traffic;
+}
+
+//! A lane's share where a controller's `lanes` outnumber its n groups and split the searches:
+//! group lane mod n, part lane / n of its search in as many parts as lanes share that group.
+template <class W, class G>
+LB_HD std::uint32_t split_traffic(const W& w, const G& groups, std::uint32_t n, std::uint32_t lane,
+                                  std::uint32_t lanes) {
+  if (n == 0) return 0;
+  const std::uint32_t i = lane % n, parts = (lanes - i + n - 1) / n;
+  return group_has_traffic_part(w, groups[i], lane / n, parts) ? 1u << i : 0u;
+}
+
+//! A lane's share of a light's signals: where exactly one group has traffic, it goes and the
+//! others stop.
+template <class W, class G>
+LB_HD void light_signals(W& w, const G& groups, std::uint32_t n, std::uint32_t traffic, std::uint32_t lane,
+                         std::uint32_t lanes) {
+  if (!exactly_one(traffic)) return;
+  for (std::uint32_t i = lane; i < n; i += lanes) signal_group(w, groups[i], ((traffic >> i) & 1u) != 0);
+}
+
+//! The light's own state (one lane): exactly one group with traffic: timer 0, phase = that
+//! group; otherwise the timer advances and on wrap the phase moves to the next group.
+template <class W, class G>
+LB_HD void light_timer(W& w, LightState& s, const G& groups, std::uint32_t n, std::uint32_t traffic) {
+  if (exactly_one(traffic)) {
+    std::uint32_t phase = 0;
+    while (((traffic >> phase) & 1u) == 0) ++phase;
     s.timer = 0;
-    s.phase = last;
+    s.phase = phase;
     return;
   }
   s.timer = (s.timer + 1) % s.phase_time;
@@ -165,16 +231,39 @@ LB_HD void step_light(W& w, LightState& s, const G& groups) {
   }
 }
 
+//! The smart traffic light: exactly one group with traffic goes at once (the others stop,
+//! timer 0, phase = that group); otherwise the timer advances and on wrap the phase moves to
+//! the next group.
+template <class W, class G>
+LB_HD void step_light(W& w, LightState& s, const G& groups) {
+  const std::uint32_t n = groups.size();
+  const std::uint32_t traffic = light_traffic(w, groups, n, 0, 1);
+  light_signals(w, groups, n, traffic, 0, 1);
+  light_timer(w, s, groups, n, traffic);
+}
+
+//! A lane's share of a yield controller's search (every group: each one's signal depends on it).
+template <class W, class G>
+LB_HD std::uint32_t yield_traffic(const W& w, const G& groups, std::uint32_t lane, std::uint32_t lanes) {
+  std::uint32_t traffic = 0;
+  for (std::uint32_t i = lane; i < groups.size(); i += lanes)
+    if (group_has_traffic(w, groups[i])) traffic |= 1u << i;
+  return traffic;
+}
+
+//! A lane's share of a yield controller's signals: a group with traffic goes when no group
+//! before it has traffic, else it stops; groups without traffic keep their signal.
+template <class W, class G>
+LB_HD void yield_signals(W& w, const G& groups, std::uint32_t traffic, std::uint32_t lane, std::uint32_t lanes) {
+  for (std::uint32_t i = lane; i < groups.size(); i += lanes)
+    if ((traffic >> i) & 1u) signal_group(w, groups[i], (traffic & ((1u << i) - 1u)) == 0);
+}
+
 //! The yield controller: groups in priority order; the first with traffic goes, later ones
 //! with traffic stop, groups without traffic keep their signal.
 template <class W, class G>
 LB_HD void step_yield(W& w, const G& groups) {
-  bool found = false;
-  for (std::uint32_t i = 0; i < groups.size(); ++i) {
-    if (!group_has_traffic(w, groups[i])) continue;
-    signal_group(w, groups[i], !found);
-    found = true;
-  }
+  yield_signals(w, groups, yield_traffic(w, groups, 0, 1), 0, 1);
 }
 
 // --- cars ----------------------------------------------------------------------------
