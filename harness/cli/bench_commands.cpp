@@ -197,41 +197,54 @@ int cmd_run(const Selection& s, const std::string& journal_path, const std::stri
   Plan plan = make_plan(s);
   const auto skip = read_skip_file(skip_path);
   const auto devices = list_devices();
-  if (devices.empty()) throw std::runtime_error("no CUDA GPU visible: `run` needs one");
+  // A plan of CPU benchmarks needs no GPU (a CPU-only machine runs the CPU programs, a test its
+  // fixture program); one with a GPU benchmark left to run does.
+  const auto on_gpu = std::count_if(plan.benchmarks.begin(), plan.benchmarks.end(), [&](const PlannedBenchmark& b) {
+    return b.where == Where::gpu && !skip.count(b.name);
+  });
+  if (devices.empty() && on_gpu > 0)
+    throw std::runtime_error(fmt::format("no CUDA GPU visible: `run` needs one ({} of the {} planned benchmarks run on the GPU)",
+                                         on_gpu, plan.benchmarks.size()));
 
-  RunEnv& e = env();
-  e.device = devices.front();
-  check(cudaSetDevice(e.device.index), "cudaSetDevice");
-  e.gpu = gpu_context(e.device.index);
-  std::fprintf(stderr, "device %d: %s (%s), measuring ceilings...\n", e.device.index, e.device.name.c_str(),
-               e.device.uuid.c_str());
-  e.ceilings = measure_ceilings();
-  std::fprintf(stderr,
-               "ceilings: copy %.0f GB/s, FP32 FMA %.2f T/s, FP64 FMA %.2f T/s, FP32 rcp %.2f T/s; bus H2D/D2H "
-               "pinned %.1f/%.1f GB/s, pageable %.1f/%.1f GB/s\n",
-               e.ceilings.copy_bandwidth_gbs, e.ceilings.fp32_fma_per_s / 1e12, e.ceilings.fp64_fma_per_s / 1e12,
-               e.ceilings.fp32_rcp_per_s / 1e12, e.ceilings.h2d_pinned_gbs, e.ceilings.d2h_pinned_gbs,
-               e.ceilings.h2d_pageable_gbs, e.ceilings.d2h_pageable_gbs);
-  e.timer = std::make_unique<GpuTimer>(e.device.uuid);
+  nlohmann::json run_block = {{"preset", plan.preset.name},
+                              {"preset_file", repo_relative(plan.preset.path)},
+                              {"suite", s.suite},
+                              {"filter", s.filter},
+                              {"repetitions", plan.preset.repetitions},
+                              {"min_time_s", plan.preset.min_time_s},
+                              {"spread_flag_pct", plan.preset.spread_flag_pct},
+                              {"noise_target_pct", plan.preset.noise_target_pct},
+                              {"noise_cap_s", plan.preset.noise_cap_s},
+                              // CPU benchmarks hold this host-wide lock: never two at once on the host.
+                              {"cpu_lock", cpu_lock},
+                              {"device_index", nullptr}};
+  nlohmann::json lb_block = {{"build", build_context()}};
+  if (devices.empty()) {
+    std::fprintf(stderr, "no CUDA GPU visible: the plan's %zu benchmark(s) run on the CPU\n", plan.benchmarks.size());
+  } else {
+    RunEnv& e = env();
+    e.device = devices.front();
+    check(cudaSetDevice(e.device.index), "cudaSetDevice");
+    e.gpu = gpu_context(e.device.index);
+    std::fprintf(stderr, "device %d: %s (%s), measuring ceilings...\n", e.device.index, e.device.name.c_str(),
+                 e.device.uuid.c_str());
+    e.ceilings = measure_ceilings();
+    std::fprintf(stderr,
+                 "ceilings: copy %.0f GB/s, FP32 FMA %.2f T/s, FP64 FMA %.2f T/s, FP32 rcp %.2f T/s; bus H2D/D2H "
+                 "pinned %.1f/%.1f GB/s, pageable %.1f/%.1f GB/s\n",
+                 e.ceilings.copy_bandwidth_gbs, e.ceilings.fp32_fma_per_s / 1e12, e.ceilings.fp64_fma_per_s / 1e12,
+                 e.ceilings.fp32_rcp_per_s / 1e12, e.ceilings.h2d_pinned_gbs, e.ceilings.d2h_pinned_gbs,
+                 e.ceilings.h2d_pageable_gbs, e.ceilings.d2h_pageable_gbs);
+    e.timer = std::make_unique<GpuTimer>(e.device.uuid);
+    lb_block["gpu"] = e.gpu;
+    lb_block["ceilings"] = e.ceilings.to_json();
+    run_block["device_index"] = e.device.index;
+  }
+  lb_block["run"] = run_block;
 
   Journal journal(journal_path);
   nlohmann::json context = host_context();
-  context["lb"] = {{"gpu", e.gpu},
-                   {"build", build_context()},
-                   {"ceilings", e.ceilings.to_json()},
-                   {"run",
-                    {{"preset", plan.preset.name},
-                     {"preset_file", repo_relative(plan.preset.path)},
-                     {"suite", s.suite},
-                     {"filter", s.filter},
-                     {"repetitions", plan.preset.repetitions},
-                     {"min_time_s", plan.preset.min_time_s},
-                     {"spread_flag_pct", plan.preset.spread_flag_pct},
-                     {"noise_target_pct", plan.preset.noise_target_pct},
-                     {"noise_cap_s", plan.preset.noise_cap_s},
-                     // CPU benchmarks hold this host-wide lock: never two at once on the host.
-                     {"cpu_lock", cpu_lock},
-                     {"device_index", e.device.index}}}};
+  context["lb"] = lb_block;
   journal.write({{"type", "context"}, {"context", context}});
 
   // Google Benchmark's own flags come from the preset, not from our command line.
@@ -276,7 +289,7 @@ class BenchCommands {
     add_selection_options(plan_, sel_);
     plan_->add_flag("--json", plan_json_,
                     "print them as JSON, each with where it runs: [{name, where: gpu|cpu}] (what harness/run.py reads)");
-    run_ = app.add_subcommand("run", "run benchmarks on the first visible GPU");
+    run_ = app.add_subcommand("run", "run benchmarks on the first visible GPU (a plan of CPU benchmarks: none needed)");
     add_selection_options(run_, sel_);
     run_->add_option("--journal", journal_, "JSON-lines file each finished benchmark is appended to")->required();
     run_->add_option("--skip-file", skip_, "names (one per line) already done: not run again")
