@@ -141,6 +141,16 @@ def test_no_library_links_a_higher_floor():
     assert upward_links((REPO / "CMakeLists.txt").read_text()) == []
 
 
+def test_the_fixture_program_keeps_the_floors():
+    """tests/fixture_program is a repository of one program (docs/adding-a-program.md): its
+    floors point down as the shipped tree's do, its includes resolved in its directories and
+    the repository's."""
+    fixture = REPO / "tests" / "fixture_program"
+    assert upward_includes(fixture, also=REPO) == []
+    assert upward_links((fixture / "CMakeLists.txt").read_text()) == []
+    assert "lb_scale" in library_floors((fixture / "CMakeLists.txt").read_text())
+
+
 def test_a_program_entry_is_a_kernel_library_of_its_own():
     """An lb_program entry's kernel library is on the kernels floor: one that links the
     harness, or whose kernel includes a harness header, is found."""
