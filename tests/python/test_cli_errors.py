@@ -2,6 +2,7 @@
 syntax, integer and choice options, output extensions, a mesh overflowing a double, a failed
 write, memory limits, and signals arriving while an output is written. All on the CPU."""
 
+import json
 import os
 import resource
 import signal
@@ -303,3 +304,31 @@ def test_a_run_time_tile_above_any_run_is_refused_naming_it(tmp_path):
     r = run("plan", "--suite", "kofler", "--preset", preset)
     assert_one_error(r, "tile 18446744073709551615 is not in 1..1073741824 records")
     assert r.stdout == ""
+
+
+def run_without_gpu(tmp_path, *args):
+    """`layoutbench run --suite idw --preset quick --sizes 1000 ARGS` with no GPU visible (as on
+    CI, and on a GPU machine the same): its result and journal."""
+    journal = tmp_path / "idw.jsonl"
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", LB_PRESET_DIR=str(BIN.parents[1] / "harness" / "presets"))
+    r = run("run", "--suite", "idw", "--preset", "quick", "--sizes", 1000, "--journal", journal,
+            "--cpu-lock", tmp_path / "cpu.lock", *args, env=env)
+    records = [json.loads(line) for line in journal.read_text().splitlines()] if journal.exists() else []
+    return r, records
+
+
+def test_run_of_gpu_benchmarks_without_a_gpu_is_one_error_counting_them(tmp_path):
+    r, records = run_without_gpu(tmp_path, "--filter", "idw/shepard/(naive|cpu-serial)/aos/float/p:2/")
+    assert_one_error(r, "no CUDA GPU visible: `run` needs one (1 of the 2 planned benchmarks run on the GPU)")
+    assert records == []
+
+
+def test_run_of_cpu_benchmarks_needs_no_gpu(tmp_path):
+    """A plan of CPU benchmarks runs with no GPU visible (it was refused as a GPU plan is): its
+    context has no gpu and no ceilings block, and every benchmark is done."""
+    r, records = run_without_gpu(tmp_path, "--filter", "idw/shepard/cpu-serial/aos/float/p:2/")
+    assert r.returncode == 0, r.stderr
+    (context,) = [rec["context"]["lb"] for rec in records if rec["type"] == "context"]
+    assert "gpu" not in context and "ceilings" not in context and context["run"]["device_index"] is None
+    done = [rec for rec in records if rec["type"] == "done"]
+    assert [d["name"] for d in done] == ["idw/shepard/cpu-serial/aos/float/p:2/size:1000"] and done[0]["ok"]

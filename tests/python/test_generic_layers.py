@@ -1,5 +1,5 @@
 """The generic layers name no suite and no program (issue 37): the C++ harness (harness/lb,
-harness/*.cpp), the orchestrator (harness/run.py, harness/orchestrator/) and the claims
+harness/*.cpp, the bench commands harness/cli/bench_*), the orchestrator (harness/run.py, harness/orchestrator/) and the claims
 evaluator (plots/claims/*.py). A suite declares what it needs instead: its steps and inputs in
 the registry (benches/suites.cpp), its measurement kinds through plots/papers.py.
 
@@ -26,7 +26,9 @@ GENERIC = {
     "the C++ harness": [*sorted((REPO / "harness" / "lb").rglob("*.hpp")),
                         *sorted((REPO / "harness").glob("*.cpp")),
                         *sorted((REPO / "harness").glob("*.cu")),
-                        *sorted((REPO / "harness").glob("*.cpp.in"))],
+                        *sorted((REPO / "harness").glob("*.cpp.in")),
+                        # the subcommands every benchmark binary has, over the suite list it links
+                        *sorted((REPO / "harness" / "cli").glob("bench_*"))],
     "the orchestrator": [REPO / "harness" / "run.py",
                          *sorted((REPO / "harness" / "orchestrator").glob("*.py"))],
     "the claims evaluator": sorted((REPO / "plots" / "claims").glob("*.py")),

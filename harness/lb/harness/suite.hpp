@@ -111,14 +111,22 @@ struct Suite {
   }
 };
 
-//! Every suite the binary knows, in run order.
+//! Every suite the binary knows, in run order: defined by the binary's suite list
+//! (benches/suites.cpp; a test's own binary links its own, tests/fixture_program).
 const std::vector<Suite>& suites();
-const Suite& find_suite(const std::string& name);  // throws std::invalid_argument
 
-//! The registry harness/run.py and the tests read (`layoutbench suites --json`): the suites in
-//! run order with their programs (axes with their values, counters), artifact steps and
-//! inputs, and the named presets with their descriptions.
-nlohmann::json registry_json();
+//! The suite named `name` of `all`; std::invalid_argument naming the others.
+const Suite& find_suite(const std::vector<Suite>& all, const std::string& name);
+
+//! The registry harness/run.py and the tests read (`layoutbench suites --json`): the suites of
+//! `all` in run order with their programs (axes with their values, counters), artifact steps
+//! and inputs, the layout kinds' name table, and the named presets with their descriptions.
+nlohmann::json registry_json(const std::vector<Suite>& all);
+
+// Over the binary's suites. Inline: the call to suites() is the caller's, so the suite list
+// it links resolves it (the harness library defines no suite list).
+inline const Suite& find_suite(const std::string& name) { return find_suite(suites(), name); }
+inline nlohmann::json registry_json() { return registry_json(suites()); }
 
 class GpuTimer;
 
