@@ -50,6 +50,7 @@ std::string_view field_name(SweptField f) {
 }  // namespace
 
 void check_layout(const TrafficLayout& t) {
+  inner::check_inner_layout(t.layout, inner::PaperInnerLayouts{});
   if (t.field == SweptField::none && t.strategy != InnerStrategy::full)
     throw std::invalid_argument(fmt::format("--strategy {}: give the array field it is for (--field incoming, outgoing "
                                             "or path); without one every array is fully inlined",

@@ -123,6 +123,8 @@ TEST(TrafficLayouts, NamesAndErrors) {
   EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::none, InnerStrategy::none, 0}); }),
             "--strategy none: give the array field it is for (--field incoming, outgoing or path); without one every "
             "array is fully inlined");
+  EXPECT_EQ(error([] { check_layout({InnerLayout::aosoa32, SweptField::none, InnerStrategy::full, 0}); }),
+            "inner-array layout 'aosoa32' is not one this program runs (expected one of: aos, soa)");
   const test_city::CityRun& r = reference();
   EXPECT_EQ(error([&] {
               make_laid_out_traffic(r.net, r.initial, {InnerLayout::aos, SweptField::path, InnerStrategy::none, 3},
