@@ -30,8 +30,9 @@ using lb::inner::InnerStrategy;
 //! ("layouts": `layouts`, the program's), "precision" (int) and "inline" ("inline_sizes":
 //! partial's N, from 0 to `max_inline`; named by the count each strategy runs, inline_steps),
 //! then `more` (objects, graph, ...). Names: inner/<app>/<strategy>/<layout>/int/inline:<N>/...
-std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more,
-                             std::vector<std::string> layouts = lb::inner::layout_names(lb::inner::PaperInnerLayouts{}));
+std::vector<Axis> inner_axes(
+    std::size_t max_inline, bool inline_required, std::vector<Axis> more,
+    std::vector<std::string> layouts = lb::inner::layout_names(lb::inner::PaperInnerLayouts{}));
 
 //! The inline counts a strategy runs for the preset's `inline_sizes` (partial: those up to
 //! `max`; none: 0; full and object: max), in order.

@@ -50,7 +50,7 @@ std::string_view field_name(SweptField f) {
 }  // namespace
 
 void check_layout(const TrafficLayout& t) {
-  inner::check_inner_layout(t.layout, inner::PaperInnerLayouts{});
+  inner::check_inner_layout(t.layout, inner::TrafficInnerLayouts{});
   if (t.field == SweptField::none && t.strategy != InnerStrategy::full)
     throw std::invalid_argument(fmt::format("--strategy {}: give the array field it is for (--field incoming, outgoing "
                                             "or path); without one every array is fully inlined",
@@ -73,11 +73,16 @@ std::string describe(const TrafficLayout& t) {
 std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const State& initial, const TrafficLayout& t,
                                                       Device device, TrafficFault fault) {
   check_layout(t);
-  if (device == Device::gpu)
-    return t.layout == InnerLayout::aos ? make_gpu_traffic_aos(net, initial, t, fault)
-                                        : make_gpu_traffic_soa(net, initial, t, fault);
-  return t.layout == InnerLayout::aos ? make_host_traffic_aos(net, initial, t, fault)
-                                      : make_host_traffic_soa(net, initial, t, fault);
+  const bool gpu = device == Device::gpu;
+  switch (t.layout) {
+    case InnerLayout::aos:
+      return gpu ? make_gpu_traffic_aos(net, initial, t, fault) : make_host_traffic_aos(net, initial, t, fault);
+    case InnerLayout::soa:
+      return gpu ? make_gpu_traffic_soa(net, initial, t, fault) : make_host_traffic_soa(net, initial, t, fault);
+    case InnerLayout::aosoa32:
+      break;
+  }
+  return gpu ? make_gpu_traffic_aosoa32(net, initial, t, fault) : make_host_traffic_aosoa32(net, initial, t, fault);
 }
 
 }  // namespace lb::traffic

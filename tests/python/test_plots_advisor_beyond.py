@@ -116,6 +116,14 @@ def test_traffic_maps_each_record_with_the_other_records_arrays_full():
                                           "outgoing_count", "outgoing")]
     # each array apart needs two arrays swept at once: the program sweeps one
     assert ab.mapped_layout(cells, both_apart, "int", measured) is None
+    # the car's tiled:32 choice: aosoa32 with the path alone (object before none); the cells'
+    # rows never map to aosoa32, whose other cell array stays full (a column per slot)
+    tiled = {(s, "aosoa32", "path") for s in ("none", "object")}
+    assert ab.mapped_layout(cars, [(scalars, "tiled:32"), (("path",), "soa")], "int",
+                            measured | tiled) == ("object", "aosoa32", "path")
+    assert ab.mapped_layout(cars, [(scalars, "tiled:32"), (("path",), "soa")], "int", measured) is None
+    assert ab.mapped_layout(cells, both_apart, "int",
+                            measured | {("object", "aosoa32", "incoming")}) is None
 
 
 # --- the rows ---------------------------------------------------------------------------------

@@ -34,11 +34,13 @@ constexpr std::string_view to_string(InnerStrategy s) {
 }
 
 //! The layouts a program runs: the paper's AoS and SoA (every inner program), and beyond the
-//! paper the synthetic program's aosoa32 (Kofler's method's choice, docs/advisor.md §6).
+//! paper aosoa32 (Kofler's method's choice for the synthetic object and the traffic car,
+//! docs/advisor.md §6).
 template <InnerLayout... Ls>
 struct InnerLayoutList {};
 using PaperInnerLayouts = InnerLayoutList<InnerLayout::aos, InnerLayout::soa>;
 using SyntheticInnerLayouts = InnerLayoutList<InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32>;
+using TrafficInnerLayouts = InnerLayoutList<InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32>;
 
 template <InnerLayout... Ls>
 std::vector<std::string> layout_names(InnerLayoutList<Ls...>) {
