@@ -138,14 +138,13 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock)
   write_estimates(status, sys, values + std::size_t(h) * n, n, 1, out + o, 0, p, failures, skip);
 }
 
-//! Exp 4: one thread per grid point; the weights are solved once and combined for all H
-//! surfaces. The wells through a view: WellArrays (x[], y[]: the paper's) or a layout-library
-//! view (aosoa32, beyond the paper).
+//! Exp 4's thread (both entry points below): one grid point; the weights are solved once and
+//! combined for all H surfaces. The wells through a view (solver.hpp's get<WellX>(j)).
 template <class T, class Wells>
-__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
-    exp4_kernel(const T* __restrict__ a, Wells wells, const T* __restrict__ values, int n, int surfaces,
-                Covariance<T> cov, const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny,
-                T* __restrict__ out, FailureRecord* failures, SkippedPoints skip) {
+__device__ LB_FORCEINLINE void exp4_point(const T* __restrict__ a, const Wells& wells, const T* __restrict__ values,
+                                          int n, int surfaces, Covariance<T> cov, const T* __restrict__ gx,
+                                          const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                                          FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
@@ -154,6 +153,30 @@ __global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
   DeviceSystem<T> sys;
   const SolveStatus status = solve_weights(a, wells, n, cov, gx[ix], gy[iy], sys);
   write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
+}
+
+//! Exp 4: one thread per grid point, the wells as x[] and y[] (the paper's).
+template <class T>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp4_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
+                const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
+                const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                FailureRecord* failures, SkippedPoints skip) {
+  exp4_point(a, WellArrays<T>{wx, wy}, values, n, surfaces, cov, gx, gy, mx, ny, out, failures, skip);
+}
+
+//! Exp 4 with the wells laid out by a one-blob layout-library mapping M (beyond the paper:
+//! aosoa32). The blob comes as a __restrict__ parameter, as x[] and y[] do above, so the view
+//! built from it reads the wells through the same read-only path (LDG.CONSTANT).
+template <class T, class M>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp4_view_kernel(const T* __restrict__ a, M mapping, const std::byte* __restrict__ wells_blob,
+                     const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
+                     const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                     FailureRecord* failures, SkippedPoints skip) {
+  static_assert(M::blob_count == 1, "the wells' mapping has one blob");
+  const layout::View<M> wells{mapping, {const_cast<std::byte*>(wells_blob)}};
+  exp4_point(a, wells, values, n, surfaces, cov, gx, gy, mx, ny, out, failures, skip);
 }
 
 //! Covariance of exp 6: the variogram's C(h) with the fast-math intrinsics made explicit
@@ -536,14 +559,16 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
                                               gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
         check_launch("kriging exp3_kernel");
       } else {
-        auto launch = [&](auto wells) {
-          exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wells, values.get(), n, surfaces, d.covariance,
-                                                            gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
-        };
-        if (well_layout == WellLayout::aosoa32)
-          launch(tiled_view(tiled_wells.get()));
-        else
-          launch(WellArrays<T>{wx.get(), wy.get()});
+        if (well_layout == WellLayout::aosoa32) {
+          const auto wells = tiled_view(tiled_wells.get());
+          exp4_view_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wells.mapping, wells.blobs[0], values.get(),
+                                                                 n, surfaces, d.covariance, gx.get(), gy.get(), mx, ny,
+                                                                 out.get(), failures.get(), skip);
+        } else {
+          exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces,
+                                                            d.covariance, gx.get(), gy.get(), mx, ny, out.get(),
+                                                            failures.get(), skip);
+        }
         check_launch("kriging exp4_kernel");
       }
       check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");
