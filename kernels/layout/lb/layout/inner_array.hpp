@@ -154,6 +154,17 @@ struct UniformStrategy<Strategies, true> {
   static constexpr InnerStrategy strategy = Strategies::at(0);
 };
 
+//! AoSoA's tile bytes, a member of the AoSoA mappings only: the AoS and SoA mappings (kernel
+//! parameters) keep the size and the code they had before AoSoA.
+template <bool Tiled>
+struct InnerTile {
+  static constexpr std::size_t tile_bytes_ = 0;
+};
+template <>
+struct InnerTile<true> {
+  std::size_t tile_bytes_ = 0;
+};
+
 [[noreturn]] inline void inner_mapping_error(const std::string& why) {
   throw std::invalid_argument("inner array mapping: " + why);
 }
@@ -261,7 +272,8 @@ using UniformStrategies = typename detail::one_field_strategies<
     0, S, S, std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
 
 template <class Rec, InnerLayout L, class Strategies>
-class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
+class InnerFieldsMapping : public detail::UniformStrategy<Strategies>,
+                           public detail::InnerTile<L == InnerLayout::aosoa32> {
   static_assert(detail::is_inner_strategies<Strategies>::value, "strategies come as InnerStrategies<S...>");
 
  public:
@@ -345,7 +357,7 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
   //! Bytes from one record to the next in AoS (0 in SoA and AoSoA).
   constexpr std::size_t record_stride() const { return record_stride_; }
   //! Bytes of one tile of kInnerTileLanes records in AoSoA (0 in AoS and SoA).
-  constexpr std::size_t tile_bytes() const { return tile_bytes_; }
+  constexpr std::size_t tile_bytes() const { return this->tile_bytes_; }
 
   //! A scalar field of record i.
   template <class Tag>
@@ -353,19 +365,20 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     constexpr std::size_t I = Rec::template index_of<Tag>;
     static_assert(I < field_count && !detail::is_array_field<Rec, I>,
                   "locate<Tag>(i) is for scalar fields: reach an inner array with get<Tag>(i, k)");
-    return {first_blob<I>, at_record(places_[I].base, places_[I].stride, i)};
+    return {first_blob<I>, places_[I].base + record_offset(this->tile_bytes_, places_[I].stride, i)};
   }
   //! Array Tag's length header of record i, and (none, partial) its arena offset header.
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate_length(std::size_t i) const {
     constexpr std::size_t I = array_field<Tag>();
-    return {length_blob<I>, at_record(places_[I].base, places_[I].stride, i)};
+    return {length_blob<I>, places_[I].base + record_offset(this->tile_bytes_, places_[I].stride, i)};
   }
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate_arena_offset(std::size_t i) const {
     constexpr std::size_t I = array_field<Tag>();
     static_assert(field_has_arena<I>, "full and object keep no arena offset");
-    return {offset_blob<I>, at_record(places_[I].offset_base, places_[I].offset_stride, i)};
+    return {offset_blob<I>,
+            places_[I].offset_base + record_offset(this->tile_bytes_, places_[I].offset_stride, i)};
   }
 
   template <class Tag>
@@ -390,11 +403,13 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     constexpr std::size_t I = array_field<Tag>();
     if constexpr (field_has_arena<I>) {
       const Place& p = places_[I];
-      const std::byte* offsets = blobs[offset_blob<I>];
-      const std::uint32_t start = detail::load_scalar<std::uint32_t>(offsets + at_record(p.offset_base, p.offset_stride, i));
+      const std::byte* offsets = blobs[offset_blob<I>] + p.offset_base;
+      const std::uint32_t start =
+          detail::load_scalar<std::uint32_t>(offsets + record_offset(this->tile_bytes_, p.offset_stride, i));
       const std::uint32_t end =
-          i + 1 < n_ ? detail::load_scalar<std::uint32_t>(offsets + at_record(p.offset_base, p.offset_stride, i + 1))
-                     : static_cast<std::uint32_t>(arena_elements_[detail::arrays_before<Rec, I>()]);
+          i + 1 < n_
+              ? detail::load_scalar<std::uint32_t>(offsets + record_offset(this->tile_bytes_, p.offset_stride, i + 1))
+              : static_cast<std::uint32_t>(arena_elements_[detail::arrays_before<Rec, I>()]);
       return p.inline_count + (end - start);
     } else {
       return static_cast<std::uint32_t>(Rec::template field_type<I>::max);
@@ -450,8 +465,8 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
 
  private:
   //! How one field is addressed: a scalar (or an array's length header) at base + i * stride
-  //! (AoSoA: within record i's tile, at_record); the arena offset header likewise; inline slot
-  //! k at slots_base + i * slot_record_stride + k * slot_stride.
+  //! (AoSoA: within record i's tile, record_offset); the arena offset header likewise; inline
+  //! slot k at slots_base + i * slot_record_stride + k * slot_stride.
   struct Place {
     std::size_t base = 0, stride = 0;
     std::size_t offset_base = 0, offset_stride = 0;
@@ -459,13 +474,17 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     std::uint32_t inline_count = 0;
   };
 
-  //! Byte offset of record i's entry of a run of `stride`-byte entries at `base`: i entries on
-  //! (AoS, SoA), or lane i % kInnerTileLanes of the run in tile i / kInnerTileLanes (AoSoA).
-  LB_HD LB_FORCEINLINE constexpr std::size_t at_record(std::size_t base, std::size_t stride, std::size_t i) const {
+  //! Byte offset of record i's entry from its run's start (a place's base), for `stride`-byte
+  //! entries: i entries on (AoS, SoA: the expressions their kernels compiled before AoSoA), or
+  //! lane i % kInnerTileLanes of tile i / kInnerTileLanes (AoSoA).
+  //! Static, the tile bytes given: a member function here changed the AoS and SoA kernels'
+  //! code (the traffic plan kernels: one global load fewer); this keeps it as it was.
+  LB_HD LB_FORCEINLINE static constexpr std::size_t record_offset(std::size_t tile_bytes, std::size_t stride,
+                                                                   std::size_t i) {
     if constexpr (L == InnerLayout::aosoa32)
-      return (i / kInnerTileLanes) * tile_bytes_ + base + (i % kInnerTileLanes) * stride;
+      return (i / kInnerTileLanes) * tile_bytes + (i % kInnerTileLanes) * stride;
     else
-      return base + i * stride;
+      return i * stride;
   }
 
   template <class Tag>
@@ -523,8 +542,8 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     };
     if constexpr (field_has_arena<I>) {
       const auto in_arena = [&] {
-        const std::size_t start =
-            detail::load_scalar<std::uint32_t>(blobs[offset_blob<I>] + at_record(p.offset_base, p.offset_stride, i));
+        const std::size_t start = detail::load_scalar<std::uint32_t>(
+            blobs[offset_blob<I>] + p.offset_base + record_offset(this->tile_bytes_, p.offset_stride, i));
         return at(std::integral_constant<std::size_t, arena_blob<I>>{}, (start + k - p.inline_count) * sizeof(T));
       };
       if constexpr (field_strategy<I> == InnerStrategy::none) return in_arena();
@@ -641,7 +660,7 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
         shapes[count++] = {Rec::size_of(I), Rec::align_of(I)};
       }
     });
-    tile_bytes_ = detail::pack_runs(shapes, count, kInnerTileLanes, offsets);
+    this->tile_bytes_ = detail::pack_runs(shapes, count, kInnerTileLanes, offsets);
     std::size_t k = 0;
     for_each_field<Rec>([&](auto f) {
       constexpr std::size_t I = decltype(f)::value;
@@ -659,13 +678,12 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
         p.stride = Rec::size_of(I);
       }
     });
-    blob_bytes_[0] = (n_ + kInnerTileLanes - 1) / kInnerTileLanes * tile_bytes_;
+    blob_bytes_[0] = (n_ + kInnerTileLanes - 1) / kInnerTileLanes * this->tile_bytes_;
     blob_alignment_[0] = detail::max_align(shapes, count);
   }
 
   std::size_t n_ = 0;
   std::size_t record_stride_ = 0;
-  std::size_t tile_bytes_ = 0;
   Place places_[field_count] = {};
   std::size_t arena_elements_[array_count] = {};
   std::size_t blob_bytes_[blob_count] = {};
