@@ -32,7 +32,7 @@ bool on_cpu(const Point& at) { return at.text("version").starts_with("cpu-"); }
 
 //! Per size and precision: the CPU baselines (each power, one core then all), then each layout
 //! of the precision (the preset's "layouts" narrow them) x GPU version x power, within each
-//! version's version_overrides.
+//! version's version_overrides and each layout's layout_overrides.
 Expansion expand_shepard(const Reader& read) {
   const Settings s = read_settings(read);
   const Steps cpu_powers = [s](const Point&, const Reader& r) {
@@ -75,7 +75,8 @@ Expansion expand_shepard(const Reader& read) {
           .admits =
               [s](const Point& at) {
                 return on_cpu(at) || s.runs(idw::parse_version(at.text("version")), at.text("layout"),
-                                            at.get<double>("p"), at.get<std::size_t>("size"));
+                                            idw::parse_precision(at.text("precision")), at.get<double>("p"),
+                                            at.get<std::size_t>("size"));
               }};
 }
 
@@ -116,7 +117,7 @@ Program shepard_program() {
             .required = false,
             .fallback = 256}},
           {"checked_probes", "max_probe_share", "sampled", "sample_points", "omp_threads"},
-          {"cpu_baselines", "version_overrides"},
+          {"cpu_baselines", "version_overrides", "layout_overrides"},
           expand_shepard};
 }
 

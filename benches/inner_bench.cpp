@@ -27,12 +27,13 @@ std::function<std::string(const nlohmann::json&)> parsed_by(Parse parse) {
 
 }  // namespace
 
-std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more) {
+std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more,
+                             std::vector<std::string> layout_names) {
   Axis strategies{.name = "strategy", .key = "strategies", .limits = parsed_by(lb::inner::parse_inner_strategy)};
-  Axis layouts{.name = "layout", .key = "layouts", .limits = parsed_by(lb::inner::parse_inner_layout)};
+  Axis layouts{.name = "layout", .values = std::move(layout_names), .key = "layouts",
+               .limits = parsed_by(lb::inner::parse_inner_layout)};
   for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
     strategies.values.emplace_back(lb::inner::to_string(s));
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) layouts.values.emplace_back(lb::inner::to_string(l));
   std::vector<Axis> axes{strategies,
                          layouts,
                          {.name = "precision", .values = {"int"}, .shorthand = Shorthand::precision},

@@ -15,7 +15,8 @@
 //! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
 //! or gpu-exp1..gpu-exp8, and layout soa (wells as x[] and y[] arrays in global memory),
 //! aos-const (exps 5, 6: {x, y} structs in __constant__ memory) or dense (exps 7, 8: dense
-//! arrays of A^-1 / alpha, the wells staged in shared memory by exp 8).
+//! arrays of A^-1 / alpha, the wells staged in shared memory by exp 8); beyond the paper,
+//! exp 4 also as aosoa32 (the wells as AoSoA of 32, Kofler's method's choice: exp4_layouts).
 
 #include <fmt/format.h>
 
@@ -55,15 +56,22 @@ std::vector<Step> cpu_steps() {
 }
 
 //! A CUDA experiment's precisions (experiment 6 computes in float, 7 and 8 in exp7_precisions,
-//! the others in double), each with its version and layout.
+//! the others in double), each with its version and layout (experiment 4: each of
+//! exp4_layouts).
 std::vector<Step> gpu_steps(const Settings& s, const Point& at) {
   const int e = static_cast<int>(at.get<std::int64_t>("experiment"));
   std::vector<Prec> precisions = e >= 7 ? s.exp7_precisions : std::vector<Prec>{e == 6 ? Prec::f32 : Prec::f64};
+  std::vector<std::string> layouts{layout_of(e)};
+  if (e == 4) {
+    layouts.clear();
+    for (kriging::WellLayout l : s.exp4_layouts) layouts.emplace_back(kriging::to_string(l));
+  }
   std::vector<Step> out;
   for (Prec p : precisions)
-    out.push_back({{"precision", text(to_string(p))},
-                   {"version", text(fmt::format("gpu-exp{}", e))},
-                   {"layout", text(layout_of(e))}});
+    for (const std::string& layout : layouts)
+      out.push_back({{"precision", text(to_string(p))},
+                     {"version", text(fmt::format("gpu-exp{}", e))},
+                     {"layout", text(layout)}});
   return out;
 }
 
@@ -98,8 +106,9 @@ Expansion expand_ok(const Reader& read) {
             const int scale = static_cast<int>(at.get<std::int64_t>("scale"));
             if (at.text("version").starts_with("cpu-"))
               return cpu_case({at.get<CpuProgram>("version"), prec, scale, s.cpu_sample_estimates});
-            return gpu_case(
-                {static_cast<int>(at.get<std::int64_t>("experiment")), prec, scale, at.get<std::size_t>("wells")});
+            const int e = static_cast<int>(at.get<std::int64_t>("experiment"));
+            return gpu_case({e, prec, scale, at.get<std::size_t>("wells"),
+                             e == 4 ? kriging::parse_well_layout(at.text("layout")) : kriging::WellLayout::soa});
           }};
 }
 
@@ -111,7 +120,7 @@ Program ok_program() {
   for (int e = 1; e <= 8; ++e) versions.values.push_back(fmt::format("gpu-exp{}", e));
   return {"ok",
           {versions,
-           {"layout", {"soa", "aos-const", "dense"}},
+           {"layout", {"soa", "aos-const", "dense", "aosoa32"}},
            {.name = "precision", .values = {"float", "double"}, .shorthand = Shorthand::precision},
            {.name = "scale",
             .type = AxisType::integer,
@@ -137,7 +146,7 @@ Program ok_program() {
             .named = false}},
           {"vs_exp5_max_abs", "vs_exp5_max_rel", "device_s", "host_solve_s", "device_solve_s", "solve_trial_host_s",
            "solve_trial_device_s", "solve_on_device", "sampled", "sample_points"},
-          {"exp7_precisions", "cpu_programs", "cpu_sample_estimates", "well_sweep", "model"},
+          {"exp7_precisions", "exp4_layouts", "cpu_programs", "cpu_sample_estimates", "well_sweep", "model"},
           expand_ok};
 }
 

@@ -45,16 +45,22 @@ def normalized(clusters):
     return frozenset(groups)
 
 
+TILE = 32  # the AoSoA layouts the programs run for the method's choices: tiles of 32 records
+
+
 def _alone(fields):
     return {("alone", frozenset((f,))) for f in fields}
 
 
-def _groups(aos=(), alone=()):
+def _groups(aos=(), alone=(), tiled=()):
+    """Normalized groups: `aos` one AoS group, `tiled` one AoSoA group of TILE records (a group
+    of one field is that field alone), `alone` each field alone."""
     out = set(_alone(alone))
-    if len(aos) == 1:
-        out |= _alone(aos)
-    elif aos:
-        out.add(("aos", frozenset(aos)))
+    for kind, fields in (("aos", aos), (f"tiled:{TILE}", tiled)):
+        if len(fields) == 1:
+            out |= _alone(fields)
+        elif fields:
+            out.add((kind, frozenset(fields)))
     return frozenset(out)
 
 
@@ -65,9 +71,11 @@ def inner_layout(scalars, arrays, layout, strategies):
     if any(s not in ("full", "object", "none") for s in strategies.values()):
         return None  # partial: the array split between the record and the arena
     lengths = list(arrays.values())
-    if layout == "soa":
+    if layout in ("soa", "aosoa32"):
         if any(strategies[a] == "full" for a in arrays):
             return None  # each slot its own column
+        if layout == "aosoa32":  # the scalars and headers tiled, each array alone
+            return _groups(tiled=[*scalars, *lengths], alone=arrays)
         return _groups(alone=[*scalars, *lengths, *arrays])
     inline = [a for a in arrays if strategies[a] != "none"]
     return _groups(aos=[*scalars, *lengths, *inline], alone=[a for a in arrays if a not in inline])
@@ -99,7 +107,8 @@ class Program:
 def _idw(name, version):
     def describe(layout, precision):
         return {"soa": _groups(alone="xyz"), "aos": _groups(aos="xyz"),
-                "hybrid": _groups(aos="xy", alone="z") if precision == "double" else None
+                "hybrid": _groups(aos="xy", alone="z") if precision == "double" else None,
+                "aosoa32": _groups(tiled="xyz"), "xy-aosoa32": _groups(tiled="xy", alone="z"),
                 }.get(layout)
     return Program(
         name, "idw", "IDW (Mei & Tian 2016)", "shepard", "point",
@@ -150,8 +159,10 @@ PROGRAMS = (
             point=lambda b: (b.params.get("scale"), b.params.get("wells")),
             point_text=lambda k: f"scale {k[0]}, {k[1]} wells",
             layout_of=_kriging_layout,
-            layout_text=lambda k: {"soa": "soa (gpu-exp4)", "aos-const": "aos-const (gpu-exp5)"}[k],
-            describe=lambda k, p: {"soa": _groups(alone="xy"), "aos-const": _groups(aos="xy")}.get(k),
+            layout_text=lambda k: {"soa": "soa (gpu-exp4)", "aos-const": "aos-const (gpu-exp5)",
+                                   "aosoa32": "aosoa32 (gpu-exp4)"}[k],
+            describe=lambda k, p: {"soa": _groups(alone="xy"), "aos-const": _groups(aos="xy"),
+                                   "aosoa32": _groups(tiled="xy")}.get(k),
             note="gpu-exp5 also holds A and the values in constant memory"),
     _inner("synthetic", "synthetic", "object", ("value",), {"elements": "size"}, ("objects",),
            lambda k: f"{k[0]:,} objects"),

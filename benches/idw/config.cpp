@@ -4,13 +4,7 @@
 
 namespace lb::harness::idw_bench {
 
-Axis layout_axis() {
-  Axis layouts{"layout", {}};
-  for (Precision p : {Precision::f32, Precision::f64})
-    for (const auto& l : idw::layout_names(p))
-      if (std::find(layouts.values.begin(), layouts.values.end(), l) == layouts.values.end()) layouts.values.push_back(l);
-  return layouts;
-}
+Axis layout_axis() { return {"layout", layout::layout_names(idw::AllLayouts{})}; }
 
 Settings read_settings(const Reader& read) {
   const Preset& preset = read.preset();
@@ -42,6 +36,20 @@ Settings read_settings(const Reader& read) {
         }
       }
       s.scopes[idw::parse_version(name)] = scope;
+    }
+  }
+  if (j.contains("layout_overrides")) {
+    const Axis layouts = layout_axis();
+    const auto& overrides = j["layout_overrides"];
+    if (!overrides.is_object()) throw preset.error_at("layout_overrides", "'layout_overrides' maps a layout to its scope");
+    for (const auto& [name, o] : overrides.items()) {
+      layouts.check(preset, name, name, "layout_overrides");
+      preset.check_keys(o, name, {"versions", "precisions"});
+      LayoutScope scope;
+      if (o.contains("versions")) scope.versions = preset.parsed_list_at(o, "versions", name, idw::parse_version);
+      if (o.contains("precisions"))
+        scope.precisions = preset.parsed_list_at(o, "precisions", name, idw::parse_precision);
+      s.layout_scopes[name] = scope;
     }
   }
   if (j.contains("cpu_baselines")) {

@@ -1,7 +1,8 @@
 #pragma once
 //! IDW's preset object ("idw"): its axes (sizes, versions, layouts, precisions, powers, block)
 //! are the program's (idw_bench.cpp), read by the one planner; here its settings,
-//! cpu_baselines and version_overrides, and the constraint those put on a GPU version's points.
+//! cpu_baselines, version_overrides and layout_overrides, and the constraint those put on a GPU
+//! version's points.
 
 #include <algorithm>
 #include <cstddef>
@@ -26,16 +27,29 @@ struct VersionScope {
   std::map<double, std::size_t> max_size_by_power;  //!< e.g. p = 3 (pow) only up to 100K
 };
 
+//! Where one layout runs, where the preset narrows it ("layout_overrides"): e.g. a layout
+//! Kofler's method chose for one version and precision (docs/advisor.md, §6) only there.
+struct LayoutScope {
+  std::vector<Version> versions;        //!< empty = all versions
+  std::vector<Precision> precisions;  //!< empty = all precisions
+};
+
 struct Settings {
   bool cpu_baselines = true;
   std::map<Version, VersionScope> scopes;
+  std::map<std::string, LayoutScope> layout_scopes;
 
   template <class V>
   static bool admits(const std::vector<V>& allowed, const V& v) {
     return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
   }
-  //! Whether `version` runs at this point within its scope (no scope: everywhere).
-  bool runs(Version version, const std::string& layout, double p, std::size_t size) const {
+  //! Whether `version` runs at this point within its scope and the layout's (no scope:
+  //! everywhere).
+  bool runs(Version version, const std::string& layout, Precision precision, double p, std::size_t size) const {
+    const auto own = layout_scopes.find(layout);
+    if (own != layout_scopes.end() &&
+        !(admits(own->second.versions, version) && admits(own->second.precisions, precision)))
+      return false;
     const auto it = scopes.find(version);
     if (it == scopes.end()) return true;
     const VersionScope& scope = it->second;
@@ -45,7 +59,7 @@ struct Settings {
   }
 };
 
-//! The program's layout axis: every layout of either precision, each once.
+//! The program's layout axis: every layout of either precision, each once, in AllLayouts' order.
 Axis layout_axis();
 
 //! The settings of the program's object (read.object()).

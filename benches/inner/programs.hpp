@@ -2,8 +2,8 @@
 //! The inner suite's programs (Springer, Sun & Masuhara 2018). Each declares its axes and
 //! expansion over its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs":
 //! {...}, "traffic": {...}}); benches/suites.cpp lists them and the one planner
-//! (lb/harness/plan.hpp) plans those the preset names. Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/
-//! <objects:<n> | graph:<name>[/search:persistent] | field:<f>/network:<name>/cars:<n>/steps:<k>>.
+//! (lb/harness/plan.hpp) plans those the preset names. Names: inner/<app>/<strategy>/<aos|soa|aosoa32>/int/inline:<N>/
+//! <objects:<n> | graph:<name>[/search:persistent] | field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]>.
 
 #include <array>
 #include <cstddef>
@@ -27,10 +27,12 @@ using lb::inner::InnerLayout;
 using lb::inner::InnerStrategy;
 
 //! The axes the programs share, in name order: "strategy" ("strategies"), "layout"
-//! ("layouts"), "precision" (int) and "inline" ("inline_sizes": partial's N, from 0 to
-//! `max_inline`; named by the count each strategy runs, inline_steps), then `more` (objects,
-//! graph, ...). Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/...
-std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more);
+//! ("layouts": `layouts`, the program's), "precision" (int) and "inline" ("inline_sizes":
+//! partial's N, from 0 to `max_inline`; named by the count each strategy runs, inline_steps),
+//! then `more` (objects, graph, ...). Names: inner/<app>/<strategy>/<layout>/int/inline:<N>/...
+std::vector<Axis> inner_axes(
+    std::size_t max_inline, bool inline_required, std::vector<Axis> more,
+    std::vector<std::string> layouts = lb::inner::layout_names(lb::inner::PaperInnerLayouts{}));
 
 //! The inline counts a strategy runs for the preset's `inline_sizes` (partial: those up to
 //! `max`; none: 0; full and object: max), in order.

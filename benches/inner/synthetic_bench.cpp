@@ -1,8 +1,9 @@
 //! Springer et al. 2018, Fig. 10a: the synthetic program's axes and expansion. For every (AoS | SoA) x
 //! (none | partial N | full | object), the inlining sweep at the paper's 262,144 objects and a
-//! sweep of object counts (the variant: synthetic_variant.cu).
+//! sweep of object counts (the variant: synthetic_variant.cu); beyond the paper the same for
+//! aosoa32 (value and size in tiles of 32 objects: Kofler's method's choice, docs/advisor.md §6).
 //!
-//!   "synthetic": {"objects": 262144, "inline_sizes": [0, 8, ..., 64], "layouts": ["aos", "soa"],
+//!   "synthetic": {"objects": 262144, "inline_sizes": [0, 8, ..., 64], "layouts": ["aos", "soa", "aosoa32"],
 //!                 "strategies": ["none", "partial", "full", "object"],
 //!                 "object_counts": [16384, ...], "scaling_inline_sizes": [0, 32, 64], "block": 256}
 
@@ -95,7 +96,8 @@ Program synthetic_program() {
                                         : "'synthetic' needs 'objects', a positive integer";
                            },
                        .shorthand = Shorthand::sizes,
-                       .scalar = true}}),
+                       .scalar = true}},
+                     lb::inner::layout_names(lb::inner::SyntheticInnerLayouts{})),
           {"objects", "inline", "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes"},
           {"object_counts", "scaling_inline_sizes", "block"},
           expand_synthetic};

@@ -1,6 +1,7 @@
 //! Springer et al. 2018, Fig. 10a, the GPU variant: add each object's value to every element
 //! of its inner array. One kernel body (lb/inner/synthetic.hpp) over the layout library's
-//! views; one instantiation per (layout, strategy), N at run time. Validation: every element
+//! views; one instantiation per (layout, strategy), N at run time (the layouts: AoS, SoA and,
+//! beyond the paper, aosoa32). Validation: every element
 //! against the CPU's input + value, and every byte outside the elements (padding, unused slots,
 //! poisoned with a sentinel) unchanged (lb/inner/synthetic_image.hpp: on every core, against
 //! the input image; no expected image). No fmt here: nvcc cannot compile its format strings.
@@ -111,9 +112,10 @@ class Synthetic final : public SyntheticVariant {
 }  // namespace
 
 std::unique_ptr<SyntheticVariant> make_synthetic_variant(const SyntheticCase& c) {
-  return lb::inner::dispatch_inner(c.layout, c.strategy, [&]<InnerLayout L, InnerStrategy S>() {
-    return std::unique_ptr<SyntheticVariant>(std::make_unique<Synthetic<L, S>>(c));
-  });
+  return lb::inner::dispatch_inner<lb::inner::SyntheticInnerLayouts>(
+      c.layout, c.strategy, [&]<InnerLayout L, InnerStrategy S>() {
+        return std::unique_ptr<SyntheticVariant>(std::make_unique<Synthetic<L, S>>(c));
+      });
 }
 
 MemoryNeed synthetic_memory_need(const SyntheticCase& c) {

@@ -1,8 +1,9 @@
 //! Springer et al. 2018, Fig. 11: the traffic simulation (kernels/traffic, docs/traffic.md) on
 //! the GPU over the inner-array layouts, one array field swept at a time (Cell::incoming,
 //! Cell::outgoing, Car::path: none, partial N, full, object) with the others fully inlined, in
-//! AoS and SoA; field "none": every array full. Names:
-//!   inner/traffic/<strategy>/<aos|soa>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]
+//! AoS and SoA, and beyond the paper aosoa32 (tiles of 32 records: Kofler's method's choice for
+//! the car, where layout_overrides lets it run); field "none": every array full. Names:
+//!   inner/traffic/<strategy>/<aos|soa|aosoa32>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]
 //! N the swept array's elements held in the record (none 0, partial N, full and object Max;
 //! field none: 0). `schedules` (optional; `--axis schedule=...`) lists step schedules
 //! (traffic::StepSchedule, issue 38's levers): "base", the default, keeps the name above; any
@@ -33,8 +34,10 @@
 //!   "traffic": {"network": "lowermanhattan.graphml", "tile": [1, 1], "cars": 5000,
 //!               "steps": 100, "seed": 7, "layouts": ["aos", "soa"],
 //!               "fields": ["path", "incoming", "outgoing", "none"],
-//!               "strategies": ["none", "partial", "full", "object"], "inline_sizes": [6, 15]}
+//!               "strategies": ["none", "partial", "full", "object"], "inline_sizes": [6, 15],
+//!               "layout_overrides": {"aosoa32": {"fields": ["path"], "strategies": ["none", "object"]}}}
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -233,13 +236,43 @@ std::function<std::string(const nlohmann::json&)> positive(std::string key, std:
   };
 }
 
+//! Where one layout runs, where the preset narrows it ("layout_overrides": a layout's fields
+//! and strategies): the method's aosoa32 where its choice for the car is (path, the array
+//! alone: object or none; docs/advisor.md §6).
+struct TrafficLayoutScope {
+  std::vector<SweptField> fields;        //!< empty = every field
+  std::vector<InnerStrategy> strategies;  //!< empty = every strategy
+};
+
+std::map<std::string, TrafficLayoutScope> read_traffic_layout_scopes(const Preset& preset, const nlohmann::json& j,
+                                                                     std::string_view where) {
+  std::map<std::string, TrafficLayoutScope> scopes;
+  if (!j.contains("layout_overrides")) return scopes;
+  const nlohmann::json& o = j["layout_overrides"];
+  if (!o.is_object()) throw preset.error_at("layout_overrides", "'layout_overrides' maps a layout to its scope", where);
+  for (const auto& [name, scope] : o.items()) {
+    try {
+      lb::inner::check_inner_layout(lb::inner::parse_inner_layout(name), lb::inner::TrafficInnerLayouts{});
+    } catch (const std::invalid_argument& e) {
+      throw preset.error_at(name, e.what(), "layout_overrides");
+    }
+    preset.check_keys(scope, name, {"fields", "strategies"});
+    TrafficLayoutScope& s = scopes[name];
+    if (scope.contains("fields")) s.fields = preset.parsed_list_at(scope, "fields", name, traffic::parse_swept_field);
+    if (scope.contains("strategies"))
+      s.strategies = preset.parsed_list_at(scope, "strategies", name, lb::inner::parse_inner_strategy);
+  }
+  return scopes;
+}
+
 //! Each swept field x layout: the field none (no inner array: the full strategy, inline 0),
 //! else each strategy x its inline counts up to the field's maximum; on the network with the
-//! cars and steps.
+//! cars and steps; within each layout's layout_overrides.
 Expansion expand_traffic(const Reader& read) {
   const Preset& preset = read.preset();
   const nlohmann::json& j = read.object();
   const std::string_view where = read.where();
+  const std::map<std::string, TrafficLayoutScope> scopes = read_traffic_layout_scopes(preset, j, where);
   if (!j.contains("network") || !j["network"].is_string() || j["network"].get<std::string>().empty() ||
       j["network"].get<std::string>().find('/') != std::string::npos)
     throw preset.error_at("network", "'network' must be a GraphML file name (looked up in the data folders)", where);
@@ -304,6 +337,15 @@ Expansion expand_traffic(const Reader& read) {
         const double tiles = double(tile[0]) * tile[1], cars = double(c.cars);
         const MemoryNeed need{.host_bytes = tiles * 0.2e9 + cars * 800, .device_bytes = tiles * 0.05e9 + cars * 400};
         return ProgramCase{Where::gpu, need, [c] { return make_traffic_variant(c); }};
+      },
+      .admits = [scopes](const Point& at) {
+        const auto it = scopes.find(at.text("layout"));
+        if (it == scopes.end()) return true;
+        const auto in = [](const auto& allowed, auto v) {
+          return allowed.empty() || std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+        };
+        return in(it->second.fields, traffic::parse_swept_field(at.text("field"))) &&
+               in(it->second.strategies, strategy_of(at));
       }};
 }
 
@@ -345,12 +387,13 @@ Program traffic_program() {
                            return std::string(e.what());
                          }
                        },
-                       .required = false}}),
+                       .required = false}},
+                     lb::inner::layout_names(lb::inner::TrafficInnerLayouts{})),
           {"cars", "cells", "steps", "lights", "yield_controllers", "signal_groups", "cars_s", "controllers_s",
            "footprint_inline_bytes", "footprint_arena_bytes", "footprint_wasted_bytes", "incoming_inline_bytes",
            "incoming_arena_bytes", "outgoing_inline_bytes", "outgoing_arena_bytes", "path_inline_bytes",
            "path_arena_bytes"},
-          {"network", "tile", "seed"},
+          {"network", "tile", "seed", "layout_overrides"},
           expand_traffic};
 }
 

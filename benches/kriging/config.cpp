@@ -26,6 +26,8 @@ Settings read_settings(const Reader& read) {
       c.exp7_precisions.push_back(parse_prec(preset, p, "exp7_precisions"));
   else
     c.exp7_precisions = {Prec::f32, Prec::f64};
+  if (j.contains("exp4_layouts"))
+    c.exp4_layouts = preset.parsed_list_at(j, "exp4_layouts", "kriging", kriging::parse_well_layout);
   if (j.contains("cpu_programs")) {
     if (!j["cpu_programs"].is_boolean()) throw preset.error_at("cpu_programs", "'cpu_programs' must be true or false");
     c.cpu_programs = j["cpu_programs"].get<bool>();

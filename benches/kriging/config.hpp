@@ -1,8 +1,8 @@
 #pragma once
 //! Kriging's preset object ("kriging"): its axes (scales, experiments, the well sweep's wells)
 //! are the program's (kriging_bench.cpp), read by the one planner; here its settings:
-//! exp7_precisions, cpu_programs, cpu_sample_estimates, the well sweep's scales and experiments
-//! (model is the suite's artifact step's).
+//! exp7_precisions, exp4_layouts, cpu_programs, cpu_sample_estimates, the well sweep's scales and
+//! experiments (model is the suite's artifact step's).
 
 #include <cstdint>
 #include <vector>
@@ -23,6 +23,9 @@ struct Settings {
   double cpu_sample_estimates = 0x1.0p20;  //!< a CPU run above this many estimates is sampled
   bool sweep = false;                      //!< the preset has a well sweep
   WellSweep well_sweep;
+  //! Experiment 4's well layouts: soa (the paper's), and beyond the paper aosoa32 (Kofler's
+  //! method's choice for the well record, docs/advisor.md §6).
+  std::vector<kriging::WellLayout> exp4_layouts{kriging::WellLayout::soa};
 };
 
 //! "no experiment <e> (1..8)" for an experiment out of range, else "".

@@ -136,7 +136,7 @@ class GpuExperiment final : public Variant {
   void setup(cudaStream_t stream) override {
     in_ = &input<T>(c_.scale, c_.wells);
     try {
-      experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_);
+      experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_, c_.well_layout);
     } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
       throw std::runtime_error(fmt::format("does not run: {}", e.what()));
     }
@@ -170,7 +170,7 @@ class GpuExperiment final : public Variant {
   Work work() const override {
     const double estimates = double(in_->points()) * double(in_->surfaces);
     const auto bus = kriging::bus_bytes(c_.experiment, in_->grid_x.size(), in_->grid_y.size(), in_->surfaces,
-                                        in_->wells, sizeof(T), experiment_->solve());
+                                        in_->wells, sizeof(T), experiment_->solve(), c_.well_layout);
     Work w{.unit = "estimates",
            .units = estimates,
            .bytes_written = estimates * sizeof(T),

@@ -6,6 +6,7 @@
 
 #include "lb/harness/program.hpp"
 #include "lb/kriging/cpu.hpp"
+#include "lb/kriging/device.hpp"
 
 namespace lb::harness::kriging_bench {
 
@@ -17,6 +18,7 @@ struct GpuCase {
   Prec prec;
   int scale;
   std::size_t wells;
+  kriging::WellLayout well_layout = kriging::WellLayout::soa;  //!< experiment 4 also runs aosoa32
 };
 
 struct CpuCase {

@@ -36,8 +36,10 @@ void add_traffic_command(CLI::App& app, TrafficCommand& c) {
                     "cpu (the reference, on OpenMP's threads, or with --layout the layouts' code on the host) or gpu")
       ->check(one_of({"cpu", "gpu"}))
       ->capture_default_str();
-  c.cmd->add_option("--layout", c.layout, "aos or soa for every class (default: the reference on cpu, soa on gpu)")
-      ->check(one_of({"aos", "soa"}));
+  c.cmd->add_option("--layout", c.layout,
+                    "aos, soa or aosoa32 (tiles of 32 records, beyond the paper) for every class (default: the "
+                    "reference on cpu, soa on gpu)")
+      ->check(one_of({"aos", "soa", "aosoa32"}));
   c.cmd->add_option("--field", c.field, "the array field swept: incoming, outgoing, path, or none (all full)")
       ->check(one_of({"none", "incoming", "outgoing", "path"}))
       ->capture_default_str();
@@ -82,7 +84,8 @@ int TrafficCommand::run() const {
   traffic::TrafficLayout chosen{inner::parse_inner_layout(layout.empty() ? "soa" : layout),
                                 traffic::parse_swept_field(field), inner::parse_inner_strategy(strategy), inline_count};
   if (!laid_out && (field != "none" || strategy != "full" || inline_count != 0))
-    throw std::invalid_argument("--field, --strategy and --inline choose a layout: give --layout aos|soa (or --device gpu)");
+    throw std::invalid_argument(
+        "--field, --strategy and --inline choose a layout: give --layout aos|soa|aosoa32 (or --device gpu)");
   if (laid_out) traffic::check_layout(chosen);
   // The output is checked (and its temporary file made) before any work.
   datasets::output_extension({"--out", out}, {".csv"});

@@ -1,12 +1,7 @@
 // IDW CDP versions, double layouts (relocatable device code; see lb/idw/cdp.hpp).
 #include "cdp_kernels.cuh"
 
-LB_IDW_CDP_INSTANTIATE(LayoutSoA, double)
-LB_IDW_CDP_INSTANTIATE(LayoutAoS, double)
-LB_IDW_CDP_INSTANTIATE(LayoutAoaS, double)
-LB_IDW_CDP_INSTANTIATE(LayoutBuiltin, double)
-LB_IDW_CDP_INSTANTIATE(LayoutSoAoS, double)
-LB_IDW_CDP_INSTANTIATE(LayoutHybrid, double)
+template struct lb::idw::CdpLaunchers<double, lb::idw::LayoutsFor<double>>;
 
 namespace lb::idw {
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "lb/common/cuda_check.hpp"
 #include "lb/idw/cdp.hpp"
@@ -153,9 +154,19 @@ void launch_cdp(Version version, const layout::View<MappingOf<Layout, T>>& data,
 
 }  // namespace lb::idw
 
-//! Explicit instantiation of the launcher for one layout and precision.
-#define LB_IDW_CDP_INSTANTIATE(Layout, T)                                                                   \
-  template void lb::idw::launch_cdp<lb::idw::Layout, T>(                                                    \
-      lb::idw::Version, const lb::layout::View<lb::idw::MappingOf<lb::idw::Layout, T>>&,                    \
-      const lb::layout::View<lb::idw::MappingOf<lb::idw::Layout, T>>&, double, int, const lb::idw::CdpScratch&, \
-      cudaStream_t);
+namespace lb::idw {
+
+//! The launcher of every layout of a list in precision T. Explicitly instantiating
+//! CdpLaunchers<T, LayoutsFor<T>> (cdp_<precision>.cu) emits the table of their addresses, so
+//! each launcher is instantiated there: a layout added to the matrix needs no line here.
+template <class T, class List>
+struct CdpLaunchers;
+template <class T, class... Ls>
+struct CdpLaunchers<T, layout::LayoutList<Ls...>> {
+  [[gnu::used]] static const std::tuple<decltype(&launch_cdp<Ls, T>)...> functions;
+};
+template <class T, class... Ls>
+const std::tuple<decltype(&launch_cdp<Ls, T>)...> CdpLaunchers<T, layout::LayoutList<Ls...>>::functions{
+    &launch_cdp<Ls, T>...};
+
+}  // namespace lb::idw

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -107,9 +108,12 @@ RunBytes run_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
 }
 
 BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
-                   std::size_t value_bytes, SolvePlace solve) {
+                   std::size_t value_bytes, SolvePlace solve, WellLayout well_layout) {
+  check_well_layout(experiment, well_layout);
   const double vb = double(value_bytes), n = double(wells), m = n + 1, h = double(surfaces);
-  const double axes = double(mesh_x + mesh_y) * vb, wells_xy = 2 * n * vb, values = h * n * vb;
+  // aosoa32 uploads whole tiles of kTiledWellLanes wells.
+  const double laid_out_wells = well_layout == WellLayout::soa ? n : double((wells + kTiledWellLanes - 1) / kTiledWellLanes * kTiledWellLanes);
+  const double axes = double(mesh_x + mesh_y) * vb, wells_xy = 2 * laid_out_wells * vb, values = h * n * vb;
   // U's diagonal and getrf's info, read back by the device factorisations (exps 7, 8).
   const double factor_check = m * sizeof(double) + sizeof(int);
   BusBytes b;
@@ -136,6 +140,20 @@ BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
     default: throw datasets::InputError(fmt::format("kriging: no CUDA experiment {} (1 to 8)", experiment));
   }
   return b;
+}
+
+const char* to_string(WellLayout l) { return l == WellLayout::soa ? "soa" : "aosoa32"; }
+
+WellLayout parse_well_layout(std::string_view name) {
+  for (WellLayout l : {WellLayout::soa, WellLayout::aosoa32})
+    if (name == to_string(l)) return l;
+  throw std::invalid_argument(fmt::format("unknown well layout '{}' (expected one of: soa, aosoa32)", name));
+}
+
+void check_well_layout(int experiment, WellLayout l) {
+  if (l == WellLayout::aosoa32 && experiment != 4)
+    throw datasets::InputError(fmt::format(
+        "kriging: experiment {} runs its own well layout; aosoa32 is experiment 4's (beyond the paper)", experiment));
 }
 
 const char* to_string(SolvePlace place) { return place == SolvePlace::device ? "device" : "host"; }

@@ -23,6 +23,7 @@
 #include "lb/kriging/device.hpp"
 #include "lb/kriging/dual.hpp"
 #include "lb/kriging/solver.hpp"
+#include "lb/layout/view.hpp"
 #include "device_messages.hpp"
 #include "gemm_pipeline.hpp"
 #include "overlapped_download.hpp"
@@ -137,22 +138,45 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock)
   write_estimates(status, sys, values + std::size_t(h) * n, n, 1, out + o, 0, p, failures, skip);
 }
 
-//! Exp 4: one thread per grid point; the weights are solved once and combined for all H
-//! surfaces.
-template <class T>
-__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
-    exp4_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
-                const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
-                const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
-                FailureRecord* failures, SkippedPoints skip) {
+//! Exp 4's thread (both entry points below): one grid point; the weights are solved once and
+//! combined for all H surfaces. The wells through a view (solver.hpp's get<WellX>(j)).
+template <class T, class Wells>
+__device__ LB_FORCEINLINE void exp4_point(const T* __restrict__ a, const Wells& wells, const T* __restrict__ values,
+                                          int n, int surfaces, Covariance<T> cov, const T* __restrict__ gx,
+                                          const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                                          FailureRecord* failures, SkippedPoints skip) {
   const int ix = blockIdx.x * blockDim.x + threadIdx.x;
   const int iy = blockIdx.y * blockDim.y + threadIdx.y;
   if (ix >= mx || iy >= ny) return;
   const int p = iy * mx + ix;
   const std::size_t points = std::size_t(mx) * std::size_t(ny);
   DeviceSystem<T> sys;
-  const SolveStatus status = solve_weights(a, wx, wy, n, cov, gx[ix], gy[iy], sys);
+  const SolveStatus status = solve_weights(a, wells, n, cov, gx[ix], gy[iy], sys);
   write_estimates(status, sys, values, n, surfaces, out + p, points, p, failures, skip);
+}
+
+//! Exp 4: one thread per grid point, the wells as x[] and y[] (the paper's).
+template <class T>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp4_kernel(const T* __restrict__ a, const T* __restrict__ wx, const T* __restrict__ wy,
+                const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
+                const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                FailureRecord* failures, SkippedPoints skip) {
+  exp4_point(a, WellArrays<T>{wx, wy}, values, n, surfaces, cov, gx, gy, mx, ny, out, failures, skip);
+}
+
+//! Exp 4 with the wells laid out by a one-blob layout-library mapping M (beyond the paper:
+//! aosoa32). The blob comes as a __restrict__ parameter, as x[] and y[] do above, so the view
+//! built from it reads the wells through the same read-only path (LDG.CONSTANT).
+template <class T, class M>
+__global__ void __launch_bounds__(kPointBlockX* kPointBlockY)
+    exp4_view_kernel(const T* __restrict__ a, M mapping, const std::byte* __restrict__ wells_blob,
+                     const T* __restrict__ values, int n, int surfaces, Covariance<T> cov,
+                     const T* __restrict__ gx, const T* __restrict__ gy, int mx, int ny, T* __restrict__ out,
+                     FailureRecord* failures, SkippedPoints skip) {
+  static_assert(M::blob_count == 1, "the wells' mapping has one blob");
+  const layout::View<M> wells{mapping, {const_cast<std::byte*>(wells_blob)}};
+  exp4_point(a, wells, values, n, surfaces, cov, gx, gy, mx, ny, out, failures, skip);
 }
 
 //! Covariance of exp 6: the variogram's C(h) with the fast-math intrinsics made explicit
@@ -336,12 +360,16 @@ void download(T* dst, const T* src, std::size_t count, cudaStream_t s, const cha
 template <class T>
 struct DeviceExperiment<T>::Impl {
   int experiment;
+  WellLayout well_layout = WellLayout::soa;
   KrigingInput<T> in;
   int n, surfaces, mx, ny;
   std::size_t points;
   Buffer<T> wx, wy, values, a, gx, gy, out;
   Buffer<T> raw_values;  //!< exp 8's device solve: the values it solves for (values holds alpha)
   Buffer<FailureRecord> failures;
+  //! aosoa32 (exp 4): the wells' one blob on the device and its pinned host copy, laid out once.
+  Buffer<unsigned char> tiled_wells;
+  PinnedBuffer<unsigned char> tiled_wells_host;
   std::unique_ptr<GemmPipeline<T>> gemm;  //!< experiment 7
   SkippedPoints skip;                     //!< fault injection (tests only)
   DualPath dual_path = DualPath::automatic;
@@ -357,6 +385,10 @@ struct DeviceExperiment<T>::Impl {
   PinnedBuffer<T> pinned_out;
   double host_solve_seconds = std::numeric_limits<double>::quiet_NaN();  //!< exp 8: the last run's
 
+  //! The wells' aosoa32 view of the blob at `blob` (device or pinned host memory).
+  layout::View<TiledWellsMapping<T>> tiled_view(unsigned char* blob) const {
+    return {TiledWellsMapping<T>{in.wells}, {reinterpret_cast<std::byte*>(blob)}};
+  }
   //! Returns whether it recorded the compute events.
   bool run_region(T* host_out, cudaStream_t s, const Events& ev, Poison poison);
   //! One run into host_out (poisoned first with Poison::yes), its times; throws
@@ -394,11 +426,14 @@ struct DeviceExperiment<T>::Impl {
 };
 
 template <class T>
-DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in) : impl_(std::make_unique<Impl>()) {
+DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in, WellLayout well_layout)
+    : impl_(std::make_unique<Impl>()) {
   check_device_experiment(experiment, in.wells, in.surfaces, sizeof(T));
   check_device_mesh(experiment, in.points(), in.surfaces);
+  check_well_layout(experiment, well_layout);
   Impl& d = *impl_;
   d.experiment = experiment;
+  d.well_layout = well_layout;
   d.in = in;
   d.n = static_cast<int>(in.wells);
   d.surfaces = static_cast<int>(in.surfaces);
@@ -431,9 +466,22 @@ DeviceExperiment<T>::DeviceExperiment(int experiment, const KrigingInput<T>& in)
           "kriging: cudaDeviceGetAttribute");
     d.dual_split_below = std::size_t(kDualSplitBelowWaves) * std::size_t(multiprocessors) * kDualBlock;
   }
+  if (well_layout == WellLayout::aosoa32) {
+    const std::size_t bytes = TiledWellsMapping<T>{in.wells}.blob_bytes(0);
+    d.tiled_wells = Buffer<unsigned char>(bytes);
+    d.tiled_wells_host = PinnedBuffer<unsigned char>(bytes);
+    std::memset(d.tiled_wells_host.get(), 0, bytes);  // the last tile's unused lanes
+    const auto host = d.tiled_view(d.tiled_wells_host.get());
+    for (std::size_t j = 0; j < in.wells; ++j) {
+      host.template get<WellX>(j) = in.well_x[j];
+      host.template get<WellY>(j) = in.well_y[j];
+    }
+  }
   if (experiment <= 4) {
-    d.wx = Buffer<T>(in.wells);
-    d.wy = Buffer<T>(in.wells);
+    if (well_layout == WellLayout::soa) {
+      d.wx = Buffer<T>(in.wells);
+      d.wy = Buffer<T>(in.wells);
+    }
     // Exps 1-2 hold one surface's values at a time; 3-4 all of them.
     d.values = Buffer<T>(experiment <= 2 ? in.wells : in.wells * in.surfaces);
   }
@@ -494,8 +542,12 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
     case 3:
     case 4: {
       upload(a, host_matrix(), std::size_t(n + 1) * std::size_t(n + 1), s, "kriging: upload A");
-      upload(wx, hin.well_x, d.wells, s, "kriging: upload well x");
-      upload(wy, hin.well_y, d.wells, s, "kriging: upload well y");
+      if (well_layout == WellLayout::aosoa32) {
+        upload(tiled_wells, tiled_wells_host.get(), tiled_wells_host.size(), s, "kriging: upload the tiled wells");
+      } else {
+        upload(wx, hin.well_x, d.wells, s, "kriging: upload well x");
+        upload(wy, hin.well_y, d.wells, s, "kriging: upload well y");
+      }
       upload(values, hin.values, d.values.size(), s, "kriging: upload values");
       upload(gx, hin.grid_x, d.grid_x.size(), s, "kriging: upload mesh x");
       upload(gy, hin.grid_y, d.grid_y.size(), s, "kriging: upload mesh y");
@@ -507,9 +559,16 @@ bool DeviceExperiment<T>::Impl::run_region(T* host_out, cudaStream_t s, const Ev
                                               gx.get(), gy.get(), mx, ny, out.get(), failures.get(), skip);
         check_launch("kriging exp3_kernel");
       } else {
-        exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces,
-                                                          d.covariance, gx.get(), gy.get(), mx, ny, out.get(),
-                                                          failures.get(), skip);
+        if (well_layout == WellLayout::aosoa32) {
+          const auto wells = tiled_view(tiled_wells.get());
+          exp4_view_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wells.mapping, wells.blobs[0], values.get(),
+                                                                 n, surfaces, d.covariance, gx.get(), gy.get(), mx, ny,
+                                                                 out.get(), failures.get(), skip);
+        } else {
+          exp4_kernel<T><<<point_grid, point_block, 0, s>>>(a.get(), wx.get(), wy.get(), values.get(), n, surfaces,
+                                                            d.covariance, gx.get(), gy.get(), mx, ny, out.get(),
+                                                            failures.get(), skip);
+        }
         check_launch("kriging exp4_kernel");
       }
       check(cudaEventRecord(ev.compute_stop, s), "kriging: record compute stop");

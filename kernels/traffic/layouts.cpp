@@ -51,6 +51,7 @@ std::string_view field_name(SweptField f) {
 }  // namespace
 
 void check_layout(const TrafficLayout& t) {
+  inner::check_inner_layout(t.layout, inner::TrafficInnerLayouts{});
   if (t.field == SweptField::none && t.strategy != InnerStrategy::full)
     throw std::invalid_argument(fmt::format("--strategy {}: give the array field it is for (--field incoming, outgoing "
                                             "or path); without one every array is fully inlined",
@@ -131,11 +132,19 @@ std::unique_ptr<LaidOutTraffic> make_laid_out_traffic(const Network& net, const 
                                                       Device device, TrafficFault fault, const StepSchedule& schedule) {
   check_layout(t);
   parse_step_schedule(to_string(schedule));  // refuses what no text names (lanes 3, block 100)
-  if (device == Device::gpu)
-    return t.layout == InnerLayout::aos ? make_gpu_traffic_aos(net, initial, t, fault, schedule)
-                                        : make_gpu_traffic_soa(net, initial, t, fault, schedule);
-  return t.layout == InnerLayout::aos ? make_host_traffic_aos(net, initial, t, fault, schedule)
-                                      : make_host_traffic_soa(net, initial, t, fault, schedule);
+  const bool gpu = device == Device::gpu;
+  switch (t.layout) {
+    case InnerLayout::aos:
+      return gpu ? make_gpu_traffic_aos(net, initial, t, fault, schedule)
+                 : make_host_traffic_aos(net, initial, t, fault, schedule);
+    case InnerLayout::soa:
+      return gpu ? make_gpu_traffic_soa(net, initial, t, fault, schedule)
+                 : make_host_traffic_soa(net, initial, t, fault, schedule);
+    case InnerLayout::aosoa32:
+      break;
+  }
+  return gpu ? make_gpu_traffic_aosoa32(net, initial, t, fault, schedule)
+             : make_host_traffic_aosoa32(net, initial, t, fault, schedule);
 }
 
 }  // namespace lb::traffic

@@ -261,7 +261,8 @@ TEST(Preset, BadNamesInsideTheSuite) {
   EXPECT_NE(preset_error(head + "\"versions\": [\"cdp\"], \"precisions\": [\"float\"]}}}").find("unknown IDW version 'cdp'"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"layouts\": [\"aosoa\"]}}}")
-                .find("unknown layout 'aosoa' (expected one of: soa, aos, aoas, builtin, soaos, hybrid)"),
+                .find("unknown layout 'aosoa' (expected one of: soa, aos, aoas, builtin, soaos, hybrid, aosoa32, "
+                      "xy-aosoa32)"),
             std::string::npos);
   EXPECT_NE(preset_error(head + "\"versions\": [\"naive\"], \"precisions\": [\"float\"], \"block\": 100}}}").find("multiple of 32"),
             std::string::npos);
@@ -275,10 +276,11 @@ TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
   const auto plan = find_suite("idw").plan(load_preset("quick"), {});
   // per size: float 4 layouts + double 6, x 2 powers = 20 per version: naive, tiled and
   // cdp-improved; cdp-original only at 10K; roofline on aoas only (2 precisions x 2 powers);
-  // CPU 2 x 2 x 2 = 8.
-  EXPECT_EQ(plan.size(), (3 * 20 + 20 + 4 + 8) + (3 * 20 + 4 + 8));
+  // CPU 2 x 2 x 2 = 8; the method's layouts (layout_overrides): aosoa32 naive float and
+  // xy-aosoa32 tiled in both, x 2 powers = 6.
+  EXPECT_EQ(plan.size(), (3 * 20 + 20 + 4 + 8 + 6) + (3 * 20 + 4 + 8 + 6));
   std::set<std::string> names;
-  const std::regex gpu(R"(idw/shepard/(naive|tiled|cdp-original|cdp-improved|roofline)/(soa|aos|aoas|builtin|soaos|hybrid)/(float|double)/p:[23]/size:\d+/block:256)");
+  const std::regex gpu(R"(idw/shepard/(naive|tiled|cdp-original|cdp-improved|roofline)/(soa|aos|aoas|builtin|soaos|hybrid|aosoa32|xy-aosoa32)/(float|double)/p:[23]/size:\d+/block:256)");
   const std::regex cpu(R"(idw/shepard/cpu-(serial|omp)/aos/(float|double)/p:[23]/size:\d+)");
   for (const auto& b : plan) {
     EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
@@ -289,12 +291,46 @@ TEST(Plan, QuickCoversTheWholeMatrixWithUniqueWellFormedNames) {
   EXPECT_TRUE(names.count("idw/shepard/cdp-original/aos/float/p:3/size:10240/block:256"));
   EXPECT_FALSE(names.count("idw/shepard/cdp-original/aos/float/p:3/size:51200/block:256"));
   EXPECT_FALSE(names.count("idw/shepard/roofline/soa/float/p:2/size:51200/block:256"));
+  EXPECT_TRUE(names.count("idw/shepard/naive/aosoa32/float/p:3/size:51200/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/naive/aosoa32/double/p:2/size:51200/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/tiled/aosoa32/float/p:2/size:51200/block:256"));
+  EXPECT_TRUE(names.count("idw/shepard/tiled/xy-aosoa32/double/p:2/size:10240/block:256"));
+  EXPECT_FALSE(names.count("idw/shepard/cdp-improved/xy-aosoa32/double/p:2/size:10240/block:256"));
+}
+
+TEST(Preset, LayoutOverridesNarrowALayoutToItsVersionsAndPrecisions) {
+  const std::string head =
+      "{\"suites\": {\"idw\": {\"sizes\": [1024], \"versions\": [\"naive\", \"tiled\"], \"powers\": [2],\n"
+      "\"precisions\": [\"float\", \"double\"], \"cpu_baselines\": false,\n\"layout_overrides\": ";
+  std::set<std::string> names;
+  for (const auto& b : find_suite("idw").plan(
+           load_preset(write_temp("lb_preset_test.json",
+                                  head + "{\"aosoa32\": {\"versions\": [\"naive\"], \"precisions\": [\"float\"]}}}}}")),
+           {}))
+    if (b.name.find("aosoa32") != std::string::npos) names.insert(b.name);
+  // aosoa32 where its scope says; xy-aosoa32 (no scope) in both versions and precisions
+  EXPECT_EQ(names, (std::set<std::string>{"idw/shepard/naive/aosoa32/float/p:2/size:1024/block:256",
+                                          "idw/shepard/naive/xy-aosoa32/float/p:2/size:1024/block:256",
+                                          "idw/shepard/naive/xy-aosoa32/double/p:2/size:1024/block:256",
+                                          "idw/shepard/tiled/xy-aosoa32/float/p:2/size:1024/block:256",
+                                          "idw/shepard/tiled/xy-aosoa32/double/p:2/size:1024/block:256"}));
+  auto msg = preset_error(head + "{\n\"aosoa\": {\"versions\": [\"naive\"]}}}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:4: unknown layout 'aosoa'"), std::string::npos) << msg;
+  msg = preset_error(head + "{\"aosoa32\": {\n\"versions\": [\"cpu-serial\"]}}}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:4: unknown IDW version 'cpu-serial'"), std::string::npos) << msg;
+  msg = preset_error(head + "{\"aosoa32\": {\n\"precisions\": [\"half\"]}}}}}");
+  EXPECT_NE(msg.find("lb_preset_test.json:4: unknown precision 'half'"), std::string::npos) << msg;
+  msg = preset_error(head + "{\"aosoa32\": {\n\"sizes\": [1024]}}}}}");
+  EXPECT_NE(msg.find("unknown key 'sizes' in aosoa32 (expected: versions, precisions)"), std::string::npos) << msg;
+  msg = preset_error(head + "[\"aosoa32\"]}}}");
+  EXPECT_NE(msg.find("'layout_overrides' maps a layout to its scope"), std::string::npos) << msg;
 }
 
 TEST(Plan, OverridesReplaceSizesAndPrecisions) {
   const auto plan = find_suite("idw").plan(load_preset("quick"), Overrides{{1000}, {"double"}});
-  // naive, tiled, cdp-improved: 6 layouts x 2 powers each; roofline: aoas x 2; CPU: 4.
-  EXPECT_EQ(plan.size(), 3 * 12u + 2u + 4u);
+  // naive, cdp-improved: 6 layouts x 2 powers each; tiled: those and xy-aosoa32 (the
+  // method's, layout_overrides); roofline: aoas x 2; CPU: 4.
+  EXPECT_EQ(plan.size(), 3 * 12u + 2u + 2u + 4u);
   for (const auto& b : plan) {
     EXPECT_NE(b.name.find("/double/"), std::string::npos) << b.name;
     EXPECT_NE(b.name.find("size:1000"), std::string::npos) << b.name;
@@ -307,10 +343,10 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   const auto plan = find_suite("kriging").plan(load_preset("quick"), {});
   // per scale (1, 2): 4 CPU programs + cpu-exp8 x 2 + exps 1-6 + exps 7 and 8 in two
   // precisions = 16; the sweep at scale 1 adds 100 and 1000 wells for exp 6, exp 7 x 2 and
-  // exp 8 x 2 (10 wells are already planned).
-  EXPECT_EQ(plan.size(), 2 * 16u + 2 * 5u);
+  // exp 8 x 2 (10 wells are already planned); exp4_layouts adds exp 4 as aosoa32 per scale.
+  EXPECT_EQ(plan.size(), 2 * 17u + 2 * 5u);
   std::set<std::string> names;
-  const std::regex gpu(R"(kriging/ok/gpu-exp[1-8]/(soa|aos-const|dense)/(float|double)/scale:\d+/wells:\d+)");
+  const std::regex gpu(R"(kriging/ok/gpu-exp[1-8]/(soa|aos-const|dense|aosoa32)/(float|double)/scale:\d+/wells:\d+)");
   const std::regex cpu(R"(kriging/ok/cpu-exp([124]/soa|8/dense)/(float|double)/scale:\d+/wells:10)");
   for (const auto& b : plan) {
     EXPECT_TRUE(std::regex_match(b.name, gpu) || std::regex_match(b.name, cpu)) << b.name;
@@ -321,6 +357,7 @@ TEST(Plan, KrigingQuickHasEveryExperimentAndTheWellSweep) {
   EXPECT_TRUE(names.count("kriging/ok/gpu-exp8/dense/float/scale:1/wells:1000"));
   EXPECT_TRUE(names.count("kriging/ok/cpu-exp8/dense/double/scale:2/wells:10"));
   EXPECT_FALSE(names.count("kriging/ok/gpu-exp6/aos-const/double/scale:1/wells:10"));  // exp 6 is float
+  EXPECT_TRUE(names.count("kriging/ok/gpu-exp4/aosoa32/double/scale:2/wells:10"));
   // --sizes overrides the scales, --precision filters.
   const auto narrow = find_suite("kriging").plan(load_preset("quick"), Overrides{{4}, {"float"}});
   for (const auto& b : narrow) EXPECT_NE(b.name.find("/float/"), std::string::npos) << b.name;
@@ -370,6 +407,9 @@ TEST(Preset, KrigingSuiteErrorsNameTheKeyAndLine) {
                 .find("unknown key 'wells'"),
             std::string::npos);
   EXPECT_NE(error("{\"suites\": {\"kriging\": {\"experiments\": [1]}}}").find("'kriging' needs 'scales'"),
+            std::string::npos);
+  EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1], \"experiments\": [4],\n\"exp4_layouts\": [\"aos\"]}}}")
+                .find(":2: unknown well layout 'aos' (expected one of: soa, aosoa32)"),
             std::string::npos);
   EXPECT_NE(error("{\"suites\": {\"kriging\": {\"scales\": [1], \"experiments\": [7], "
                   "\"exp7_precisions\": [\"half\"]}}}")

@@ -39,12 +39,12 @@ TEST(InnerSynthetic, InputsHaveThePapersSizesFromAFixedSeed) {
 //! inlining at N = 0, 8, 64 (n: the inlined N; 0 for the other strategies), each traced.
 template <class F>
 void for_each_synthetic_mapping(F&& f) {
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32})
     for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
       for (std::size_t n : {0, 8, 64}) {
         if (s != InnerStrategy::partial && n != 0) continue;
         SCOPED_TRACE(std::string(to_string(l)) + " " + std::string(to_string(s)) + " " + std::to_string(n));
-        dispatch_inner(l, s, [&]<InnerLayout L, InnerStrategy S>() {
+        dispatch_inner<SyntheticInnerLayouts>(l, s, [&]<InnerLayout L, InnerStrategy S>() {
           f.template operator()<InnerArrayMapping<SyntheticObject, L, S>>(n);
         });
       }
@@ -194,7 +194,7 @@ TEST(InnerSynthetic, TheFirstDifferenceIsFoundAcrossChunks) {
 TEST(InnerStrategies, NamesRoundTripAndUnknownNamesListTheKnown) {
   for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
     EXPECT_EQ(parse_inner_strategy(to_string(s)), s);
-  EXPECT_EQ(parse_inner_layout("soa"), InnerLayout::soa);
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32}) EXPECT_EQ(parse_inner_layout(to_string(l)), l);
   try {
     parse_inner_strategy("inline");
     FAIL();
@@ -202,6 +202,16 @@ TEST(InnerStrategies, NamesRoundTripAndUnknownNamesListTheKnown) {
     EXPECT_STREQ(e.what(), "unknown inner-array strategy 'inline' (expected one of: none, partial, full, object)");
   }
   EXPECT_THROW(parse_inner_layout("aosoa"), std::invalid_argument);
+  // The paper's programs run AoS and SoA only; the synthetic program also aosoa32.
+  const auto layout_name = []<InnerLayout L, InnerStrategy>() { return std::string(to_string(L)); };
+  EXPECT_EQ((dispatch_inner<SyntheticInnerLayouts>(InnerLayout::aosoa32, InnerStrategy::none, layout_name)), "aosoa32");
+  EXPECT_EQ(dispatch_inner(InnerLayout::soa, InnerStrategy::none, layout_name), "soa");
+  try {
+    dispatch_inner(InnerLayout::aosoa32, InnerStrategy::full, layout_name);
+    FAIL() << "a paper program took aosoa32";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "inner-array layout 'aosoa32' is not one this program runs (expected one of: aos, soa)");
+  }
 }
 
 }  // namespace
@@ -220,13 +230,15 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
   std::erase_if(names, [](const std::string& n) { return !n.starts_with("inner/synthetic/"); });
   const std::set<std::string> unique(names.begin(), names.end());
   EXPECT_EQ(unique.size(), names.size());
-  // 262,144 objects: per layout none, partial 0/32/64, full, object; 16K and 1M: partial 32 only.
-  EXPECT_EQ(names.size(), 2u * 6 + 2u * 2 * 4);
+  // 262,144 objects: per layout (aos, soa and the method's aosoa32) none, partial 0/32/64,
+  // full, object; 16K and 1M: partial 32 only.
+  EXPECT_EQ(names.size(), 3u * 6 + 2u * 3 * 4);
   for (const char* want : {"inner/synthetic/none/aos/int/inline:0/objects:262144",
                            "inner/synthetic/partial/soa/int/inline:32/objects:262144",
                            "inner/synthetic/full/soa/int/inline:64/objects:262144",
                            "inner/synthetic/object/aos/int/inline:64/objects:1048576",
-                           "inner/synthetic/partial/aos/int/inline:32/objects:16384"})
+                           "inner/synthetic/partial/aos/int/inline:32/objects:16384",
+                           "inner/synthetic/object/aosoa32/int/inline:64/objects:262144"})
     EXPECT_TRUE(unique.count(want)) << want;
   EXPECT_FALSE(unique.count("inner/synthetic/partial/aos/int/inline:64/objects:16384"));
   // --sizes sets the objects: the inlining sweep at 1000, the object counts' sweep left out.
@@ -234,7 +246,7 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
   const auto overridden =
       names_of(plan_program("inner", inner::synthetic_program(), quick, quick.suites["inner"]["synthetic"], "synthetic",
                             Overrides{{1000}, {}}));
-  EXPECT_EQ(overridden.size(), 2u * 6);
+  EXPECT_EQ(overridden.size(), 3u * 6);
   EXPECT_TRUE(std::all_of(overridden.begin(), overridden.end(),
                           [](const std::string& n) { return n.ends_with("/objects:1000"); }));
   // The suite's other programs have no axis --sizes sets: one error naming bfs's axes (they

@@ -29,7 +29,7 @@ std::unique_ptr<SyntheticVariant> validated_run(const SyntheticCase& c, Check& c
 
 TEST(InnerSyntheticGpu, EveryLayoutAndStrategyValidates) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa})
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32})
     for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object})
       for (std::size_t n : {0, 8, 64}) {
         if (s != InnerStrategy::partial && n != 0) continue;
@@ -47,7 +47,7 @@ TEST(InnerSyntheticGpu, EveryLayoutAndStrategyValidates) {
 
 TEST(InnerSyntheticGpu, AWrongElementOrAStrayWriteFailsValidation) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32}) {
     SCOPED_TRACE(std::string(lb::inner::to_string(l)));
     Check check;
     auto v = validated_run({l, InnerStrategy::partial, 8, kObjects, 128}, check);

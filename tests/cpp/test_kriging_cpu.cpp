@@ -24,6 +24,7 @@
 #include "lb/kriging/dense_lu.hpp"
 #include "lb/kriging/dual.hpp"
 #include "lb/kriging/reference.hpp"
+#include "lb/layout/host_storage.hpp"
 #include "compare_testing.hpp"
 #include "temp_files.hpp"
 
@@ -88,6 +89,32 @@ TEST(KrigingSolver, SingularMatrixIsReportedNotSolved) {
   double nan_matrix[4] = {std::nan(""), 1, 1, 0};
   double rhs[2] = {1, 1};
   EXPECT_FALSE(kriging::solve_in_place(nan_matrix, rhs, 2).ok());
+}
+
+//! Experiment 4's aosoa32 wells (beyond the paper): well j at tile j / 32, lane j % 32, x and y
+//! each a run of 32 values; the solver reads them through the layout library's view and gets
+//! the weights of x[] and y[] bit for bit (the same arithmetic in the same order).
+TEST(KrigingSolver, TiledWellsLayOutThirtyTwoWellsATileAndSolveAsTheArrays) {
+  using M = kriging::TiledWellsMapping<double>;
+  EXPECT_EQ(M::tile_bytes, 32 * 16u);
+  EXPECT_EQ((M{40}.locate<kriging::WellX>(33).offset), 512 + 1 * 8u);
+  EXPECT_EQ((M{40}.locate<kriging::WellY>(33).offset), 512 + 256 + 1 * 8u);
+  EXPECT_EQ(M{40}.blob_bytes(0), 2 * 512u);
+  const auto in = base_input<double>(1);
+  layout::HostStorage<M> wells(M{in.wells});
+  for (std::size_t j = 0; j < in.wells; ++j) {
+    wells.view().get<kriging::WellX>(j) = in.well_x[j];
+    wells.view().get<kriging::WellY>(j) = in.well_y[j];
+  }
+  const std::vector<double> a = kriging::kriging_matrix(in, 1);
+  const int n = static_cast<int>(in.wells);
+  for (std::size_t p : {std::size_t{0}, in.grid_x.size() / 2, in.grid_x.size() - 1}) {
+    kriging::PointSystem<double> tiled, arrays;
+    const double px = in.grid_x[p], py = in.grid_y[p % in.grid_y.size()];
+    ASSERT_TRUE(kriging::solve_weights(a.data(), wells.view(), n, in.covariance, px, py, tiled).ok());
+    ASSERT_TRUE(kriging::solve_weights(a.data(), in.well_x.data(), in.well_y.data(), n, in.covariance, px, py, arrays).ok());
+    for (int j = 0; j <= n; ++j) EXPECT_EQ(tiled.b[j], arrays.b[j]) << "point " << p << ", weight " << j;
+  }
 }
 
 TEST(KrigingVariogram, ExponentialModelAndDomainChoice) {

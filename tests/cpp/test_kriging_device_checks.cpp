@@ -157,6 +157,22 @@ TEST(KrigingDeviceChecks, BusBytesAreWhatEachProgramMoves) {
   EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::device).h2d, (wells + axes + values) * 4);
   EXPECT_DOUBLE_EQ(bytes(8, 4, kriging::SolvePlace::device).d2h, estimates * 4 + 11 * 8 + 4);
   EXPECT_THROW(kriging::bus_bytes(9, mx, my, h, n, 8), datasets::InputError);
+  // exp 4 with the wells as AoSoA of 32 (beyond the paper) uploads a whole tile of 32 wells
+  const auto tiled = kriging::bus_bytes(4, mx, my, h, n, 8, kriging::SolvePlace::device, kriging::WellLayout::aosoa32);
+  EXPECT_DOUBLE_EQ(tiled.h2d, (a + 2.0 * 32 + axes + values) * 8);
+  EXPECT_DOUBLE_EQ(tiled.d2h, bytes(4, 8).d2h);
+}
+
+TEST(KrigingDeviceChecks, OnlyExperiment4TakesTheTiledWells) {
+  EXPECT_EQ(kriging::parse_well_layout("aosoa32"), kriging::WellLayout::aosoa32);
+  EXPECT_EQ(kriging::to_string(kriging::parse_well_layout("soa")), std::string("soa"));
+  EXPECT_THROW(kriging::parse_well_layout("aos"), std::invalid_argument);
+  EXPECT_NO_THROW(kriging::check_well_layout(4, kriging::WellLayout::aosoa32));
+  for (int e : {1, 2, 3, 5, 6, 7, 8}) {
+    EXPECT_NO_THROW(kriging::check_well_layout(e, kriging::WellLayout::soa));
+    EXPECT_NE(error_of([e] { kriging::check_well_layout(e, kriging::WellLayout::aosoa32); }).find("experiment 4's"),
+              std::string::npos) << e;
+  }
 }
 
 TEST(KrigingDeviceChecks, Exp8SolvesOnTheDeviceOnlyWhenItsMedianIsLower) {

@@ -106,6 +106,37 @@ void round_trip(std::size_t n) {
   EXPECT_EQ(v.load(n / 2).template get<X>(), static_cast<T>(n / 2) + T(0.25));
 }
 
+//! Beyond the paper (Kofler's method's choices): x+y+z in tiles of 32 points (each field a run
+//! of 32 values), and x+y so tiled beside a plain z[]. Record i at tile i / 32, lane i % 32.
+TEST(LayoutGolden, AoSoA32TilesThirtyTwoPoints) {
+  using Mf = MappingOf<lb::idw::LayoutAoSoA32, float>;
+  using Md = MappingOf<lb::idw::LayoutAoSoA32, double>;
+  EXPECT_EQ(Mf::blob_count, 1u);
+  EXPECT_EQ(Mf::tile_bytes, 32 * 12u);
+  EXPECT_EQ(Md::tile_bytes, 32 * 24u);
+  EXPECT_EQ((loc<Mf, X>(100, 5).offset), 5 * 4u);
+  EXPECT_EQ((loc<Mf, Y>(100, 37).offset), 384 + 32 * 4 + 5 * 4u);
+  EXPECT_EQ((loc<Mf, Z>(100, 70).offset), 2 * 384 + 64 * 4 + 6 * 4u);
+  EXPECT_EQ((loc<Md, Z>(100, 33).offset), 768 + 64 * 8 + 1 * 8u);
+  EXPECT_EQ(footprint_bytes(Mf{100}), 4 * 384u);  // a whole last tile
+  EXPECT_EQ(footprint_bytes(Mf{64}), 2 * 384u);
+}
+
+TEST(LayoutGolden, XYAoSoA32BesideAPlainZ) {
+  using Mf = MappingOf<lb::idw::LayoutXYAoSoA32, float>;
+  using Md = MappingOf<lb::idw::LayoutXYAoSoA32, double>;
+  EXPECT_EQ(Mf::blob_count, 2u);
+  EXPECT_EQ((loc<Mf, X>(100, 40).blob), 0u);
+  EXPECT_EQ((loc<Mf, X>(100, 40).offset), 256 + 8 * 4u);
+  EXPECT_EQ((loc<Mf, Y>(100, 40).offset), 256 + 128 + 8 * 4u);
+  EXPECT_EQ((loc<Md, Y>(100, 40).offset), 512 + 256 + 8 * 8u);
+  EXPECT_EQ((loc<Mf, Z>(100, 40).blob), 1u);
+  EXPECT_EQ((loc<Mf, Z>(100, 40).offset), 40 * 4u);
+  EXPECT_EQ((loc<Md, Z>(100, 40).offset), 40 * 8u);
+  EXPECT_EQ(footprint_bytes(Mf{100}), 4 * 256 + 400u);
+  EXPECT_EQ(footprint_bytes(Md{32}), 512 + 256u);
+}
+
 template <class Layout, class T>
 void round_trip_if_supported() {
   if constexpr (Layout::template supports<T>) round_trip<MappingOf<Layout, T>>(37);
@@ -120,14 +151,14 @@ TEST(LayoutRoundTrip, EveryIdwLayoutAndPrecision) {
 
 TEST(LayoutNames, MatrixPerPrecision) {
   EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f32),
-            (std::vector<std::string>{"soa", "aos", "aoas", "builtin"}));
+            (std::vector<std::string>{"soa", "aos", "aoas", "builtin", "aosoa32", "xy-aosoa32"}));
   EXPECT_EQ(lb::idw::layout_names(lb::idw::Precision::f64),
-            (std::vector<std::string>{"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}));
+            (std::vector<std::string>{"soa", "aos", "aoas", "builtin", "soaos", "hybrid", "aosoa32", "xy-aosoa32"}));
   try {
     lb::idw::check_layout("soaos", lb::idw::Precision::f32);
     FAIL() << "soaos accepted in float";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown layout 'soaos' for float (expected one of: soa, aos, aoas, builtin)");
+    EXPECT_STREQ(e.what(), "unknown layout 'soaos' for float (expected one of: soa, aos, aoas, builtin, aosoa32, xy-aosoa32)");
   }
   EXPECT_THROW(lb::idw::check_layout("aosoa", lb::idw::Precision::f64), std::invalid_argument);
   EXPECT_THROW(lb::idw::parse_precision("half"), std::invalid_argument);

@@ -1,4 +1,5 @@
-// Inner arrays (lb/layout/inner_array.hpp): golden offsets of every strategy in AoS and SoA,
+// Inner arrays (lb/layout/inner_array.hpp): golden offsets of every strategy in AoS and SoA
+// (and AoSoA of 32, beyond the paper),
 // then properties over every (layout, strategy, inline count incl. 0 and Max) for records
 // with one and with two arrays of mixed alignment, at lengths up to and past Max: every byte
 // a record owns (scalars, length and arena offset headers, elements k < length) lies inside
@@ -32,7 +33,8 @@ using IM = InnerArrayMapping<Rec, Layout, Strategy>;
 
 static_assert(StorageMapping<IM<Obj, L::aos, S::partial>> && StorageMapping<IM<TwoArrays, L::soa, S::object>>);
 static_assert(!Mapping<IM<Obj, L::aos, S::full>>);  // no whole-record value
-static_assert(IM<TwoArrays, L::soa, S::none>::blob_count == 2 + 4 * 2 && IM<TwoArrays, L::aos, S::none>::blob_count == 3);
+static_assert(IM<TwoArrays, L::soa, S::none>::blob_count == 2 + 4 * 2 && IM<TwoArrays, L::aos, S::none>::blob_count == 3 &&
+              IM<TwoArrays, L::aosoa32, S::none>::blob_count == 1 + 2 * 2);
 
 bool same(const Location& a, const Location& b) { return a.blob == b.blob && a.offset == b.offset; }
 #define EXPECT_AT(loc, b, off) EXPECT_TRUE(same(loc, Location{b, off})) << "got blob " << (loc).blob << " offset " << (loc).offset
@@ -107,6 +109,43 @@ TEST(InnerArrayGolden, SoAPartialAndFullAreSlotColumnsObjectIsOneColumnOfArrays)
   EXPECT_EQ(full.footprint().inline_bytes, 96u);
   EXPECT_EQ(full.footprint().wasted_bytes, 20u);
   EXPECT_EQ(object.footprint().total(), full.footprint().total());
+}
+
+//! Beyond the paper, AoSoA of 32 records (Kofler's method's choice for the synthetic object):
+//! the scalars and headers in tiles, each a run of 32 entries; the slots and arenas as SoA's.
+TEST(InnerArrayGolden, AoSoA32TilesScalarsAndHeadersAndKeepsSoAsSlotsAndArenas) {
+  // Tile: value 0..128, length 128..256, arena offset 256..384. Blobs: tiles 0, slots 1, arena 2.
+  const auto p = inner_host_storage<IM<Obj, L::aosoa32, S::partial>>(ragged, 2);
+  const auto& m = p.mapping();
+  const auto view = p.view();
+  EXPECT_EQ(m.tile_bytes(), 384u);
+  EXPECT_EQ(m.record_stride(), 0u);
+  EXPECT_EQ(m.blob_bytes(0), 384u);  // one tile for 4 records
+  EXPECT_AT(m.locate<A>(2), 0u, 8u);
+  EXPECT_AT(m.locate_length<B>(2), 0u, 128u + 8);
+  EXPECT_AT(m.locate_arena_offset<B>(2), 0u, 256u + 8);
+  EXPECT_AT(m.locate_element<B>(view.blobs, 2, 1), 1u, 1 * 4 * 4 + 2 * 4u);  // column 1, row 2
+  EXPECT_AT(m.locate_element<B>(view.blobs, 2, 4), 2u, (1 + 4 - 2) * 4u);    // overflow runs 1, 0, 4, 2
+  EXPECT_EQ(view.length<B>(2), 6u);
+  EXPECT_EQ(view.capacity<B>(2), 6u);
+  // object: one column of whole arrays; the tile holds value and length only (256 bytes).
+  const IM<Obj, L::aosoa32, S::object> object(bounded);
+  EXPECT_EQ(object.tile_bytes(), 256u);
+  EXPECT_AT(object.locate_element<B>(nullptr, 2, 3), 1u, 2 * 16 + 12u);
+  EXPECT_EQ(object.blob_bytes(2), 0u);
+  // a tile of 256 + slots 64; owned: values 16, lengths 16, 11 elements 44.
+  EXPECT_EQ(object.footprint().inline_bytes, 320u);
+  EXPECT_EQ(object.footprint().wasted_bytes, 320u - 76);
+  // Mixed alignment over two tiles: {char, length, short, length} runs at 0, 32, 160, 224 of 352.
+  const ArrayLengths two = {std::vector<std::uint32_t>(40, 3), std::vector<std::uint32_t>(40, 5)};
+  const IM<TwoArrays, L::aosoa32, S::full> full(two);
+  EXPECT_EQ(full.tile_bytes(), 352u);
+  EXPECT_EQ(full.blob_bytes(0), 2 * 352u);
+  EXPECT_AT(full.locate<A>(33), 0u, 352u + 1);
+  EXPECT_AT(full.locate<C>(33), 0u, 352u + 160 + 2);
+  EXPECT_AT(full.locate_length<D>(40 - 1), 0u, 352u + 224 + 7 * 4);
+  EXPECT_AT(full.locate_element<B>(nullptr, 33, 2), 1u, 33 * 8 + 2 * 40 * 8u);  // slot columns
+  EXPECT_AT(full.locate_element<D>(nullptr, 1, 4), 3u, 1 + 4 * 40u);
 }
 
 // --- properties ------------------------------------------------------------------------
@@ -299,6 +338,10 @@ void for_every_inner_mapping(std::size_t n, Check&& check) {
   run.template operator()<L::soa, S::partial>("soa partial");
   run.template operator()<L::soa, S::full>("soa full");
   run.template operator()<L::soa, S::object>("soa object");
+  run.template operator()<L::aosoa32, S::none>("aosoa32 none");
+  run.template operator()<L::aosoa32, S::partial>("aosoa32 partial");
+  run.template operator()<L::aosoa32, S::full>("aosoa32 full");
+  run.template operator()<L::aosoa32, S::object>("aosoa32 object");
 }
 
 template <class Rec>
@@ -307,7 +350,7 @@ using InnerRecords = testing::Types<Obj, TwoArrays>;
 TYPED_TEST_SUITE(InnerArrayProperties, InnerRecords);
 
 TYPED_TEST(InnerArrayProperties, EveryOwnedByteIsInsideAnAlignedBlobOnceAndTheRestIsWaste) {
-  for (std::size_t n : {1, 5, 17, 64})
+  for (std::size_t n : {1, 5, 17, 64, 77})  // 77: AoSoA's third tile partly filled
     for_every_inner_mapping<TypeParam>(n, [&](const auto& s, const ArrayLengths&) {
       SCOPED_TRACE("n = " + std::to_string(n));
       expect_owned_once_inside_aligned_blobs(s);
@@ -315,7 +358,7 @@ TYPED_TEST(InnerArrayProperties, EveryOwnedByteIsInsideAnAlignedBlobOnceAndTheRe
 }
 
 TYPED_TEST(InnerArrayProperties, ValuesWrittenThroughReferencesComeBack) {
-  for (std::size_t n : {1, 17, 64})
+  for (std::size_t n : {1, 17, 64, 77})
     for_every_inner_mapping<TypeParam>(n, [&](const auto& s, const ArrayLengths& lengths) {
       SCOPED_TRACE("n = " + std::to_string(n));
       expect_round_trip(s, lengths);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "lb/datasets/text.hpp"
@@ -154,6 +155,25 @@ TEST(TrafficPreset, SeedZeroIsAcceptedAsTheCommandLineTakesIt) {
       "inner", "{\"inner\": {\"traffic\": {\"network\": \"no-such-network.graphml\", \"cars\": 1, \"steps\": 1,\n"
                " \"seed\": 0, \"layouts\": [\"aos\"], \"fields\": [\"none\"], \"strategies\": [\"full\"]}}}");
   EXPECT_EQ(message.find("seed"), std::string::npos) << message;
+}
+
+TEST(TrafficPreset, LayoutOverridesNarrowTheMethodsLayoutToItsFieldsAndStrategies) {
+  const std::string head =
+      "{\"inner\": {\"traffic\": {\"network\": \"no-such-network.graphml\", \"cars\": 1, \"steps\": 1,\n"
+      " \"layouts\": [\"soa\", \"aosoa32\"], \"fields\": [\"none\", \"path\"], \"strategies\": [\"none\", \"object\"],\n"
+      " \"layout_overrides\": ";
+  std::set<std::string> tiled;
+  for (const auto& b : find_suite("inner").plan(
+           lb::testing::preset_from(head + "{\"aosoa32\": {\"fields\": [\"path\"], \"strategies\": [\"object\"]}}}}}"), {}))
+    if (b.name.find("/aosoa32/") != std::string::npos) tiled.insert(b.name.substr(0, b.name.find("/network:")));
+  EXPECT_EQ(tiled, (std::set<std::string>{"inner/traffic/object/aosoa32/int/inline:30/field:path"}));
+  EXPECT_NE(plan_error("inner", head + "{\n\"aosoa\": {}}}}}").find(":4: unknown inner-array layout 'aosoa'"),
+            std::string::npos);
+  EXPECT_NE(plan_error("inner", head + "{\"aosoa32\": {\n\"fields\": [\"cells\"]}}}}}")
+                .find(":4: unknown traffic array field 'cells'"),
+            std::string::npos);
+  EXPECT_NE(plan_error("inner", head + "{\"aosoa32\": {\"steps\": [1]}}}}}").find("unknown key 'steps' in aosoa32"),
+            std::string::npos);
 }
 
 TEST(DecisionTreeFile, AKeyGivenTwiceIsRefusedAsInAPreset) {

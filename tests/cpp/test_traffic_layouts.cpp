@@ -157,6 +157,8 @@ TEST(TrafficLayouts, NamesAndErrors) {
   EXPECT_EQ(describe({InnerLayout::soa, SweptField::path, InnerStrategy::partial, 6}),
             "soa, Car::path partial N = 6, the other arrays full");
   EXPECT_EQ(describe({InnerLayout::aos, SweptField::none, InnerStrategy::full, 0}), "aos, every array full");
+  EXPECT_EQ(describe({InnerLayout::aosoa32, SweptField::path, InnerStrategy::object, 0}),
+            "aosoa32, Car::path object, the other arrays full");
   EXPECT_EQ(parse_swept_field("outgoing"), SweptField::outgoing);
   auto error = [](auto&& f) {
     try {

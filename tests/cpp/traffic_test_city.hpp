@@ -87,12 +87,12 @@ inline Network grid_city(std::uint32_t k = 4, std::uint32_t length = 4) {
   return net;
 }
 
-//! Every layout of the sweep: per (layout, field) none, partial (N = 2 for the cell arrays,
-//! which then hold some elements in the arena, N = 6 for paths; N = 0 once), full, object;
-//! and every array full.
+//! Every layout of the sweep: per (layout: aos, soa and the method's aosoa32; field) none,
+//! partial (N = 2 for the cell arrays, which then hold some elements in the arena, N = 6 for
+//! paths; N = 0 once), full, object; and every array full.
 inline std::vector<TrafficLayout> every_layout() {
   std::vector<TrafficLayout> out;
-  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa}) {
+  for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32}) {
     out.push_back({l, SweptField::none, InnerStrategy::full, 0});
     for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path}) {
       out.push_back({l, f, InnerStrategy::none, 0});

@@ -111,7 +111,8 @@ def test_help_lists_every_version_and_the_layouts_of_each_precision():
     r = run("idw-interpolate", "--help")
     assert r.returncode == 0
     assert "naive, tiled, cdp-original, cdp-improved, roofline" in r.stdout
-    assert "float: soa, aos, aoas, builtin;" in r.stdout and "double: soa, aos, aoas, builtin, soaos, hybrid" in r.stdout
+    assert "float: soa, aos, aoas, builtin, aosoa32, xy-aosoa32;" in r.stdout
+    assert "double: soa, aos, aoas, builtin, soaos, hybrid, aosoa32, xy-aosoa32" in r.stdout
 
 
 def test_gpu_device_without_a_gpu_says_so(tmp_path):

@@ -75,7 +75,7 @@ def test_lower_manhattan(tmp_path):
     (["--cars", "5", "--steps", "4294967296"], "--steps 4294967296: at most 4294967295"),
     (["--cars", "5", "--steps", "1", "--seed", "x"], "--seed: 'x' is not a non-negative integer"),
     (["--cars", "5", "--steps", "1", "--field", "path"],
-     "--field, --strategy and --inline choose a layout: give --layout aos|soa (or --device gpu)"),
+     "--field, --strategy and --inline choose a layout: give --layout aos|soa|aosoa32 (or --device gpu)"),
     (["--cars", "5", "--steps", "1", "--layout", "soa", "--strategy", "none"],
      "--strategy none: give the array field it is for (--field incoming, outgoing or path)"),
     (["--cars", "5", "--steps", "1", "--layout", "aos", "--field", "incoming", "--strategy", "partial", "--inline", "9"],

@@ -49,12 +49,20 @@ def device(benchmarks):
     ([("xyz", "aos")], "float", "aos"),
     ([("xy", "aos"), ("z", "tiled:32")], "double", "hybrid"),
     ([("xy", "aos"), ("z", "aos")], "float", None),  # hybrid exists in double only
-    ([("xyz", "tiled:32")], "float", None),  # AoSoA: no IDW layout
+    ([("xyz", "tiled:32")], "float", "aosoa32"),  # an AoSoA group of 32 points
+    ([("xy", "tiled:32"), ("z", "aos")], "float", "xy-aosoa32"),  # z alone either way
+    ([("xy", "tiled:32"), ("z", "tiled:32")], "double", "xy-aosoa32"),
+    ([("xyz", "tiled:64")], "float", None),  # a tile the program does not run
     ([("xz", "aos"), ("y", "aos")], "double", None),
 ])
 def test_idw_choices_map_to_the_layout_of_their_description(clusters, precision, layout):
-    measured = {"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}
+    measured = {"soa", "aos", "aoas", "builtin", "soaos", "hybrid", "aosoa32", "xy-aosoa32"}
     assert ab.mapped_layout(program("idw-naive"), clusters, precision, measured) == layout
+
+
+def test_a_choice_whose_layout_was_not_measured_maps_to_none():
+    paper = {"soa", "aos", "aoas", "builtin", "soaos", "hybrid"}
+    assert ab.mapped_layout(program("idw-naive"), [("xyz", "tiled:32")], "float", paper) is None
 
 
 SYNTHETIC = {("full", "aos", None), ("object", "aos", None), ("none", "aos", None),
@@ -72,6 +80,16 @@ SYNTHETIC = {("full", "aos", None), ("object", "aos", None), ("none", "aos", Non
 ])
 def test_inner_choices_map_by_where_the_array_lives(clusters, layout):
     assert ab.mapped_layout(program("synthetic"), clusters, "int", SYNTHETIC) == layout
+
+
+def test_the_synthetic_objects_tiled_choice_maps_to_aosoa32_with_the_array_alone():
+    tiled = [(("value", "size"), "tiled:32"), (("elements",), "soa")]
+    measured = SYNTHETIC | {(s, "aosoa32", None) for s in ("none", "partial", "full", "object")}
+    assert ab.mapped_layout(program("synthetic"), tiled, "int", measured) == ("object", "aosoa32", None)
+    assert ab.mapped_layout(program("synthetic"), tiled, "int",
+                            measured - {("object", "aosoa32", None)}) == ("none", "aosoa32", None)
+    # aosoa32 full keeps a column per slot: never chosen, as SoA full
+    assert ab.mapped_layout(program("synthetic"), tiled, "int", SYNTHETIC | {("full", "aosoa32", None)}) is None
 
 
 def test_without_the_preferred_layout_the_other_of_one_description_is_taken():
@@ -98,6 +116,14 @@ def test_traffic_maps_each_record_with_the_other_records_arrays_full():
                                           "outgoing_count", "outgoing")]
     # each array apart needs two arrays swept at once: the program sweeps one
     assert ab.mapped_layout(cells, both_apart, "int", measured) is None
+    # the car's tiled:32 choice: aosoa32 with the path alone (object before none); the cells'
+    # rows never map to aosoa32, whose other cell array stays full (a column per slot)
+    tiled = {(s, "aosoa32", "path") for s in ("none", "object")}
+    assert ab.mapped_layout(cars, [(scalars, "tiled:32"), (("path",), "soa")], "int",
+                            measured | tiled) == ("object", "aosoa32", "path")
+    assert ab.mapped_layout(cars, [(scalars, "tiled:32"), (("path",), "soa")], "int", measured) is None
+    assert ab.mapped_layout(cells, both_apart, "int",
+                            measured | {("object", "aosoa32", "incoming")}) is None
 
 
 # --- the rows ---------------------------------------------------------------------------------
@@ -154,6 +180,45 @@ def test_a_choice_that_ran_gets_its_regret_per_point_and_one_that_did_not_says_s
     assert summary[0].endswith("over 2 point(s); worst 1.20× [1.18–1.22] (idw-naive, double, p = 2, "
                                "10,240 points); 1 of 2 choice(s) not run yet")
     assert summary[1].startswith("- Inner arrays (Springer et al. 2018): geometric-mean regret 1.20× [")
+
+
+KRIGING = "kriging/ok/gpu-exp{}/{}/double/scale:{}/wells:10/manual_time"
+SYNTHETIC_RUN = "inner/synthetic/{}/{}/int/inline:{}/objects:262144/manual_time"
+
+
+def test_the_method_layouts_runs_give_regret_rows_where_they_said_not_run_yet():
+    """A result set holding the AoSoA layouts (issue 39 §2) turns each "not run yet" row into a
+    regret row: IDW naive float, kriging's exp 4 and the synthetic object."""
+    parts = partitions(**{"idw-naive": [("xyz", 12)], "kriging": [("xy", 16)],
+                          "synthetic": [(("value", "size"), 8), (("elements",), 256)]})
+    parts["recorded_precision"]["kriging"] = "double"
+    runs = idw_results() + [bench(IDW.format("aosoa32", "float", 10240), 0.66)]
+    runs += [bench(KRIGING.format(4, "soa", 1), 2.0), bench(KRIGING.format(5, "aos-const", 1), 1.0),
+             bench(KRIGING.format(4, "aosoa32", 1), 1.5)]
+    runs += [bench(SYNTHETIC_RUN.format("object", "soa", 64), 1.0),
+             bench(SYNTHETIC_RUN.format("object", "aosoa32", 64), 0.8),
+             bench(SYNTHETIC_RUN.format("none", "aosoa32", 0), 0.9)]
+    without = [b for b in runs if b.layout != "aosoa32"]
+    before = {(r[2], r[3]): r[5] for r in ab.table_rows(ab.rows_of(device(without), parts, TREE), [])}
+    assert before["idw-naive (point)", "float"] == "choice `x+y+z tiled:32` not run yet"
+    assert before["kriging (well)", "double"] == "choice `x+y tiled:32` not run yet"
+    assert before["synthetic (object)", "int"] == "choice `value+size tiled:32 | elements soa` not run yet"
+    rows = ab.rows_of(device(runs), parts, TREE)
+    by = {(r.program.name, r.precision): r for r in rows}
+    # IDW float at 10K: aosoa32 0.66 against soa's 0.6
+    assert by["idw-naive", "float"].layout == "aosoa32"
+    assert [round(e.value, 9) for _, e, _ in by["idw-naive", "float"].points] == [1.1]
+    # kriging: aosoa32 (exp 4's wells tiled) 1.5 against exp 5's 1.0
+    assert by["kriging", "double"].layout == "aosoa32"
+    assert math.isclose(by["kriging", "double"].points[0][1].value, 1.5)
+    # synthetic: object/aosoa32 (before none/aosoa32), the fastest
+    assert by["synthetic", "int"].layout == ("object", "aosoa32", None)
+    assert math.isclose(by["synthetic", "int"].points[0][1].value, 1.0)
+    after = {(r[2], r[3]): r for r in ab.table_rows(rows, [])}
+    assert after["idw-naive (point)", "float"][5:7] == ["aosoa32", "1"]
+    assert after["kriging (well)", "double"][5] == "aosoa32 (gpu-exp4) (gpu-exp5 also holds A and the values in constant memory)"
+    assert after["synthetic (object)", "int"][5:7] == ["object/aosoa32", "1"]
+    assert after["synthetic (object)", "int"][8].endswith("(fastest: the choice)")
 
 
 def test_without_a_tree_the_rows_say_so():

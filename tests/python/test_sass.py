@@ -16,7 +16,7 @@ from tests.python.gpu import skip_or_fail
 from tests.python.nvidia_tools import wheel_bins_on_path
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYOUTS = ["soa", "aos", "aoas", "builtin", "soaos", "hybrid"]
+LAYOUTS = ["soa", "aos", "aoas", "builtin", "soaos", "hybrid", "aosoa32", "xy-aosoa32"]
 
 # The widest global load (bits) each layout's kernels use: a whole aligned record (or an
 # aligned cluster) is read with 128-bit loads, unaligned layouts never load more than one
@@ -31,6 +31,9 @@ WIDEST = {
     ("builtin", "float"): 128, ("builtin", "double"): 128,
     ("soaos", "double"): 128,
     ("hybrid", "double"): 128,
+    # beyond the paper (Kofler's method's choices): AoSoA runs, one field at a time
+    ("aosoa32", "float"): 32, ("aosoa32", "double"): 64,
+    ("xy-aosoa32", "float"): 32, ("xy-aosoa32", "double"): 64,
 }
 
 
@@ -166,7 +169,7 @@ def test_global_loads_are_as_wide_as_the_layout_promises(layout):
     cuobjdump = find_tool("cuobjdump")
     if cuobjdump is None:
         skip_or_fail("needs cuobjdump (CUDA toolkit), not found on PATH or in /usr/local/cuda/bin")
-    obj = build_dir() / "CMakeFiles" / "lb_idw.dir" / "kernels" / "idw" / f"device_{layout}.cu.o"
+    obj = build_dir() / "CMakeFiles" / "lb_idw.dir" / "kernels" / "idw" / f"device_{layout.replace('-', '_')}.cu.o"
     if not obj.exists():
         skip_or_fail(f"needs a build: {obj} does not exist")
     sass = subprocess.run([cuobjdump, "--dump-sass", str(obj)], check=True, capture_output=True, text=True).stdout

@@ -1,6 +1,7 @@
 #pragma once
 //! The IDW point record and the paper's layout matrix (Mei & Tian 2016, Table "layouts"),
-//! each expressed with the layout library, and the choice of one by name and precision.
+//! each expressed with the layout library, and the choice of one by name and precision; beyond
+//! the paper, the AoSoA layouts Kofler's method chooses for the point (docs/advisor.md, §6).
 
 #include <string>
 #include <string_view>
@@ -53,8 +54,25 @@ struct LayoutHybrid {  //! aligned {x, y} array + plain z[] (double only)
   template <class T> static constexpr bool supports = std::is_same_v<T, double>;
 };
 
+//! Beyond the paper: the layouts Kofler's method chooses for the point (issue 39 §2), each a
+//! layout-library family like the paper's. AoSoA of 32 points: the naive version's x+y+z
+//! tiled:32 (float, on the H100 and H200 trees).
+struct LayoutAoSoA32 {
+  static constexpr std::string_view name = "aosoa32";
+  using family = L::AoSoA<32>;
+  template <class T> static constexpr bool supports = true;
+};
+//! {x, y} as AoSoA of 32 points + plain z[]: the tiled version's x+y tiled:32 | z (a cluster of
+//! one field is that field alone whatever its class, so z aos and z tiled:32 are both z[]).
+struct LayoutXYAoSoA32 {
+  static constexpr std::string_view name = "xy-aosoa32";
+  using family = L::Split<L::Cluster<L::AoSoA<32>, X, Y>, L::Cluster<L::SoA, Z>>;
+  template <class T> static constexpr bool supports = true;
+};
+
 using layout::LayoutList;
-using AllLayouts = LayoutList<LayoutSoA, LayoutAoS, LayoutAoaS, LayoutBuiltin, LayoutSoAoS, LayoutHybrid>;
+using AllLayouts = LayoutList<LayoutSoA, LayoutAoS, LayoutAoaS, LayoutBuiltin, LayoutSoAoS, LayoutHybrid, LayoutAoSoA32,
+                              LayoutXYAoSoA32>;
 
 template <class Layout, class T>
 using MappingOf = typename Layout::family::template mapping<Point<T>>;

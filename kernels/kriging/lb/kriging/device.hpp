@@ -70,6 +70,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "lb/kriging/cpu.hpp"
@@ -116,6 +117,16 @@ const char* to_string(DualFactorisation f);
 //! than the host solve's, measured in the same process on the same input; a tie, or a
 //! median that is not a positive number, keeps the host solve.
 SolvePlace faster_solve(double host_median_s, double device_median_s);
+
+//! How experiment 4 lays out the wells in global memory: x[] and y[] (soa, the paper's), or,
+//! beyond the paper, AoSoA of 32 wells (aosoa32: TiledWellsMapping, Kofler's method's choice
+//! for the well record, docs/advisor.md §6). Only experiment 4 takes aosoa32.
+enum class WellLayout { soa, aosoa32 };
+const char* to_string(WellLayout l);
+//! "soa" or "aosoa32"; throws std::invalid_argument naming the accepted names otherwise.
+WellLayout parse_well_layout(std::string_view name);
+//! Throws InputError unless experiment e runs wells in layout l (aosoa32: experiment 4 only).
+void check_well_layout(int experiment, WellLayout l);
 
 //! The median of a sample (the mean of the middle two for an even count); NaN when empty.
 double median_of(std::vector<double> seconds);
@@ -214,7 +225,8 @@ struct BusBytes {
   double h2d = 0, d2h = 0;
 };
 BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::size_t surfaces, std::size_t wells,
-                   std::size_t value_bytes, SolvePlace solve = SolvePlace::device);
+                   std::size_t value_bytes, SolvePlace solve = SolvePlace::device,
+                   WellLayout well_layout = WellLayout::soa);
 
 //! One experiment on one input, its device buffers allocated once (in the constructor, not
 //! timed); run() may be called repeatedly (a benchmark's iterations). Experiments 5 and 6
@@ -223,8 +235,9 @@ BusBytes bus_bytes(int experiment, std::size_t mesh_x, std::size_t mesh_y, std::
 template <class T>
 class DeviceExperiment {
  public:
-  //! Checks (check_device_experiment) and allocates; throws InputError or CudaError.
-  DeviceExperiment(int experiment, const KrigingInput<T>& in);
+  //! Checks (check_device_experiment, check_well_layout) and allocates; throws InputError or
+  //! CudaError.
+  DeviceExperiment(int experiment, const KrigingInput<T>& in, WellLayout well_layout = WellLayout::soa);
   ~DeviceExperiment();
   DeviceExperiment(const DeviceExperiment&) = delete;
   DeviceExperiment& operator=(const DeviceExperiment&) = delete;

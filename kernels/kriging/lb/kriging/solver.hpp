@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "lb/kriging/variogram.hpp"
+#include "lb/layout/aosoa.hpp"
 #include "lb/layout/config.hpp"
 #include "lb/layout/record.hpp"
 
@@ -66,6 +67,13 @@ struct WellArrays {
     else return y[j];
   }
 };
+
+//! Beyond the paper: the wells as AoSoA of 32 wells, Kofler's method's choice x+y tiled:32 for
+//! the well record (docs/advisor.md, §6), which experiment 4 runs as its `aosoa32` layout
+//! through a layout-library view (get<WellX>(j) as WellArrays).
+inline constexpr std::size_t kTiledWellLanes = 32;
+template <class T>
+using TiledWellsMapping = layout::AoSoAMapping<Well<T>, kTiledWellLanes>;
 
 //! B for the grid point (px, py), the wells read through a view.
 template <class Wells, class T>

@@ -11,6 +11,13 @@
 //!   object   Max slots as one value: AoS gives full's bytes; SoA one column whose element is
 //!            the whole Max-slot array (record i's slots contiguous).
 //!
+//! Layouts: AoS and SoA (the paper's), and beyond the paper AoSoA of kInnerTileLanes records
+//! (aosoa32): the scalars and the arrays' headers (length, arena offset) in tiles of 32 records,
+//! each a run of 32 values as AoSoA packs them (packing.hpp), the inline slots and arenas as
+//! SoA lays them out (full, partial: a column per slot; object: one column of whole arrays).
+//! It is Kofler's method's choice for the synthetic object, value+size tiled:32 | elements
+//! alone (docs/advisor.md, §6).
+//!
 //! Each array field has its own strategy and inlining size: InnerFieldsMapping<Rec, L,
 //! InnerStrategies<S0, S1, ...>> takes one strategy per array field in field order (a template
 //! argument: the strategy changes the code's shape) and one N per array at run time
@@ -64,7 +71,9 @@ struct InnerArray {
 };
 
 enum class InnerStrategy { none, partial, full, object };
-enum class InnerLayout { aos, soa };
+enum class InnerLayout { aos, soa, aosoa32 };
+//! Records per tile of InnerLayout::aosoa32.
+inline constexpr std::size_t kInnerTileLanes = 32;
 
 namespace detail {
 template <InnerStrategy... S>
@@ -143,6 +152,17 @@ struct UniformStrategy {};
 template <class Strategies>
 struct UniformStrategy<Strategies, true> {
   static constexpr InnerStrategy strategy = Strategies::at(0);
+};
+
+//! AoSoA's tile bytes, a member of the AoSoA mappings only: the AoS and SoA mappings (kernel
+//! parameters) keep the size and the code they had before AoSoA.
+template <bool Tiled>
+struct InnerTile {
+  static constexpr std::size_t tile_bytes_ = 0;
+};
+template <>
+struct InnerTile<true> {
+  std::size_t tile_bytes_ = 0;
 };
 
 [[noreturn]] inline void inner_mapping_error(const std::string& why) {
@@ -252,7 +272,8 @@ using UniformStrategies = typename detail::one_field_strategies<
     0, S, S, std::make_index_sequence<detail::arrays_before<Rec, Rec::field_count>()>>::type;
 
 template <class Rec, InnerLayout L, class Strategies>
-class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
+class InnerFieldsMapping : public detail::UniformStrategy<Strategies>,
+                           public detail::InnerTile<L == InnerLayout::aosoa32> {
   static_assert(detail::is_inner_strategies<Strategies>::value, "strategies come as InnerStrategies<S...>");
 
  public:
@@ -279,22 +300,26 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
 
   //! AoS: blob 0 holds the records, blob 1 + a array a's arena. SoA: one blob per scalar
   //! field; per array four: lengths, arena offsets, inline slots, arena (empty where the
-  //! strategy has none).
-  static constexpr std::size_t blob_count =
-      L == InnerLayout::aos ? 1 + array_count : field_count - array_count + 4 * array_count;
+  //! strategy has none). AoSoA: blob 0 holds the tiles; per array two: inline slots, arena.
+  static constexpr std::size_t blob_count = L == InnerLayout::aos   ? 1 + array_count
+                                            : L == InnerLayout::soa ? field_count - array_count + 4 * array_count
+                                                                    : 1 + 2 * array_count;
 
   //! Blob numbers of field I (a scalar: its own; an array: its parts), compile-time constants.
   template <std::size_t I>
-  static constexpr std::size_t first_blob = L == InnerLayout::aos ? 0 : I + 3 * detail::arrays_before<Rec, I>();
+  static constexpr std::size_t first_blob = L == InnerLayout::soa ? I + 3 * detail::arrays_before<Rec, I>() : 0;
   template <std::size_t I>
   static constexpr std::size_t length_blob = first_blob<I>;
   template <std::size_t I>
-  static constexpr std::size_t offset_blob = first_blob<I> + (L == InnerLayout::aos ? 0 : 1);
+  static constexpr std::size_t offset_blob = first_blob<I> + (L == InnerLayout::soa ? 1 : 0);
   template <std::size_t I>
-  static constexpr std::size_t slots_blob = first_blob<I> + (L == InnerLayout::aos ? 0 : 2);
+  static constexpr std::size_t slots_blob = L == InnerLayout::aos   ? 0
+                                            : L == InnerLayout::soa ? first_blob<I> + 2
+                                                                    : 1 + 2 * detail::arrays_before<Rec, I>();
   template <std::size_t I>
-  static constexpr std::size_t arena_blob =
-      L == InnerLayout::aos ? 1 + detail::arrays_before<Rec, I>() : first_blob<I> + 3;
+  static constexpr std::size_t arena_blob = L == InnerLayout::aos   ? 1 + detail::arrays_before<Rec, I>()
+                                            : L == InnerLayout::soa ? first_blob<I> + 3
+                                                                    : 2 + 2 * detail::arrays_before<Rec, I>();
 
   //! Throws std::invalid_argument naming the problem: lengths not one list per array of one
   //! record count, `partial_inline` (N of every partial array) nonzero where no array is
@@ -329,8 +354,10 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
   LB_HD constexpr std::size_t inline_count() const {
     return places_[array_field<Tag>()].inline_count;
   }
-  //! Bytes from one record to the next in AoS (0 in SoA).
+  //! Bytes from one record to the next in AoS (0 in SoA and AoSoA).
   constexpr std::size_t record_stride() const { return record_stride_; }
+  //! Bytes of one tile of kInnerTileLanes records in AoSoA (0 in AoS and SoA).
+  constexpr std::size_t tile_bytes() const { return this->tile_bytes_; }
 
   //! A scalar field of record i.
   template <class Tag>
@@ -338,19 +365,20 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     constexpr std::size_t I = Rec::template index_of<Tag>;
     static_assert(I < field_count && !detail::is_array_field<Rec, I>,
                   "locate<Tag>(i) is for scalar fields: reach an inner array with get<Tag>(i, k)");
-    return {first_blob<I>, places_[I].base + i * places_[I].stride};
+    return {first_blob<I>, places_[I].base + record_offset(this->tile_bytes_, places_[I].stride, i)};
   }
   //! Array Tag's length header of record i, and (none, partial) its arena offset header.
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate_length(std::size_t i) const {
     constexpr std::size_t I = array_field<Tag>();
-    return {length_blob<I>, places_[I].base + i * places_[I].stride};
+    return {length_blob<I>, places_[I].base + record_offset(this->tile_bytes_, places_[I].stride, i)};
   }
   template <class Tag>
   LB_HD LB_FORCEINLINE constexpr Location locate_arena_offset(std::size_t i) const {
     constexpr std::size_t I = array_field<Tag>();
     static_assert(field_has_arena<I>, "full and object keep no arena offset");
-    return {offset_blob<I>, places_[I].offset_base + i * places_[I].offset_stride};
+    return {offset_blob<I>,
+            places_[I].offset_base + record_offset(this->tile_bytes_, places_[I].offset_stride, i)};
   }
 
   template <class Tag>
@@ -376,9 +404,12 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     if constexpr (field_has_arena<I>) {
       const Place& p = places_[I];
       const std::byte* offsets = blobs[offset_blob<I>] + p.offset_base;
-      const std::uint32_t start = detail::load_scalar<std::uint32_t>(offsets + i * p.offset_stride);
-      const std::uint32_t end = i + 1 < n_ ? detail::load_scalar<std::uint32_t>(offsets + (i + 1) * p.offset_stride)
-                                           : static_cast<std::uint32_t>(arena_elements_[detail::arrays_before<Rec, I>()]);
+      const std::uint32_t start =
+          detail::load_scalar<std::uint32_t>(offsets + record_offset(this->tile_bytes_, p.offset_stride, i));
+      const std::uint32_t end =
+          i + 1 < n_
+              ? detail::load_scalar<std::uint32_t>(offsets + record_offset(this->tile_bytes_, p.offset_stride, i + 1))
+              : static_cast<std::uint32_t>(arena_elements_[detail::arrays_before<Rec, I>()]);
       return p.inline_count + (end - start);
     } else {
       return static_cast<std::uint32_t>(Rec::template field_type<I>::max);
@@ -433,15 +464,28 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
   }
 
  private:
-  //! How one field is addressed: a scalar (or an array's length header) at base + i * stride;
-  //! the arena offset header likewise; inline slot k at slots_base + i * slot_record_stride +
-  //! k * slot_stride.
+  //! How one field is addressed: a scalar (or an array's length header) at base + i * stride
+  //! (AoSoA: within record i's tile, record_offset); the arena offset header likewise; inline
+  //! slot k at slots_base + i * slot_record_stride + k * slot_stride.
   struct Place {
     std::size_t base = 0, stride = 0;
     std::size_t offset_base = 0, offset_stride = 0;
     std::size_t slots_base = 0, slot_record_stride = 0, slot_stride = 0;
     std::uint32_t inline_count = 0;
   };
+
+  //! Byte offset of record i's entry from its run's start (a place's base), for `stride`-byte
+  //! entries: i entries on (AoS, SoA: the expressions their kernels compiled before AoSoA), or
+  //! lane i % kInnerTileLanes of tile i / kInnerTileLanes (AoSoA).
+  //! Static, the tile bytes given: a member function here changed the AoS and SoA kernels'
+  //! code (the traffic plan kernels: one global load fewer); this keeps it as it was.
+  LB_HD LB_FORCEINLINE static constexpr std::size_t record_offset(std::size_t tile_bytes, std::size_t stride,
+                                                                   std::size_t i) {
+    if constexpr (L == InnerLayout::aosoa32)
+      return (i / kInnerTileLanes) * tile_bytes + (i % kInnerTileLanes) * stride;
+    else
+      return i * stride;
+  }
 
   template <class Tag>
   LB_HD static constexpr std::size_t array_field() {
@@ -477,8 +521,10 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     });
     if constexpr (L == InnerLayout::aos)
       place_aos();
-    else
+    else if constexpr (L == InnerLayout::soa)
       place_soa();
+    else
+      place_tiled();
     for (std::size_t b = 0; b < blob_count; ++b)
       (is_arena_blob(b) ? footprint_.arena_bytes : footprint_.inline_bytes) += blob_bytes_[b];
     footprint_.wasted_bytes = footprint_.total() - owned;
@@ -496,7 +542,8 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
     };
     if constexpr (field_has_arena<I>) {
       const auto in_arena = [&] {
-        const std::size_t start = detail::load_scalar<std::uint32_t>(blobs[offset_blob<I>] + p.offset_base + i * p.offset_stride);
+        const std::size_t start = detail::load_scalar<std::uint32_t>(
+            blobs[offset_blob<I>] + p.offset_base + record_offset(this->tile_bytes_, p.offset_stride, i));
         return at(std::integral_constant<std::size_t, arena_blob<I>>{}, (start + k - p.inline_count) * sizeof(T));
       };
       if constexpr (field_strategy<I> == InnerStrategy::none) return in_arena();
@@ -569,18 +616,13 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
       constexpr std::size_t I = decltype(f)::value;
       Place& p = places_[I];
       if constexpr (detail::is_array_field<Rec, I>) {
-        using T = typename Rec::template field_type<I>::element;
         p.stride = 4;
         blob_bytes_[length_blob<I>] = n_ * 4;
         blob_alignment_[length_blob<I>] = 4;
         p.offset_stride = 4;
         blob_bytes_[offset_blob<I>] = field_has_arena<I> ? n_ * 4 : 0;
         blob_alignment_[offset_blob<I>] = 4;
-        const bool whole_arrays = field_strategy<I> == InnerStrategy::object;
-        p.slot_record_stride = whole_arrays ? p.inline_count * sizeof(T) : sizeof(T);
-        p.slot_stride = whole_arrays ? sizeof(T) : n_ * sizeof(T);
-        blob_bytes_[slots_blob<I>] = n_ * p.inline_count * sizeof(T);
-        blob_alignment_[slots_blob<I>] = alignof(T);
+        place_slot_columns<I>();
         set_arena<I>();
       } else {
         p.stride = Rec::size_of(I);
@@ -588,6 +630,56 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies> {
         blob_alignment_[first_blob<I>] = Rec::align_of(I);
       }
     });
+  }
+
+  //! Array field I's inline slots in their blob as SoA lays them out: column k holds slot k of
+  //! every record (partial, full), or one column of whole arrays (object).
+  template <std::size_t I>
+  void place_slot_columns() {
+    using T = typename Rec::template field_type<I>::element;
+    Place& p = places_[I];
+    const bool whole_arrays = field_strategy<I> == InnerStrategy::object;
+    p.slot_record_stride = whole_arrays ? p.inline_count * sizeof(T) : sizeof(T);
+    p.slot_stride = whole_arrays ? sizeof(T) : n_ * sizeof(T);
+    blob_bytes_[slots_blob<I>] = n_ * p.inline_count * sizeof(T);
+    blob_alignment_[slots_blob<I>] = alignof(T);
+  }
+
+  //! Tiles of kInnerTileLanes records in blob 0: each scalar, and per array its length and its
+  //! arena offset (none, partial), a run of kInnerTileLanes values each, packed as AoSoA packs
+  //! a record's fields (packing.hpp); the slots and arenas as SoA's (place_slot_columns).
+  void place_tiled() {
+    detail::FieldShape shapes[2 * field_count];
+    std::size_t offsets[2 * field_count], count = 0;
+    for_each_field<Rec>([&](auto f) {
+      constexpr std::size_t I = decltype(f)::value;
+      if constexpr (detail::is_array_field<Rec, I>) {
+        shapes[count++] = {4, 4};
+        if (field_has_arena<I>) shapes[count++] = {4, 4};
+      } else {
+        shapes[count++] = {Rec::size_of(I), Rec::align_of(I)};
+      }
+    });
+    this->tile_bytes_ = detail::pack_runs(shapes, count, kInnerTileLanes, offsets);
+    std::size_t k = 0;
+    for_each_field<Rec>([&](auto f) {
+      constexpr std::size_t I = decltype(f)::value;
+      Place& p = places_[I];
+      p.base = offsets[k++];
+      if constexpr (detail::is_array_field<Rec, I>) {
+        p.stride = 4;
+        if (field_has_arena<I>) {
+          p.offset_base = offsets[k++];
+          p.offset_stride = 4;
+        }
+        place_slot_columns<I>();
+        set_arena<I>();
+      } else {
+        p.stride = Rec::size_of(I);
+      }
+    });
+    blob_bytes_[0] = (n_ + kInnerTileLanes - 1) / kInnerTileLanes * this->tile_bytes_;
+    blob_alignment_[0] = detail::max_align(shapes, count);
   }
 
   std::size_t n_ = 0;

@@ -91,7 +91,8 @@ struct Views {
 template <InnerLayout L, class F>
 decltype(auto) dispatch_maps(const TrafficLayout& t, F&& f) {
   constexpr InnerStrategy full = InnerStrategy::full;
-  return inner::dispatch_inner(L, t.strategy, [&]<InnerLayout, InnerStrategy S>() -> decltype(auto) {
+  using Only = inner::InnerLayoutList<L>;
+  return inner::dispatch_inner<Only>(L, t.strategy, [&]<InnerLayout, InnerStrategy S>() -> decltype(auto) {
     switch (t.field) {
       case SweptField::incoming: return f.template operator()<Maps<L, S, full, full>>();
       case SweptField::outgoing: return f.template operator()<Maps<L, full, S, full>>();
