@@ -137,8 +137,8 @@ Expansion expand_nbody(const Reader& read) {
             };
             const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
             const LayoutChoice& choice = at.get<LayoutChoice>("layout");
-            return kofler_run(
-                choice, {Where::gpu, need, [choice, get_case] { return make_nbody_variant(choice, get_case()); }});
+            return kofler_run(choice, Where::gpu, need,
+                              [get_case](const LayoutChoice& c) { return make_nbody_variant(c, get_case()); });
           }};
 }
 
