@@ -108,7 +108,11 @@ ProgramCase kofler_run(const LayoutChoice& layout, Where where, MemoryNeed memor
   if (auto why = layout.unavailable(); !why.empty())
     run.make = [why = std::move(why)]() -> std::unique_ptr<Variant> { throw std::invalid_argument(why); };
   else if (const auto* plus = std::get_if<kind::KdlgTreePlus>(&layout.kind))
-    run.make = [k = *plus, make] { return made_by_trial(k, make, gpu_trial_timing(*env().timer)); };
+    run.make = [k = *plus, make] {
+      if (!env().timer)
+        throw std::logic_error(fmt::format("{}'s trial needs the run's GPU timer (RunEnv)", kind::KdlgTreePlus::name));
+      return made_by_trial(k, make, gpu_trial_timing(*env().timer));
+    };
   return run;
 }
 
