@@ -45,7 +45,7 @@ const layout::DecisionTree& tree_at(const std::string& path) {
 
 SuiteInput tree_input() {
   return {.name = kTreeInput,
-          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts",
+          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts and kdlg-tree-plus",
           .read = [](const std::string& path) { tree_at(path); },
           .from = {.suite = "kofler-tree", .step = "fit", .output = "tree"}};
 }
