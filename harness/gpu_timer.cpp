@@ -28,21 +28,24 @@ GpuTimer::~GpuTimer() {
   cudaStreamDestroy(stream_);
 }
 
+void GpuTimer::flush_l2() {
+  check(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, stream_), "cudaMemset (L2 flush)");
+}
+
+double GpuTimer::time(const std::function<void(cudaStream_t)>& launch) {
+  check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+  launch(stream_);
+  check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
+  check(cudaEventSynchronize(stop_), "cudaEventSynchronize (benchmark run)");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+  return ms / 1e3;
+}
+
 double GpuTimer::run(benchmark::State& state, const std::string& name,
                      const std::function<void(cudaStream_t)>& launch, bool flush_l2,
                      const std::function<void(cudaStream_t)>& before) {
-  return run_self_timed(
-      state, name,
-      [&](cudaStream_t s) {
-        check(cudaEventRecord(start_, s), "cudaEventRecord");
-        launch(s);
-        check(cudaEventRecord(stop_, s), "cudaEventRecord");
-        check(cudaEventSynchronize(stop_), "cudaEventSynchronize (benchmark run)");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-        return ms / 1e3;
-      },
-      flush_l2, before);
+  return run_self_timed(state, name, [&](cudaStream_t) { return time(launch); }, flush_l2, before);
 }
 
 double GpuTimer::run_self_timed(benchmark::State& state, const std::string& name,
@@ -56,7 +59,7 @@ double GpuTimer::run_self_timed(benchmark::State& state, const std::string& name
   nvtxRangePushA(name.c_str());
   for (auto _ : state) {
     if (before) before(stream_);
-    if (flush_l2) check(cudaMemsetAsync(flush_buffer_, 0, flush_bytes_, stream_), "cudaMemset (L2 flush)");
+    if (flush_l2) this->flush_l2();
     const double seconds = timed_run(stream_);
     state.SetIterationTime(seconds);
     total_s += seconds;

@@ -127,6 +127,8 @@ void run_case(benchmark::State& state, const std::string& name, const ProgramCas
     cur.variant = std::move(variant);
     cur.name = name;
   }
+  if (cur.variant && !cur.variant->made_label.empty())  // every repetition: the label is each one's
+    state.SetLabel(c.label.empty() ? cur.variant->made_label : c.label + ";" + cur.variant->made_label);
   if (!cur.check.ok) {
     state.SkipWithError(cur.check.message.c_str());
     return;

@@ -6,8 +6,8 @@ plots/kofler_method.py) read the same points through these."""
 from dataclasses import dataclass, field
 
 from plots.estimates import ratio_estimate
-from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as
-from plots.layout_kinds import KIND, KINDS, RUNS_ON_PARTITION, tile_of
+from plots.kofler_label import METHOD_LAYOUTS, clusters, method_choice, runs_as, trial_choice
+from plots.layout_kinds import KIND, KINDS, RUNS_ON_PARTITION, TRIAL_LAYOUTS, tile_of
 
 # What ran a method benchmark (its label's runs_as), as the tables write it.
 RUNS_AS_TEXT = {RUNS_ON_PARTITION: "run-time partition", KIND.aos: "compiled AoS",
@@ -28,7 +28,9 @@ RUN_TIME = {k.name: k.compiled for k in KINDS.values() if k.compiled}
 # The method's layout values (docs/advisor.md): one benchmark per size each; their partition
 # is a parameter of the name (none for tiled-tree: one cluster) and each cluster's layout
 # is in the label (plots/kofler_label.py), not a knob of a sweep.
-METHOD = KIND.kdlg_tree  # the last of METHOD_LAYOUTS (kofler_label's: kdlg, tiled-tree, kdlg-tree)
+METHOD = KIND.kdlg_tree  # the paper's method, the last of kdlg, tiled-tree, kdlg-tree
+# Beyond the paper: the candidate a trial on the GPU chose (docs/advisor.md, "The extended value")
+EXTENDED = KIND.kdlg_tree_plus
 COMPARED = (KIND.soa, KIND.tiled, KIND.split, *METHOD_LAYOUTS)  # compared() finds each of these
 
 
@@ -65,6 +67,15 @@ def _case_order(key):
 
 def timed(benchmark):
     return benchmark is not None and benchmark.error is None and benchmark.time_s is not None
+
+
+def fastest_measured(variants):
+    """The fastest timed variant of one size, kdlg-tree-plus left out: it times again one of
+    the layouts beside it (its trial's choice), so it would lower the fastest by its noise
+    alone; None when none was timed. The regret's denominator."""
+    measured = [b for (layout, _), b in variants.items()
+                if timed(b) and layout not in TRIAL_LAYOUTS]
+    return min(measured, key=lambda b: b.time_s) if measured else None
 
 
 def best(variants, layouts):
@@ -126,8 +137,16 @@ def method_layout_text(benchmark):
     partition in its name; `kdlg`: every cluster AoS; `tiled-tree`: "all fields: tiled-32",
     its one cluster), each tree layout as its label records the tree's choice, then what ran
     it where the label says ("— compiled SoA", "— compiled tiled-ct-32", "— run-time
-    partition"); "not measured" for a tree layout that failed (run without a tree). None for
+    partition"); "not measured" for a tree layout that failed (run without a tree). The
+    trial's value says what it chose and what ran it ("chose soa — compiled SoA"). None for
     other layouts and without a partition."""
+    if benchmark.layout in TRIAL_LAYOUTS:
+        choice = trial_choice(benchmark)
+        if choice is None:
+            return ("not measured" if benchmark.error
+                    else "the trial's choice not recorded (no label)")
+        ran = choice["runs_as"]
+        return f"chose {choice['chosen']} — {RUNS_AS_TEXT.get(ran, f'compiled {ran}')}"
     parts = clusters(benchmark) if benchmark.layout in METHOD_LAYOUTS else None
     if parts is None:
         return None

@@ -6,12 +6,17 @@ name>` for the tree's kinds, one layout per cluster in the partition's order (`a
 (`aos`, `soa`, `tiled-ct-<t>`: the compiled layout the partition is; `partition`: the run-time
 mapping; absent in results from before 2026-11-26), then the GPU the tree was trained on (to
 the label's end). `kdlg`'s label is `runs_as=<...>` alone (or none, in older results).
+`kdlg-tree-plus` (beyond the paper: docs/advisor.md, "The extended value") is labelled by its
+trial: `chosen=<candidate>;runs_as=<...>;trial_us=aos:<median>[<min>,<max>]|...;tree_gpu=<...>`.
 Apart from plots/kofler_data.py so that the claims' measures read it without importing the
 figures' helpers."""
 
 from plots import layout_kinds
+import re
+
 from plots.layout_kinds import (CLUSTER_LAYOUT, KINDS, METHOD_LAYOUTS,  # noqa: F401 (theirs)
-                                RUNS_AS, RUNS_ON_PARTITION, TREE_LAYOUTS, parse_label)
+                                RUNS_AS, RUNS_ON_PARTITION, TREE_LAYOUTS, TRIAL_LAYOUTS,
+                                parse_label)
 from plots.load import ResultsError
 
 # The code that lays out a Kofler benchmark's records (mapping_code): each kind's in the
@@ -61,13 +66,54 @@ def method_choice(benchmark):
     return {"cluster_layouts": layouts, "runs_as": match["runs_as"], "tree_gpu": match["tree_gpu"]}
 
 
+# One candidate's trial in a kdlg-tree-plus label: its median, min and max in µs, "as <the
+# candidate it shares>" or "invalid" (failed validation).
+TRIAL_TIMES = re.compile(r"(?P<median>[0-9.]+)\[(?P<low>[0-9.]+),(?P<high>[0-9.]+)\]")
+TRIAL_OTHER = re.compile(r"as (?P<shares>[a-z-]+)|invalid")
+
+
+def trial_choice(benchmark):
+    """{"chosen": candidate, "runs_as": code, "trial": {candidate: (median, low, high) in
+    seconds, or "as <candidate>" / "invalid"}, "tree_gpu": name} of a `kdlg-tree-plus`
+    benchmark; None for other layouts and for one without a label (it failed before its
+    trial ended). A label not of that form is a ResultsError naming the file and benchmark."""
+    if benchmark.layout not in TRIAL_LAYOUTS or benchmark.label is None:
+        return None
+    match = parse_label(benchmark.layout, benchmark.label)
+    trial = {}
+    for part in (match["trial_us"].split("|") if match else []):
+        candidate, _, text = part.partition(":")
+        times = TRIAL_TIMES.fullmatch(text)
+        if candidate in KINDS and times:
+            trial[candidate] = tuple(float(times[k]) * 1e-6 for k in ("median", "low", "high"))
+        elif candidate in KINDS and TRIAL_OTHER.fullmatch(text):
+            trial[candidate] = text
+        else:
+            trial = None
+            break
+    if (not match or not trial or match["chosen"] not in trial
+            or not isinstance(trial[match["chosen"]], tuple)
+            or not RUNS_AS.fullmatch(match["runs_as"] or "")):
+        raise ResultsError(
+            f"{benchmark.source}: {benchmark.name}: label {benchmark.label!r} is not a trial's "
+            "choice: expected chosen=<candidate>;runs_as=<aos, soa, tiled-ct-<t> or partition>;"
+            "trial_us=<candidate>:<median>[<min>,<max>]|...;tree_gpu=<GPU name>, the chosen "
+            "candidate timed (docs/advisor.md)")
+    return {"chosen": match["chosen"], "runs_as": match["runs_as"], "trial": trial,
+            "tree_gpu": match["tree_gpu"]}
+
+
 def runs_as(benchmark):
-    """What code ran a method benchmark (`kdlg`, `tiled-tree`, `kdlg-tree`): "aos", "soa",
-    "tiled-ct-<t>" (the compiled layout its partition is) or "partition" (the run-time
+    """What code ran a method benchmark (`kdlg`, `tiled-tree`, `kdlg-tree`, `kdlg-tree-plus`):
+    "aos", "soa", "tiled-ct-<t>" (the compiled layout its partition is, or the trial's
+    choice) or "partition" (the run-time
     PartitionMapping); None where the label does not say (results from before 2026-11-26,
     a failed run) and for other layouts. A kdlg label of another form is a ResultsError."""
     if benchmark.layout in TREE_LAYOUTS:
         choice = method_choice(benchmark)
+        return choice["runs_as"] if choice else None
+    if benchmark.layout in TRIAL_LAYOUTS:
+        choice = trial_choice(benchmark)
         return choice["runs_as"] if choice else None
     if benchmark.layout not in METHOD_LAYOUTS or not benchmark.label:
         return None

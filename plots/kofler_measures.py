@@ -1,11 +1,11 @@
 """The Kofler paper's own measurement kinds (MEASURES, registered through its entry in
-plots/papers.py): Table 2's speedups over AoS and the field partition a benchmark's name
-carries, read with plots/kofler_data.py and plots/kofler_label.py."""
+plots/papers.py): Table 2's speedups over AoS, the field partition a benchmark's name
+carries and a method layout's regret, read with plots/kofler_data.py and plots/kofler_label.py."""
 
 from plots import kofler_data
 from plots.claims.measures import collect_benchmarks, one_variant, reducer, unlike_codes
 from plots.claims.verdicts import ClaimsError, Measured, NotMeasured
-from plots.estimates import Estimate
+from plots.estimates import Estimate, aggregate, geomean
 from plots.kofler_label import TREE_LAYOUTS, method_choice
 from plots.layout_kinds import KIND
 from plots.text import times_text
@@ -95,7 +95,37 @@ def measure_partition(spec, scope):
                     f"{coverage.labelled}", {}, interval=(value, value), hull=(value, value))
 
 
+def measure_regret(spec, scope):
+    """The geometric-mean regret of `layout` over the Kofler programs' points (each program,
+    precision and size where it ran): time(layout) / time(the fastest layout measured at that
+    point: kofler_data.fastest_measured), as the regret section computes it
+    (plots/kofler_method.py), the interval the geometric mean of the points' intervals (the
+    repetitions' extremes). A regret is no comparison of two layouts' code: mapping codes are
+    not checked. Not measured where no point ran `layout`."""
+    layout = spec["layout"]
+    if layout not in kofler_data.COMPARED:
+        raise ClaimsError(f"measure 'regret': 'layout' must be one of "
+                          f"{', '.join(kofler_data.COMPARED)}")
+    regrets = []
+    for (app, _, precision), sizes in kofler_data.cases(scope).items():
+        for size, variants in sizes.items():
+            chosen, fastest = variants.get((layout, None)), kofler_data.fastest_measured(variants)
+            if kofler_data.timed(chosen) and fastest:
+                where = f"{kofler_data.PROGRAMS[app]} {precision} at {scope.sweep} {size}"
+                regrets.append((where, kofler_data.speedup(chosen, fastest)))
+    if not regrets:
+        raise NotMeasured([f"absent: a timed {layout} of any program (every {scope.sweep})"])
+    mean = aggregate([e for _, e in regrets], geomean)
+    where, worst = max(regrets, key=lambda r: r[1].value)
+    return Measured(mean.value, f"{mean.value:.3f}× over {len(regrets)} point(s)",
+                    f"geometric mean over {len(regrets)} program/precision/size point(s) of "
+                    f"time({layout}) / time(the fastest layout measured there); worst "
+                    f"{times_text(worst.value)} ({where})", {}, interval=(mean.low, mean.high),
+                    hull=(mean.low, mean.high))
+
+
 MEASURES = {  # kind -> (function, keys its spec needs), as plots/claims/measures.py's
     "partition": (measure_partition, ("select", "count")),
     "table2_speedup": (measure_table2_speedup, ("layout",)),
+    "regret": (measure_regret, ("layout",)),
 }

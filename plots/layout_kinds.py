@@ -27,12 +27,13 @@ class Kind:
     tree: bool  # the decision tree chose its clusters' layouts
     label: tuple  # its label's keys, in order (none: unlabelled)
     compiled: str = None  # a run-time kind's compiled twin
+    trial: bool = False  # a trial on the GPU chose among candidates (kdlg-tree-plus)
 
 
 def _table():
     table = json.loads(REGISTRY.read_text())["layouts"]
     kinds = {k["name"]: Kind(k["name"], tuple(k["params"]), k["sweeps"], k["code"], k["needs"],
-                             k["tree"], tuple(k["label"]), k.get("compiled"))
+                             k["tree"], tuple(k["label"]), k.get("compiled"), k.get("trial", False))
              for k in table["kinds"]}
     return table, kinds
 
@@ -46,8 +47,10 @@ AS_RUNS_AS = "runs_as"
 RUNS_ON_PARTITION = _TABLE["runs_on_partition"]  # runs_as of a value no compiled layout runs
 CLUSTER_LAYOUTS = tuple(_TABLE["cluster_layouts"])  # what a cluster of a partition is laid out as
 
-METHOD_LAYOUTS = tuple(k.name for k in KINDS.values() if k.label)  # kdlg, tiled-tree, kdlg-tree
+# kdlg, tiled-tree, kdlg-tree and, beyond the paper, kdlg-tree-plus
+METHOD_LAYOUTS = tuple(k.name for k in KINDS.values() if k.label)
 TREE_LAYOUTS = tuple(k.name for k in KINDS.values() if k.tree)  # planned with the tree: labelled
+TRIAL_LAYOUTS = tuple(k.name for k in KINDS.values() if k.trial)  # labelled by their trial
 
 
 def _written(names):

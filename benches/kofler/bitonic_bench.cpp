@@ -167,9 +167,8 @@ Expansion expand_bitonic(const Reader& read) {
             const double record_bytes = double(n) * kRecordBytes;
             // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
             // downloaded output, its plain copy and the reference
-            return kofler_run(choice, {Where::gpu,
-                                       {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
-                                       [=] { return make_sort_variant(choice, version, n, SortFault::none); }});
+            return kofler_run(choice, Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
+                              [=](const LayoutChoice& c) { return make_sort_variant(c, version, n, SortFault::none); });
           }};
 }
 

@@ -123,10 +123,9 @@ Expansion expand_black_scholes(const Reader& read) {
             // outputs; host: the downloaded outputs and the size's references (32 B an option).
             const MemoryNeed need{.host_bytes = 40.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
             const LayoutChoice& choice = at.get<LayoutChoice>("layout");
-            return kofler_run(choice, {Where::gpu, need, [choice, n] {
-                                         return make_black_scholes_variant(choice, n, BlackScholesParams{},
-                                                                           BlackScholesParams{});
-                                       }});
+            return kofler_run(choice, Where::gpu, need, [n](const LayoutChoice& c) {
+              return make_black_scholes_variant(c, n, BlackScholesParams{}, BlackScholesParams{});
+            });
           }};
 }
 

@@ -179,10 +179,10 @@ Expansion expand_lavamd(const Reader& read) {
             const std::string precision = at.text("precision");
             const LayoutChoice& choice = at.get<LayoutChoice>("layout");
             // device: rv, fv, qv; host: the cached input and reference (rv, qv, fv, scale), staging
-            return kofler_run(choice,
-                              {Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72}, [=] {
-                                 return make_lavamd_variant(choice, boxes_1d, precision, LavaFault::none);
-                               }});
+            return kofler_run(choice, Where::gpu, {.host_bytes = particles * 256, .device_bytes = particles * 72},
+                              [=](const LayoutChoice& c) {
+                                return make_lavamd_variant(c, boxes_1d, precision, LavaFault::none);
+                              });
           }};
 }
 

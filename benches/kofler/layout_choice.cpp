@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "lb/harness/noise.hpp"
 #include "lb/kofler/recorded.hpp"
 #include "lb/layout/decision_tree.hpp"
 
@@ -44,7 +45,7 @@ const layout::DecisionTree& tree_at(const std::string& path) {
 
 SuiteInput tree_input() {
   return {.name = kTreeInput,
-          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts",
+          .description = "the GPU's decision tree (JSON) for the Kofler method's tiled-tree and kdlg-tree layouts and kdlg-tree-plus",
           .read = [](const std::string& path) { tree_at(path); },
           .from = {.suite = "kofler-tree", .step = "fit", .output = "tree"}};
 }
@@ -101,13 +102,54 @@ std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::
   return out;
 }
 
-ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run) {
-  run.label = layout.label();
+ProgramCase kofler_run(const LayoutChoice& layout, Where where, MemoryNeed memory, MakeVariant make) {
+  ProgramCase run{where, memory, [layout, make] { return make(layout); }, 0, 0, layout.label()};
   // Fails before the program makes anything (its reference): the tree's value without a tree.
-  if (auto why = layout.unavailable(); !why.empty()) run.make = [why = std::move(why)]() -> std::unique_ptr<Variant> {
-    throw std::invalid_argument(why);
-  };
+  if (auto why = layout.unavailable(); !why.empty())
+    run.make = [why = std::move(why)]() -> std::unique_ptr<Variant> { throw std::invalid_argument(why); };
+  else if (const auto* plus = std::get_if<kind::KdlgTreePlus>(&layout.kind))
+    run.make = [k = *plus, make] {
+      if (!env().timer)
+        throw std::logic_error(fmt::format("{}'s trial needs the run's GPU timer (RunEnv)", kind::KdlgTreePlus::name));
+      return made_by_trial(k, make, gpu_trial_timing(*env().timer));
+    };
   return run;
+}
+
+std::unique_ptr<Variant> made_by_trial(const kind::KdlgTreePlus& k, const MakeVariant& make, const TrialTiming& timing) {
+  const std::vector<LayoutChoice> candidates = layout::trial_candidates(k);
+  std::vector<TrialOutcome> outcomes;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    TrialOutcome& o = outcomes.emplace_back();
+    for (std::size_t j = 0; j < i && !o.shares; ++j)
+      if (!outcomes[j].shares && layout::same_code(candidates[j], candidates[i])) o.shares = j;
+    if (!o.shares) o = trial_of(*make(candidates[i]), timing);  // freed before the next is made
+  }
+  const std::size_t chosen = trial_choice(outcomes);  // candidate 0: AoS
+  auto v = make(candidates[chosen]);
+  v->made_label = trial_label(candidates, outcomes, chosen, k.paper.tree_gpu);
+  return v;
+}
+
+std::string trial_label(const std::vector<LayoutChoice>& candidates, const std::vector<TrialOutcome>& outcomes,
+                        std::size_t chosen, std::string_view tree_gpu) {
+  std::vector<std::string> trials;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const TrialOutcome& o = outcomes.at(i);
+    std::string t;
+    if (o.shares)
+      t = fmt::format("as {}", candidates.at(*o.shares).name());
+    else if (!o.invalid.empty())
+      t = "invalid";
+    else {
+      const MedianInterval m = median_interval(o.seconds);
+      t = fmt::format("{:.1f}[{:.1f},{:.1f}]", m.median * 1e6, m.low * 1e6, m.high * 1e6);
+    }
+    trials.push_back(fmt::format("{}:{}", candidates[i].name(), t));
+  }
+  return fmt::format("{}={};{}={};{}={};{}={}", layout::kChosenKey, candidates.at(chosen).name(), layout::kRunsAsKey,
+                     layout::code_of(candidates[chosen]), layout::kTrialKey, fmt::join(trials, "|"),
+                     layout::kTreeGpuKey, tree_gpu);
 }
 
 std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std::string> precisions,

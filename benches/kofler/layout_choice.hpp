@@ -15,6 +15,7 @@
 #include "lb/harness/plan.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/harness/trial.hpp"
 #include "lb/layout/choice.hpp"
 #include "lb/layout/choice_mapping.hpp"
 
@@ -77,9 +78,26 @@ std::vector<Step> layout_steps(const Reader& read, std::size_t size, const std::
                                const std::vector<std::string>& compile_time_partitions,
                                const layout::MethodSource* method = nullptr);
 
-//! `run` with the layout's label (what the tree chose); a layout that is unavailable (a tree's
-//! without a tree) fails when made, with its message, before `run`'s make runs.
-ProgramCase kofler_run(const LayoutChoice& layout, ProgramCase run);
+//! Makes a program's variant of a layout (its make_<program>_variant over the size's case).
+using MakeVariant = std::function<std::unique_ptr<Variant>(const LayoutChoice&)>;
+
+//! The planned case of `layout`: `make(layout)` labelled with the layout's label (what the tree
+//! chose); a layout that is unavailable (a tree's, or kdlg-tree-plus, without a tree) fails
+//! when made, with its message, before `make` runs. kdlg-tree-plus is made by its trial on the
+//! run's GPU timer (made_by_trial).
+ProgramCase kofler_run(const LayoutChoice& layout, Where where, MemoryNeed memory, MakeVariant make);
+
+//! kdlg-tree-plus made by its trial (docs/advisor.md, "The extended value"): each of its
+//! trial_candidates made by `make` and tried (trial_of), one at a time, a candidate of an
+//! earlier one's code (layout::same_code) sharing that one's trial; the candidate trial_choice
+//! picks (AoS the reference) made again, its made_label the trial_label.
+std::unique_ptr<Variant> made_by_trial(const kind::KdlgTreePlus& k, const MakeVariant& make, const TrialTiming& timing);
+
+//! kdlg-tree-plus' label: "chosen=<candidate>;runs_as=<its code>;trial_us=<candidate>:<median>
+//! [<min>,<max>]|...;tree_gpu=<the tree's GPU>", each candidate's trial in µs, "as <candidate>"
+//! for one sharing another's trial, "invalid" for one that failed validation.
+std::string trial_label(const std::vector<LayoutChoice>& candidates, const std::vector<TrialOutcome>& outcomes,
+                        std::size_t chosen, std::string_view tree_gpu);
 
 //! A Kofler program's axes, in name order: "version" and "precision" (the values given: fixed
 //! unless the program reads them from its object), "layout" (key "layouts": the kinds a program

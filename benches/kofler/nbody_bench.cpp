@@ -180,9 +180,9 @@ Expansion expand_nbody(const Reader& read) {
             const MemoryNeed need{.host_bytes = 200.0 * double(n), .device_bytes = 3 * 32.0 * double(n) * 1.1};
             const LayoutChoice& choice = at.get<LayoutChoice>("layout");
             const std::string version = at.text("version");
-            return kofler_run(choice, {Where::gpu, need, [choice, get_case, version] {
-                                return make_nbody_variant(choice, get_case(), version);
-                              }});
+            return kofler_run(choice, Where::gpu, need, [get_case, version](const LayoutChoice& c) {
+              return make_nbody_variant(c, get_case(), version);
+            });
           }};
 }
 

@@ -155,8 +155,9 @@ Expansion expand_sampo(const Reader& read) {
             // for validation: each at most the capacity, the snapshot far less
             const MemoryNeed need{.host_bytes = 2.0 * cfg.agent_capacity * sizeof(AgentValue),
                                   .device_bytes = model::device_bytes(cfg)};
-            return kofler_run(choice,
-                              {Where::gpu, need, [=] { return make_sampo_variant(choice, cfg, reference_for(cfg)); }});
+            return kofler_run(choice, Where::gpu, need, [=](const LayoutChoice& c) {
+              return make_sampo_variant(c, cfg, reference_for(cfg));
+            });
           }};
 }
 

@@ -28,12 +28,15 @@ template <class K>
 constexpr bool kChosenByTree = std::is_base_of_v<kind::TreeValue, K>;
 template <class K>
 constexpr bool kLabelled = std::is_base_of_v<kind::MethodValue, K>;
+template <class K>
+constexpr bool kChosenByTrial = std::is_same_v<kind::KdlgTreePlus, K>;
 
 //! The keys of a kind's label, in the order it writes them.
 template <class K>
 std::vector<std::string_view> label_keys() {
   if constexpr (kChosenByTree<K>) return {kClusterLayoutsKey, kRunsAsKey, kTreeGpuKey};
   else if constexpr (kLabelled<K>) return {kRunsAsKey};
+  else if constexpr (kChosenByTrial<K>) return {kChosenKey, kRunsAsKey, kTrialKey, kTreeGpuKey};
   else return {};
 }
 
@@ -133,7 +136,8 @@ std::string LayoutChoice::label() const {
 std::string LayoutChoice::unavailable() const {
   return std::visit(
       [](const auto& k) -> std::string {
-        if constexpr (kChosenByTree<std::decay_t<decltype(k)>>) return k.unavailable;
+        using K = std::decay_t<decltype(k)>;
+        if constexpr (kChosenByTree<K> || kChosenByTrial<K>) return k.unavailable;
         else return {};
       },
       kind);
@@ -172,6 +176,7 @@ nlohmann::json layout_table_json() {
                      {"code", code_text(K::code)},
                      {"needs", needs_text(K::needs)},
                      {"tree", kChosenByTree<K>},
+                     {"trial", kChosenByTrial<K>},
                      {"label", label_keys<K>()}};
     if constexpr (requires { typename K::compiled; }) k["compiled"] = K::compiled::name;
     kinds.push_back(std::move(k));
@@ -269,6 +274,55 @@ LB_METHOD_VALUE(kind::TiledTree)
 LB_METHOD_VALUE(kind::KdlgTree)
 #undef LB_METHOD_VALUE
 
+kind::KdlgTreePlus trial_value(const KdlgPartition& p, const std::vector<std::string>& names,
+                               const std::vector<std::size_t>& bytes, const DecisionTree* tree,
+                               std::string_view tree_hint, const std::vector<std::size_t>& compile_time_tiles) {
+  kind::KdlgTreePlus k;
+  k.paper = method_value<kind::KdlgTree>(p, names, bytes, tree, tree_hint, compile_time_tiles);
+  k.tree_alone = method_value<kind::TiledTree>(p, names, bytes, tree, tree_hint, compile_time_tiles);
+  k.partition = k.paper.partition;
+  k.fields = k.paper.fields;
+  if (tree == nullptr) k.unavailable = needs_tree_message(kind::KdlgTreePlus::name, tree_hint);
+  return k;
+}
+
+std::vector<LayoutChoice> trial_candidates(const kind::KdlgTreePlus& k) {
+  return {{kind::Aos{}}, {kind::Soa{}}, {k.paper}, {k.tree_alone}};
+}
+
+std::string code_of(const LayoutChoice& c) {
+  return std::visit(
+      [](const auto& k) -> std::string {
+        using K = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<K, kind::Aos> || std::is_same_v<K, kind::Soa> || std::is_same_v<K, kind::TiledCt>)
+          return runs_as_text(Compiled{k});
+        else if constexpr (kLabelled<K>) return runs_as_text(k.runs_as);
+        else return {};
+      },
+      c.kind);
+}
+
+bool same_code(const LayoutChoice& a, const LayoutChoice& b) {
+  const std::string code = code_of(a);
+  if (code.empty() || code != code_of(b)) return false;
+  if (code != kRunsOnPartition) return true;
+  // Both on the run-time partition: the same only for the same clusters, laid out alike.
+  const auto fields = [](const LayoutChoice& c) {
+    return std::visit(
+        [](const auto& k) -> FieldPartition {
+          if constexpr (kLabelled<std::decay_t<decltype(k)>>) return k.fields;
+          else return {};
+        },
+        c.kind);
+  };
+  const FieldPartition pa = fields(a), pb = fields(b);
+  const auto same_layout = [](const ClusterLayout& x, const ClusterLayout& y) {
+    return x.kind == y.kind && (x.kind != ClusterLayout::Kind::tiled || x.lanes == y.lanes);
+  };
+  return pa.cluster_of_field == pb.cluster_of_field &&
+         std::equal(pa.clusters.begin(), pa.clusters.end(), pb.clusters.begin(), pb.clusters.end(), same_layout);
+}
+
 std::vector<LayoutChoice> method_choices(const KdlgPartition& p, const std::vector<std::string>& names,
                                          const std::vector<std::size_t>& bytes, const DecisionTree* tree,
                                          std::string_view tree_hint, const std::vector<std::size_t>& compile_time_tiles) {
@@ -330,7 +384,8 @@ struct Asked {
 };
 
 //! The method's values the data asks for, each made from `method`'s partition and tree (the
-//! tree's without a tree: unavailable, method_value), then kdlg-tiles' sweep of the same
+//! tree's without a tree: unavailable, method_value), kdlg-tree-plus beside them in the
+//! table's order (trial_value), then kdlg-tiles' sweep of the same
 //! partition over the tiles of "kdlg_tiles" (kdlg_tile_choices).
 void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, const ChoiceLists& lists,
                         const Asked& asked, const std::vector<std::string>& field_names,
@@ -348,10 +403,15 @@ void add_method_choices(std::vector<LayoutChoice>& out, std::string_view where, 
                       where);
   }
   for_each_kind([&]<class K>() {
-    if constexpr (std::derived_from<K, kind::MethodValue>)
+    if constexpr (std::derived_from<K, kind::MethodValue>) {
       if (asked.wants<K>())
         out.push_back(
             {method_value<K>(p, field_names, method.field_bytes, method.tree, method.tree_hint, compile_time_tiles)});
+    } else if constexpr (kChosenByTrial<K>) {
+      if (asked.wants<K>())
+        out.push_back(
+            {trial_value(p, field_names, method.field_bytes, method.tree, method.tree_hint, compile_time_tiles)});
+    }
   });
   if (!asked.wants<kind::KdlgTiles>()) return;
   const std::vector<std::size_t> tiles = lists.sizes("kdlg_tiles");  // the owner's list: positive integers

@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 
 #include "kofler/layout_choice.hpp"
 #include "lb/kofler/recorded.hpp"
+#include "lb/kofler/sort.hpp"
 #include "lb/layout/advisor.hpp"
 #include "lb/layout/decision_tree.hpp"
 #include "lb/harness/suite.hpp"
@@ -382,14 +386,24 @@ TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOne
       EXPECT_EQ(without[k].run.label, with[k].run.label) << name;
       continue;
     }
-    if (layout != "tiled-tree" && layout != "kdlg-tree") {
+    const bool trial = layout == "kdlg-tree-plus";  // needs the tree too; its trial writes its label
+    if (layout != "tiled-tree" && layout != "kdlg-tree" && !trial) {
       EXPECT_EQ(with[k].run.label + without[k].run.label, "") << name;
       continue;
     }
     ++tree_values;
-    EXPECT_EQ(with[k].run.label.rfind("cluster_layouts=", 0), 0u) << name;
-    EXPECT_NE(with[k].run.label.find(";tree_gpu=Test GPU"), std::string::npos) << name;
-    EXPECT_NE(with[k].run.label.find(";runs_as="), std::string::npos) << name;
+    if (trial) {
+      EXPECT_EQ(with[k].run.label, "") << name;
+      EXPECT_EQ(with[k - 1].id.layout, "kdlg-tree") << name;  // planned beside the paper's choice
+      EXPECT_EQ(with[k].id.params, with[k - 1].id.params) << name;  // the same partition and size
+      EXPECT_EQ(with[k].id.precision, with[k - 1].id.precision) << name;
+      // made by its trial, which times on the run's GPU timer (none in this process)
+      EXPECT_THROW(with[k].run.make(), std::logic_error) << name;
+    } else {
+      EXPECT_EQ(with[k].run.label.rfind("cluster_layouts=", 0), 0u) << name;
+      EXPECT_NE(with[k].run.label.find(";tree_gpu=Test GPU"), std::string::npos) << name;
+      EXPECT_NE(with[k].run.label.find(";runs_as="), std::string::npos) << name;
+    }
     EXPECT_EQ(without[k].run.label, "") << name;
     // Made without a tree: the error, before the program makes anything (no GPU needed here).
     try {
@@ -401,6 +415,115 @@ TEST(MethodLayouts, APresetPlansTheSameBenchmarksWithOrWithoutATreeAndWithoutOne
     }
   }
   EXPECT_GT(tree_values, 10u);  // every program's, every size
+}
+
+TEST(ExtendedValue, IsKdlgTreesPartitionBesideItAndTriesAosSoaKdlgTreeAndTiledTree) {
+  const DecisionTree tree = test_tree();
+  const auto c = method_choices(R"({"layouts": ["kdlg-tree-plus", "aos", "kdlg-tree", "tiled-tree"]})", &tree);
+  ASSERT_EQ(c.size(), 4u);  // aos, then the table's order: tiled-tree, kdlg-tree, kdlg-tree-plus
+  ASSERT_TRUE(c[3].is<kind::KdlgTreePlus>());
+  EXPECT_EQ(c[3].name(), "kdlg-tree-plus");
+  EXPECT_EQ(c[3].param(), c[2].param());  // partition:a+b|c, whatever the tree
+  EXPECT_EQ(c[3].param(), "partition:a+b|c");
+  EXPECT_EQ(c[3].label() + c[3].unavailable(), "");  // its trial writes the label
+  const auto candidates = trial_candidates(std::get<kind::KdlgTreePlus>(c[3].kind));
+  ASSERT_EQ(candidates.size(), 4u);
+  EXPECT_TRUE(candidates[0].is<kind::Aos>() && candidates[1].is<kind::Soa>());
+  EXPECT_EQ(candidates[2].label(), c[2].label());  // kdlg-tree exactly: a+b tiled:32 | c soa
+  EXPECT_EQ(candidates[3].label(), c[1].label());  // tiled-tree exactly: one cluster of 12 B, aos
+  std::vector<std::string> codes;
+  for (const auto& k : candidates) codes.push_back(code_of(k));
+  EXPECT_EQ(codes, (std::vector<std::string>{"aos", "soa", "partition", "aos"}));
+  EXPECT_TRUE(same_code(candidates[3], candidates[0]));  // tiled-tree runs the compiled AoS
+  EXPECT_FALSE(same_code(candidates[2], candidates[0]));
+  EXPECT_TRUE(same_code(candidates[2], candidates[2]));
+  // Run-time partitions are the same code only with the same clusters laid out alike.
+  kind::KdlgTree other = std::get<kind::KdlgTree>(candidates[2].kind);
+  other.fields.clusters[0].lanes = 16;
+  EXPECT_FALSE(same_code(candidates[2], LayoutChoice{other}));
+  // It cannot be made as a mapping of its own: its trial makes the candidates.
+  EXPECT_THROW(lb::harness::kofler::with_mapping<lb::kofler::SortLayouts>(c[3], 64, [](const auto&) {}),
+               std::invalid_argument);
+  // Without a tree: planned all the same, unavailable with the tree's message.
+  const auto without = method_choices(R"({"layouts": ["kdlg-tree-plus"]})", nullptr);
+  ASSERT_EQ(without.size(), 1u);
+  EXPECT_EQ(without[0].param(), "partition:a+b|c");
+  EXPECT_EQ(without[0].unavailable(), "layout 'kdlg-tree-plus' needs a decision tree: give --tree-option FILE");
+}
+
+//! A variant of a trial whose timed runs take the times given, valid unless told; it logs
+//! which candidate `made` it.
+class Scripted final : public lb::harness::Variant {
+ public:
+  Scripted(std::vector<double> times, bool valid) : times_(std::move(times)), valid_(valid) {}
+  void setup(cudaStream_t) override {}
+  void poison(cudaStream_t) override {}
+  void run(cudaStream_t) override {}
+  lb::harness::Check validate(cudaStream_t) override { return {valid_, valid_ ? "" : "wrong output", false, {}}; }
+  lb::harness::Work work() const override { return {}; }
+  double footprint_bytes() const override { return 0; }
+  double next_time() { return times_.at(next_++); }
+
+ private:
+  std::vector<double> times_;
+  bool valid_;
+  std::size_t next_ = 0;
+};
+
+struct TrialScript {
+  std::map<std::string, std::vector<double>> times;  //!< by candidate name
+  std::set<std::string> invalid;
+  std::vector<std::string> made;  //!< the candidates made, in order
+};
+
+//! made_by_trial of the worked example's kdlg-tree-plus (the test tree: kdlg-tree on the run-time
+//! partition, tiled-tree the compiled AoS) over Scripted variants.
+std::unique_ptr<lb::harness::Variant> tried(TrialScript& script) {
+  const DecisionTree tree = test_tree();
+  const auto c = method_choices(R"({"layouts": ["kdlg-tree-plus"]})", &tree);
+  const lb::harness::kofler::MakeVariant make = [&](const LayoutChoice& k) -> std::unique_ptr<lb::harness::Variant> {
+    const std::string name(k.name());
+    script.made.push_back(name);
+    return std::make_unique<Scripted>(script.times[name], !script.invalid.contains(name));
+  };
+  const lb::harness::TrialTiming timing{
+      nullptr, [] {}, [](lb::harness::Variant& v) { return dynamic_cast<Scripted&>(v).next_time(); }};
+  return lb::harness::kofler::made_by_trial(std::get<kind::KdlgTreePlus>(c.at(0).kind), make, timing);
+}
+
+TEST(ExtendedValue, TheTrialTimesEachCodeOnceAndPicksTheFastestThatBeatsAosBeyondBothExtremes) {
+  TrialScript s;
+  s.times = {{"aos", {10e-6, 11e-6, 12e-6, 11e-6, 11e-6}},
+             {"soa", {9e-6, 9.5e-6, 9.9e-6, 9.5e-6, 9.5e-6}},  // beats AoS: slowest 9.9 < fastest 10
+             {"kdlg-tree", {8e-6, 8e-6, 8e-6, 8e-6, 10.5e-6}}};  // a smaller median, but not beyond AoS
+  const auto v = tried(s);
+  // tiled-tree is the compiled AoS: not made again; then the chosen one, made afresh
+  EXPECT_EQ(s.made, (std::vector<std::string>{"aos", "soa", "kdlg-tree", "soa"}));
+  EXPECT_EQ(v->made_label,
+            "chosen=soa;runs_as=soa;trial_us=aos:11.0[10.0,12.0]|soa:9.5[9.0,9.9]|kdlg-tree:8.0[8.0,10.5]|"
+            "tiled-tree:as aos;tree_gpu=Test GPU");
+}
+
+TEST(ExtendedValue, AosStaysUnlessBeatenAndAnInvalidCandidateIsOutOfTheTrial) {
+  TrialScript s;
+  s.times = {{"aos", {10e-6, 10e-6, 10e-6, 10e-6, 10e-6}},
+             {"soa", {9e-6, 9e-6, 9e-6, 9e-6, 10e-6}},  // ties AoS's fastest: not beyond it
+             {"kdlg-tree", {1e-6, 1e-6, 1e-6, 1e-6, 1e-6}}};
+  s.invalid = {"kdlg-tree"};  // fastest, but wrong
+  const auto v = tried(s);
+  EXPECT_EQ(s.made, (std::vector<std::string>{"aos", "soa", "kdlg-tree", "aos"}));
+  EXPECT_EQ(v->made_label,
+            "chosen=aos;runs_as=aos;trial_us=aos:10.0[10.0,10.0]|soa:9.0[9.0,10.0]|kdlg-tree:invalid|"
+            "tiled-tree:as aos;tree_gpu=Test GPU");
+  // AoS wrong: no reference, the benchmark fails with its message
+  TrialScript broken = s;
+  broken.invalid = {"aos"};
+  try {
+    tried(broken);
+    ADD_FAILURE() << "a trial without a valid AoS chose";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "the trial's reference failed validation: wrong output");
+  }
 }
 
 //! The PresetError of planning `object` (no error: "no error").

@@ -38,7 +38,7 @@ TEST(LayoutKinds, EveryKindRoundTripsThroughItsName) {
   });
   EXPECT_EQ(count, std::variant_size_v<LayoutKind>);
   EXPECT_EQ(kind_names(), (std::vector<std::string_view>{"aos", "soa", "tiled", "tiled-ct", "split", "split-ct", "kdlg",
-                                                         "tiled-tree", "kdlg-tree", "kdlg-tiles"}));
+                                                         "tiled-tree", "kdlg-tree", "kdlg-tree-plus", "kdlg-tiles"}));
 }
 
 TEST(LayoutKinds, AValueWritesTheTablesParametersAndLabel) {
@@ -69,7 +69,7 @@ TEST(LayoutKinds, AnUnknownNameIsOneErrorListingTheNames) {
     ADD_FAILURE() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, "
-                           "tiled-tree, kdlg-tree, kdlg-tiles)");
+                           "tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
   }
   // in a preset: the same message, at the line
   const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["aos", "aoss"]}})");
@@ -78,7 +78,7 @@ TEST(LayoutKinds, AnUnknownNameIsOneErrorListingTheNames) {
     ADD_FAILURE() << "no error";
   } catch (const harness::PresetError& e) {
     EXPECT_EQ(std::string(e.what()), "test.json:1: unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, "
-                                     "split, split-ct, kdlg, tiled-tree, kdlg-tree, kdlg-tiles)");
+                                     "split, split-ct, kdlg, tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
   }
 }
 
@@ -88,7 +88,7 @@ TEST(LayoutKinds, WhatAProgramTakesFollowsFromWhatItCompiles) {
   const ProgramKinds sort{{4, 32}, {}, true};  // the bitonic sort's: no compile-time split
   EXPECT_EQ(sort.taken(),
             (std::vector<std::string>{"aos", "soa", "tiled", "tiled-ct", "split", "kdlg", "tiled-tree", "kdlg-tree",
-                                      "kdlg-tiles"}));
+                                      "kdlg-tree-plus", "kdlg-tiles"}));
   EXPECT_FALSE(sort.takes<kind::SplitCt>());
   EXPECT_TRUE((ProgramKinds{{4}, {"p"}, true}.takes<kind::SplitCt>()));
 }
@@ -110,7 +110,7 @@ TEST(LayoutKinds, AProgramThatLacksAKindSaysSoAndWhatItTakes) {
                        R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["split-ct"],
                            "partitions": {"p": [["key"], ["id", "weight", "value"]]}})"),
             "test.json:1: layout 'split-ct' needs compile-time splits, which this program has not (it takes: aos, soa, "
-            "tiled, tiled-ct, split, kdlg, tiled-tree, kdlg-tree, kdlg-tiles)");
+            "tiled, tiled-ct, split, kdlg, tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
   EXPECT_NE(plan_error(harness::kofler::lavamd_program(),
                        R"({"boxes_1d": [2], "precisions": ["float"], "layouts": ["split-ct"],
                            "partitions": {"p": [["v"], ["x", "y", "z"]]}})")
@@ -133,7 +133,7 @@ TEST(LayoutKinds, AProgramsLayoutAxisRefusesAKindAsItsChoicesDo) {
   EXPECT_EQ(none.refusal("kdlg"),
             "layout 'kdlg' needs recorded accesses, which this program has not (it takes: aos, soa, tiled, split)");
   EXPECT_EQ(none.refusal("aoss"), "unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, "
-                                  "kdlg, tiled-tree, kdlg-tree, kdlg-tiles)");
+                                  "kdlg, tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
   // Each Kofler program's layout axis (the planner's check of a preset's "layouts") takes
   // exactly its values, and words the rest as the table does.
   for (const harness::Program& p : harness::find_suite("kofler").programs.programs) {
@@ -145,7 +145,7 @@ TEST(LayoutKinds, AProgramsLayoutAxisRefusesAKindAsItsChoicesDo) {
   }
   EXPECT_EQ(plan_error(harness::kofler::nbody_program(), R"({"layouts": ["aoss"]})"),
             "test.json:1: unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, "
-            "tiled-tree, kdlg-tree, kdlg-tiles)");
+            "tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
 }
 
 TEST(LayoutKinds, TheRunTimeSplitIsEveryProgramsBitonicSortAndLavaMdIncluded) {
@@ -167,6 +167,12 @@ TEST(LayoutKinds, TheRegistryExportsTheTable) {
   EXPECT_EQ(names, (std::vector<std::string>(table_names.begin(), table_names.end())));
   EXPECT_EQ(table["kinds"][2]["compiled"], "tiled-ct");  // tiled's compiled twin
   EXPECT_EQ(table["kinds"][8]["label"], (nlohmann::json{"cluster_layouts", "runs_as", "tree_gpu"}));
+  EXPECT_EQ(table["kinds"][9]["name"], "kdlg-tree-plus");  // its trial writes its label
+  EXPECT_EQ(table["kinds"][9]["label"], (nlohmann::json{"chosen", "runs_as", "trial_us", "tree_gpu"}));
+  EXPECT_EQ(table["kinds"][9]["code"], "runs_as");
+  EXPECT_TRUE(table["kinds"][9]["trial"]);
+  EXPECT_FALSE(table["kinds"][9]["tree"]);
+  EXPECT_FALSE(table["kinds"][8]["trial"]);
   EXPECT_EQ(table["runs_as"], (nlohmann::json{"aos", "soa", "tiled-ct"}));
   EXPECT_EQ(harness::registry_json()["layouts"], table);
 }

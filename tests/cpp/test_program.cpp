@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -16,6 +18,7 @@
 #include "lb/harness/journal.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
+#include "lb/harness/trial.hpp"
 #include "preset_testing.hpp"
 
 namespace lb::harness {
@@ -178,10 +181,15 @@ struct Captured : benchmark::BenchmarkReporter {
 
 std::vector<benchmark::BenchmarkReporter::Run> run_one(const std::string& name, Log& log, bool skip_writes,
                                                        int repetitions, const std::string& after_timing = {},
-                                                       const std::string& label = {}) {
+                                                       const std::string& label = {},
+                                                       const std::string& made_label = {}) {
   Ceilings c;
   c.copy_bandwidth_gbs = 10;
-  ProgramCase pc{Where::cpu, {}, [&] { return std::make_unique<Doubler>(log, skip_writes, after_timing); }};
+  ProgramCase pc{Where::cpu, {}, [&] {
+                   auto v = std::make_unique<Doubler>(log, skip_writes, after_timing);
+                   v->made_label = made_label;
+                   return v;
+                 }};
   pc.label = label;
   benchmark::ClearRegisteredBenchmarks();
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run_case(st, name, pc, c, nullptr); })
@@ -224,6 +232,77 @@ TEST(ProgramRun, TheCasesLabelIsEveryRunsLabel) {
   ASSERT_FALSE(runs.empty());
   for (const auto& r : runs) EXPECT_EQ(r.report_label, "cluster_layouts=soa;tree_gpu=Test GPU");
   EXPECT_EQ(run_one("test/doubler/unlabelled", log, false, 1).front().report_label, "");
+}
+
+TEST(ProgramRun, WhatMakingAVariantDecidedFollowsTheCasesLabelInEveryRun) {
+  Log log;
+  for (const auto& r : run_one("test/doubler/made", log, false, 2, {}, "", "chosen=soa;runs_as=soa"))
+    EXPECT_EQ(r.report_label, "chosen=soa;runs_as=soa");
+  for (const auto& r : run_one("test/doubler/both", log, false, 2, {}, "planned=x", "chosen=aos"))
+    EXPECT_EQ(r.report_label, "planned=x;chosen=aos");
+  // a variant that fails its check still says what was made
+  const auto failed = run_one("test/doubler/made-wrong", log, true, 1, {}, "", "chosen=aos");
+  ASSERT_FALSE(failed.empty());
+  EXPECT_TRUE(run_failed(failed.front()));
+  EXPECT_EQ(failed.front().report_label, "chosen=aos");
+}
+
+//! A trial's device as a test gives it: no stream, nothing to wait for, each run 1 ms longer.
+TrialTiming counting_timing(Log& log) {
+  auto next = std::make_shared<double>(0);
+  return {nullptr, [&log] { log.calls.push_back("wait"); }, [&log, next](Variant& v) {
+            v.prepare(nullptr);
+            log.calls.push_back("timed run");
+            v.run(nullptr);
+            return *next += 1e-3;
+          }};
+}
+
+TEST(Trial, AVariantIsValidatedOnceAsRunCaseDoesThenTimedRunByRun) {
+  Log log;
+  Doubler ok(log, false);
+  const TrialOutcome o = trial_of(ok, counting_timing(log), 3);
+  EXPECT_EQ(log.calls, (std::vector<std::string>{"setup", "poison", "run", "wait", "validate", "timed run", "run",
+                                                 "timed run", "run", "timed run", "run", "after_timing"}));
+  EXPECT_EQ(o.seconds, (std::vector<double>{1e-3, 2e-3, 3e-3}));
+  EXPECT_EQ(o.invalid, "");
+  // one that fails validation is not timed
+  Log wrong_log;
+  Doubler wrong(wrong_log, true);
+  const TrialOutcome w = trial_of(wrong, counting_timing(wrong_log));
+  EXPECT_EQ(w.invalid, "output 0 is wrong");
+  EXPECT_TRUE(w.seconds.empty());
+  EXPECT_EQ(std::count(wrong_log.calls.begin(), wrong_log.calls.end(), "timed run"), 0);
+  // a failure found after timing makes it invalid too
+  Log late_log;
+  Doubler late(late_log, false, "a launch failed while timed");
+  const TrialOutcome l = trial_of(late, counting_timing(late_log));
+  EXPECT_EQ(l.invalid, "a launch failed while timed");
+  EXPECT_TRUE(l.seconds.empty());
+}
+
+TrialOutcome timed_runs(std::vector<double> seconds) {
+  TrialOutcome o;
+  o.seconds = std::move(seconds);
+  return o;
+}
+
+TEST(TrialChoice, TheReferenceUnlessACandidatesSlowestRunBeatsItsFastest) {
+  const TrialOutcome aos = timed_runs({10, 11, 12}), soa = timed_runs({9, 9.5, 10}), faster = timed_runs({8, 9, 9.9}),
+                     fastest = timed_runs({5, 6, 9.95});
+  EXPECT_EQ(trial_choice({aos, soa}), 0u);  // 10 is not beyond 10
+  EXPECT_EQ(trial_choice({aos, soa, faster}), 2u);
+  EXPECT_EQ(trial_choice({aos, soa, faster, fastest}), 3u);  // of those beyond AoS, the smallest median
+  EXPECT_EQ(trial_choice({soa, aos, faster}, 1), 2u);  // the reference is the one named
+  // shared and invalid candidates are never chosen
+  TrialOutcome shared = fastest, invalid = fastest;
+  shared.shares = 0;
+  invalid.invalid = "wrong";
+  EXPECT_EQ(trial_choice({aos, shared, invalid}), 0u);
+  // no valid reference: no choice
+  TrialOutcome bad_aos = aos;
+  bad_aos.invalid = "wrong output";
+  EXPECT_THROW(trial_choice({bad_aos, faster}), std::invalid_argument);
 }
 
 TEST(ProgramRun, EveryTimedLoopEndsWithTheAfterTimingCheckThenTheWorkSeconds) {

@@ -42,8 +42,9 @@ preset: 2048); suite kofler-tree plans the decision tree's training names instea
 that a 16-byte cluster is fastest with tile 32 and a 32-byte one with SoA. Suite kofler also
 plans the Kofler method's values per size, the same with or without `--kofler-tree FILE`
 (`kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:<n>`, `.../tiled-tree/float/size:<n>`,
-`.../kdlg-tree/float/partition:pos|vel/size:<n>`); `run` without a tree fails tiled-tree and
-kdlg-tree, each with the binary's message, and goes on. `run` takes any further `--key value`
+`.../kdlg-tree/float/partition:pos|vel/size:<n>`, `.../kdlg-tree-plus/float/partition:pos|vel/size:<n>`);
+`run` without a tree fails tiled-tree, kdlg-tree and kdlg-tree-plus, each with the binary's
+message, and goes on. `run` takes any further `--key value`
 option and ignores it. A preset is a name of the preset folder (LB_PRESET_DIR, else harness/presets, as
 the binary's) or an existing file; one containing the word "bad" is rejected. `suites --json`
 prints the registry as the real binary does: the suites FAKE_LB_SUITES names as REGISTRY has
@@ -109,10 +110,11 @@ def _kinds():
 
 
 # The Kofler method's values as the binary names them (the kinds with a label, their parameters
-# from the registry's table: a partition) and those the tree chooses.
+# from the registry's table: a partition) and those that need the tree (the tree chooses, or
+# a trial among the tree's values does).
 METHOD_VALUES = tuple(k["name"] + "/float" + "".join(f"/{p}:pos|vel" for p in k["params"])
                       for k in _kinds() if k["label"])
-TREE_LAYOUTS = tuple(k["name"] for k in _kinds() if k["tree"])
+TREE_LAYOUTS = tuple(k["name"] for k in _kinds() if k["tree"] or k.get("trial"))
 
 
 def needs_tree(name, options):

@@ -47,7 +47,10 @@ RUNS_AS = {"nbody": {"kdlg": "soa", "tiled-tree": "tiled-ct-32", "kdlg-tree": "s
 COMPILED_SAMPO = {("sampo", "kdlg"): "aos", ("sampo", "kdlg-tree"): "soa"}
 # time of each layout when a model does not say otherwise: the paper's SAMPO picture
 BASE = {"aos": 2.0, "soa": 1.1, "tiled": 1.3, "tiled-ct": 1.3, "split": 1.25, "kdlg": 1.15,
-        "tiled-tree": 1.3, "kdlg-tree": 1.0}
+        "tiled-tree": 1.3, "kdlg-tree": 1.0, "kdlg-tree-plus": 1.0}
+# Beyond the paper: kdlg-tree-plus, as if its trial of BASE's times chose kdlg-tree (what ran
+# it: kdlg-tree's, RUNS_AS)
+TRIAL = "aos:2.0[2.0,2.0]|soa:1.1[1.1,1.1]|kdlg-tree:1.0[1.0,1.0]|tiled-tree:1.3[1.3,1.3]"
 
 
 def claim(claim_id):
@@ -73,7 +76,10 @@ def variants(app, runs):
     rows += [("kdlg", None, f"/partition:{KDLG[app]}", f"runs_as={ran['kdlg']}"),
              ("tiled-tree", None, "", tree_label("tiled-32", ran["tiled-tree"])),
              ("kdlg-tree", None, f"/partition:{KDLG[app]}", tree_label(TREE[app],
-                                                                       ran["kdlg-tree"]))]
+                                                                       ran["kdlg-tree"])),
+             ("kdlg-tree-plus", None, f"/partition:{KDLG[app]}",
+              f"chosen=kdlg-tree;runs_as={ran.get('kdlg-tree-plus', ran['kdlg-tree'])};"
+              f"trial_us={TRIAL};tree_gpu=Test GPU")]
     return rows
 
 
@@ -407,3 +413,48 @@ def test_a_layout_without_a_partition_in_its_name_is_not_measured(layout):
     assert result.verdict == NOT_MEASURED
     assert (f"no partition in the name: kofler/bitonic/bitonic/{layout}/u32/size:1048576"
             in result.note)
+
+
+# --- beyond the paper: the extended value kdlg-tree-plus (issue 39 §4) -----------------------
+
+EXTENDED_AOS = "extended-never-slower-than-aos"
+EXTENDED_REGRET = "extended-regret-within-one-percent"
+# SAMPO's kdlg-tree-plus as if its trial chose a compiled layout (else its part is not judged)
+COMPILED_TRIAL = {**COMPILED_SAMPO, ("sampo", "kdlg-tree-plus"): "soa"}
+
+
+def test_the_extended_value_is_judged_never_slower_than_aos_per_program():
+    assert claim(EXTENDED_AOS)["beyond_paper"] and "line" not in claim(EXTENDED_AOS)
+    assert verdict(EXTENDED_AOS, runs=COMPILED_TRIAL).verdict == REPRODUCED
+    slower = verdict(EXTENDED_AOS, {("lavamd", "double", "kdlg-tree-plus", None): 2.2},
+                     runs=COMPILED_TRIAL)
+    assert slower.verdict == NOT_REPRODUCED and "LavaMD double 0.91×" in slower.measured
+    # the paper's method slower than AoS leaves the extended value's claim alone
+    assert verdict(EXTENDED_AOS, {("lavamd", "double", "kdlg-tree", None): 2.2},
+                   runs=COMPILED_TRIAL).verdict == REPRODUCED
+    # a choice on the run-time partition against the compiled AoS: shown, not judged
+    assert verdict(EXTENDED_AOS).verdict == INCONCLUSIVE  # SAMPO: kdlg-tree on the partition
+
+
+def test_the_extended_regret_is_the_geometric_mean_over_every_point_that_ran_it():
+    assert claim(EXTENDED_REGRET)["rule"] == {"rule": "at_most", "limit": 1.01}
+    assert verdict(EXTENDED_REGRET).verdict == REPRODUCED  # the fastest everywhere: 1.000×
+    # 1.2× the fastest at one of the 9 points: 1.2^(1/9) = 1.0205
+    one = verdict(EXTENDED_REGRET, {("lavamd", "double", "kdlg-tree-plus", None): 1.2})
+    assert one.verdict == NOT_REPRODUCED and one.measured.startswith("1.020× over 9 point(s)")
+    assert "worst 1.20× (LavaMD double at size 1000)" in one.note
+    # it times one of the other layouts again: never the fastest it is measured against
+    lucky = verdict(EXTENDED_REGRET, {("nbody", "kdlg-tree-plus", None): 0.5})
+    assert lucky.measured.startswith(f"{0.5 ** (2 / 9):.3f}×") and lucky.verdict == REPRODUCED
+    absent = verdict(EXTENDED_REGRET, {(app, "kdlg-tree-plus", None): None for app in PROGRAMS})
+    assert absent.verdict == NOT_MEASURED
+
+
+def test_a_trial_label_of_another_form_is_an_input_error():
+    with pytest.raises(ResultsError, match="is not a trial's choice"):
+        verdict(EXTENDED_AOS, labels={("nbody", "kdlg-tree-plus"): "chosen=soa;runs_as=soa"},
+                runs=COMPILED_TRIAL)
+    with pytest.raises(ResultsError, match="is not a trial's choice"):  # the choice not timed
+        verdict(EXTENDED_AOS, labels={("nbody", "kdlg-tree-plus"): (
+            "chosen=soa;runs_as=soa;trial_us=aos:2.0[2.0,2.0]|soa:as aos;tree_gpu=G")},
+                runs=COMPILED_TRIAL)

@@ -8,6 +8,7 @@ The advisor's output on the paper's worked example is tested in tests/cpp/test_a
 Skipped when the binary has not been built."""
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -120,11 +121,12 @@ def test_mistakes_are_one_line_and_exit_2(tmp_path, args, problem):
 
 NBODY_METHOD = ["kofler/nbody/gpu/kdlg/float/partition:pos|vel/size:65536",
                 "kofler/nbody/gpu/tiled-tree/float/size:65536",
-                "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/size:65536"]
+                "kofler/nbody/gpu/kdlg-tree/float/partition:pos|vel/size:65536",
+                "kofler/nbody/gpu/kdlg-tree-plus/float/partition:pos|vel/size:65536"]
 
 
 def test_paper_plans_the_tree_layouts_the_same_with_or_without_a_tree(tmp_path):
-    """The method's three values are planned with or without --kofler-tree, under names that do
+    """The method's three values (and kdlg-tree-plus) are planned with or without --kofler-tree, under names that do
     not depend on the tree (the KDLG partition only): runs on GPUs with different trees pair up,
     and the orchestrator's plan (made before kofler-tree trains the tree) is the run's."""
     args = ["plan", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree).*/size:65536"]
@@ -154,10 +156,11 @@ def journal_runs(path):
 
 
 def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry_the_trees_choice(tmp_path, gpu):
-    """Run on the GPU: without a tree, tiled-tree and kdlg-tree fail (each its own failure, the
-    message naming --kofler-tree) and the run goes on (kdlg passes); with a tree every value
-    passes, the tree's carry what it chose in their label, and every label says the code that
-    ran it (runs_as: N-body's fields alone are the compiled SoA)."""
+    """Run on the GPU: without a tree, tiled-tree, kdlg-tree and kdlg-tree-plus fail (each its
+    own failure, the message naming --kofler-tree) and the run goes on (kdlg passes); with a
+    tree every value passes, the tree's carry what it chose in their label, kdlg-tree-plus what
+    its trial chose, and every label says the code that ran it (runs_as: N-body's fields alone
+    are the compiled SoA)."""
     # The paper preset's N-body size: --sizes would apply to every Kofler program the filter
     # then drops, and LavaMD refuses 4096 boxes per side.
     args = ["run", "--suite", "kofler", "--preset", "paper", "--filter", "nbody/gpu/(kdlg|tiled-tree).*/size:65536"]
@@ -165,8 +168,8 @@ def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry
     r = run(*args, "--journal", tmp_path / "without.jsonl")
     assert r.returncode == 0, r.stderr
     runs, done = journal_runs(tmp_path / "without.jsonl")
-    assert done == {names[0]: True, names[1]: False, names[2]: False}
-    for name, layout in ((names[1], "tiled-tree"), (names[2], "kdlg-tree")):
+    assert done == {names[0]: True, names[1]: False, names[2]: False, names[3]: False}
+    for name, layout in ((names[1], "tiled-tree"), (names[2], "kdlg-tree"), (names[3], "kdlg-tree-plus")):
         assert {x["error_message"] for x in runs[name]} == {
             f"layout '{layout}' needs a decision tree: give --kofler-tree FILE (make reproduce trains one: "
             "suite kofler-tree, docs/kofler-tree.md)"}
@@ -179,3 +182,8 @@ def test_tree_values_without_a_tree_fail_each_with_the_option_and_with_one_carry
     assert {x["label"] for x in runs[names[1]]} == {"cluster_layouts=soa;runs_as=soa;tree_gpu=Test GPU"}
     assert {x["label"] for x in runs[names[2]]} == {
         "cluster_layouts=tiled-64|tiled-64;runs_as=soa;tree_gpu=Test GPU"}
+    # kdlg-tree-plus: kdlg-tree is the compiled SoA here (it shares soa's trial), tiled-tree too
+    (plus,) = {x["label"] for x in runs[names[3]]}
+    assert re.fullmatch(r"chosen=(aos|soa);runs_as=\1;trial_us=aos:[0-9.]+\[[0-9.]+,[0-9.]+\]\|"
+                        r"soa:[0-9.]+\[[0-9.]+,[0-9.]+\]\|kdlg-tree:as soa\|tiled-tree:as soa;"
+                        r"tree_gpu=Test GPU", plus), plus

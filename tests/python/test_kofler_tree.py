@@ -306,7 +306,8 @@ def test_without_a_committed_tree_quick_trains_and_a_failed_fit_is_a_warning(tmp
         assert "--kofler-tree" not in runs[1]
 
 
-TREE_VALUES = ("tiled-tree/float/size:2048", "kdlg-tree/float/partition:pos|vel/size:2048")
+TREE_VALUES = ("tiled-tree/float/size:2048", "kdlg-tree/float/partition:pos|vel/size:2048",
+               "kdlg-tree-plus/float/partition:pos|vel/size:2048")
 
 
 @pytest.mark.parametrize("tree_from", ["training", "committed"])
@@ -324,7 +325,7 @@ def test_the_kofler_plan_made_before_the_tree_is_what_the_kofler_run_runs(tmp_pa
     planned = json.loads((run_dir / "run.json").read_text())["plan"]["kofler"]
     results = json.loads((run_dir / "kofler.gpu0.json").read_text())["benchmarks"]
     names = {b["run_name"] for b in results}
-    assert len(names) == planned == 9  # 6 of the fake's own, the method's 3
+    assert len(names) == planned == 10  # 6 of the fake's own, the method's 3 and kdlg-tree-plus
     assert f"kofler: {planned}/{planned} benchmarks done" in result.stdout
     with_tree = "--kofler-tree" in runs[-1]
     assert with_tree == (tree_from == "committed" or HAS_SKLEARN)

@@ -12,7 +12,7 @@ import pytest
 
 from plots import kofler_data, kofler_label
 from plots.layout_kinds import (CLUSTER_LAYOUT, KIND, KINDS, METHOD_LAYOUTS, REGISTRY, RUNS_AS,
-                                TREE_LAYOUTS, parse_label, tile_of)
+                                TREE_LAYOUTS, TRIAL_LAYOUTS, parse_label, tile_of)
 from tests.python.cpp_source import cpp_tokens
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,8 +65,9 @@ def test_the_table_is_the_binarys_every_kind_by_name():
         assert getattr(KIND, name.replace("-", "_")) == name
         assert kind.sweeps in ("", *kind.params)
         assert kind.compiled is None or KINDS[kind.compiled].code == "compiled"
-    assert METHOD_LAYOUTS == (KIND.kdlg, KIND.tiled_tree, KIND.kdlg_tree)
+    assert METHOD_LAYOUTS == (KIND.kdlg, KIND.tiled_tree, KIND.kdlg_tree, KIND.kdlg_tree_plus)
     assert TREE_LAYOUTS == (KIND.tiled_tree, KIND.kdlg_tree)
+    assert TRIAL_LAYOUTS == (KIND.kdlg_tree_plus,)
     assert kofler_data.RUN_TIME == {KIND.tiled: KIND.tiled_ct, KIND.split: KIND.split_ct}
     assert kofler_data.KNOBS == {KIND.tiled: "tile", KIND.tiled_ct: "tile", KIND.split: "partition",
                                  KIND.split_ct: "partition", KIND.kdlg_tiles: "tiles"}
@@ -85,6 +86,11 @@ def test_the_table_is_the_binarys_every_kind_by_name():
     ("kdlg-tree", "cluster_layouts=soa|soa;tree_gpu=G",
      {"cluster_layouts": "soa|soa", "runs_as": None, "tree_gpu": "G"}),
     ("kdlg", "runs_as=tiled-ct-32", {"runs_as": "tiled-ct-32"}),
+    ("kdlg-tree-plus", "chosen=soa;runs_as=soa;trial_us=aos:11.0[10.0,12.0]|soa:9.5[9.0,9.9]|"
+     "kdlg-tree:as soa|tiled-tree:invalid;tree_gpu=NVIDIA H200",
+     {"chosen": "soa", "runs_as": "soa", "trial_us": "aos:11.0[10.0,12.0]|soa:9.5[9.0,9.9]|"
+      "kdlg-tree:as soa|tiled-tree:invalid", "tree_gpu": "NVIDIA H200"}),
+    ("kdlg-tree-plus", "cluster_layouts=soa;runs_as=soa;tree_gpu=G", None),
     ("kdlg", "runs_as=aos;tree_gpu=G", {"runs_as": "aos;tree_gpu=G"}),  # runs_as then says no
     ("kdlg", "cluster_layouts=aos;runs_as=aos;tree_gpu=G", None),
     ("kdlg-tree", "runs_as=aos", None),

@@ -268,11 +268,12 @@ def test_committed_fixture_matches_its_generator():
     assert json.loads((FIXTURE / "idw.gpu0.json").read_text()) == generator.build_fixture()
     # 400 kB, plus the 8 kB of kriging_runs.json (three H100 runs, the claims' stability test)
     # and the other papers' fixture generators (their results are written at test time; 1 kB
-    # more for N-body's roofline rows, 1 kB for BFS's persistent-search rows, issue 38); the
-    # planner's fixtures (plans/, registry.json: test_plans.py, test_suite_registry.py) apart
+    # more for N-body's roofline rows, 1 kB for BFS's persistent-search rows (issue 38), 3 kB for
+    # the Kofler kdlg-tree-plus rows (issue 39)); the planner's fixtures (plans/, registry.json:
+    # test_plans.py, test_suite_registry.py) apart
     planner = [FIXTURES / "plans", FIXTURES / "registry.json"]
     assert sum(p.stat().st_size for p in FIXTURES.rglob("*") if p.is_file()
-               and not any(p == q or q in p.parents for q in planner)) < 432_000
+               and not any(p == q or q in p.parents for q in planner)) < 436_000
 
 
 @pytest.mark.parametrize("extra, says", [(0, False), (3, True)])

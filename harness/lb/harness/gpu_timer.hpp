@@ -39,6 +39,11 @@ class GpuTimer {
                         const std::function<double(cudaStream_t)>& timed_run, bool flush_l2 = true,
                         const std::function<void(cudaStream_t)>& before = {});
 
+  //! One iteration's parts outside a benchmark loop (a trial's runs, lb/harness/trial.hpp):
+  //! flush L2 on the stream, and time `launch(stream)` with CUDA events (waits for it).
+  void flush_l2();
+  double time(const std::function<void(cudaStream_t)>& launch);
+
  private:
   std::string uuid_;
   cudaStream_t stream_ = nullptr;

@@ -104,6 +104,11 @@ class Variant {
   virtual double work_seconds(double seconds) { return seconds; }
   //! Program-specific counters, given the mean seconds of one (scaled) run.
   virtual void add_counters(benchmark::State&, double /*seconds*/) const {}
+
+  //! What making it decided that its name does not say (which layout a trial chose:
+  //! lb/harness/trial.hpp), set by its maker: run_case labels the result with it, after the
+  //! case's label.
+  std::string made_label;
 };
 
 enum class Where { gpu, cpu };

@@ -26,7 +26,8 @@
 //! names do not depend on the tree (so runs on GPUs with different trees pair up); without a
 //! tree the tree's values are planned all the same, each `unavailable`: making one fails with
 //! the error naming how to give a tree. `kdlg-tiles` sweeps the tiles of the KDLG clusters
-//! and needs no tree.
+//! and needs no tree. `kdlg-tree-plus` (beyond the paper) is the candidate a trial on the GPU
+//! picks when its benchmark runs (trial_candidates; the trial: benches/kofler/layout_choice.hpp).
 
 #include <array>
 #include <concepts>
@@ -64,6 +65,8 @@ inline constexpr std::size_t kMaxRuntimeTile = std::size_t{1} << 30;
 inline constexpr std::string_view kTileParam = "tile", kPartitionParam = "partition", kTilesParam = "tiles";
 inline constexpr std::string_view kClusterLayoutsKey = "cluster_layouts", kRunsAsKey = "runs_as",
                                   kTreeGpuKey = "tree_gpu";
+//! The trial value's label (kind::KdlgTreePlus): the candidate chosen and each one's trial.
+inline constexpr std::string_view kChosenKey = "chosen", kTrialKey = "trial_us";
 //! runs_as of a method value that no compiled layout runs: the run-time PartitionMapping.
 inline constexpr std::string_view kRunsOnPartition = "partition";
 
@@ -186,6 +189,24 @@ struct KdlgTree : TreeValue {
   std::array<std::string, 1> values() const { return {partition}; }
 };
 
+//! Beyond the paper (issue 39 §4, docs/advisor.md "The extended value"): the layout a short
+//! trial on the GPU picks, when its benchmark runs, among trial_candidates (aos, soa, the
+//! paper's kdlg-tree and tiled-tree), AoS unless one beats it beyond the trial's extremes.
+//! Named by the KDLG partition (its `fields`: kdlg-tree's), like kdlg-tree. Its label (what
+//! was chosen and the trial's times) is written by the trial, none before; made without a
+//! tree it is `unavailable`, as kdlg-tree is. No mapping of its own: the chosen candidate's.
+struct KdlgTreePlus : PartitionValue {
+  static constexpr std::string_view name = "kdlg-tree-plus";
+  static constexpr std::array param_keys{kPartitionParam};
+  static constexpr std::string_view sweeps{};
+  static constexpr MappingCode code = MappingCode::as_runs_as;
+  static constexpr Needs needs = Needs::recorded_accesses;
+  KdlgTree paper = {};        //!< the paper's choice, a candidate
+  TiledTree tree_alone = {};  //!< the tree's class for the whole record, a candidate
+  std::string unavailable = {};  //!< non-empty: why it cannot be made here (no tree)
+  std::array<std::string, 1> values() const { return {partition}; }
+};
+
 //! The KDLG clusters' tile sweep (the lower map of the paper's Fig. 1): each cluster of several
 //! fields tiled, each of one field SoA, through the run-time PartitionMapping; named
 //! partition:<KDLG>/tiles:<t1>,<t2>,... (the clusters of several fields' tiles, in order).
@@ -205,7 +226,7 @@ using Compiled = std::variant<kind::Aos, kind::Soa, kind::TiledCt>;
 
 //! Every kind, in the table's order.
 using LayoutKind = std::variant<kind::Aos, kind::Soa, kind::Tiled, kind::TiledCt, kind::Split, kind::SplitCt, kind::Kdlg,
-                                kind::TiledTree, kind::KdlgTree, kind::KdlgTiles>;
+                                kind::TiledTree, kind::KdlgTree, kind::KdlgTreePlus, kind::KdlgTiles>;
 
 //! The table's names, in its order.
 std::vector<std::string_view> kind_names();
@@ -225,18 +246,20 @@ void for_each_kind(F&& f) {
 struct LayoutChoice {
   LayoutKind kind;
 
-  //! The kind's name: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree, kdlg-tiles.
+  //! The kind's name: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, tiled-tree, kdlg-tree, kdlg-tree-plus,
+  //! kdlg-tiles.
   std::string_view name() const;
   //! The name's parameters after the layout: tile:64 (tiled, tiled-ct); partition:pos|vel
-  //! (split, split-ct, kdlg, kdlg-tree); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles); none
+  //! (split, split-ct, kdlg, kdlg-tree, kdlg-tree-plus); partition:a+b|c|d+e/tiles:16,2 (kdlg-tiles); none
   //! for aos, soa, tiled-tree.
   std::vector<std::pair<std::string, std::string>> params() const;
   //! params() as the name writes them, '/'-joined ("tile:64"; empty for aos/soa).
   std::string param() const;
-  //! The method's values' label (MethodValue, TreeValue); empty otherwise and for a tree's
-  //! value made without a tree.
+  //! The method's values' label (MethodValue, TreeValue); empty otherwise, for a tree's
+  //! value made without a tree and for kdlg-tree-plus (its trial writes its label: trial_label).
   std::string label() const;
-  //! Non-empty: why this value cannot be made here (a tree's value planned without a tree).
+  //! Non-empty: why this value cannot be made here (a tree's value or kdlg-tree-plus planned
+  //! without a tree).
   std::string unavailable() const;
   //! Whether the value is of kind K.
   template <class K>
@@ -323,6 +346,27 @@ std::vector<LayoutChoice> method_choices(const KdlgPartition& p, const std::vect
                                          const std::vector<std::size_t>& bytes, const DecisionTree* tree,
                                          std::string_view tree_hint = "give a decision tree",
                                          const std::vector<std::size_t>& compile_time_tiles = {});
+
+//! kdlg-tree-plus of the KDLG partition `p` (the arguments as method_value's): named and
+//! partitioned as kdlg-tree, its candidates kdlg-tree and tiled-tree exactly as method_value
+//! makes them; without a tree `unavailable` with needs_tree_message("kdlg-tree-plus", tree_hint).
+kind::KdlgTreePlus trial_value(const KdlgPartition& p, const std::vector<std::string>& names,
+                               const std::vector<std::size_t>& bytes, const DecisionTree* tree,
+                               std::string_view tree_hint = "give a decision tree",
+                               const std::vector<std::size_t>& compile_time_tiles = {});
+
+//! kdlg-tree-plus' candidates in the trial's order: aos, soa, kdlg-tree, tiled-tree.
+std::vector<LayoutChoice> trial_candidates(const kind::KdlgTreePlus& k);
+
+//! The code that lays out a candidate, as runs_as writes it: "aos", "soa", "tiled-ct-<t>" (a
+//! compiled kind, or a method value its runs_as), "partition" (a method value on the run-time
+//! PartitionMapping); "" for the other kinds.
+std::string code_of(const LayoutChoice& c);
+
+//! Whether two values run the same code on the same addresses: the same compiled layout, or
+//! the run-time partition of the same clusters and cluster layouts (kdlg-tree and tiled-tree
+//! where the KDLG is one cluster). A trial times such candidates once.
+bool same_code(const LayoutChoice& a, const LayoutChoice& b);
 
 //! The compile-time layout whose code lays out a partition's fields at the addresses the
 //! partition gives them, among those every program compiles (AoS, SoA) and its tiles

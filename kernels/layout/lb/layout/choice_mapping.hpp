@@ -46,6 +46,12 @@ struct MakeMapping {
   void operator()(const kind::TiledTree& k) const { tree(k); }
   void operator()(const kind::KdlgTree& k) const { tree(k); }
   void operator()(const kind::KdlgTiles& k) const { partition(k.fields); }
+  // No mapping of its own: its trial makes each candidate (trial_candidates) and the chosen one.
+  void operator()(const kind::KdlgTreePlus& k) const {
+    if (!k.unavailable.empty()) throw std::invalid_argument(k.unavailable);
+    throw std::invalid_argument(std::string(kind::KdlgTreePlus::name) +
+                                " is made by its trial, when its benchmark runs: make one of its candidates");
+  }
 
   template <std::size_t... T>
   void tiled_ct(std::size_t tile, Tiles<T...>) const {
