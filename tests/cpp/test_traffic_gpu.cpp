@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "gpu_available.hpp"
@@ -52,12 +54,20 @@ TEST(TrafficGpu, EveryLeverEndsInTheReferencesStateOnEveryLayout) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   const test_city::CityRun with = test_city::city_run(true, 20), without = test_city::city_run(false, 20);
   const test_city::CityRun long_run = test_city::city_run(true, 300);
+  // Under compute-sanitizer (make test's quick scope: 158 s of memcheck with everything) every
+  // lever's kernels still run on every layout, with controllers (the levers change the
+  // controllers' and the fused kernels' code); the run without controllers, the snapshot and
+  // the 300-step split run (host orchestration over the same kernels) run outside it.
+  const char* tool = std::getenv("LB_UNDER_SANITIZER");
+  const bool sanitizer = tool && *tool;
+  if (sanitizer) std::printf("under compute-sanitizer %s: every lever on every layout, with controllers only\n", tool);
   for (const StepSchedule& s : test_city::every_lever()) {
     for (const test_city::CityRun* r : {&with, &without}) {
+      if (sanitizer && r == &without) continue;
       test_city::expect_every_layout_matches(*r, Device::gpu, s);
-      test_city::expect_snapshot_restores_the_initial_state(*r, Device::gpu, stream, s);
+      if (!sanitizer) test_city::expect_snapshot_restores_the_initial_state(*r, Device::gpu, stream, s);
     }
-    test_city::expect_split_run_matches(long_run, Device::gpu, s);
+    if (!sanitizer) test_city::expect_split_run_matches(long_run, Device::gpu, s);
   }
   cudaStreamDestroy(stream);
 }
