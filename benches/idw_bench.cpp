@@ -15,19 +15,6 @@ namespace {
 
 using namespace idw_bench;
 
-//! A problem text from a parser that throws std::invalid_argument ("" when it parses).
-template <class Parse>
-std::function<std::string(const nlohmann::json&)> parsed_by(Parse parse) {
-  return [parse](const nlohmann::json& v) {
-    try {
-      parse(v.get<std::string>());
-      return std::string{};
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-  };
-}
-
 bool on_cpu(const Point& at) { return at.text("version").starts_with("cpu-"); }
 
 //! Per size and precision: the CPU baselines (each power, one core then all), then each layout

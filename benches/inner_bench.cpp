@@ -10,23 +10,6 @@
 namespace lb::harness {
 namespace inner {
 
-namespace {
-
-//! A problem text from a parser that throws std::invalid_argument ("" when it parses).
-template <class Parse>
-std::function<std::string(const nlohmann::json&)> parsed_by(Parse parse) {
-  return [parse](const nlohmann::json& v) {
-    try {
-      parse(v.get<std::string>());
-      return std::string{};
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-  };
-}
-
-}  // namespace
-
 std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more,
                              std::vector<std::string> layout_names) {
   Axis strategies{.name = "strategy", .key = "strategies", .limits = parsed_by(lb::inner::parse_inner_strategy)};

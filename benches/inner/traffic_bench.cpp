@@ -355,14 +355,7 @@ Program traffic_program() {
   Axis fields{.name = "field",
               .values = {"incoming", "outgoing", "path", "none"},
               .key = "fields",
-              .limits = [](const nlohmann::json& v) {
-                try {
-                  traffic::parse_swept_field(v.get<std::string>());
-                  return std::string{};
-                } catch (const std::invalid_argument& e) {
-                  return std::string(e.what());
-                }
-              }};
+              .limits = parsed_by(traffic::parse_swept_field)};
   return {"traffic",
           inner_axes(traffic::kMaxPath, false,
                      {fields,
@@ -379,14 +372,7 @@ Program traffic_program() {
                        .scalar = true},
                       {.name = "schedule",
                        .key = "schedules",
-                       .limits = [](const nlohmann::json& v) {
-                         try {
-                           traffic::parse_step_schedule(v.get<std::string>());
-                           return std::string{};
-                         } catch (const std::invalid_argument& e) {
-                           return std::string(e.what());
-                         }
-                       },
+                       .limits = parsed_by(traffic::parse_step_schedule),
                        .required = false}},
                      lb::inner::layout_names(lb::inner::TrafficInnerLayouts{})),
           {"cars", "cells", "steps", "lights", "yield_controllers", "signal_groups", "cars_s", "controllers_s",

@@ -128,6 +128,20 @@ struct Axis {
                            std::string_view where = {}) const;
 };
 
+//! A text axis's `limits` from a parser that throws std::invalid_argument: its message is the
+//! value's problem ("" when it parses).
+template <class Parse>
+std::function<std::string(const nlohmann::json&)> parsed_by(Parse parse) {
+  return [parse](const nlohmann::json& v) {
+    try {
+      parse(v.get<std::string>());
+      return std::string{};
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+  };
+}
+
 //! One axis's value at a point: its text (in the name, and as --axis gives it) and the value
 //! itself: std::size_t (count), std::int64_t (integer), double (number), std::string (text), or
 //! what a program's step made (a Kofler layout choice).
