@@ -6,7 +6,7 @@
 
 #include "kofler/layout_choice.hpp"
 #include "lb/harness/program.hpp"
-#include "sampo.hpp"
+#include "lb/kofler/sampo.hpp"
 
 namespace lb::harness::kofler {
 

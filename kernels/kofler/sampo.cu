@@ -18,8 +18,8 @@
 //! the population is the same, agent for agent, on every layout and on the CPU. The per-agent
 //! bodies are sampo_bodies.hpp's (and update_agent), which the host runs under recording.
 
-#include "sampo.hpp"
-#include "sampo_bodies.hpp"
+#include "lb/kofler/sampo.hpp"
+#include "lb/kofler/sampo_bodies.hpp"
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>

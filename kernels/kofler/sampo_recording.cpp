@@ -1,17 +1,17 @@
 // SAMPO under access recording (sampo_recording.hpp): one agent per life-cycle path through
 // every kernel of a step that touches the agent record.
 
-#include "sampo_recording.hpp"
+#include "lb/kofler/sampo_recording.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "lb/kofler/recorders.hpp"
+#include "lb/kofler/sampo.hpp"
+#include "lb/kofler/sampo_bodies.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/host_storage.hpp"
 #include "lb/layout/recording.hpp"
-#include "sampo.hpp"
-#include "sampo_bodies.hpp"
 
 namespace lb::kofler {
 

@@ -1,4 +1,4 @@
-#include "sampo_reference.hpp"
+#include "lb/kofler/sampo_reference.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "lb/kofler/recorded.hpp"
+#include "lb/kofler/sampo_model.hpp"
 #include "lb/layout/kdlg.hpp"
-#include "sampo_model.hpp"
 
 namespace lb::kofler::sampo {
 namespace {

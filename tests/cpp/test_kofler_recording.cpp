@@ -17,8 +17,8 @@
 #include "lb/kofler/blackscholes_reference.hpp"
 #include "lb/kofler/nbody_body.hpp"
 #include "lb/kofler/recorders.hpp"
+#include "lb/kofler/sampo_recording.hpp"
 #include "lb/layout/kdlg.hpp"
-#include "sampo_recording.hpp"
 
 namespace lb::kofler {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
-#include "sampo_reference.hpp"
+#include "lb/kofler/sampo_reference.hpp"
 
 namespace lb::kofler::sampo {
 namespace {

@@ -13,11 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include "lb/kofler/sampo_reference.hpp"
 #include "lb/layout/aos.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/program_layouts.hpp"
 #include "lb/layout/split.hpp"
-#include "sampo_reference.hpp"
 
 namespace lb::kofler::sampo {
 

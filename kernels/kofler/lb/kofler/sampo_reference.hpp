@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sampo_model.hpp"
+#include "lb/kofler/sampo_model.hpp"
 
 namespace lb::kofler::sampo {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lb/kofler/recorded.hpp"
-#include "sampo_reference.hpp"
+#include "lb/kofler/sampo_reference.hpp"
 
 namespace lb::kofler::sampo {
 

@@ -5,7 +5,7 @@
 //! (sampo_model.hpp) after the dead check; count_survivors and scatter_survivors read `dead`
 //! through agent_alive and copy a survivor with copy_agent around their CUB block reductions.
 
-#include "sampo_model.hpp"
+#include "lb/kofler/sampo_model.hpp"
 
 namespace lb::kofler::sampo {
 
