@@ -104,6 +104,18 @@ double time_cpu(benchmark::State& state, Variant& v) {
 
 }  // namespace
 
+Check validation_run(Variant& v, cudaStream_t stream, const std::function<void()>& wait) {
+  v.setup(stream);
+  v.poison(stream);
+  v.prepare(stream);
+  if (v.times_itself())
+    v.run_timed(stream);
+  else
+    v.run(stream);
+  if (wait) wait();
+  return v.validate(stream);
+}
+
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
               cudaStream_t stream) {
   Current& cur = current();
@@ -115,15 +127,9 @@ void run_case(benchmark::State& state, const std::string& name, const ProgramCas
       return;
     }
     auto variant = c.make();
-    variant->setup(stream);
-    variant->poison(stream);
-    variant->prepare(stream);
-    if (variant->times_itself())
-      variant->run_timed(stream);
-    else
-      variant->run(stream);
-    if (c.where == Where::gpu) check(cudaStreamSynchronize(stream), "validation run");
-    cur.check = variant->validate(stream);
+    std::function<void()> wait;
+    if (c.where == Where::gpu) wait = [stream] { check(cudaStreamSynchronize(stream), "validation run"); };
+    cur.check = validation_run(*variant, stream, wait);
     cur.variant = std::move(variant);
     cur.name = name;
   }

@@ -22,15 +22,7 @@ TrialTiming gpu_trial_timing(GpuTimer& timer) {
 
 TrialOutcome trial_of(Variant& v, const TrialTiming& timing, std::size_t runs) {
   TrialOutcome out;
-  v.setup(timing.stream);
-  v.poison(timing.stream);
-  v.prepare(timing.stream);
-  if (v.times_itself())
-    v.run_timed(timing.stream);
-  else
-    v.run(timing.stream);
-  timing.wait();
-  if (const Check c = v.validate(timing.stream); !c.ok) {
+  if (const Check c = validation_run(v, timing.stream, timing.wait); !c.ok) {
     out.invalid = c.message.empty() ? "failed validation" : c.message;
     return out;
   }

@@ -140,6 +140,11 @@ std::map<std::string, double> rate_counters(const Work& work, double seconds, co
 //! (a failed check skips the benchmark with its message), the timed loop, counters. GPU cases
 //! time with the process's GpuTimer; `ceilings` are the process's (env()) unless given, none
 //! for CPU cases.
+//! The run every variant gets before it is timed (run_case's, and each candidate's of a trial):
+//! set-up, poison, prepare, one run (its own timing where it times itself), `wait` for it (a
+//! GPU's stream; empty on the host), and the check of its outputs.
+Check validation_run(Variant& v, cudaStream_t stream, const std::function<void()>& wait);
+
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c);
 void run_case(benchmark::State& state, const std::string& name, const ProgramCase& c, const Ceilings& ceilings,
               cudaStream_t stream);

@@ -38,8 +38,8 @@ struct TrialTiming {
 };
 TrialTiming gpu_trial_timing(GpuTimer& timer);
 
-//! The trial of one variant: set-up, poison, prepare, one run, wait and validation (an invalid
-//! one ends there), then `runs` timed runs (and after_timing, whose message makes it invalid).
+//! The trial of one variant: its validation_run (program.hpp; an invalid one ends there), then
+//! `runs` timed runs (and after_timing, whose message makes it invalid).
 TrialOutcome trial_of(Variant& v, const TrialTiming& timing, std::size_t runs = kTrialRuns);
 
 //! The rule: candidate `reference` (AoS) unless beaten. A candidate beats it when its slowest
