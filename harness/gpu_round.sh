@@ -18,7 +18,7 @@
 #   kriging  build, the kriging GPU tests + compute-sanitizer, the quick kriging suite and the
 #            paper preset's scale-10 cases
 #   roofline / roofline-time   block-size sweep (+ ncu) of the roofline version at 1000K
-#   profile  BENCH=<name> [PRESET=paper] [LAUNCHES=200]: that benchmark's timed kernels under ncu,
+#   profile  BENCH=<name> [PRESET=paper] [LAUNCHES=200] [NCU_ARGS=...]: that benchmark's kernels under ncu,
 #            a table per kernel (time, share, achieved occupancy, % of DRAM and issue bandwidth)
 #            in $OUT/profile.md (tools/ncu_table.py)
 #   verify   after a kernel change: all GPU tests, sanitizers, the CLI's GPU tests, roofline
@@ -260,7 +260,11 @@ PY
     printf '{"extends": "%s", "repetitions": 1, "min_time_s": 1e-9, "noise_target_pct": 0}\n' "${PRESET:-paper}" \
       > /tmp/lb-profile.json
     stamp "ncu: $BENCH"
-    ncu --nvtx --nvtx-include "regex:${exact//\//.}/" --launch-count "${LAUNCHES:-200}" --csv --print-units base \
+    # ncu's defaults flush the caches before each kernel and lock the base clock: a latency-bound
+    # kernel that reuses L2 across launches (the traffic step) then takes several times its
+    # benchmark time; NCU_ARGS="--cache-control none --clock-control none" profiles it as it runs.
+    # shellcheck disable=SC2086
+    ncu ${NCU_ARGS:-} --nvtx --nvtx-include "regex:${exact//\//.}/" --launch-count "${LAUNCHES:-200}" --csv --print-units base \
       --metrics gpu__time_duration.sum,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_issued.avg.pct_of_peak_sustained_active \
       --log-file "$OUT/profile.csv" build/layoutbench run --suite "$suite" --preset /tmp/lb-profile.json "${tree[@]}" \
       --filter "^${exact}\$" --journal /tmp/lb-profile.jsonl > "$OUT/profile-run.log" 2>&1
