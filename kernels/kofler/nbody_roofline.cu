@@ -10,15 +10,17 @@
 //! - launch bounds for 4 blocks of 128 threads an SM (128 registers a thread): at 131,072
 //!   bodies the 512 blocks are one wave on an H100 or H200 (132 SMs, 528 places).
 //!
-//! Instruction mix (sm_90 SASS, cuobjdump; tests/python/test_kofler_sass.py pins it): a tile's
-//! loop is 6,797 instructions a thread: 64 LDS.128, 512 interactions of 12 FP32 instructions
-//! (3 FADD, 3 FFMA for r^2 + eps^2, 3 FMUL, 3 FFMA) and one MUFU.RSQ each, 24 FADD joining the
-//! chunk sums and 53 others (staging, wait, barrier, counter). One warp instruction issues per
-//! cycle and scheduler, so the bound's FP32 work fills at most 6,168 / 6,797 = 90.7 % of the
-//! slots (the sweep's kernel, 14 slots an interaction: 85.7 %). The FFMA ceiling the bound
-//! divides by (harness/ceilings.cu) issues 32 FFMA in 35 slots, 91.4 %: the mix allows about
-//! 99 % of the bound (the sweep's 94 %). The MUFU pipe (16 lanes an SM) is busy 8 cycles of
-//! every 13.3.
+//! Instruction mix (sm_90 SASS, cuobjdump; tests/python/test_kofler_sass.py pins it): per staged
+//! body, one LDS.128 and R interactions of 12 FP32 instructions (3 FADD, 3 FFMA for r^2 + eps^2,
+//! 3 FMUL, 3 FFMA) and one MUFU.RSQ each; per tile 3 R FADD joining the chunk sums, staging, the
+//! wait and the barrier. The chunk's loop is unrolled kRooflineChunkUnroll times, not fully: fully
+//! unrolled (6,797 instructions a tile, 108 KB of code) the warps waited on instruction fetch 68 %
+//! of the time (ncu, H200); unrolled 4 times, a tile runs 6,922 instructions a thread (the
+//! chunk's loop of 427, 16 times, and 90 more). One warp instruction issues per cycle and
+//! scheduler, so the bound's 6,168 FP32 instructions fill at most 89.1 % of the slots (the sweep's
+//! kernel, 14 slots an interaction: 85.7 %). The FFMA ceiling the bound divides by
+//! (harness/ceilings.cu) issues 32 FFMA in 35 slots, 91.4 %: the mix allows about 97 % of the
+//! bound (the sweep's 94 %). The MUFU pipe (16 lanes an SM) is busy 8 cycles of every 13.5.
 
 #include <cuda_pipeline_primitives.h>
 
@@ -82,7 +84,7 @@ __global__ void __launch_bounds__(kRooflineThreads, kRooflineMinBlocks)
     float3 chunk[R];
     LB_UNROLL
     for (unsigned r = 0; r < R; ++r) chunk[r] = float3{0, 0, 0};
-    LB_UNROLL
+#pragma unroll kRooflineChunkUnroll
     for (unsigned c = 0; c < kChunk; ++c) {
       const float4 pj = mine[c];  // one broadcast load for R interactions
       LB_UNROLL
