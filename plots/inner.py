@@ -4,12 +4,13 @@ footprint per strategy and Fig. 11 (traffic, when `inner/traffic/...` benchmarks
 plots/inner_traffic.py).
 
 Names: inner/<app>/<strategy>/<aos|soa>/int/inline:<N>/<objects:<n> | graph:<name>>, a BFS
-beyond the paper with `/search:persistent` after them (every level in one cooperative launch;
-the paper's search, a launch per level, has no `search` in its name). Fig. 10's x-axis is the
-inlining size N: partial inlining is a curve over N, no inlining a point at N = 0, full
-inlining and array-as-object points at N = Max. One row of panels per device (Fig. 10b: the
-paper's search, then the persistent one beside it where run); a panel without data says "not
-measured"; an errored point is an × saying why.
+beyond the paper with `/search:persistent` or `/search:queue` after them (every level in one
+cooperative launch, scanning every vertex or over a frontier queue; the paper's search, a
+launch per level, has no `search` in its name). Fig. 10's x-axis is the inlining size N:
+partial inlining is a curve over N, no inlining a point at N = 0, full inlining and
+array-as-object points at N = Max. One row of panels per device (Fig. 10b: the paper's
+search, then each search beyond it that was run); a panel without data says "not measured";
+an errored point is an × saying why.
 """
 
 from plots import inner_traffic
@@ -29,8 +30,13 @@ INTRO = (
     "the orderings and ratios between strategies are the claims."
 )
 SWEEP = "objects"  # the synthetic program's size; claims on BFS name their own sweep (graph)
-# BFS's search beyond the paper: its names' `search:` value (the paper's has none: None here)
-PERSISTENT = "persistent"
+# BFS's searches beyond the paper: their names' `search:` values (the paper's has none: None
+# here), with what the figure's text says of them
+PERSISTENT, QUEUE = "persistent", "queue"
+BEYOND = {PERSISTENT: "persistent search (every level in one cooperative launch, grid-wide "
+                      "barriers between levels, every vertex scanned)",
+          QUEUE: "queue search (the same launch over a frontier queue: a level touches only "
+                 "its frontier)"}
 PREFER = {"search": None}  # where both searches match a claim's selection: the paper's
 PAPER_OBJECTS = 262144
 PARTIAL_MARKERS = ("o", "v", "P", "X", "h", "*", "<", ">")
@@ -83,20 +89,20 @@ def inline_curves(device, app, layout, key, value, search=None):
 
 
 def searches_drawn(devices, app):
-    """The searches Fig. 10 draws a column of panels for: the paper's (None) and, for BFS
-    where it was run, the persistent one."""
-    persistent = app == "bfs" and any(b.app == app and b.params.get("search") == PERSISTENT
-                                      for d in devices for b in d.benchmarks)
-    return [None, PERSISTENT] if persistent else [None]
+    """The searches Fig. 10 draws a column of panels for: the paper's (None) and, for BFS,
+    each search beyond it that was run."""
+    run = {b.params.get("search") for d in devices for b in d.benchmarks if b.app == app} \
+        if app == "bfs" else set()
+    return [None] + [s for s in BEYOND if s in run]
 
 
 def fig10_section(devices, figures_dir, app, figure):
     """Time per strategy and inlining size, AoS and SoA on one axis, one row per device; for
-    BFS a second column with the persistent search where it was run."""
+    BFS a column per search beyond the paper that was run."""
     searches = searches_drawn(devices, app)
-    # two columns narrower than one: the page draws the figure at its width, texts with it
-    fig, axes = panel_grid(len(devices), len(searches), width=8.0 if len(searches) == 1 else 5.4,
-                           height=4.8)
+    # several columns narrower than one: the page draws the figure at its width, texts with it
+    fig, axes = panel_grid(len(devices), len(searches),
+                           width={1: 8.0, 2: 5.4}.get(len(searches), 4.6), height=4.8)
     points = []
     for row, device in zip(axes, devices):
         key, value = fig10_point(device, app)
@@ -104,7 +110,7 @@ def fig10_section(devices, figures_dir, app, figure):
         for ax, search in zip(row, searches):
             what = "" if len(searches) == 1 else \
                 ("the paper's search (a launch per level), " if search is None
-                 else "persistent search (beyond the paper), ")
+                 else f"{search} search (beyond the paper), ")
             ax.set_title(panel_title(f"{what}AoS and SoA, {where}", device, devices))
             layouts = {layout: inline_curves(device, app, layout, key, value, search)
                        for layout in LAYOUTS if value is not None}
@@ -123,10 +129,10 @@ def fig10_section(devices, figures_dir, app, figure):
     if app == "synthetic":
         body += "\n\n" + synthetic_table(devices)
     elif len(searches) > 1:
-        body += ("\n\nRight: the persistent search, beyond the paper (every level in one "
-                 "cooperative launch, levels separated by grid-wide barriers; "
-                 "kernels/bfs/gpu_search.cu), over the same layouts and strategies; each "
-                 "panel has its own time axis.\n\n" + bfs_level_table(devices))
+        body += ("\n\nRight of it, beyond the paper (kernels/bfs/gpu_search.cu), over the same "
+                 "layouts and strategies: "
+                 + "; ".join(f"the {BEYOND[s]}" for s in searches[1:])
+                 + ". Each panel has its own time axis.\n\n" + bfs_level_table(devices))
     stem = "inner_fig10a" if app == "synthetic" else "inner_fig10b"
     return figure_section(fig, figures_dir, stem,
                           f"{PAPER}, {figure}: {what}, time per strategy and inlining size",
@@ -157,27 +163,28 @@ def synthetic_table(devices):
 
 def bfs_level_table(devices):
     """Time and time per level of every BFS benchmark at Fig. 10b's graph, the paper's search
-    beside the persistent one: a level is what the searches differ in (a launch and the host's
-    wait, or a grid-wide barrier)."""
+    beside each one beyond it that was run: a level is what the searches differ in (a launch
+    and the host's wait, or a grid-wide barrier and a scan or a frontier)."""
+    beyond = searches_drawn(devices, "bfs")[1:]
     rows = []
     for device in devices:
         key, value = fig10_point(device, "bfs")
         if value is None:
             continue
         for layout in LAYOUTS:
-            paper = inline_curves(device, "bfs", layout, key, value)
-            beyond = inline_curves(device, "bfs", layout, key, value, PERSISTENT)
+            curves = [inline_curves(device, "bfs", layout, key, value, search)
+                      for search in [None, *beyond]]
             for strategy in STRATEGIES:
-                ours, persistent = (dict(curves.get(strategy, ())) for curves in (paper, beyond))
-                for n in sorted(set(ours) | set(persistent)):
+                points = [dict(c.get(strategy, ())) for c in curves]
+                for n in sorted(set().union(*points)):
                     rows.append((device.label, LAYOUT_NAMES[layout], strategy, n,
-                                 *_level_cells(ours.get(n)), *_level_cells(persistent.get(n))))
+                                 *(cell for p in points for cell in _level_cells(p.get(n)))))
     if not rows:
         return "No BFS benchmarks."
     return ("Time per level = the search's time / its levels (the `levels` counter; the "
             "benchmarks also record it as `level_s`).\n\n"
-            + markdown_table(("GPU", "layout", "strategy", "N", "time (per level)",
-                              "µs a level", "time (persistent)", "µs a level (persistent)"),
+            + markdown_table(("GPU", "layout", "strategy", "N", "time (per level)", "µs a level",
+                              *(h for s in beyond for h in (f"time ({s})", f"µs a level ({s})"))),
                              rows))
 
 

@@ -1,9 +1,10 @@
 //! Springer et al. 2018, Fig. 10b: the frontier BFS over the inner-array layouts on the GPU.
-//! Names: inner/bfs/<strategy>/<aos|soa>/int/inline:<N>/graph:<name>[/search:persistent], N the
+//! Names: inner/bfs/<strategy>/<aos|soa>/int/inline:<N>/graph:<name>[/search:<persistent|queue>], N the
 //! neighbours held in the vertex (none 0, partial N, full and object kMaxDegree). The search
 //! (preset key "searches", absent: the paper's) is `per-level`, the paper's launch per level
-//! (left out of the name, so names from before the axis stay), or `persistent`, every level in
-//! one cooperative launch (beyond the paper; kernels/bfs/gpu_search.cu). Graphs: `roadnet-pa` (SNAP's
+//! (left out of the name, so names from before the axis stay), `persistent`, every level in
+//! one cooperative launch, or `queue`, the same over a frontier queue (both beyond the paper;
+//! kernels/bfs/gpu_search.cu). Graphs: `roadnet-pa` (SNAP's
 //! file, datasets/fetch.sh roadNet-PA, read from the data folder: $LB_DATA_DIR, else data/ in
 //! the repository; its statistics are checked against SNAP's and a difference is reported on
 //! stderr) and `road-like` (generated with roadNet-PA's size, degrees and diameter); `auto`
@@ -13,10 +14,11 @@
 //! vertex. Counters: edges (the out-degrees of the vertices reached: each is relaxed once)
 //! and edges_per_s, levels and level_s (the time per level: what the searches differ in), the
 //! footprint (inline part, arena, padding wasted). Declared
-//! bytes, per search: every iteration reads every distance (levels x n x 4); each reached
-//! vertex once reads its length (and its arena offset where it has neighbours there), its neighbour
-//! ids and their distances (2 x 4 x degree); the reset writes n distances and the search
-//! writes each reached vertex's once. Sector granularity is left out: the AoS scans'
+//! bytes: every iteration reads every distance (levels x n x 4; the queue search instead
+//! writes and reads each reached vertex's queue entry once); each reached vertex once reads
+//! its length (and its arena offset where it has neighbours there), its neighbour ids and
+//! their distances (2 x 4 x degree); the reset writes n distances and the search writes each
+//! reached vertex's once. Sector granularity is left out: the AoS scans'
 //! record-stride reads are what the layouts differ in.
 
 #include <cmath>
@@ -38,7 +40,7 @@ namespace {
 
 //! Upper estimates at roadNet-PA's size: on the host the edge list as parsed (16 bytes an
 //! edge, 8 an id), the CSR, the layout copy and the levels; on the device the layout (at most
-//! 52 bytes a vertex and 4 an edge) and the flags.
+//! 52 bytes a vertex and 4 an edge), the flags and the queue search's two queues (8 bytes a vertex).
 constexpr MemoryNeed kMemoryNeed{.host_bytes = 400e6, .device_bytes = 200e6};
 
 std::filesystem::path data_dir() {
@@ -123,10 +125,11 @@ class BfsProgram final : public Variant {
     }
     const double n = static_cast<double>(g.vertices()), edges = static_cast<double>(graph_->edges);
     const double iterations = *std::max_element(graph_->levels.begin(), graph_->levels.end()) + 1;
+    const bool queue = search_kind_ == bfs::Search::queue;
     return {.unit = "edges",
             .units = edges,
-            .bytes_read = iterations * n * 4 + (reached + offsets) * 4 + edges * 2 * 4,
-            .bytes_written = n * 4 + reached * 4};
+            .bytes_read = (queue ? reached * 4 : iterations * n * 4) + (reached + offsets) * 4 + edges * 2 * 4,
+            .bytes_written = n * 4 + reached * (queue ? 8 : 4)};
   }
   double footprint_bytes() const override { return static_cast<double>(search_->footprint().total()); }
   void add_counters(benchmark::State& state, double seconds) const override {
@@ -176,7 +179,7 @@ std::string resolved_graph(const Reader& read, const std::string& graph) {
 
 //!   "bfs": {"inline_sizes": [0, 1, ..., 10], "layouts": ["aos", "soa"],
 //!           "strategies": ["none", "partial", "full", "object"], "graph": "auto", "source": 0,
-//!           "searches": ["per-level", "persistent"]}
+//!           "searches": ["per-level", "persistent", "queue"]}
 //! Each strategy x layout x its inline counts on the graph, each search of it one after the
 //! other (compared under the same conditions).
 Expansion expand_bfs(const Reader& read) {
@@ -236,7 +239,8 @@ Program bfs_program() {
                        .fallback = "auto"},
                       {.name = "search",
                        .values = {std::string(bfs::to_string(bfs::Search::per_level)),
-                                  std::string(bfs::to_string(bfs::Search::persistent))},
+                                  std::string(bfs::to_string(bfs::Search::persistent)),
+                                  std::string(bfs::to_string(bfs::Search::queue))},
                        .key = "searches",
                        .required = false,
                        .unnamed = std::string(bfs::to_string(bfs::Search::per_level))}}),

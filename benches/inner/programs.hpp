@@ -3,7 +3,7 @@
 //! expansion over its own object in the preset's "inner" suite ({"synthetic": {...}, "bfs":
 //! {...}, "traffic": {...}}); benches/suites.cpp lists them and the one planner
 //! (lb/harness/plan.hpp) plans those the preset names. Names: inner/<app>/<strategy>/<aos|soa|aosoa32>/int/inline:<N>/
-//! <objects:<n> | graph:<name>[/search:persistent] | field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]>.
+//! <objects:<n> | graph:<name>[/search:<persistent|queue>] | field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]>.
 
 #include <array>
 #include <cstddef>

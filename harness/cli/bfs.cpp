@@ -37,8 +37,8 @@ void add_bfs_options(CLI::App* cmd, BfsOptions& o) {
       ->check(non_negative_integer())
       ->capture_default_str();
   cmd->add_option("--search", o.search,
-                  "per-level (the paper's: a launch per level) or persistent (every level in one cooperative "
-                  "launch; GPU only)")
+                  "per-level (the paper's: a launch per level), persistent (every level in one cooperative "
+                  "launch) or queue (the same over a frontier queue; persistent and queue: GPU only)")
       ->capture_default_str();
 }
 
@@ -90,8 +90,10 @@ int bfs(const BfsOptions& o) {
   bfs::check_variant(variant, g);
   // A layout copy at most 16 bytes a vertex beside its inline slots, 4 an arena element.
   const double layout_bytes = static_cast<double>(g.vertices()) * (16 + 4.0 * bfs::kMaxInline) + 4.0 * g.edges();
+  // The queue search's two queues: 8 bytes a vertex.
+  const double queues_bytes = search == bfs::Search::queue ? 8.0 * g.vertices() : 0.0;
   const harness::MemoryNeed need{.host_bytes = layout_bytes + 12.0 * g.vertices(),
-                                 .device_bytes = o.device == "gpu" ? layout_bytes : 0.0};
+                                 .device_bytes = o.device == "gpu" ? layout_bytes + queues_bytes : 0.0};
   const std::string what = fmt::format("a BFS over {} vertices and {} edges", g.vertices(), g.edges());
   harness::require_memory(need, what);
   const Phase phase(fmt::format("running {} (about {} of host memory)", what, bytes_text(need.host_bytes)));

@@ -1,7 +1,7 @@
 #pragma once
 //! `layoutbench bfs`: BFS levels of a SNAP edge list from one source, by the frontier search
-//! over an inner-array layout on the GPU (the paper's launch per level, or the persistent
-//! search) or the CPU, checked against a CPU queue BFS, written
+//! over an inner-array layout on the GPU (the paper's launch per level, or the persistent or
+//! queue search) or the CPU, checked against a CPU queue BFS, written
 //! as CSV "id,level" (file ids, ascending; -1 where no path leads from the source).
 
 #include <string>

@@ -5,7 +5,10 @@
 //!   waits every kBatch launches instead of every one; the levels launched past the last
 //!   change find no vertex at their distance and change nothing.
 //! - persistent (beyond the paper): the whole loop in one cooperative launch, the levels
-//!   separated by grid-wide barriers (persistent_kernel).
+//!   separated by grid-wide barriers (persistent_kernel), each thread's distances loaded
+//!   before any is relaxed (relax_strided).
+//! - queue (beyond the paper): one cooperative launch too, an explicit frontier queue; a level
+//!   touches only its frontier's vertices (queue_kernel).
 
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
@@ -35,24 +38,34 @@ __global__ void relax_kernel(View v, std::size_t n, int level, int* changed) {
   if (i < n && relax_neighbours(v, i, level)) *changed = 1;
 }
 
+//! The device-loop searches' blocks: kBlocksPerSm blocks of kSearchBlock threads an SM at
+//! most (fewer where the kernel's occupancy allows fewer). Fewer, fuller blocks: grid.sync()
+//! costs an arrival (an atomic on one counter) per block, so 2 x 512 threads an SM (264 blocks
+//! on an H200) instead of up to 8 x 256 (1056); the memory parallelism comes from the
+//! kLoadsAhead loads each thread issues at once, not from the threads (on an H200 the
+//! 1,088,092-vertex graph is 8-9 vertices a thread, one chunk).
+constexpr int kSearchBlock = 512;
+constexpr int kBlocksPerSm = 2;
+//! Distances a thread of the persistent search loads before relaxing any (relax_strided's K).
+constexpr int kLoadsAhead = 16;
+
 //! Every level in one launch: each thread takes every gridDim-th vertex (grid-stride) and runs
-//! the paper's body on it; a grid-wide barrier ends a level, after which every thread reads the
-//! level's flag and stops together with the others when it is unset. Writes the levels
-//! searched (the run's return value) to `searched`.
+//! the paper's body on them (relax_strided: relax_neighbours with the distances read first); a
+//! grid-wide barrier ends a level, after which every thread reads the level's flag and stops
+//! together with the others when it is unset. Writes the levels searched (the run's return
+//! value) to `searched`.
 //!
-//! Why no frontier queue: the scan is the paper's body unchanged, so the layouts still differ
-//! where Fig. 10b measures them (the distance reads of every vertex), and it needs no atomics
-//! and no second body. The per-level search's 9 µs a level (H200) went to the launch and the
-//! host's wait; the scan itself reads 4 MB a level in SoA (the 1 M distances, from L2). A queue is
-//! the next step only if a level still costs more than its barrier and that read.
+//! The scan keeps the paper's body, so the layouts still differ where Fig. 10b measures them
+//! (every vertex's distance read each level), and it needs no atomics; queue_kernel is the
+//! other way.
 //!
 //! The flags are triple-buffered: level L sets flags[L % 3] and resets flags[(L + 1) % 3]
 //! for the next level. The last reads of that flag (level L - 2's) came right after barrier
 //! L - 2, before barrier L - 1 that level L starts from; with two flags the reset would race
 //! the reads of level L - 1's flag that follow barrier L - 1.
 template <class View>
-__global__ void __launch_bounds__(kBlock) persistent_kernel(View v, std::size_t n, std::size_t source, int* flags,
-                                                            int* searched) {
+__global__ void __launch_bounds__(kSearchBlock, kBlocksPerSm)
+    persistent_kernel(View v, std::size_t n, std::size_t source, int* flags, int* searched) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -61,11 +74,67 @@ __global__ void __launch_bounds__(kBlock) persistent_kernel(View v, std::size_t 
   grid.sync();
   for (int level = 0;; ++level) {
     if (first == 0) flags[(level + 1) % 3] = 0;
-    bool changed = false;
-    for (std::size_t i = first; i < n; i += stride) changed |= relax_neighbours(v, i, level);
-    if (changed) flags[level % 3] = 1;
+    if (relax_strided<kLoadsAhead>(v, first, stride, n, level)) flags[level % 3] = 1;
     grid.sync();  // orders this level's writes (distances, flag) before every thread's reads
     if (flags[level % 3] == 0) {
+      if (first == 0) *searched = level + 1;
+      return;
+    }
+  }
+}
+
+//! Appends u to a queue whose length is *tail: one atomic per group of the warp's threads
+//! appending at once (not one per vertex on the one counter).
+__device__ __forceinline__ void append_to_queue(int* queue, int* tail, int u) {
+  const cooperative_groups::coalesced_group group = cooperative_groups::coalesced_threads();
+  int at = 0;
+  if (group.thread_rank() == 0) at = atomicAdd(tail, static_cast<int>(group.size()));
+  queue[group.shfl(at, 0) + static_cast<int>(group.thread_rank())] = u;
+}
+
+//! Beyond the paper: every level in one launch over an explicit frontier queue. Level L's
+//! frontier (the vertices at distance L) is queues[L % 2], its length counts[L % 3]; each
+//! thread takes every gridDim-th of its vertices and claims their neighbours still at
+//! kInfinity for L + 1 (atomicCAS: each vertex queued once, so a queue holds at most n),
+//! appending them to the other queue and its count. A grid-wide barrier ends a level; the
+//! search stops after a level that queued nothing, having searched as many levels as the
+//! paper's (the last, over the farthest vertices, finds nothing). Writes them to `searched`.
+//!
+//! What the layouts still change here: only the frontier vertices' degree and neighbours and
+//! those neighbours' distances are read (no scan of every distance), so the layout decides the
+//! neighbour reads (inlined or in the arena, and the arena offset) and the record stride of
+//! the scattered distance reads, not a per-level scan.
+//!
+//! The counts are triple-buffered as the persistent search's flags: level L reads
+//! counts[L % 3], appends to counts[(L + 1) % 3] and resets counts[(L + 2) % 3] for level
+//! L + 1, whose last reads (level L - 1's length) came before barrier L - 1. A queue is
+//! rewritten two levels after it was read, across a barrier.
+template <class View>
+__global__ void __launch_bounds__(kSearchBlock, kBlocksPerSm)
+    queue_kernel(View v, std::size_t n, std::size_t source, int* queues, int* counts, int* searched) {
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = first; i < n; i += stride) set_distance(v, i, kInfinity, source);
+  if (first == 0) {
+    queues[0] = static_cast<int>(source);
+    counts[0] = 1;
+    counts[1] = 0;
+  }
+  grid.sync();
+  for (int level = 0;; ++level) {
+    const int* frontier = queues + (level % 2) * n;
+    int* next = queues + ((level + 1) % 2) * n;
+    int* tail = counts + (level + 1) % 3;
+    if (first == 0) counts[(level + 2) % 3] = 0;
+    const auto length = static_cast<std::size_t>(counts[level % 3]);
+    // K = kMaxDegree: a road graph's vertex has all its neighbours read in one round.
+    for (std::size_t q = first; q < length; q += stride)
+      discover_neighbours<kMaxDegree>(v, static_cast<std::size_t>(frontier[q]), [&](int& d, std::size_t u) {
+        if (atomicCAS(&d, kInfinity, level + 1) == kInfinity) append_to_queue(next, tail, static_cast<int>(u));
+      });
+    grid.sync();  // orders this level's claims and appends before every thread's reads
+    if (*tail == 0) {
       if (first == 0) *searched = level + 1;
       return;
     }
@@ -81,7 +150,7 @@ struct CudaFreeHost {
 
 //! The graph laid out in mapping M on the device, and what both searches do alike: its
 //! distances poisoned and read back, its footprint, `count` device ints and their pinned
-//! host copy (a search's flags; the persistent one's also the levels it searched).
+//! host copy (a search's flags; a device loop's also the levels it searched).
 template <class M>
 class GpuLaidOut : public FrontierBfs {
  public:
@@ -147,46 +216,104 @@ class PerLevelSearch final : public GpuLaidOut<M> {
   }
 };
 
-//! Beyond the paper: persistent_kernel in one cooperative launch; flags_ holds its three flags
-//! and the levels it searched. The constructor checks that the launch can hold its grid.
+//! What both device-loop searches do alike: their kernel in one cooperative launch, on the
+//! grid that stays resident (persistent_grid; the constructor checks the launch can hold it),
+//! and the levels it searched read back. `count` device ints: the kernel's flags or counts,
+//! then (the last) the levels searched.
 template <class M>
-class PersistentSearch final : public GpuLaidOut<M> {
+class DeviceLoopSearch : public GpuLaidOut<M> {
+ protected:
   using View = decltype(std::declval<layout::DeviceStorage<M>&>().view());
 
- public:
-  PersistentSearch(const datasets::Graph& g, std::size_t inline_count) : GpuLaidOut<M>(g, inline_count, 4) {
+  DeviceLoopSearch(const datasets::Graph& g, std::size_t inline_count, int count, Search search, const void* kernel)
+      : GpuLaidOut<M>(g, inline_count, count), kernel_(kernel), searched_(count - 1) {
     int device = 0, cooperative = 0, sms = 0, per_sm = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device), "cudaDeviceGetAttribute");
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, persistent_kernel<View>, kBlock, 0),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor (persistent BFS)");
-    grid_ = persistent_grid(cooperative != 0, per_sm, sms, this->mapping_.size(), kBlock);
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kSearchBlock, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor (BFS device loop)");
+    grid_ = persistent_grid(search, cooperative != 0, std::min(per_sm, kBlocksPerSm), sms, this->mapping_.size(),
+                            kSearchBlock);
   }
+
+  //! Launches the kernel with `args` (its parameters' addresses, `searched` the last) and
+  //! waits for the levels it searched.
+  int launch(void** args, cudaStream_t stream) {
+    check(cudaLaunchCooperativeKernel(kernel_, dim3(grid_), dim3(kSearchBlock), args, 0, stream),
+          "cudaLaunchCooperativeKernel (BFS device loop)");
+    check(cudaMemcpyAsync(this->flags_host_.get(), this->flags_.get() + searched_, sizeof(int),
+                          cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpy (BFS levels)");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (BFS device loop)");
+    return *this->flags_host_;
+  }
+  int* searched() const { return this->flags_.get() + searched_; }
+
+ private:
+  const void* kernel_;
+  int searched_;
+  unsigned grid_ = 0;
+};
+
+//! Beyond the paper: persistent_kernel; flags_ holds its three flags and the levels searched.
+template <class M>
+class PersistentSearch final : public DeviceLoopSearch<M> {
+  using View = typename DeviceLoopSearch<M>::View;
+
+ public:
+  PersistentSearch(const datasets::Graph& g, std::size_t inline_count)
+      : DeviceLoopSearch<M>(g, inline_count, 4, Search::persistent,
+                              reinterpret_cast<const void*>(&persistent_kernel<View>)) {}
 
   int run(std::uint32_t source, cudaStream_t stream) override {
     View view = this->device_.view();
     std::size_t n = this->mapping_.size(), from = source;
     int* flags = this->flags_.get();
-    int* searched = flags + 3;
+    int* searched = this->searched();
     void* args[] = {&view, &n, &from, &flags, &searched};
-    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&persistent_kernel<View>), dim3(grid_),
-                                      dim3(kBlock), args, 0, stream),
-          "cudaLaunchCooperativeKernel (persistent BFS)");
-    check(cudaMemcpyAsync(this->flags_host_.get(), searched, sizeof(int), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpy (BFS levels)");
-    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (persistent BFS)");
-    return *this->flags_host_;
+    return this->launch(args, stream);
+  }
+};
+
+//! Beyond the paper: queue_kernel; flags_ holds its three counts and the levels searched,
+//! queues_ its two queues of n vertices.
+template <class M>
+class QueueSearch final : public DeviceLoopSearch<M> {
+  using View = typename DeviceLoopSearch<M>::View;
+
+ public:
+  QueueSearch(const datasets::Graph& g, std::size_t inline_count)
+      : DeviceLoopSearch<M>(g, inline_count, 4, Search::queue, reinterpret_cast<const void*>(&queue_kernel<View>)) {
+    int* p = nullptr;
+    check(cudaMalloc(&p, 2 * std::max<std::size_t>(1, this->mapping_.size()) * sizeof(int)),
+          "cudaMalloc (BFS queues)");
+    queues_.reset(p);
+  }
+
+  int run(std::uint32_t source, cudaStream_t stream) override {
+    View view = this->device_.view();
+    std::size_t n = this->mapping_.size(), from = source;
+    int* queues = queues_.get();
+    int* counts = this->flags_.get();
+    int* searched = this->searched();
+    void* args[] = {&view, &n, &from, &queues, &counts, &searched};
+    return this->launch(args, stream);
   }
 
  private:
-  unsigned grid_ = 0;
+  std::unique_ptr<int, CudaFree> queues_;
 };
 
 }  // namespace
 
 std::unique_ptr<FrontierBfs> make_gpu_search(const datasets::Graph& g, const Variant& v, Search search) {
-  return search == Search::persistent ? make_search<PersistentSearch>(g, v) : make_search<PerLevelSearch>(g, v);
+  switch (search) {
+    case Search::persistent: return make_search<PersistentSearch>(g, v);
+    case Search::queue: return make_search<QueueSearch>(g, v);
+    case Search::per_level: break;
+  }
+  return make_search<PerLevelSearch>(g, v);
 }
 
 }  // namespace lb::bfs

@@ -26,12 +26,19 @@ void check_variant(const Variant& v, const datasets::Graph& g) {
             g.original_id.empty() ? u : g.original_id[u], g.degree(u), kMaxDegree, inner::to_string(v.strategy)));
 }
 
-std::string_view to_string(Search s) { return s == Search::persistent ? "persistent" : "per-level"; }
+std::string_view to_string(Search s) {
+  switch (s) {
+    case Search::persistent: return "persistent";
+    case Search::queue: return "queue";
+    case Search::per_level: break;
+  }
+  return "per-level";
+}
 
 Search parse_search(std::string_view text) {
-  for (Search s : {Search::per_level, Search::persistent})
+  for (Search s : {Search::per_level, Search::persistent, Search::queue})
     if (text == to_string(s)) return s;
-  throw std::invalid_argument(fmt::format("unknown search '{}' (per-level or persistent)", text));
+  throw std::invalid_argument(fmt::format("unknown search '{}' (per-level, persistent or queue)", text));
 }
 
 std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const Variant& v, Device device,
@@ -42,16 +49,17 @@ std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const V
   return device == Device::gpu ? make_gpu_search(g, v, search) : make_cpu_search(g, v);
 }
 
-unsigned persistent_grid(bool cooperative, int per_sm, int sms, std::size_t vertices, int block) {
+unsigned persistent_grid(Search search, bool cooperative, int per_sm, int sms, std::size_t vertices, int block) {
   if (!cooperative)
-    throw std::runtime_error(
-        "persistent BFS: this GPU cannot launch kernels cooperatively (cudaDevAttrCooperativeLaunch is 0); "
-        "run the per-level search");
+    throw std::runtime_error(fmt::format(
+        "{} BFS: this GPU cannot launch kernels cooperatively (cudaDevAttrCooperativeLaunch is 0); "
+        "run the per-level search",
+        to_string(search)));
   if (per_sm < 1 || sms < 1)
     throw std::runtime_error(fmt::format(
-        "persistent BFS: no block of {} threads of its kernel fits on an SM ({} a multiprocessor, {} "
+        "{} BFS: no block of {} threads of its kernel fits on an SM ({} a multiprocessor, {} "
         "multiprocessors), so a cooperative launch cannot hold its grid; run the per-level search",
-        block, per_sm, sms));
+        to_string(search), block, per_sm, sms));
   const std::size_t needed = std::max<std::size_t>(1, (vertices + block - 1) / static_cast<std::size_t>(block));
   return static_cast<unsigned>(std::min(needed, static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sms)));
 }

@@ -58,32 +58,128 @@ TEST(FrontierBfsCpu, VariantsThatCannotHoldTheGraphAreRefused) {
       std::invalid_argument);
 }
 
-TEST(FrontierBfsCpu, TheSearchesAreNamedAndThePersistentOneIsRefusedOnTheCpu) {
-  for (Search s : {Search::per_level, Search::persistent}) EXPECT_EQ(parse_search(to_string(s)), s);
+TEST(FrontierBfsCpu, TheSearchesAreNamedAndTheDeviceLoopsAreRefusedOnTheCpu) {
+  for (Search s : {Search::per_level, Search::persistent, Search::queue}) EXPECT_EQ(parse_search(to_string(s)), s);
   EXPECT_EQ(to_string(Search::persistent), "persistent");
+  EXPECT_EQ(to_string(Search::queue), "queue");
   try {
-    parse_search("queue");
+    parse_search("frontier");
     FAIL() << "parsed";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown search 'queue' (per-level or persistent)");
+    EXPECT_STREQ(e.what(), "unknown search 'frontier' (per-level, persistent or queue)");
   }
-  try {
-    make_frontier_bfs(star_graph(3), {}, Device::cpu, Search::persistent);
-    FAIL() << "the CPU took the persistent search";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("the persistent search runs on the GPU only"), std::string::npos) << e.what();
+  for (Search s : {Search::persistent, Search::queue}) try {
+      make_frontier_bfs(star_graph(3), {}, Device::cpu, s);
+      FAIL() << "the CPU took the " << to_string(s) << " search";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("the " + std::string(to_string(s)) + " search runs on the GPU only"),
+                std::string::npos)
+          << e.what();
+    }
+}
+
+// The device loops' two bodies run serially on the CPU over every variant, as test searches:
+// the kernels add only the grid, the barriers and (the queue) the atomics around them.
+
+//! A graph laid out on the host, as the CPU search holds it; run is the test's loop.
+template <class M>
+class HostLaidOut : public FrontierBfs {
+ public:
+  HostLaidOut(const Graph& g, std::size_t inline_count) : storage_(lay_out<M>(g, inline_count)) {}
+  void poison() override { start(kPoison, kNoSource); }
+  std::vector<int> levels() const override { return levels_of(storage_); }
+  const lb::layout::InnerFootprint& footprint() const override { return storage_.mapping().footprint(); }
+
+ protected:
+  void start(int value, std::size_t source) {
+    for (std::size_t i = 0; i < storage_.size(); ++i) set_distance(storage_.view(), i, value, source);
   }
+  lb::layout::HostStorage<M> storage_;
+};
+
+//! The persistent kernel's levels: 7 "threads" one after another, each relax_strided with 4
+//! distances ahead (several chunks a thread). A thread here sees the writes of the threads
+//! before it in the level, which (relax_strided's argument) changes no frontier test.
+template <class M>
+class StridedHostSearch final : public HostLaidOut<M> {
+ public:
+  using HostLaidOut<M>::HostLaidOut;
+  int run(std::uint32_t source, cudaStream_t) override {
+    constexpr std::size_t kThreads = 7;
+    this->start(kInfinity, source);
+    for (int level = 0;; ++level) {
+      bool changed = false;
+      for (std::size_t t = 0; t < kThreads; ++t)
+        changed |= relax_strided<4>(this->storage_.view(), t, kThreads, this->storage_.size(), level);
+      if (!changed) return level + 1;
+    }
+  }
+};
+
+//! The queue kernel's levels: discover_neighbours with 4 neighbours ahead (a road graph's
+//! vertex in up to 3 rounds) over each level's queue; the claim as atomicCAS does it.
+template <class M>
+class QueueHostSearch final : public HostLaidOut<M> {
+ public:
+  using HostLaidOut<M>::HostLaidOut;
+  int run(std::uint32_t source, cudaStream_t) override {
+    this->start(kInfinity, source);
+    std::vector<std::size_t> frontier{source}, next;
+    for (int level = 0;; ++level) {
+      next.clear();
+      for (std::size_t i : frontier)
+        discover_neighbours<4>(this->storage_.view(), i, [&](auto&& d, std::size_t u) {
+          if (d != kInfinity) return;
+          d = level + 1;
+          next.push_back(u);
+        });
+      if (next.empty()) return level + 1;
+      std::swap(frontier, next);
+    }
+  }
+};
+
+TEST(FrontierBfsCpu, ThePersistentSearchsLoadsFirstBodyMatchesTheQueueBfsInEveryVariant) {
+  const MakeSearch make = [](const Graph& g, const Variant& v) { return make_search<StridedHostSearch>(g, v); };
+  expect_variants_match("relax_strided", make, bfs_cases());
+  expect_variants_match("relax_strided", make, high_degree_cases(), arena_variants());
+}
+
+TEST(FrontierBfsCpu, TheQueueSearchsBodyMatchesTheQueueBfsInEveryVariant) {
+  const MakeSearch make = [](const Graph& g, const Variant& v) { return make_search<QueueHostSearch>(g, v); };
+  expect_variants_match("discover_neighbours", make, bfs_cases());
+  expect_variants_match("discover_neighbours", make, high_degree_cases(), arena_variants());
+}
+
+TEST(FrontierBfsCpu, RelaxStridedChangesWhatRelaxNeighboursChanges) {
+  // One level of a path 0 - 1 - ... - 9 from 0 with vertex 4 at level 2 too: every stride and
+  // first gives the same distances and the same answer as relax_neighbours over its vertices.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> e;
+  for (std::uint32_t u = 0; u + 1 < 10; ++u) e.insert(e.end(), {{u, u + 1}, {u + 1, u}});
+  const Graph path = lb::datasets::graph_from_edges(10, e).graph;
+  using M = VertexMapping<lb::layout::InnerLayout::aos, lb::layout::InnerStrategy::partial>;
+  const std::vector<int> start{0, 1, 2, kInfinity, 2, kInfinity, kInfinity, kInfinity, kInfinity, kInfinity};
+  for (std::size_t stride : {1, 2, 3, 10, 11})
+    for (std::size_t first = 0; first < stride; ++first) {
+      auto strided = lay_out<M>(path, 1), reference = lay_out<M>(path, 1);
+      for (std::size_t i = 0; i < 10; ++i) set_distance(strided.view(), i, start[i], lb::bfs::kNoSource);
+      for (std::size_t i = 0; i < 10; ++i) set_distance(reference.view(), i, start[i], lb::bfs::kNoSource);
+      bool want = false;
+      for (std::size_t i = first; i < 10; i += stride) want |= relax_neighbours(reference.view(), i, 2);
+      EXPECT_EQ(relax_strided<2>(strided.view(), first, stride, 10, 2), want) << stride << " " << first;
+      EXPECT_EQ(levels_of(strided), levels_of(reference)) << stride << " " << first;
+    }
 }
 
 TEST(FrontierBfsCpu, ThePersistentGridIsWhatStaysResidentOrSaysWhyNone) {
   // 8 blocks an SM on 132 SMs: a large graph takes them all, a small one the blocks it needs.
-  EXPECT_EQ(persistent_grid(true, 8, 132, 1'088'092, 256), 8u * 132);
-  EXPECT_EQ(persistent_grid(true, 8, 132, 5'000, 256), 20u);
-  EXPECT_EQ(persistent_grid(true, 8, 132, 256, 256), 1u);
-  EXPECT_EQ(persistent_grid(true, 8, 132, 0, 256), 1u);
-  auto error_of = [](bool cooperative, int per_sm) {
+  EXPECT_EQ(persistent_grid(Search::persistent, true, 8, 132, 1'088'092, 256), 8u * 132);
+  EXPECT_EQ(persistent_grid(Search::persistent, true, 8, 132, 5'000, 256), 20u);
+  EXPECT_EQ(persistent_grid(Search::persistent, true, 8, 132, 256, 256), 1u);
+  EXPECT_EQ(persistent_grid(Search::queue, true, 8, 132, 0, 256), 1u);
+  auto error_of = [](bool cooperative, int per_sm, Search search = Search::persistent) {
     try {
-      persistent_grid(cooperative, per_sm, 132, 1000, 256);
+      persistent_grid(search, cooperative, per_sm, 132, 1000, 256);
     } catch (const std::runtime_error& e) {
       return std::string(e.what());
     }
@@ -93,6 +189,7 @@ TEST(FrontierBfsCpu, ThePersistentGridIsWhatStaysResidentOrSaysWhyNone) {
             "persistent BFS: no block of 256 threads of its kernel fits on an SM (0 a multiprocessor, 132 "
             "multiprocessors), so a cooperative launch cannot hold its grid; run the per-level search");
   EXPECT_NE(error_of(false, 8).find("cannot launch kernels cooperatively"), std::string::npos);
+  EXPECT_TRUE(error_of(false, 8, Search::queue).starts_with("queue BFS: ")) << error_of(false, 8, Search::queue);
 }
 
 TEST(FrontierBfsCpu, TraversedEdgesAreTheReachedVerticesOutDegrees) {
@@ -149,7 +246,7 @@ TEST_F(BfsPlan, QuickPresetNamesEveryStrategyOnTheGeneratedGraph) {
 
 TEST_F(BfsPlan, PaperPresetTakesRoadNetPaWhenTheFileIsThere) {
   auto names = bfs_names(load_preset("paper"));
-  EXPECT_EQ(names.size(), 2u * 2 * (1 + 11 + 1 + 1));  // both searches
+  EXPECT_EQ(names.size(), 2u * 3 * (1 + 11 + 1 + 1));  // every search
   EXPECT_TRUE(std::all_of(names.begin(), names.end(),
                           [](const std::string& n) { return n.find("/graph:road-like") != std::string::npos; }));
   write("roadNet-PA.txt", "0\t1\n1\t0\n");
@@ -158,7 +255,7 @@ TEST_F(BfsPlan, PaperPresetTakesRoadNetPaWhenTheFileIsThere) {
                           [](const std::string& n) { return n.find("/graph:roadnet-pa") != std::string::npos; }));
 }
 
-TEST_F(BfsPlan, ThePersistentSearchIsNamedThePapersKeepsItsNameAndAxisSelectsEither) {
+TEST_F(BfsPlan, TheDeviceLoopSearchesAreNamedThePapersKeepsItsNameAndAxisSelectsEach) {
   // The BFS program alone: --axis on the whole suite needs the axis in each of its programs.
   const Preset paper = load_preset("paper");
   auto planned = [&](const std::string& search) {
@@ -168,16 +265,19 @@ TEST_F(BfsPlan, ThePersistentSearchIsNamedThePapersKeepsItsNameAndAxisSelectsEit
       out.push_back(b.name);
     return out;
   };
-  const auto persistent = planned("persistent"), per_level = planned("per-level");
+  const auto persistent = planned("persistent"), queue = planned("queue"), per_level = planned("per-level");
   ASSERT_EQ(persistent.size(), 2u * (1 + 11 + 1 + 1));
   ASSERT_EQ(per_level.size(), persistent.size());
-  for (std::size_t k = 0; k < per_level.size(); ++k)  // the same variants, in the same order
+  ASSERT_EQ(queue.size(), persistent.size());
+  for (std::size_t k = 0; k < per_level.size(); ++k) {  // the same variants, in the same order
     EXPECT_EQ(per_level[k] + "/search:persistent", persistent[k]);
+    EXPECT_EQ(per_level[k] + "/search:queue", queue[k]);
+  }
   EXPECT_EQ(per_level.front(), "inner/bfs/none/aos/int/inline:0/graph:road-like");
   // A preset without "searches" (quick) runs the paper's only.
   for (const auto& name : bfs_names(load_preset("quick"))) EXPECT_EQ(name.find("search:"), std::string::npos) << name;
-  EXPECT_NE(error_of(R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0], "searches": ["queue"])")
-                .find("unknown search 'queue' (expected one of: per-level, persistent)"),
+  EXPECT_NE(error_of(R"("layouts": ["soa"], "strategies": ["full"], "inline_sizes": [0], "searches": ["frontier"])")
+                .find("unknown search 'frontier' (expected one of: per-level, persistent, queue)"),
             std::string::npos);
 }
 

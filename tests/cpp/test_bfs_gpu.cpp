@@ -1,7 +1,7 @@
-// The frontier BFS on the GPU, both searches (the paper's per level and the persistent one):
-// every layout, strategy and inline count against the queue BFS (the cases of bfs_cases.hpp,
-// as the CPU test), poisoned distances first. The Large tests (roadNet-PA's size: the
-// persistent search's full grid, several vertices a thread) are left out of the
+// The frontier BFS on the GPU, every search (the paper's per level, the persistent one and the
+// queue): every layout, strategy and inline count against the queue BFS (the cases of
+// bfs_cases.hpp, as the CPU test), poisoned distances first. The Large tests (roadNet-PA's
+// size: the device loops' full grid, several vertices a thread) are left out of the
 // compute-sanitizer runs.
 
 #include <gtest/gtest.h>
@@ -53,7 +53,7 @@ TEST(FrontierBfsGpu, LargeRoadLikeGraphInEveryStrategy) {
 TEST(FrontierBfsGpu, LargeBenchmarkVariantValidatesAndCatchesAnUnwrittenResult) {
   REQUIRE_GPU();
   // The inner suite's variant as the harness drives it, on a stream, for two strategies and
-  // both searches.
+  // every search.
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   for (auto s : {lb::layout::InnerStrategy::partial, lb::layout::InnerStrategy::object})

@@ -91,7 +91,7 @@ def test_gpu_matches_python(tmp_path):
     path = EXCERPT if EXCERPT.exists() else graph_file(tmp_path)
     source = 5000 if EXCERPT.exists() else 10
     for layout in ("aos", "soa"):
-        for search in ("per-level", "persistent"):
+        for search in ("per-level", "persistent", "queue"):
             out = tmp_path / f"{layout}-{search}.csv"
             r = run("bfs", "--graph", path, "--source", source, "--out", out, "--layout", layout,
                     "--search", search)
@@ -133,8 +133,9 @@ def test_bad_graph_gives_one_clear_error_and_no_output(tmp_path, text, message):
     (["--strategy", "full", "--inline", "3"], "--inline: an inline count (3) is for the partial strategy only"),
     (["--strategy", "partial", "--inline", "11"], "--inline: 11 is above the largest inline count built, 10"),
     (["--device", "tpu"], "--device: unknown device 'tpu'"),
-    (["--search", "queue"], "--search: unknown search 'queue' (per-level or persistent)"),
+    (["--search", "frontier"], "--search: unknown search 'frontier' (per-level, persistent or queue)"),
     (["--search", "persistent"], "--search: the persistent search runs on the GPU only (--device gpu)"),
+    (["--search", "queue"], "--search: the queue search runs on the GPU only (--device gpu)"),
 ])
 def test_bad_options_are_named(tmp_path, args, message):
     out = tmp_path / "o.csv"

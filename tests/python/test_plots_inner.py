@@ -151,23 +151,28 @@ def test_the_papers_claims_read_the_papers_search_where_the_persistent_one_match
     assert target.value == pytest.approx(2.5e-6, rel=0.02)
 
 
-def test_fig10b_draws_the_persistent_search_beside_the_papers_with_each_time_per_level(report, device):
+def test_fig10b_draws_the_searches_beyond_the_paper_beside_its_own_with_each_time_per_level(report, device):
     from plots.inner import bfs_level_table, searches_drawn
-    assert searches_drawn([device], "bfs") == [None, "persistent"]
+    assert searches_drawn([device], "bfs") == [None, "persistent", "queue"]
     paper_only = SimpleNamespace(benchmarks=[b for b in device.benchmarks if "search" not in b.params])
     assert searches_drawn([paper_only], "bfs") == [None]
+    no_queue = SimpleNamespace(label=device.label, benchmarks=[
+        b for b in device.benchmarks if b.params.get("search") != "queue"])
+    assert searches_drawn([no_queue], "bfs") == [None, "persistent"]
+    assert "| µs a level (queue) |" not in bfs_level_table([no_queue])
     assert searches_drawn([device], "synthetic") == [None]
     rows = {tuple(r.split(" | ")[1:4]): r.split(" | ") for r in
             bfs_level_table([device]).splitlines() if r.startswith("| ")}
     soa_full = rows[("SoA", "full", "9")]
-    assert [float(soa_full[5]), float(soa_full[7].rstrip(" |"))] == \
-        pytest.approx([12e-3 / 786 * 1e6, 2.5], rel=0.02)
+    assert [float(soa_full[5]), float(soa_full[7]), float(soa_full[9].rstrip(" |"))] == \
+        pytest.approx([12e-3 / 786 * 1e6, 2.5, 1.5], rel=0.02)
     # the paper's run errored (no time per level), the persistent one did not
     assert rows[("AoS", "partial", "7")][4:6] == ["does not fit: needs 90 GiB", "—"]
-    assert float(rows[("AoS", "partial", "7")][7].rstrip(" |")) == pytest.approx(4.0, rel=0.02)
+    assert float(rows[("AoS", "partial", "7")][7]) == pytest.approx(4.0, rel=0.02)
     fig10b = section_of((report / "REPORT.md").read_text(), "Fig. 10b — frontier BFS")
-    assert "Right: the persistent search, beyond the paper" in fig10b
-    assert "| µs a level (persistent) |" in fig10b
+    assert "the persistent search (every level in one cooperative launch" in fig10b
+    assert "the queue search (the same launch over a frontier queue" in fig10b
+    assert "| µs a level (persistent) | time (queue) | µs a level (queue) |" in fig10b
 
 
 def test_footprint_figure_and_table_read_the_layout_counters(report):

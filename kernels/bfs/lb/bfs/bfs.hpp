@@ -3,8 +3,9 @@
 //! in one variant on one device (FrontierBfs), built by make_frontier_bfs. The CPU runs the
 //! same kernel body (frontier.hpp) serially over the same layout: a reference for the layouts
 //! and a fallback without a GPU; datasets::bfs_levels (a queue) is the independent reference.
-//! The GPU has two searches (Search) over the same body: the paper's, a launch per level, and
-//! a persistent kernel that runs every level in one cooperative launch (beyond the paper).
+//! The GPU has three searches (Search): the paper's, a launch per level, and beyond the paper
+//! two that run every level in one cooperative launch: a persistent kernel over the same body,
+//! and a frontier queue.
 
 #include <cuda_runtime_api.h>
 
@@ -22,13 +23,14 @@ namespace lb::bfs {
 enum class Device { cpu, gpu };
 
 //! How the GPU loops over the levels: `per_level` (the paper's: a launch per level, the host
-//! reading a flag per batch of levels) or `persistent` (one cooperative launch, the levels
-//! separated by grid-wide barriers; beyond the paper). The CPU has only its serial loop
-//! (per_level).
-enum class Search { per_level, persistent };
-//! "per-level", "persistent" (the names' `search:` values).
+//! reading a flag per batch of levels), `persistent` (one cooperative launch, the levels
+//! separated by grid-wide barriers, every vertex scanned each level; beyond the paper) or
+//! `queue` (one cooperative launch over an explicit frontier queue: a level touches only its
+//! frontier; beyond the paper). The CPU has only its serial loop (per_level).
+enum class Search { per_level, persistent, queue };
+//! "per-level", "persistent", "queue" (the names' `search:` values).
 std::string_view to_string(Search s);
-//! The inverse of to_string; std::invalid_argument naming both values otherwise.
+//! The inverse of to_string; std::invalid_argument naming the values otherwise.
 Search parse_search(std::string_view text);
 
 struct Variant {
@@ -58,8 +60,9 @@ class FrontierBfs {
 };
 
 //! Lays `g` out in `v` on `device` (the GPU: uploaded once here) for `search`. Throws
-//! std::invalid_argument as check_variant, and for the persistent search on the CPU; the
-//! persistent search throws std::runtime_error where the GPU cannot launch it (persistent_grid).
+//! std::invalid_argument as check_variant, and for a search other than per_level on the CPU;
+//! the persistent and queue searches throw std::runtime_error where the GPU cannot launch them
+//! (persistent_grid).
 std::unique_ptr<FrontierBfs> make_frontier_bfs(const datasets::Graph& g, const Variant& v, Device device,
                                                Search search = Search::per_level);
 

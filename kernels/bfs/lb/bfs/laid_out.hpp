@@ -53,10 +53,11 @@ namespace lb::bfs {
 std::unique_ptr<FrontierBfs> make_cpu_search(const datasets::Graph& g, const Variant& v);
 std::unique_ptr<FrontierBfs> make_gpu_search(const datasets::Graph& g, const Variant& v, Search search);
 
-//! The persistent search's grid, in blocks of `block` threads: a cooperative launch needs
-//! every block resident at once, so at most `per_sm` (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
-//! on each of `sms` SMs, and no more than `vertices` need (at least one). Throws
-//! std::runtime_error, saying why, where the device cannot launch it cooperatively
-//! (`cooperative` false: cudaDevAttrCooperativeLaunch) or no block fits on an SM.
-unsigned persistent_grid(bool cooperative, int per_sm, int sms, std::size_t vertices, int block);
+//! The grid of a device-loop search (persistent or queue), in blocks of `block` threads: a
+//! cooperative launch needs every block resident at once, so at most `per_sm`
+//! (cudaOccupancyMaxActiveBlocksPerMultiprocessor, capped by the search's blocks an SM) on
+//! each of `sms` SMs, and no more than `vertices` need (at least one). Throws
+//! std::runtime_error, naming the search and why, where the device cannot launch it
+//! cooperatively (`cooperative` false: cudaDevAttrCooperativeLaunch) or no block fits on an SM.
+unsigned persistent_grid(Search search, bool cooperative, int per_sm, int sms, std::size_t vertices, int block);
 }  // namespace lb::bfs
