@@ -120,14 +120,15 @@ def _idw(name, version):
 
 
 def _inner(name, app, record, scalars, arrays, point_key, point_text, fields=None, note=""):
-    """An inner-array program; `fields`: the traffic field values this record's rows may run
-    (the other record's arrays full)."""
+    """An inner-array program; `fields`: {traffic field value: the arrays of this record it
+    sweeps} for the values this record's rows may run (its other arrays and the other record's
+    full)."""
     def describe(key, precision):
         strategy, layout, field = key
         if fields is None:
             strategies = {a: strategy for a in arrays}
         elif field in fields:
-            strategies = {a: strategy if field == a else "full" for a in arrays}
+            strategies = {a: strategy if a in fields[field] else "full" for a in arrays}
         else:
             return None
         return inner_layout(scalars, arrays, layout, strategies)
@@ -170,13 +171,14 @@ PROGRAMS = (
            lambda k: f"graph {k[0]}"),
     _inner("traffic-cars", "traffic", "car", ("position", "velocity", "max_velocity", "active"),
            {"path": "path_length"}, ("network", "cars", "steps"),
-           lambda k: f"{k[0]}, {k[1]:,} cars", fields=("none", "path"),
+           lambda k: f"{k[0]}, {k[1]:,} cars", fields={"none": (), "path": ("path",)},
            note="the cells as that layout runs them (L, arrays full)"),
     _inner("traffic-cells", "traffic", "cell",
            ("speed_limit", "type", "sink", "controller_limit", "occupant", "claim"),
            {"incoming": "incoming_count", "outgoing": "outgoing_count"},
            ("network", "cars", "steps"), lambda k: f"{k[0]}, {k[1]:,} cars",
-           fields=("none", "incoming", "outgoing"),
+           fields={"none": (), "incoming": ("incoming",), "outgoing": ("outgoing",),
+                   "cells": ("incoming", "outgoing")},
            note="the cars as that layout runs them (L, path full)"),
 )
 

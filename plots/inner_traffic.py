@@ -9,7 +9,9 @@ axis (as Fig. 10); in the middle, where the results carry the counters cars_s an
 controllers', stacked (results without them: the total only, said so); below, the field's bytes
 (inline part and arena) per strategy, AoS (the paper's lower charts). The paper's GTX 980 values stand beside ours in a table (their scale and
 ours differ by orders of magnitude: one axis would hide ours), and issue 23's speed goal is a
-line of its own, not a paper claim.
+line of its own, not a paper claim. The layouts of Kofler's method beyond the paper (aosoa32,
+and field cells: both cell arrays apart at once, SoA only) are not drawn here: the regret table
+(plots/advisor_beyond.py) judges them.
 """
 
 from plots.figures import (AXIS_TIME_UNITS, Section, figure_legend, figure_section,

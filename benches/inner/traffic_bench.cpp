@@ -2,10 +2,12 @@
 //! the GPU over the inner-array layouts, one array field swept at a time (Cell::incoming,
 //! Cell::outgoing, Car::path: none, partial N, full, object) with the others fully inlined, in
 //! AoS and SoA, and beyond the paper aosoa32 (tiles of 32 records: Kofler's method's choice for
-//! the car, where layout_overrides lets it run); field "none": every array full. Names:
+//! the car, where layout_overrides lets it run) and field "cells" (both cell arrays at the
+//! strategy: the method's choice for the cell, planned in SoA with none and object only,
+//! traffic::cells_apart_runs); field "none": every array full. Names:
 //!   inner/traffic/<strategy>/<aos|soa|aosoa32>/int/inline:<N>/field:<f>/network:<name>/cars:<n>/steps:<k>[/schedule:<s>]
 //! N the swept array's elements held in the record (none 0, partial N, full and object Max;
-//! field none: 0). `schedules` (optional; `--axis schedule=...`) lists step schedules
+//! field none: 0; cells: each array's). `schedules` (optional; `--axis schedule=...`) lists step schedules
 //! (traffic::StepSchedule, issue 38's levers): "base", the default, keeps the name above; any
 //! other adds its text. The network: a GraphML file found in the data folder ($LB_DATA_DIR, else
 //! data/ in the repository), else in ../shared/datasets beside the repository; absent, every
@@ -33,7 +35,7 @@
 //!
 //!   "traffic": {"network": "lowermanhattan.graphml", "tile": [1, 1], "cars": 5000,
 //!               "steps": 100, "seed": 7, "layouts": ["aos", "soa"],
-//!               "fields": ["path", "incoming", "outgoing", "none"],
+//!               "fields": ["path", "incoming", "outgoing", "cells", "none"],
 //!               "strategies": ["none", "partial", "full", "object"], "inline_sizes": [6, 15],
 //!               "layout_overrides": {"aosoa32": {"fields": ["path"], "strategies": ["none", "object"]}}}
 
@@ -292,9 +294,15 @@ Expansion expand_traffic(const Reader& read) {
     throw preset.error_at("seed", "'seed' must be an integer in [0, 2^64 - 1]", where);
   base.seed = j.value("seed", std::uint64_t{7});
   const std::string network = traffic_network_name(base.source);
+  // Field none runs full alone; cells only where it is built (traffic::cells_apart_runs).
   const Steps strategies = [](const Point& at, const Reader& r) {
     if (at.text("field") == "none") return std::vector<Step>{{{"strategy", {"full", std::string("full")}}}};
-    return r.steps("strategy");
+    std::vector<Step> out = r.steps("strategy");
+    if (traffic::parse_swept_field(at.text("field")) == SweptField::cells)
+      std::erase_if(out, [&](const Step& s) {
+        return !traffic::cells_apart_runs(layout_of(at), lb::inner::parse_inner_strategy(s.front().second.text));
+      });
+    return out;
   };
   const Steps counts = [](const Point& at, const Reader& r) {
     const SweptField f = traffic::parse_swept_field(at.text("field"));
@@ -354,7 +362,7 @@ Expansion expand_traffic(const Reader& read) {
 
 Program traffic_program() {
   Axis fields{.name = "field",
-              .values = {"incoming", "outgoing", "path", "none"},
+              .values = {"incoming", "outgoing", "path", "cells", "none"},
               .key = "fields",
               .limits = parsed_by(traffic::parse_swept_field)};
   return {"traffic",

@@ -40,8 +40,10 @@ void add_traffic_command(CLI::App& app, TrafficCommand& c) {
                     "aos, soa or aosoa32 (tiles of 32 records, beyond the paper) for every class (default: the "
                     "reference on cpu, soa on gpu)")
       ->check(one_of({"aos", "soa", "aosoa32"}));
-  c.cmd->add_option("--field", c.field, "the array field swept: incoming, outgoing, path, or none (all full)")
-      ->check(one_of({"none", "incoming", "outgoing", "path"}))
+  c.cmd->add_option("--field", c.field,
+                    "the array field swept: incoming, outgoing, path, cells (both cell arrays: soa, none or object), "
+                    "or none (all full)")
+      ->check(one_of({"none", "incoming", "outgoing", "path", "cells"}))
       ->capture_default_str();
   c.cmd->add_option("--strategy", c.strategy, "the swept field's strategy: none, partial, full, object")
       ->check(one_of({"none", "partial", "full", "object"}))

@@ -1,4 +1,5 @@
-// The traffic simulation's GPU version, SoA: its ten mappings (gpu_layouts.cuh).
+// The traffic simulation's GPU version, SoA: its twelve mappings (gpu_layouts.cuh; two of them
+// both cell arrays apart).
 #include "gpu_layouts.cuh"
 
 namespace lb::traffic {

@@ -1,4 +1,5 @@
-// The traffic simulation over the layouts on the host, SoA: its ten mappings (host_layouts.hpp).
+// The traffic simulation over the layouts on the host, SoA: its twelve mappings (host_layouts.hpp;
+// two of them both cell arrays apart).
 #include "host_layouts.hpp"
 
 namespace lb::traffic {

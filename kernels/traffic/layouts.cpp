@@ -16,16 +16,18 @@ std::string_view to_string(SweptField f) {
     case SweptField::incoming: return "incoming";
     case SweptField::outgoing: return "outgoing";
     case SweptField::path: return "path";
+    case SweptField::cells: return "cells";
     case SweptField::none: break;
   }
   return "none";
 }
 
 SweptField parse_swept_field(std::string_view name) {
-  for (SweptField f : {SweptField::none, SweptField::incoming, SweptField::outgoing, SweptField::path})
+  for (SweptField f : {SweptField::none, SweptField::incoming, SweptField::outgoing, SweptField::path,
+                       SweptField::cells})
     if (name == to_string(f)) return f;
   throw std::invalid_argument(
-      fmt::format("unknown traffic array field '{}' (expected one of: incoming, outgoing, path, none)", name));
+      fmt::format("unknown traffic array field '{}' (expected one of: incoming, outgoing, path, cells, none)", name));
 }
 
 std::size_t max_elements(SweptField f) {
@@ -33,6 +35,7 @@ std::size_t max_elements(SweptField f) {
     case SweptField::incoming: return kMaxIncoming;
     case SweptField::outgoing: return kMaxOutgoing;
     case SweptField::path: return kMaxPath;
+    case SweptField::cells: return std::max(kMaxIncoming, kMaxOutgoing);
     case SweptField::none: break;
   }
   return 0;
@@ -44,6 +47,7 @@ std::string_view field_name(SweptField f) {
     case SweptField::incoming: return "Cell::incoming";
     case SweptField::outgoing: return "Cell::outgoing";
     case SweptField::path: return "Car::path";
+    case SweptField::cells: return "Cell::incoming and Cell::outgoing";
     case SweptField::none: break;
   }
   return "none";
@@ -53,12 +57,17 @@ std::string_view field_name(SweptField f) {
 void check_layout(const TrafficLayout& t) {
   inner::check_inner_layout(t.layout, inner::TrafficInnerLayouts{});
   if (t.field == SweptField::none && t.strategy != InnerStrategy::full)
-    throw std::invalid_argument(fmt::format("--strategy {}: give the array field it is for (--field incoming, outgoing "
-                                            "or path); without one every array is fully inlined",
+    throw std::invalid_argument(fmt::format("--strategy {}: give the array field it is for (--field incoming, outgoing, "
+                                            "path or cells); without one every array is fully inlined",
                                             inner::to_string(t.strategy)));
   if (t.strategy != InnerStrategy::partial && t.inline_count != 0)
     throw std::invalid_argument(fmt::format("--inline: an inline count ({}) is for the partial strategy only, not {}",
                                             t.inline_count, inner::to_string(t.strategy)));
+  if (t.field == SweptField::cells && !cells_apart_runs(t.layout, t.strategy))
+    throw std::invalid_argument(fmt::format(
+        "--field cells ({} {}): both cell arrays apart run in soa with strategy object or none only (the "
+        "method's choice for the cell; the other layouts and strategies are not built)",
+        inner::to_string(t.layout), inner::to_string(t.strategy)));
   if (t.inline_count > max_elements(t.field))
     throw std::invalid_argument(fmt::format("--inline {}: {} holds at most {} elements", t.inline_count,
                                             field_name(t.field), max_elements(t.field)));

@@ -169,8 +169,8 @@ TEST(TrafficPreset, LayoutOverridesNarrowTheMethodsLayoutToItsFieldsAndStrategie
   EXPECT_EQ(tiled, (std::set<std::string>{"inner/traffic/object/aosoa32/int/inline:30/field:path"}));
   EXPECT_NE(plan_error("inner", head + "{\n\"aosoa\": {}}}}}").find(":4: unknown inner-array layout 'aosoa'"),
             std::string::npos);
-  EXPECT_NE(plan_error("inner", head + "{\"aosoa32\": {\n\"fields\": [\"cells\"]}}}}}")
-                .find(":4: unknown traffic array field 'cells'"),
+  EXPECT_NE(plan_error("inner", head + "{\"aosoa32\": {\n\"fields\": [\"cars\"]}}}}}")
+                .find(":4: unknown traffic array field 'cars'"),
             std::string::npos);
   EXPECT_NE(plan_error("inner", head + "{\"aosoa32\": {\"steps\": [1]}}}}}").find("unknown key 'steps' in aosoa32"),
             std::string::npos);

@@ -1,14 +1,19 @@
 // The traffic simulation over the inner-array layouts on the host (kernels/traffic/
 // host_layouts.hpp: the GPU version's template code over host views): every layout the GPU
-// version instantiates (AoS, SoA x the swept field x none, partial, full, object) ends 50 steps
+// version instantiates (AoS, SoA, AoSoA32 x the swept field x none, partial, full, object, and
+// both cell arrays at once in SoA: none, object) ends 50 steps
 // of a small built city (with and without its controllers) in the reference's state (checksum, and the state itself), also
 // from a snapshot restored before every run, a fault
 // (one car skipping its move) does not, and the layouts' names and errors; the bench program's
 // plan (names, errors) and its skip of a missing network file.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "inner/programs.hpp"
+#include "lb/inner/strategies.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/traffic/layouts.hpp"
 #include "temp_files.hpp"
@@ -151,6 +156,14 @@ TEST(TrafficLayouts, FootprintsFollowTheSweptStrategy) {
   EXPECT_EQ(in_none.incoming.arena_bytes, incoming * 4);
   EXPECT_EQ(in_none.incoming.inline_bytes, cells * 8);
   EXPECT_EQ(in_none.outgoing.inline_bytes, cells * (4 + 8 * 4));
+  // Both cell arrays apart at once: each laid out as when it alone is, the path full.
+  const auto bytes = [](const InnerFootprint& f) { return std::tuple(f.inline_bytes, f.arena_bytes, f.wasted_bytes); };
+  for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::object}) {
+    const TrafficFootprint both = footprint(SweptField::cells, s, 0);
+    EXPECT_EQ(bytes(both.incoming), bytes(footprint(SweptField::incoming, s, 0).incoming));
+    EXPECT_EQ(bytes(both.outgoing), bytes(footprint(SweptField::outgoing, s, 0).outgoing));
+    EXPECT_EQ(bytes(both.path), bytes(full.path));
+  }
 }
 
 TEST(TrafficLayouts, NamesAndErrors) {
@@ -159,7 +172,11 @@ TEST(TrafficLayouts, NamesAndErrors) {
   EXPECT_EQ(describe({InnerLayout::aos, SweptField::none, InnerStrategy::full, 0}), "aos, every array full");
   EXPECT_EQ(describe({InnerLayout::aosoa32, SweptField::path, InnerStrategy::object, 0}),
             "aosoa32, Car::path object, the other arrays full");
+  EXPECT_EQ(describe({InnerLayout::soa, SweptField::cells, InnerStrategy::object, 0}),
+            "soa, Cell::incoming and Cell::outgoing object, the other arrays full");
   EXPECT_EQ(parse_swept_field("outgoing"), SweptField::outgoing);
+  EXPECT_EQ(parse_swept_field("cells"), SweptField::cells);
+  EXPECT_EQ(max_elements(SweptField::cells), 8u);
   auto error = [](auto&& f) {
     try {
       f();
@@ -168,15 +185,26 @@ TEST(TrafficLayouts, NamesAndErrors) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(error([] { parse_swept_field("cells"); }),
-            "unknown traffic array field 'cells' (expected one of: incoming, outgoing, path, none)");
+  EXPECT_EQ(error([] { parse_swept_field("cars"); }),
+            "unknown traffic array field 'cars' (expected one of: incoming, outgoing, path, cells, none)");
+  // Both cell arrays apart are built in SoA with object or none alone (the method's choice).
+  for (const auto& [l, s] : {std::pair{InnerLayout::aos, InnerStrategy::none},
+                             std::pair{InnerLayout::aosoa32, InnerStrategy::object},
+                             std::pair{InnerLayout::soa, InnerStrategy::full}})
+    EXPECT_EQ(error([&] { check_layout({l, SweptField::cells, s, 0}); }),
+              fmt::format("--field cells ({} {}): both cell arrays apart run in soa with strategy object or none only "
+                          "(the method's choice for the cell; the other layouts and strategies are not built)",
+                          lb::inner::to_string(l), lb::inner::to_string(s)));
+  EXPECT_NE(error([] { check_layout({InnerLayout::soa, SweptField::cells, InnerStrategy::partial, 2}); }).find(
+                "--field cells (soa partial)"),
+            std::string::npos);
   EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::incoming, InnerStrategy::partial, 9}); }),
             "--inline 9: Cell::incoming holds at most 8 elements");
   EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::path, InnerStrategy::full, 6}); }),
             "--inline: an inline count (6) is for the partial strategy only, not full");
   EXPECT_EQ(error([] { check_layout({InnerLayout::soa, SweptField::none, InnerStrategy::none, 0}); }),
-            "--strategy none: give the array field it is for (--field incoming, outgoing or path); without one every "
-            "array is fully inlined");
+            "--strategy none: give the array field it is for (--field incoming, outgoing, path or cells); without one "
+            "every array is fully inlined");
   const test_city::CityRun& r = reference();
   EXPECT_EQ(error([&] {
               make_laid_out_traffic(r.net, r.initial, {InnerLayout::aos, SweptField::path, InnerStrategy::none, 3},
@@ -226,10 +254,20 @@ TEST_F(TrafficPlan, OneFieldAtATimeWithInlineCountsUpToItsMax) {
                        "inner/traffic/full/soa/int/inline:0/field:none/network:lowermanhattan/cars:100/steps:10"}));
 }
 
+// Both cell arrays apart are planned where they are built: SoA, none and object.
+TEST_F(TrafficPlan, CellsArePlannedInSoaWithNoneAndObjectOnly) {
+  const auto names = names_or_error(R"({"network": "lowermanhattan.graphml", "cars": 100, "steps": 10,
+                                        "layouts": ["aos", "soa", "aosoa32"], "fields": ["cells"],
+                                        "strategies": ["none", "partial", "full", "object"], "inline_sizes": [6]})");
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "inner/traffic/none/soa/int/inline:0/field:cells/network:lowermanhattan/cars:100/steps:10",
+                       "inner/traffic/object/soa/int/inline:8/field:cells/network:lowermanhattan/cars:100/steps:10"}));
+}
+
 TEST_F(TrafficPlan, ErrorsNameTheKey) {
   const std::string ok = std::string(kBase) + R"(, "fields": ["path"], "strategies": ["full"])";
-  EXPECT_NE(error_of(std::string("{") + kBase + R"(, "fields": ["cells"], "strategies": ["full"]})")
-                .find("unknown traffic array field 'cells'"),
+  EXPECT_NE(error_of(std::string("{") + kBase + R"(, "fields": ["cars"], "strategies": ["full"]})")
+                .find("unknown traffic array field 'cars'"),
             std::string::npos);
   EXPECT_NE(error_of("{" + ok + R"(, "inline_sizes": [31]})").find("inline sizes must lie in [0, 30]; got 31"),
             std::string::npos);

@@ -89,17 +89,18 @@ inline Network grid_city(std::uint32_t k = 4, std::uint32_t length = 4) {
 
 //! Every layout of the sweep: per (layout: aos, soa and the method's aosoa32; field) none,
 //! partial (N = 2 for the cell arrays, which then hold some elements in the arena, N = 6 for
-//! paths; N = 0 once), full, object; and every array full.
+//! paths; N = 0 once), full, object; both cell arrays at once where built (cells_apart_runs);
+//! and every array full.
 inline std::vector<TrafficLayout> every_layout() {
   std::vector<TrafficLayout> out;
   for (InnerLayout l : {InnerLayout::aos, InnerLayout::soa, InnerLayout::aosoa32}) {
     out.push_back({l, SweptField::none, InnerStrategy::full, 0});
-    for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path}) {
-      out.push_back({l, f, InnerStrategy::none, 0});
-      out.push_back({l, f, InnerStrategy::partial, f == SweptField::path ? 6u : 2u});
-      out.push_back({l, f, InnerStrategy::full, 0});
-      out.push_back({l, f, InnerStrategy::object, 0});
-    }
+    for (SweptField f : {SweptField::incoming, SweptField::outgoing, SweptField::path, SweptField::cells})
+      for (InnerStrategy s : {InnerStrategy::none, InnerStrategy::partial, InnerStrategy::full, InnerStrategy::object}) {
+        if (f == SweptField::cells && !cells_apart_runs(l, s)) continue;
+        const std::size_t n = s != InnerStrategy::partial ? 0u : f == SweptField::path ? 6u : 2u;
+        out.push_back({l, f, s, n});
+      }
     out.push_back({l, SweptField::path, InnerStrategy::partial, 0});
   }
   return out;

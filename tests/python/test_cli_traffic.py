@@ -77,7 +77,9 @@ def test_lower_manhattan(tmp_path):
     (["--cars", "5", "--steps", "1", "--field", "path"],
      "--field, --strategy and --inline choose a layout: give --layout aos|soa|aosoa32 (or --device gpu)"),
     (["--cars", "5", "--steps", "1", "--layout", "soa", "--strategy", "none"],
-     "--strategy none: give the array field it is for (--field incoming, outgoing or path)"),
+     "--strategy none: give the array field it is for (--field incoming, outgoing, path or cells)"),
+    (["--cars", "5", "--steps", "1", "--layout", "aos", "--field", "cells", "--strategy", "object"],
+     "--field cells (aos object): both cell arrays apart run in soa with strategy object or none only"),
     (["--cars", "5", "--steps", "1", "--layout", "aos", "--field", "incoming", "--strategy", "partial", "--inline", "9"],
      "--inline 9: Cell::incoming holds at most 8 elements"),
     (["--cars", "5", "--steps", "1", "--device", "gpu", "--field", "path", "--inline", "3"],
@@ -115,7 +117,8 @@ def summary(stdout):
 
 
 @pytest.mark.parametrize("layout", [["--layout", "aos", "--field", "path", "--strategy", "partial", "--inline", "6"],
-                                    ["--layout", "soa", "--field", "incoming", "--strategy", "none"]])
+                                    ["--layout", "soa", "--field", "incoming", "--strategy", "none"],
+                                    ["--layout", "soa", "--field", "cells", "--strategy", "object"]])
 def test_a_layout_on_the_host_ends_in_the_references_state(tmp_path, layout):
     ref, ref_out = simulate(tmp_path, name="ref.csv")
     out = tmp_path / "laid_out.csv"

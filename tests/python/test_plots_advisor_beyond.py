@@ -114,8 +114,15 @@ def test_traffic_maps_each_record_with_the_other_records_arrays_full():
     both_apart = [((f,), "aos") for f in ("speed_limit", "type", "sink", "controller_limit",
                                           "occupant", "claim", "incoming_count", "incoming",
                                           "outgoing_count", "outgoing")]
-    # each array apart needs two arrays swept at once: the program sweeps one
+    # every field alone needs both arrays apart at once: field cells, in SoA (object before
+    # none); without it measured, no layout of the one-array sweep has that description
     assert ab.mapped_layout(cells, both_apart, "int", measured) is None
+    both = {(s, "soa", "cells") for s in ("none", "object")}
+    assert ab.mapped_layout(cells, both_apart, "int", measured | both) == ("object", "soa", "cells")
+    assert ab.mapped_layout(cells, both_apart, "int", measured | {("none", "soa", "cells")}) == (
+        "none", "soa", "cells")
+    # the car's rows never take field cells (its path full: a column per slot in SoA)
+    assert ab.mapped_layout(cars, alone, "int", {("object", "soa", "cells")}) is None
     # the car's tiled:32 choice: aosoa32 with the path alone (object before none); the cells'
     # rows never map to aosoa32, whose other cell array stays full (a column per slot)
     tiled = {(s, "aosoa32", "path") for s in ("none", "object")}
@@ -219,6 +226,33 @@ def test_the_method_layouts_runs_give_regret_rows_where_they_said_not_run_yet():
     assert after["kriging (well)", "double"][5] == "aosoa32 (gpu-exp4) (gpu-exp5 also holds A and the values in constant memory)"
     assert after["synthetic (object)", "int"][5:7] == ["object/aosoa32", "1"]
     assert after["synthetic (object)", "int"][8].endswith("(fastest: the choice)")
+
+
+TRAFFIC_RUN = "inner/traffic/{}/{}/int/inline:{}/field:{}/network:lowermanhattan/cars:100/steps:10/manual_time"
+
+
+def test_the_cells_choice_maps_to_both_cell_arrays_apart_in_soa():
+    """The cell's choice (every field alone, each array with its length) has a regret row once
+    field cells (both arrays apart at once, issue 39 §2) ran: object/soa before none/soa."""
+    scalars = ("speed_limit", "type", "sink", "controller_limit", "occupant", "claim")
+    parts = partitions(**{"traffic-cells": [*(((f,), 1) for f in scalars),
+                                             (("incoming_count", "incoming"), 36),
+                                             (("outgoing_count", "outgoing"), 36)]})
+    runs = [bench(TRAFFIC_RUN.format("full", "soa", 0, "none"), 2.0),
+            bench(TRAFFIC_RUN.format("object", "soa", 8, "incoming"), 1.9),
+            bench(TRAFFIC_RUN.format("none", "aos", 0, "outgoing"), 1.6)]
+    cells_runs = [bench(TRAFFIC_RUN.format("object", "soa", 8, "cells"), 1.8),
+                  bench(TRAFFIC_RUN.format("none", "soa", 0, "cells"), 1.7)]
+    before = ab.table_rows(ab.rows_of(device(runs), parts, TREE), [])
+    assert [r[5] for r in before] == ["choice `speed_limit aos | type aos | sink aos | controller_limit aos | "
+                                      "occupant aos | claim aos | incoming_count+incoming soa | "
+                                      "outgoing_count+outgoing soa` not run yet"]
+    (row,) = ab.rows_of(device(runs + cells_runs), parts, TREE)
+    assert row.layout == ("object", "soa", "cells")
+    assert math.isclose(row.points[0][1].value, 1.8 / 1.6)
+    (text,) = ab.table_rows([row], [])
+    assert text[5] == "object/soa, field:cells (the cars as that layout runs them (L, path full))"
+    assert text[8].endswith("(fastest: none/aos, field:outgoing)")
 
 
 def test_without_a_tree_the_rows_say_so():

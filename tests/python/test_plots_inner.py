@@ -333,3 +333,33 @@ def test_the_fig11_table_sets_our_controller_mix_beside_the_papers(monkeypatch):
     assert text.startswith("Ours (H200's results): ")
     old = SimpleNamespace(label="H100", benchmarks=[SimpleNamespace(counters={"cells": 1})])
     assert "not in these results" in traffic.network_mix([(old, {"network": "n"})])
+
+
+def test_both_cell_arrays_apart_change_nothing_fig11_draws_or_a_claim_reads(fixture, tmp_path):
+    """Field cells (both cell arrays apart at once: Kofler's method's choice for the cell,
+    beyond the paper, issue 39 §2) is judged by the regret table alone: Fig. 11's columns,
+    tables and the claims read the same with its runs beside the paper's sweep."""
+    from plots import inner_traffic as fig11
+    doc = json.loads((fixture / "inner.gpu0.json").read_text())
+    added = [dict(e, **{k: e[k].replace("/field:incoming/", "/field:cells/") for k in ("name", "run_name")})
+             for e in doc["benchmarks"]
+             if e["name"].startswith(("inner/traffic/object/soa/", "inner/traffic/none/soa/"))
+             and "/field:incoming/" in e["name"]]
+    assert added
+    folder = tmp_path / "with_cells"
+    folder.mkdir()
+    (folder / "inner.gpu0.json").write_text(json.dumps(dict(doc, benchmarks=doc["benchmarks"] + added)))
+    (before,) = load_results([fixture]).devices
+    (after,) = load_results([folder]).devices
+    assert {b.params["field"] for b in after.benchmarks if b.app == "traffic"} >= {"cells"}
+    point = fig11.traffic_point(before)
+    assert fig11.traffic_point(after) == point
+    def curves(device):
+        return {(field, layout, strategy): [(n, b.name) for n, b in points]
+                for field in fig11.FIELDS for layout in ("aos", "soa")
+                for strategy, points in fig11.field_curves(device, point, layout, field).items()}
+    assert curves(after) == curves(before)
+    assert fig11.paper_table([after]) == fig11.paper_table([before])
+    assert fig11.footprint_table([after]) == fig11.footprint_table([before])
+    assert {k: (v.verdict, v.value) for k, v in verdicts_of(after.for_paper("inner").benchmarks).items()} == \
+        {k: (v.verdict, v.value) for k, v in verdicts_of(before.for_paper("inner").benchmarks).items()}

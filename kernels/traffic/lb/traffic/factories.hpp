@@ -1,7 +1,7 @@
 #pragma once
 //! The factories behind make_laid_out_traffic (lb/traffic/layouts.hpp), one unit per device
 //! and layout (host_<layout>.cpp, gpu_<layout>.cu for aos, soa and, beyond the paper, aosoa32:
-//! each instantiates its layout's ten mappings).
+//! each instantiates its layout's ten mappings; soa two more: both cell arrays apart).
 
 #include <memory>
 

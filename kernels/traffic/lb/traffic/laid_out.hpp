@@ -87,7 +87,7 @@ struct Views {
 };
 
 //! Calls f.template operator()<Maps<L, SIn, SOut, SPath>>() for the TrafficLayout (layout L
-//! given: each GPU unit instantiates one layout).
+//! given: each GPU unit instantiates one layout; cells only where cells_apart_runs).
 template <InnerLayout L, class F>
 decltype(auto) dispatch_maps(const TrafficLayout& t, F&& f) {
   constexpr InnerStrategy full = InnerStrategy::full;
@@ -97,6 +97,10 @@ decltype(auto) dispatch_maps(const TrafficLayout& t, F&& f) {
       case SweptField::incoming: return f.template operator()<Maps<L, S, full, full>>();
       case SweptField::outgoing: return f.template operator()<Maps<L, full, S, full>>();
       case SweptField::path: return f.template operator()<Maps<L, full, full, S>>();
+      case SweptField::cells:
+        if constexpr (cells_apart_runs(L, S)) return f.template operator()<Maps<L, S, S, full>>();
+        check_layout(t);  // throws: not built here
+        break;
       case SweptField::none: break;
     }
     return f.template operator()<Maps<L, full, full, full>>();
@@ -385,7 +389,8 @@ std::vector<std::uint32_t> each(const std::vector<T>& items, F&& f) {
   for (const T& x : items) out.push_back(static_cast<std::uint32_t>(f(x)));
   return out;
 }
-//! The swept array's N where it is partial, else 0 (one entry per array of the record).
+//! The swept array's N where it is partial, else 0 (one entry per array of the record; cells is
+//! never partial: check_layout).
 inline std::size_t n_of(const TrafficLayout& t, SweptField f) {
   return t.field == f && t.strategy == InnerStrategy::partial ? t.inline_count : 0;
 }

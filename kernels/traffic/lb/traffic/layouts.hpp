@@ -1,10 +1,11 @@
 #pragma once
 //! The traffic simulation over the inner-array layouts (docs/traffic.md, "GPU version"): the
 //! state laid out in one layout (AoS or SoA for every class) with one array field swept over
-//! the strategies (Cell::incoming, Cell::outgoing or Car::path: none, partial N, full, object)
-//! and every other array fully inlined, stepped by the rules of lb/traffic/model.hpp on the
-//! GPU (one kernel per phase and object class) or on the host (the same template code over
-//! host views, so the CPU tests check every layout against the reference).
+//! the strategies (Cell::incoming, Cell::outgoing or Car::path: none, partial N, full, object;
+//! or both cell arrays at once) and every other array fully inlined, stepped by the rules of
+//! lb/traffic/model.hpp on the GPU (one kernel per phase and object class) or on the host (the
+//! same template code over host views, so the CPU tests check every layout against the
+//! reference).
 
 #include <cuda_runtime_api.h>
 
@@ -23,14 +24,22 @@ using layout::InnerFootprint;
 using layout::InnerLayout;
 using layout::InnerStrategy;
 
-//! The array field a layout sweeps; `none`: every array fully inlined.
-enum class SweptField { none, incoming, outgoing, path };
+//! The array field a layout sweeps; `none`: every array fully inlined; `cells`: Cell::incoming
+//! and Cell::outgoing both at the strategy (Kofler's method's choice for the cell, every field
+//! alone: docs/advisor.md §6), run only where cells_apart_runs says.
+enum class SweptField { none, incoming, outgoing, path, cells };
 
 std::string_view to_string(SweptField f);
 //! Throws std::invalid_argument("unknown traffic array field 'x' (expected one of: ...)").
 SweptField parse_swept_field(std::string_view name);
-//! The swept array's Max (8, 8, 30; 0 for none): the largest partial N, the slots full holds.
+//! The swept array's Max (8, 8, 30; cells 8, each array's; 0 for none): the largest partial N,
+//! the slots full holds.
 std::size_t max_elements(SweptField f);
+//! Where SweptField::cells runs (and is instantiated: each costs a step's kernels): SoA with
+//! both arrays apart from the cell, object or none, the layouts the method's choice maps to.
+constexpr bool cells_apart_runs(InnerLayout l, InnerStrategy s) {
+  return l == InnerLayout::soa && (s == InnerStrategy::object || s == InnerStrategy::none);
+}
 
 struct TrafficLayout {
   InnerLayout layout = InnerLayout::soa;
@@ -40,9 +49,11 @@ struct TrafficLayout {
 };
 
 //! Throws std::invalid_argument naming the problem: a strategy other than full without a swept
-//! field, an inline count for a strategy other than partial or above the field's Max.
+//! field, an inline count for a strategy other than partial or above the field's Max, the
+//! field cells where cells_apart_runs refuses it.
 void check_layout(const TrafficLayout& t);
-//! "soa, Car::path partial N = 6, the other arrays full" / "aos, every array full".
+//! "soa, Car::path partial N = 6, the other arrays full" / "aos, every array full" /
+//! "soa, Cell::incoming and Cell::outgoing object, the other arrays full".
 std::string describe(const TrafficLayout& t);
 
 //! Bytes of the laid-out state: everything, and each swept-able array's share (headers, inline
