@@ -1,5 +1,5 @@
-#include "inner/programs.hpp"
-#include "kofler/programs.hpp"
+#include "inner/suite.hpp"
+#include "kofler/suite.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/layout/decision_tree.hpp"
 

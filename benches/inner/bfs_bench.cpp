@@ -27,7 +27,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/bfs/bfs.hpp"
 #include "lb/bfs/frontier.hpp"
 #include "lb/datasets/graph.hpp"

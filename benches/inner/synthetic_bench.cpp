@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/inner/synthetic.hpp"
 
 namespace lb::harness::inner {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <set>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/common/host_threads.hpp"
 #include "lb/exec/gpu_launcher.cuh"
 #include "lb/inner/synthetic.hpp"

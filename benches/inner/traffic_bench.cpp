@@ -46,7 +46,7 @@
 
 #include <fmt/format.h>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/common/host_threads.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "lb/traffic/layouts.hpp"

@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "kofler/programs.hpp"
-#include "kofler/sort_variant.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/bitonic_bench.hpp"
 #include "kofler/variant_support.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/sort.hpp"

@@ -2,7 +2,7 @@
 //! paper ran in OpenCL): call and put of every option over every layout of {S, X, T, call,
 //! put}, validated option by option against the double reference.
 
-#include "blackscholes_bench.hpp"
+#include "kofler/blackscholes_bench.hpp"
 
 #include <cstdint>
 #include <tuple>
@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "programs.hpp"
-#include "variant_support.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/variant_support.hpp"
 #include "lb/kofler/blackscholes_device.hpp"
 #include "lb/kofler/blackscholes_reference.hpp"
 #include "lb/layout/device_storage.hpp"

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/blackscholes.hpp"
 

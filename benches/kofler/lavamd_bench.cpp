@@ -15,8 +15,8 @@
 #include <memory>
 #include <utility>
 
-#include "kofler/lavamd_variant.hpp"
-#include "kofler/programs.hpp"
+#include "kofler/lavamd_bench.hpp"
+#include "kofler/suite.hpp"
 #include "kofler/variant_support.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/soa.hpp"

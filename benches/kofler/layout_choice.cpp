@@ -1,4 +1,4 @@
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 
 #include <algorithm>
 #include <cstdio>

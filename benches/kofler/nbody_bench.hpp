@@ -4,7 +4,7 @@
 #include <memory>
 #include <string_view>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/nbody_reference.hpp"
 

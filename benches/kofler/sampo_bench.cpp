@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "kofler/programs.hpp"
-#include "kofler/sampo_variant.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/sampo_bench.hpp"
 
 namespace lb::harness::kofler {
 namespace {

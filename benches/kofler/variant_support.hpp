@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/layout/decision_tree.hpp"
 

@@ -24,7 +24,7 @@
 #include "lb/kriging/device.hpp"
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "planned_runs.hpp"
 #include "temp_files.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "bfs_cases.hpp"
 #include "lb/bfs/laid_out.hpp"
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/harness/preset.hpp"
 #include "temp_files.hpp"
 

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "bfs_cases.hpp"
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "gpu_available.hpp"
 
 namespace {

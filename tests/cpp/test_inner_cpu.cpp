@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/inner/synthetic.hpp"
 #include "lb/inner/synthetic_image.hpp"

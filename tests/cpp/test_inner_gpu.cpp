@@ -8,7 +8,7 @@
 #include <string>
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/common/cuda_check.hpp"
 
 namespace lb::harness::inner {

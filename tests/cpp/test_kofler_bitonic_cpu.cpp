@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/host_storage.hpp"
 #include "preset_testing.hpp"

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "kofler/sort_variant.hpp"
+#include "kofler/bitonic_bench.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/device_storage.hpp"

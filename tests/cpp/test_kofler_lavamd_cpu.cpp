@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/lavamd.hpp"
 #include "preset_testing.hpp"
 

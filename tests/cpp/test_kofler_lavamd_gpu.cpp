@@ -6,7 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_available.hpp"
-#include "kofler/lavamd_variant.hpp"
+#include "kofler/lavamd_bench.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "kofler/sampo_variant.hpp"
+#include "kofler/sampo_bench.hpp"
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/tree_synthetic.hpp"

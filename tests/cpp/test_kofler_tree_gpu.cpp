@@ -10,7 +10,7 @@
 
 #include "gpu_available.hpp"
 #include "kofler_gpu_testing.hpp"
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 
 namespace lb::harness::kofler_tree {
 namespace {

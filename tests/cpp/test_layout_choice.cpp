@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kofler/layout_choice.hpp"
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/harness/plan.hpp"
 #include "lb/harness/suite.hpp"

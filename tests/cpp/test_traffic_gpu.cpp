@@ -13,7 +13,7 @@
 #include <filesystem>
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "traffic_test_city.hpp"
 

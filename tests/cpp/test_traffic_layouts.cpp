@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/traffic/layouts.hpp"
 #include "temp_files.hpp"

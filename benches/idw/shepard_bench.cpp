@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "idw/config.hpp"
-#include "idw/variants.hpp"
+#include "idw/shepard_config.hpp"
+#include "idw/shepard_variants.hpp"
 #include "lb/harness/plan.hpp"
 
 namespace lb::harness {

@@ -1,4 +1,4 @@
-#include "kriging/config.hpp"
+#include "kriging/ok_config.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 
 namespace lb::harness {
 namespace inner {

@@ -11,7 +11,7 @@
 //!
 //! ("fit" is the artifact step's, read by harness/run.py.)
 
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,7 @@
 #include <utility>
 
 #include "kofler/layout_choice.hpp"
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/tree_synthetic_device.hpp"

@@ -1,4 +1,4 @@
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -20,8 +20,8 @@
 
 #include <fmt/format.h>
 
-#include "kriging/config.hpp"
-#include "kriging/variants.hpp"
+#include "kriging/ok_config.hpp"
+#include "kriging/ok_variants.hpp"
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/plan.hpp"
 

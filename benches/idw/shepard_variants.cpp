@@ -1,4 +1,4 @@
-#include "idw/variants.hpp"
+#include "idw/shepard_variants.hpp"
 
 #include <omp.h>
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kriging/variants.hpp"
+#include "kriging/ok_variants.hpp"
 #include "lb/harness/plan.hpp"
 
 namespace lb::harness::kriging_bench {

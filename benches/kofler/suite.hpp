@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/harness/suite.hpp"
 
 namespace lb::harness::kofler {

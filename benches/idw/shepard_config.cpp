@@ -1,4 +1,4 @@
-#include "idw/config.hpp"
+#include "idw/shepard_config.hpp"
 
 #include <fmt/format.h>
 

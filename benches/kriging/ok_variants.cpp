@@ -1,4 +1,4 @@
-#include "kriging/variants.hpp"
+#include "kriging/ok_variants.hpp"
 
 #include <algorithm>
 #include <chrono>
