@@ -27,13 +27,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "inner/suite.hpp"
+#include "inner/bfs_bench.hpp"
 #include "lb/bfs/bfs.hpp"
 #include "lb/bfs/frontier.hpp"
 #include "lb/datasets/graph.hpp"
 #include "lb/harness/program.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 //! Upper estimates at roadNet-PA's size: on the host the edge list as parsed (16 bytes an
@@ -246,4 +246,4 @@ Program bfs_program() {
           expand_bfs};
 }
 
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

@@ -21,7 +21,7 @@
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/soa.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -209,4 +209,4 @@ Program lavamd_program() {
   return {"lavamd", std::move(axes), {"struct_bytes", "fields", "kernels"}, {"partitions"}, expand_lavamd};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -24,7 +24,7 @@
 #include "kofler/suite.hpp"
 #include "kofler/variant_support.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -202,4 +202,4 @@ Program nbody_program() {
           expand_nbody};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -11,7 +11,7 @@
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 using lb::kofler::LavaFault;
@@ -56,4 +56,4 @@ TEST(KoflerLavaMDGpu, AnOutputLeftPoisonedFails) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -183,8 +183,8 @@ TEST(KoflerTreePlan, EveryFieldsIterationsAndClassNamedInOrderWithItsTiming) {
   EXPECT_EQ(names[2], "kofler-tree/synthetic/gpu/tiled/float/tile:2/fields:1/n:128");
   EXPECT_EQ(names[3], "kofler-tree/synthetic/gpu/tiled/float/tile:32768/fields:1/n:128");
   EXPECT_EQ(names.back(), "kofler-tree/synthetic/gpu/tiled/float/tile:32768/fields:4/n:1024");
-  EXPECT_EQ(kofler_tree::class_name({.layout = "tiled", .tile = 64}), "tiled:64");
-  EXPECT_EQ(kofler_tree::class_name({.layout = "aos"}), "aos");
+  EXPECT_EQ(benches::kofler_tree::class_name({.layout = "tiled", .tile = 64}), "tiled:64");
+  EXPECT_EQ(benches::kofler_tree::class_name({.layout = "aos"}), "aos");
 }
 
 TEST(KoflerTreePlan, ThePresetsPlanTheGrid) {

@@ -12,7 +12,7 @@
 #include "kofler_gpu_testing.hpp"
 #include "kofler_tree/synthetic_bench.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 namespace {
 
 TreeCase tree_case(std::size_t fields, std::uint32_t n, const std::string& layout, std::size_t tile,
@@ -55,4 +55,4 @@ TEST(KoflerTreeGpu, ValidationFailsWrongRunsNamingTheRecord) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler_tree
+}  // namespace lb::benches::kofler_tree

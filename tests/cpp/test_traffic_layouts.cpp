@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "inner/suite.hpp"
+#include "inner/traffic_bench.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/traffic/layouts.hpp"
 #include "temp_files.hpp"
@@ -260,13 +260,13 @@ TEST_F(TrafficPlan, SchedulesAddTheirNameAndBaseKeepsTheOldOne) {
 }
 
 TEST_F(TrafficPlan, AMissingNetworkFileIsSkippedWithWhereItWasLookedFor) {
-  const inner::TrafficSource s = inner::find_traffic_network("no-such-city.graphml");
+  const benches::inner::TrafficSource s = benches::inner::find_traffic_network("no-such-city.graphml");
   EXPECT_TRUE(s.path.empty());
   EXPECT_NE(s.missing.find("network no-such-city.graphml not found (looked in "), std::string::npos) << s.missing;
   EXPECT_NE(s.missing.find("shared/datasets/no-such-city.graphml"), std::string::npos) << s.missing;
-  inner::TrafficCase c;
+  benches::inner::TrafficCase c;
   c.source = s;
-  const auto variant = inner::make_traffic_variant(c);
+  const auto variant = benches::inner::make_traffic_variant(c);
   variant->setup(nullptr);
   variant->run(nullptr);
   const Check check = variant->validate(nullptr);
