@@ -1,20 +1,21 @@
-#include "inner/programs.hpp"
-#include "kofler/programs.hpp"
+#include "idw/suite.hpp"
+#include "inner/suite.hpp"
+#include "kofler/layout_choice.hpp"
+#include "kofler/suite.hpp"
+#include "kofler_tree/suite.hpp"
+#include "kriging/suite.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/layout/decision_tree.hpp"
 
 namespace lb::harness {
 
-// Each program is declared with its benchmarks (benches/<paper>_bench.cpp, benches/<paper>/).
-Program shepard_program();
-Program ok_program();
-Program kofler_tree_program();
-
+// The binary's suite list (lb/harness/suite.hpp), each suite's programs as its
+// benches/<suite>/suite.hpp declares them.
 const std::vector<Suite>& suites() {
   static const std::vector<Suite> all = {
-      {"idw", {Section::one_program, "", {shepard_program()}}, {}},
+      {"idw", {Section::one_program, "", {benches::idw::shepard_program()}}, {}},
       {"kriging",
-       {Section::one_program, "", {ok_program()}},
+       {Section::one_program, "", {benches::kriging::ok_program()}},
        {{.name = "model",
          .preset_key = "model",
          .command = "krige",
@@ -25,7 +26,7 @@ const std::vector<Suite>& suites() {
                   "{out:model}", "--wells-out", "{out:wells}"},
          .outputs = {"model", "wells"}}}},
       {"kofler-tree",
-       {Section::one_program, "", {kofler_tree_program()}},
+       {Section::one_program, "", {benches::kofler_tree::synthetic_program()}},
        {{.name = "fit",
          .preset_key = "fit",
          .command = "plots.kofler_tree",
@@ -39,11 +40,15 @@ const std::vector<Suite>& suites() {
          .committed = {.folder = "results/trees", .format = layout::kTreeFormat, .reuse = "reuse"}}}},
       {"kofler",
        {Section::programs, "Kofler program",
-        {kofler::nbody_program(), kofler::black_scholes_program(), kofler::bitonic_program(), kofler::lavamd_program(),
-         kofler::sampo_program()}},
+        {benches::kofler::nbody_program(), benches::kofler::blackscholes_program(), benches::kofler::bitonic_program(),
+         benches::kofler::lavamd_program(), benches::kofler::sampo_program()}},
        {},
-       {kofler::tree_input()}},
-      {"inner", {Section::programs, "inner-array program", {inner::synthetic_program(), inner::bfs_program(), inner::traffic_program()}}, {}},
+       {benches::kofler::tree_input()}},
+      {"inner",
+       {Section::programs,
+        "inner-array program",
+        {benches::inner::synthetic_program(), benches::inner::bfs_program(), benches::inner::traffic_program()}},
+       {}},
   };
   return all;
 }

@@ -195,7 +195,7 @@ def roofline(a, b, ceilings_a, ceilings_b):
     One that declares `memory_bound_s` and `device_s` (kriging's device part: output bytes
     at the copy bandwidth) is memory bound and the model covers its device time only. An IDW
     benchmark that declares `bound_s` (`limit_s` before issue 11: interactions at the FP32
-    FMA or reciprocal rate, whichever binds, or the FP64 FMA rate; benches/idw_bench.cpp) is
+    FMA or reciprocal rate, whichever binds, or the FP64 FMA rate; benches/idw/shepard_variants.cpp) is
     compute bound and its bound already holds each GPU's ceiling. Anything else: no model.
     """
     counters_a, counters_b = a.counters, b.counters
@@ -213,7 +213,7 @@ def roofline(a, b, ceilings_a, ceilings_b):
     return None
 
 
-# FP32 FMAs per IDW interaction in idw_bench.cpp's idw_work (float: the larger of 6 FMAs
+# FP32 FMAs per IDW interaction in shepard_variants.cpp's idw_work (float: the larger of 6 FMAs
 # and one reciprocal per interaction binds; double: 6 FP64 FMAs).
 IDW_FMAS_PER_INTERACTION = 6
 

@@ -29,13 +29,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "inner/programs.hpp"
+#include "inner/bfs_bench.hpp"
 #include "lb/bfs/bfs.hpp"
 #include "lb/bfs/frontier.hpp"
 #include "lb/datasets/graph.hpp"
 #include "lb/harness/program.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 //! Upper estimates at roadNet-PA's size: on the host the edge list as parsed (16 bytes an
@@ -250,4 +250,4 @@ Program bfs_program() {
           expand_bfs};
 }
 
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

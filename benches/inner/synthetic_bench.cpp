@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "inner/programs.hpp"
+#include "inner/synthetic_bench.hpp"
 #include "lb/inner/synthetic.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 using lb::inner::kSyntheticMax;
@@ -103,4 +103,4 @@ Program synthetic_program() {
           expand_synthetic};
 }
 
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

@@ -10,14 +10,14 @@
 #include <memory>
 #include <set>
 
-#include "inner/programs.hpp"
+#include "inner/synthetic_bench.hpp"
 #include "lb/common/host_threads.hpp"
 #include "lb/exec/gpu_launcher.cuh"
 #include "lb/inner/synthetic.hpp"
 #include "lb/inner/synthetic_image.hpp"
 #include "lb/layout/device_storage.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 using lb::inner::Elements;
@@ -126,4 +126,4 @@ MemoryNeed synthetic_memory_need(const SyntheticCase& c) {
   return {.host_bytes = inputs + 2 * image, .device_bytes = image};  // the input image and the run's copy
 }
 
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

@@ -48,12 +48,12 @@
 
 #include <fmt/format.h>
 
-#include "inner/programs.hpp"
+#include "inner/traffic_bench.hpp"
 #include "lb/common/host_threads.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "lb/traffic/layouts.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 namespace fs = std::filesystem;
@@ -392,4 +392,4 @@ Program traffic_program() {
           expand_traffic};
 }
 
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

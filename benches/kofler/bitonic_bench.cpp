@@ -15,14 +15,14 @@
 #include <algorithm>
 #include <memory>
 
-#include "kofler/programs.hpp"
-#include "kofler/sort_variant.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/bitonic_bench.hpp"
 #include "kofler/variant_support.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/device_storage.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -129,7 +129,7 @@ class SortVariant : public Variant {
 
 }  // namespace
 
-std::unique_ptr<Variant> make_sort_variant(const LayoutChoice& choice, std::string_view version, std::size_t n,
+std::unique_ptr<Variant> make_bitonic_variant(const LayoutChoice& choice, std::string_view version, std::size_t n,
                                            lb::kofler::SortFault fault) {
   const auto v = SortVersion(std::find(std::begin(kVersions), std::end(kVersions), version) - std::begin(kVersions));
   if (v > SortVersion::cub_merge) throw std::invalid_argument("unknown sort version '" + std::string(version) + "'");
@@ -168,7 +168,7 @@ Expansion expand_bitonic(const Reader& read) {
             // input + output (+ CUB's buffers, at most about two more copies); host: staging, the
             // downloaded output, its plain copy and the reference
             return kofler_run(choice, Where::gpu, {.host_bytes = 4 * record_bytes, .device_bytes = 4 * record_bytes},
-                              [=](const LayoutChoice& c) { return make_sort_variant(c, version, n, SortFault::none); });
+                              [=](const LayoutChoice& c) { return make_bitonic_variant(c, version, n, SortFault::none); });
           }};
 }
 
@@ -191,4 +191,4 @@ Program bitonic_program() {
           expand_bitonic};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -2,7 +2,7 @@
 //! paper ran in OpenCL): call and put of every option over every layout of {S, X, T, call,
 //! put}, validated option by option against the double reference.
 
-#include "blackscholes_bench.hpp"
+#include "kofler/blackscholes_bench.hpp"
 
 #include <cstdint>
 #include <tuple>
@@ -10,13 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "programs.hpp"
-#include "variant_support.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/variant_support.hpp"
 #include "lb/kofler/blackscholes_device.hpp"
 #include "lb/kofler/blackscholes_reference.hpp"
 #include "lb/layout/device_storage.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -95,7 +95,7 @@ class BlackScholesVariant final : public Variant {
 
 }  // namespace
 
-std::unique_ptr<Variant> make_black_scholes_variant(const LayoutChoice& layout, std::size_t n,
+std::unique_ptr<Variant> make_blackscholes_variant(const LayoutChoice& layout, std::size_t n,
                                                     const BlackScholesParams& params,
                                                     const BlackScholesParams& reference_params) {
   std::unique_ptr<Variant> v;
@@ -124,14 +124,14 @@ Expansion expand_black_scholes(const Reader& read) {
             const MemoryNeed need{.host_bytes = 40.0 * double(n) + (64 << 20), .device_bytes = 28.0 * double(n) * 1.1};
             const LayoutChoice& choice = at.get<LayoutChoice>("layout");
             return kofler_run(choice, Where::gpu, need, [n](const LayoutChoice& c) {
-              return make_black_scholes_variant(c, n, BlackScholesParams{}, BlackScholesParams{});
+              return make_blackscholes_variant(c, n, BlackScholesParams{}, BlackScholesParams{});
             });
           }};
 }
 
 }  // namespace
 
-Program black_scholes_program() {
+Program blackscholes_program() {
   return {"blackscholes",
           kofler_axes({"gpu"}, {"float"}, lb::kofler::BlackScholesLayouts::compile_time_tiles(),
                       lb::kofler::BlackScholesLayouts::compile_time_partitions()),
@@ -140,4 +140,4 @@ Program black_scholes_program() {
           expand_black_scholes};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

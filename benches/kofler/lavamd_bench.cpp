@@ -15,13 +15,13 @@
 #include <memory>
 #include <utility>
 
-#include "kofler/lavamd_variant.hpp"
-#include "kofler/programs.hpp"
+#include "kofler/lavamd_bench.hpp"
+#include "kofler/suite.hpp"
 #include "kofler/variant_support.hpp"
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/soa.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -209,4 +209,4 @@ Program lavamd_program() {
   return {"lavamd", std::move(axes), {"struct_bytes", "fields", "kernels"}, {"partitions"}, expand_lavamd};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -1,4 +1,4 @@
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +13,7 @@
 #include "lb/kofler/recorded.hpp"
 #include "lb/layout/decision_tree.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -206,4 +206,4 @@ Axis& axis_named(std::vector<Axis>& axes, std::string_view name) {
   throw std::logic_error(fmt::format("no axis '{}'", name));
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kofler/suite.hpp"
 #include "lb/harness/plan.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
@@ -19,7 +20,7 @@
 #include "lb/layout/choice.hpp"
 #include "lb/layout/choice_mapping.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 using layout::LayoutChoice;
 using layout::tile_values;
@@ -115,4 +116,4 @@ std::vector<Axis> kofler_axes(std::vector<std::string> versions, std::vector<std
 //! The axis `name` of `axes`, to adjust (std::logic_error where it is not there).
 Axis& axis_named(std::vector<Axis>& axes, std::string_view name);
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

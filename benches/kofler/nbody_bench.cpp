@@ -9,7 +9,7 @@
 //! gpu (the paper's kernel, one schedule for every layout) runs over every layout; roofline
 //! (beyond the paper: the same sums in a kernel written for throughput) on SoA only.
 
-#include "nbody_bench.hpp"
+#include "kofler/nbody_bench.hpp"
 
 #include <fmt/format.h>
 
@@ -21,10 +21,10 @@
 
 #include "lb/kofler/nbody_device.hpp"
 #include "lb/layout/device_storage.hpp"
-#include "programs.hpp"
-#include "variant_support.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/variant_support.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 namespace {
 
@@ -202,4 +202,4 @@ Program nbody_program() {
           expand_nbody};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -4,11 +4,11 @@
 #include <memory>
 #include <string_view>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kofler/nbody_reference.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 //! What a variant runs (initial bodies, parameters) and the reference it is checked against
 //! (made from them; a test may pair a run with another problem's reference).
@@ -28,4 +28,4 @@ inline constexpr std::string_view kNBodyRooflineVersion = "roofline";
 std::unique_ptr<Variant> make_nbody_variant(const LayoutChoice& layout, std::shared_ptr<const NBodyCase> c,
                                             std::string_view version = kNBodyPaperVersion);
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

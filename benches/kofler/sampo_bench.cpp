@@ -11,10 +11,10 @@
 
 #include <fmt/format.h>
 
-#include "kofler/programs.hpp"
-#include "kofler/sampo_variant.hpp"
+#include "kofler/suite.hpp"
+#include "kofler/sampo_bench.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 namespace model = lb::kofler::sampo;
@@ -176,4 +176,4 @@ Program sampo_program() {
           expand_sampo};
 }
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

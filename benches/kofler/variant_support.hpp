@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "layout_choice.hpp"
+#include "kofler/layout_choice.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/harness/suite.hpp"
@@ -19,7 +19,7 @@
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/view.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 //! Fills every blob of a device view with 0xFF bytes: NaN in every float and double, 2^32 - 1
 //! in every unsigned: values no correct run leaves.
@@ -73,4 +73,4 @@ class LastOne {
   std::shared_ptr<const Value> value_;
 };
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/layout/decision_tree.hpp"
 
@@ -84,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The training section: read as the planner reads it, or one error at a line; what it
     // accepts is what the planner and the kernels take.
     if (p.suites.contains("kofler-tree")) {
-      const auto s = lb::harness::kofler_tree::read_tree_section(p, p.suites["kofler-tree"], "kofler-tree");
+      const auto s = lb::benches::kofler_tree::read_tree_section(p, p.suites["kofler-tree"], "kofler-tree");
       LB_FUZZ_CHECK(s.records >= 1 && s.block >= 32 && s.block <= 1024 && s.block % 32 == 0);
       LB_FUZZ_CHECK(s.repetitions >= 0 && s.repetitions <= 100 && s.min_time_s >= 0 && s.min_time_s <= 10);
       LB_FUZZ_CHECK(!s.iterations.empty() && !s.fields.empty() && !s.layouts.empty());

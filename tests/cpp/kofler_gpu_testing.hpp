@@ -23,10 +23,10 @@ namespace lb::testing {
 //! aos, soa, run-time tiles (powers of two and not), the compile-time tiles `ct_tiles`, and
 //! split / split-ct of `partition` (two clusters, each AoS: `first_cluster` fields, then the rest);
 //! those of LB_GPU_TEST_LAYOUTS when it is set (gpu_test_scope.hpp).
-inline std::vector<harness::kofler::LayoutChoice> kofler_layouts(const std::vector<std::size_t>& ct_tiles,
+inline std::vector<benches::kofler::LayoutChoice> kofler_layouts(const std::vector<std::size_t>& ct_tiles,
                                                                  const std::string& partition, std::size_t fields,
                                                                  std::size_t first_cluster) {
-  using harness::kofler::LayoutChoice;
+  using benches::kofler::LayoutChoice;
   namespace kind = layout::kind;
   std::vector<LayoutChoice> out = {{kind::Aos{}}, {kind::Soa{}}};
   for (std::size_t t : {2, 3, 64, 4096}) out.push_back({kind::Tiled{t}});
@@ -55,8 +55,8 @@ inline harness::Overrides with_test_tree() {
                     {"from_bytes": 17, "to_bytes": 40, "class": "tiled:3"},
                     {"from_bytes": 41, "to_bytes": null, "class": "tiled:64"}]})";
     harness::Overrides o;
-    o.inputs[harness::kofler::kTreeInput] = path.string();
-    harness::kofler::decision_tree(o);  // read once per process: the file is not needed after
+    o.inputs[benches::kofler::kTreeInput] = path.string();
+    benches::kofler::decision_tree(o);  // read once per process: the file is not needed after
     std::filesystem::remove(path);
     return o;
   }();
@@ -66,13 +66,13 @@ inline harness::Overrides with_test_tree() {
 //! `layouts` and then the method's kdlg, tiled-tree and kdlg-tree of `program` (fields `names`
 //! of `bytes` bytes) as its planner makes them: the partition from its recorded accesses, the
 //! classes from with_test_tree(); those of LB_GPU_TEST_LAYOUTS when it is set.
-inline std::vector<harness::kofler::LayoutChoice> with_method_layouts(std::vector<harness::kofler::LayoutChoice> layouts,
+inline std::vector<benches::kofler::LayoutChoice> with_method_layouts(std::vector<benches::kofler::LayoutChoice> layouts,
                                                                       const std::string& program,
                                                                       const std::vector<std::string>& names,
                                                                       const std::vector<std::size_t>& bytes) {
-  const auto method = harness::kofler::method_source(program, names, bytes, with_test_tree());
+  const auto method = benches::kofler::method_source(program, names, bytes, with_test_tree());
   for (auto& c : layout::method_choices(method.partition(), names, bytes, method.tree)) layouts.push_back(std::move(c));
-  return layouts_under_test(std::move(layouts), [](const harness::kofler::LayoutChoice& c) { return c.name(); });
+  return layouts_under_test(std::move(layouts), [](const benches::kofler::LayoutChoice& c) { return c.name(); });
 }
 
 //! Set-up, poison, prepare, run (unless `skip_run`), validate: the harness's validated run.

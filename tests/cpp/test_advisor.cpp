@@ -223,7 +223,7 @@ std::vector<LayoutChoice> method_choices(const std::string& object, const Decisi
                              },
                  r.field_bytes, tree, "give --tree-option FILE"};
   const auto preset = lb::testing::preset_from(R"({"example": )" + object + "}");
-  return lb::harness::kofler::layout_choices(preset, preset.suites["example"], "example", 1024, r.field_names, {}, {}, &m);
+  return lb::benches::kofler::layout_choices(preset, preset.suites["example"], "example", 1024, r.field_names, {}, {}, &m);
 }
 
 TEST(MethodLayouts, EachValueIsItsExactFieldPartitionAndNamesIt) {
@@ -362,7 +362,7 @@ std::string tree_file() {
 std::vector<lb::harness::PlannedCase> kofler_paper_plan(const std::string& tree) {
   const lb::harness::Preset preset = lb::harness::load_preset("paper");
   lb::harness::Overrides overrides;
-  if (!tree.empty()) overrides.inputs[lb::harness::kofler::kTreeInput] = tree;
+  if (!tree.empty()) overrides.inputs[lb::benches::kofler::kTreeInput] = tree;
   std::vector<lb::harness::PlannedCase> plan;
   for (const lb::harness::Program& p : lb::harness::find_suite("kofler").programs.programs) {
     auto part = lb::harness::plan_cases(p, preset, preset.suites["kofler"][p.name], p.name, overrides);
@@ -442,7 +442,7 @@ TEST(ExtendedValue, IsKdlgTreesPartitionBesideItAndTriesAosSoaKdlgTreeAndTiledTr
   other.fields.clusters[0].lanes = 16;
   EXPECT_FALSE(same_code(candidates[2], LayoutChoice{other}));
   // It cannot be made as a mapping of its own: its trial makes the candidates.
-  EXPECT_THROW(lb::harness::kofler::with_mapping<lb::kofler::SortLayouts>(c[3], 64, [](const auto&) {}),
+  EXPECT_THROW(lb::benches::kofler::with_mapping<lb::kofler::SortLayouts>(c[3], 64, [](const auto&) {}),
                std::invalid_argument);
   // Without a tree: planned all the same, unavailable with the tree's message.
   const auto without = method_choices(R"({"layouts": ["kdlg-tree-plus"]})", nullptr);
@@ -481,14 +481,14 @@ struct TrialScript {
 std::unique_ptr<lb::harness::Variant> tried(TrialScript& script) {
   const DecisionTree tree = test_tree();
   const auto c = method_choices(R"({"layouts": ["kdlg-tree-plus"]})", &tree);
-  const lb::harness::kofler::MakeVariant make = [&](const LayoutChoice& k) -> std::unique_ptr<lb::harness::Variant> {
+  const lb::benches::kofler::MakeVariant make = [&](const LayoutChoice& k) -> std::unique_ptr<lb::harness::Variant> {
     const std::string name(k.name());
     script.made.push_back(name);
     return std::make_unique<Scripted>(script.times[name], !script.invalid.contains(name));
   };
   const lb::harness::TrialTiming timing{
       nullptr, [] {}, [](lb::harness::Variant& v) { return dynamic_cast<Scripted&>(v).next_time(); }};
-  return lb::harness::kofler::made_by_trial(std::get<kind::KdlgTreePlus>(c.at(0).kind), make, timing);
+  return lb::benches::kofler::made_by_trial(std::get<kind::KdlgTreePlus>(c.at(0).kind), make, timing);
 }
 
 TEST(ExtendedValue, TheTrialTimesEachCodeOnceAndPicksTheFastestThatBeatsAosBeyondBothExtremes) {
@@ -550,8 +550,8 @@ TEST(MethodLayouts, APlanErrorNamesAProgramThatCannotBeRecorded) {
   // The benches' method source names the program the same way.
   const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["kdlg"]}})");
   try {
-    const auto m = lb::harness::kofler::method_source("no-such-program", {"a"}, {4}, {});
-    lb::harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {}, &m);
+    const auto m = lb::benches::kofler::method_source("no-such-program", {"a"}, {4}, {});
+    lb::benches::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {}, &m);
     ADD_FAILURE() << "an unrecordable program planned";
   } catch (const lb::harness::PresetError& err) {
     EXPECT_NE(std::string(err.what()).find("no recorded bodies for program 'no-such-program'"), std::string::npos)
@@ -603,7 +603,7 @@ TEST(KdlgTiles, EachMistakeIsOnePresetErrorAtItsLine) {
   // A program without recorded accesses has no KDLG to sweep.
   const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["kdlg-tiles"], "kdlg_tiles": [2]}})");
   try {
-    lb::harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
+    lb::benches::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
     ADD_FAILURE() << "kdlg-tiles planned without the program's recorded accesses";
   } catch (const lb::harness::PresetError& err) {
     EXPECT_NE(std::string(err.what()).find("layout 'kdlg-tiles' needs recorded accesses, which this program has not"),

@@ -24,7 +24,7 @@
 #include "lb/kriging/device.hpp"
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/traffic_bench.hpp"
 #include "planned_runs.hpp"
 #include "temp_files.hpp"
 
@@ -192,7 +192,7 @@ class BenchesGpuTraffic : public TempFilesTest {};
 
 TEST_F(BenchesGpuTraffic, TrafficReportsItsTimeSplitIntoCarsAndControllers) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible";
-  if (const auto s = lb::harness::inner::find_traffic_network("lowermanhattan.graphml"); !s.missing.empty()) GTEST_SKIP() << s.missing;
+  if (const auto s = lb::benches::inner::find_traffic_network("lowermanhattan.graphml"); !s.missing.empty()) GTEST_SKIP() << s.missing;
   set_up_env();
   const std::string preset = write("traffic.json", R"({"description": "t", "suites": {"inner": {"traffic": {
       "network": "lowermanhattan.graphml", "cars": 3000, "steps": 100, "layouts": ["soa"], "fields": ["none"],

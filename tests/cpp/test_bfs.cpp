@@ -9,7 +9,7 @@
 
 #include "bfs_cases.hpp"
 #include "lb/bfs/laid_out.hpp"
-#include "inner/programs.hpp"
+#include "inner/bfs_bench.hpp"
 #include "lb/harness/preset.hpp"
 #include "temp_files.hpp"
 
@@ -202,7 +202,7 @@ TEST(FrontierBfsCpu, TraversedEdgesAreTheReachedVerticesOutDegrees) {
 
 // --- the inner suite's BFS planner and variant ---------------------------------------------
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 std::vector<std::string> bfs_names(const Preset& preset) {
@@ -325,7 +325,7 @@ TEST_F(BfsPlan, VariantValidatesAndNamesAPoisonedVertex) {
 }
 
 }  // namespace
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "bfs_cases.hpp"
-#include "inner/programs.hpp"
+#include "inner/bfs_bench.hpp"
 #include "gpu_available.hpp"
 
 namespace {
@@ -58,7 +58,7 @@ TEST(FrontierBfsGpu, LargeBenchmarkVariantValidatesAndCatchesAnUnwrittenResult) 
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
   for (auto s : {lb::layout::InnerStrategy::partial, lb::layout::InnerStrategy::object})
     for (Search search : searches_of(Device::gpu)) {
-      auto v = lb::harness::inner::make_bfs_variant("road-like", 0, {lb::layout::InnerLayout::soa, s, 0}, Device::gpu,
+      auto v = lb::benches::inner::make_bfs_variant("road-like", 0, {lb::layout::InnerLayout::soa, s, 0}, Device::gpu,
                                                     search);
       v->setup(stream);
       v->poison(stream);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "inner/programs.hpp"
+#include "inner/suite.hpp"
 #include "lb/exec/cpu_launcher.hpp"
 #include "lb/inner/synthetic.hpp"
 #include "lb/inner/synthetic_image.hpp"
@@ -244,7 +244,7 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
   // --sizes sets the objects: the inlining sweep at 1000, the object counts' sweep left out.
   const Preset quick = load_preset("quick");
   const auto overridden =
-      names_of(plan_program("inner", inner::synthetic_program(), quick, quick.suites["inner"]["synthetic"], "synthetic",
+      names_of(plan_program("inner", benches::inner::synthetic_program(), quick, quick.suites["inner"]["synthetic"], "synthetic",
                             Overrides{{1000}, {}}));
   EXPECT_EQ(overridden.size(), 3u * 6);
   EXPECT_TRUE(std::all_of(overridden.begin(), overridden.end(),
@@ -262,7 +262,7 @@ TEST(InnerPlan, QuickPresetSweepsInliningAndObjectCountsWithOneNamePerCase) {
 }
 
 TEST(InnerPlan, InlineCountsFollowTheStrategy) {
-  using inner::inline_counts;
+  using benches::inner::inline_counts;
   EXPECT_EQ(inline_counts(InnerStrategy::none, {8, 16}, 64), std::vector<std::size_t>{0});
   EXPECT_EQ(inline_counts(InnerStrategy::full, {8, 16}, 64), std::vector<std::size_t>{64});
   EXPECT_EQ(inline_counts(InnerStrategy::object, {8}, 64), std::vector<std::size_t>{64});

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/synthetic_bench.hpp"
 #include "lb/common/cuda_check.hpp"
 
-namespace lb::harness::inner {
+namespace lb::benches::inner {
 namespace {
 
 constexpr std::size_t kObjects = 1000;  // small, not a multiple of the block
@@ -67,4 +67,4 @@ TEST(InnerSyntheticGpu, AWrongElementOrAStrayWriteFailsValidation) {
 }
 
 }  // namespace
-}  // namespace lb::harness::inner
+}  // namespace lb::benches::inner

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/layout/host_storage.hpp"
 #include "preset_testing.hpp"
@@ -116,7 +116,7 @@ using lb::testing::preset_from;
 std::string plan_error(const std::string& text) {
   const Preset p = preset_from(text);
   try {
-    plan_program("kofler", kofler::bitonic_program(), p, p.suites, "bitonic", {});
+    plan_program("kofler", benches::kofler::bitonic_program(), p, p.suites, "bitonic", {});
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -127,7 +127,7 @@ TEST(KoflerBitonicPlan, BitonicOverTheLayoutsAndCubOnItsOwnLayout) {
   const Preset p = preset_from(R"({"sizes": [2048], "versions": ["bitonic", "cub-radix", "cub-merge"],
     "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": [8], "compile_time_tiles": [32]})");
   std::vector<std::string> names;
-  for (const auto& b : plan_program("kofler", kofler::bitonic_program(), p, p.suites, "bitonic", {})) names.push_back(b.name);
+  for (const auto& b : plan_program("kofler", benches::kofler::bitonic_program(), p, p.suites, "bitonic", {})) names.push_back(b.name);
   EXPECT_EQ(names, (std::vector<std::string>{
                        "kofler/bitonic/bitonic/aos/u32/size:2048", "kofler/bitonic/bitonic/soa/u32/size:2048",
                        "kofler/bitonic/bitonic/tiled/u32/tile:8/size:2048",
@@ -139,10 +139,10 @@ TEST(KoflerBitonicPlan, ASizeOverrideIsCheckedAndNamed) {
   const Preset p = preset_from(R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["aos"]})");
   Overrides o;
   o.sizes = {4096};
-  EXPECT_EQ(plan_program("kofler", kofler::bitonic_program(), p, p.suites, "bitonic", o).at(0).name, "kofler/bitonic/bitonic/aos/u32/size:4096");
+  EXPECT_EQ(plan_program("kofler", benches::kofler::bitonic_program(), p, p.suites, "bitonic", o).at(0).name, "kofler/bitonic/bitonic/aos/u32/size:4096");
   o.sizes = {5000};
   try {
-    plan_program("kofler", kofler::bitonic_program(), p, p.suites, "bitonic", o);
+    plan_program("kofler", benches::kofler::bitonic_program(), p, p.suites, "bitonic", o);
     ADD_FAILURE() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("--sizes: sizes must be powers of two >= 1024; 5000 is not"), std::string::npos)

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "kofler/sort_variant.hpp"
+#include "kofler/bitonic_bench.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/layout/aosoa.hpp"
 #include "lb/layout/device_storage.hpp"
@@ -18,13 +18,13 @@
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 using lb::kofler::SortFault;
 
 Check sort_once(const LayoutChoice& choice, std::string_view version, std::size_t n, SortFault fault, bool run = true) {
-  auto v = make_sort_variant(choice, version, n, fault);
+  auto v = make_bitonic_variant(choice, version, n, fault);
   v->setup(nullptr);
   v->poison(nullptr);
   if (run) v->run(nullptr);
@@ -110,4 +110,4 @@ TEST(KoflerBitonicGpu, AnOutputLeftPoisonedFails) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -138,7 +138,7 @@ TEST(KoflerBlackScholesValidation, ReferencesMadeOnceGiveTheRecomputingChecksAgr
 }  // namespace
 }  // namespace lb::kofler
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 TEST(KoflerLastOne, MakesAKeysValueOnceAndFreesThePreviousKeys) {
@@ -160,4 +160,4 @@ TEST(KoflerLastOne, MakesAKeysValueOnceAndFreesThePreviousKeys) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

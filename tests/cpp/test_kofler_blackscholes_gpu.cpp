@@ -10,7 +10,7 @@
 #include "kofler_gpu_testing.hpp"
 #include "lb/kofler/blackscholes_device.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 using lb::kofler::BlackScholesParams;
@@ -21,7 +21,7 @@ TEST(KoflerBlackScholesGpu, EveryLayoutMatchesTheReference) {
   for (const auto& choice : testing::with_method_layouts(
            testing::kofler_layouts(lb::kofler::BlackScholesLayouts::compile_time_tiles(), "inputs|outputs", 5, 3),
            "blackscholes", {"S", "X", "T", "call", "put"}, record_field_bytes<lb::kofler::Option>())) {
-    auto v = make_black_scholes_variant(choice, kOptions, BlackScholesParams{}, BlackScholesParams{});
+    auto v = make_blackscholes_variant(choice, kOptions, BlackScholesParams{}, BlackScholesParams{});
     const Check c = testing::validated_run(*v);
     const std::string layout(choice.name());
     EXPECT_TRUE(c.ok) << layout << " " << choice.param() << ": " << c.message;
@@ -35,11 +35,11 @@ TEST(KoflerBlackScholesGpu, ValidationFailsWrongRuns) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA GPU visible";
   const LayoutChoice aos{kind::Aos{}};
   const BlackScholesParams right;
-  EXPECT_FALSE(testing::validated_run(*make_black_scholes_variant(aos, kOptions, right, right), true).ok);
+  EXPECT_FALSE(testing::validated_run(*make_blackscholes_variant(aos, kOptions, right, right), true).ok);
   for (const BlackScholesParams& wrong : {BlackScholesParams{.volatility = 0.303f}, BlackScholesParams{.riskfree = 0.0202f}})
-    EXPECT_FALSE(testing::validated_run(*make_black_scholes_variant(aos, kOptions, wrong, right)).ok)
+    EXPECT_FALSE(testing::validated_run(*make_blackscholes_variant(aos, kOptions, wrong, right)).ok)
         << "volatility " << wrong.volatility << ", riskfree " << wrong.riskfree;
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/lavamd.hpp"
 #include "preset_testing.hpp"
 
@@ -145,7 +145,7 @@ TEST(KoflerLavaMDPlan, NamesCarryTheBoxCountAndTheSweepRunsOverParticles) {
   const Preset p = lb::testing::preset_from(R"({"boxes_1d": [2], "precisions": ["double", "float"],
     "layouts": ["aos", "soa", "tiled", "tiled-ct"], "tiles": "sweep", "compile_time_tiles": [4]})");
   std::vector<std::string> names;
-  for (const auto& b : plan_program("kofler", kofler::lavamd_program(), p, p.suites, "lavamd", {})) names.push_back(b.name);
+  for (const auto& b : plan_program("kofler", benches::kofler::lavamd_program(), p, p.suites, "lavamd", {})) names.push_back(b.name);
   ASSERT_EQ(names.size(), 2 * (2u + 9u + 1u));  // tiles 2 .. 512 for 800 particles, per precision
   EXPECT_EQ(names[0], "kofler/lavamd/gpu/aos/double/size:8");
   EXPECT_EQ(names[10], "kofler/lavamd/gpu/tiled/double/tile:512/size:8");
@@ -153,9 +153,9 @@ TEST(KoflerLavaMDPlan, NamesCarryTheBoxCountAndTheSweepRunsOverParticles) {
   EXPECT_EQ(names[12], "kofler/lavamd/gpu/aos/float/size:8");
   Overrides o;
   o.precisions = {"float"};
-  EXPECT_EQ(plan_program("kofler", kofler::lavamd_program(), p, p.suites, "lavamd", o).size(), names.size() / 2);
+  EXPECT_EQ(plan_program("kofler", benches::kofler::lavamd_program(), p, p.suites, "lavamd", o).size(), names.size() / 2);
   o.precisions = {"half"};
-  EXPECT_TRUE(plan_program("kofler", kofler::lavamd_program(), p, p.suites, "lavamd", o).empty());
+  EXPECT_TRUE(plan_program("kofler", benches::kofler::lavamd_program(), p, p.suites, "lavamd", o).empty());
 }
 
 }  // namespace

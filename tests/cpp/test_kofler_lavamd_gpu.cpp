@@ -6,12 +6,12 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_available.hpp"
-#include "kofler/lavamd_variant.hpp"
+#include "kofler/lavamd_bench.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 using lb::kofler::LavaFault;
@@ -56,4 +56,4 @@ TEST(KoflerLavaMDGpu, AnOutputLeftPoisonedFails) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

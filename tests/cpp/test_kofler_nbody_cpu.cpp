@@ -167,14 +167,14 @@ TEST(KoflerPlan, NBodyVersionsDefaultToThePapersKernel) {
 // The roofline kernel is compiled for SoA only: another layout or version is refused before
 // anything is allocated on a device.
 TEST(KoflerPlan, NBodyRooflineRunsOnSoaOnly) {
-  const auto c = std::make_shared<const kofler::NBodyCase>(kofler::make_nbody_case(8, lb::kofler::NBodyParams{}));
+  const auto c = std::make_shared<const benches::kofler::NBodyCase>(benches::kofler::make_nbody_case(8, lb::kofler::NBodyParams{}));
   try {
-    kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Aos{}}, c, kofler::kNBodyRooflineVersion);
+    benches::kofler::make_nbody_variant(benches::kofler::LayoutChoice{layout::kind::Aos{}}, c, benches::kofler::kNBodyRooflineVersion);
     ADD_FAILURE() << "roofline on aos was made";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "nbody version roofline runs on layout soa only");
   }
-  EXPECT_THROW(kofler::make_nbody_variant(kofler::LayoutChoice{layout::kind::Soa{}}, c, "fastest"),
+  EXPECT_THROW(benches::kofler::make_nbody_variant(benches::kofler::LayoutChoice{layout::kind::Soa{}}, c, "fastest"),
                std::invalid_argument);
 }
 

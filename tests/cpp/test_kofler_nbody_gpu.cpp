@@ -19,7 +19,7 @@
 #include "lb/kofler/nbody_device.hpp"
 #include "lb/layout/host_storage.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 std::shared_ptr<const NBodyCase> small_case() {
@@ -131,4 +131,4 @@ TEST(KoflerNBodyGpu, RooflineMatchesTheReferenceAndThePapersKernelBitForBit) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -9,15 +9,15 @@
 #include <cstring>
 
 #include "gpu_available.hpp"
-#include "kofler/sampo_variant.hpp"
+#include "kofler/sampo_bench.hpp"
 #include "gpu_test_scope.hpp"
 #include "kofler_gpu_testing.hpp"
 
 namespace lb::kofler::sampo {
 namespace {
 
-using harness::kofler::LayoutChoice;
-using harness::kofler::make_sampo_variant;
+using benches::kofler::LayoutChoice;
+using benches::kofler::make_sampo_variant;
 using K = layout::ClusterLayout::Kind;
 
 Config small() { return Config::for_eggs(1000, 336, 24); }
@@ -68,7 +68,7 @@ TEST(SampoGpu, EveryLayoutReproducesTheCpuRunTwice) {
   ASSERT_GT(bites, 0u) << "the case has no blood meals: the adult states would go unchecked";
   const std::vector<std::string> fields(std::begin(kFieldNames), std::end(kFieldNames));
   for (const LayoutChoice& c :
-       lb::testing::with_method_layouts(every_kind(), "sampo", fields, harness::kofler::record_field_bytes<Agent>())) {
+       lb::testing::with_method_layouts(every_kind(), "sampo", fields, benches::kofler::record_field_bytes<Agent>())) {
     auto v = make_sampo_variant(c, small(), expected());
     v->setup(nullptr);
     v->poison(nullptr);
@@ -88,7 +88,7 @@ TEST(SampoGpu, TheKdlgClustersTileSweepReproducesTheCpuRun) {
   // three single-field clusters SoA.
   const std::vector<std::string> fields(std::begin(kFieldNames), std::end(kFieldNames));
   const auto method =
-      harness::kofler::method_source("sampo", fields, harness::kofler::record_field_bytes<Agent>(), harness::Overrides{});
+      benches::kofler::method_source("sampo", fields, benches::kofler::record_field_bytes<Agent>(), harness::Overrides{});
   const auto choices = layout::kdlg_tile_choices(method.partition(), fields, {1, 3, 16});
   ASSERT_EQ(choices.size(), 9u);
   for (const LayoutChoice& c : choices) {

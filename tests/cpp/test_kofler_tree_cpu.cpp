@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 #include "lb/harness/preset.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/tree_synthetic.hpp"
@@ -183,8 +183,8 @@ TEST(KoflerTreePlan, EveryFieldsIterationsAndClassNamedInOrderWithItsTiming) {
   EXPECT_EQ(names[2], "kofler-tree/synthetic/gpu/tiled/float/tile:2/fields:1/n:128");
   EXPECT_EQ(names[3], "kofler-tree/synthetic/gpu/tiled/float/tile:32768/fields:1/n:128");
   EXPECT_EQ(names.back(), "kofler-tree/synthetic/gpu/tiled/float/tile:32768/fields:4/n:1024");
-  EXPECT_EQ(kofler_tree::class_name({.layout = "tiled", .tile = 64}), "tiled:64");
-  EXPECT_EQ(kofler_tree::class_name({.layout = "aos"}), "aos");
+  EXPECT_EQ(benches::kofler_tree::class_name({.layout = "tiled", .tile = 64}), "tiled:64");
+  EXPECT_EQ(benches::kofler_tree::class_name({.layout = "aos"}), "aos");
 }
 
 TEST(KoflerTreePlan, ThePresetsPlanTheGrid) {

@@ -10,9 +10,9 @@
 
 #include "gpu_available.hpp"
 #include "kofler_gpu_testing.hpp"
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 namespace {
 
 TreeCase tree_case(std::size_t fields, std::uint32_t n, const std::string& layout, std::size_t tile,
@@ -55,4 +55,4 @@ TEST(KoflerTreeGpu, ValidationFailsWrongRunsNamingTheRecord) {
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler_tree
+}  // namespace lb::benches::kofler_tree

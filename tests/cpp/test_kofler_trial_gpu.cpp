@@ -25,7 +25,7 @@
 #include "planned_runs.hpp"
 #include "preset_testing.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 namespace {
 
 //! The process's RunEnv as `layoutbench run` sets it up: the first GPU and its timer (the
@@ -78,4 +78,4 @@ TEST(KoflerTrialGpu, EveryProgramsKdlgTreePlusRunsItsTrialAndTimesTheValidatedCh
 }
 
 }  // namespace
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -941,7 +941,7 @@ int process_threads() {
 }
 
 // The GPU benchmarks release the OpenMP pool that validation used before they time
-// (benches/kriging/variants.cpp): its idle threads leave instead of busy-waiting.
+// (benches/kriging/ok_variants.cpp): its idle threads leave instead of busy-waiting.
 TEST(KrigingHostThreads, ReleasingThePoolEndsItsThreads) {
   int team = 0;
 #pragma omp parallel num_threads(2)

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kofler/layout_choice.hpp"
-#include "kofler/programs.hpp"
+#include "kofler/suite.hpp"
 #include "lb/kofler/sort.hpp"
 #include "lb/harness/plan.hpp"
 #include "lb/harness/suite.hpp"
@@ -74,7 +74,7 @@ TEST(LayoutKinds, AnUnknownNameIsOneErrorListingTheNames) {
   // in a preset: the same message, at the line
   const auto preset = lb::testing::preset_from(R"({"p": {"layouts": ["aos", "aoss"]}})");
   try {
-    harness::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
+    benches::kofler::layout_choices(preset, preset.suites["p"], "p", 64, {"a"}, {}, {});
     ADD_FAILURE() << "no error";
   } catch (const harness::PresetError& e) {
     EXPECT_EQ(std::string(e.what()), "test.json:1: unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, "
@@ -106,12 +106,12 @@ std::string plan_error(const harness::Program& program, const std::string& objec
 
 TEST(LayoutKinds, AProgramThatLacksAKindSaysSoAndWhatItTakes) {
   // bitonic sort and LavaMD compile no split: split-ct is the one kind they lack
-  EXPECT_EQ(plan_error(harness::kofler::bitonic_program(),
+  EXPECT_EQ(plan_error(benches::kofler::bitonic_program(),
                        R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["split-ct"],
                            "partitions": {"p": [["key"], ["id", "weight", "value"]]}})"),
             "test.json:1: layout 'split-ct' needs compile-time splits, which this program has not (it takes: aos, soa, "
             "tiled, tiled-ct, split, kdlg, tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
-  EXPECT_NE(plan_error(harness::kofler::lavamd_program(),
+  EXPECT_NE(plan_error(benches::kofler::lavamd_program(),
                        R"({"boxes_1d": [2], "precisions": ["float"], "layouts": ["split-ct"],
                            "partitions": {"p": [["v"], ["x", "y", "z"]]}})")
                 .find("layout 'split-ct' needs compile-time splits, which this program has not"),
@@ -143,7 +143,7 @@ TEST(LayoutKinds, AProgramsLayoutAxisRefusesAKindAsItsChoicesDo) {
       EXPECT_EQ(layouts.limits(nlohmann::json(name)).empty(), listed) << p.name << ": " << name;
     }
   }
-  EXPECT_EQ(plan_error(harness::kofler::nbody_program(), R"({"layouts": ["aoss"]})"),
+  EXPECT_EQ(plan_error(benches::kofler::nbody_program(), R"({"layouts": ["aoss"]})"),
             "test.json:1: unknown layout 'aoss' (expected one of: aos, soa, tiled, tiled-ct, split, split-ct, kdlg, "
             "tiled-tree, kdlg-tree, kdlg-tree-plus, kdlg-tiles)");
 }
@@ -153,7 +153,7 @@ TEST(LayoutKinds, TheRunTimeSplitIsEveryProgramsBitonicSortAndLavaMdIncluded) {
   const auto preset = lb::testing::preset_from(R"({"sizes": [1024], "versions": ["bitonic"], "layouts": ["split"],
       "partitions": {"key|rest": [["key"], ["id", "weight", "value"]]}})");
   std::vector<std::string> names;
-  for (const auto& b : harness::plan_program("kofler", harness::kofler::bitonic_program(), preset, preset.suites,
+  for (const auto& b : harness::plan_program("kofler", benches::kofler::bitonic_program(), preset, preset.suites,
                                              "bitonic", {}))
     names.push_back(b.name);
   EXPECT_EQ(names, (std::vector<std::string>{"kofler/bitonic/bitonic/split/u32/partition:key|rest/size:1024"}));

@@ -373,7 +373,7 @@ using lb::testing::preset_from;
 TEST(KoflerLayouts, SweepTilesArePowersOfTwoUpToTheSizeAndPartitionsAreData) {
   const Preset p = preset_from(R"({"layouts": ["aos", "soa", "tiled", "split", "split-ct"], "tiles": "sweep",
     "partitions": {"pos|vel": [["pos"], ["vel"]], "mixed": [{"fields": ["vel"], "layout": "tiled:8"}, ["pos"]]}})");
-  const auto c = kofler::layout_choices(p, p.suites, "nbody", 40, {"pos", "vel"}, {}, {"pos|vel", "mixed"});
+  const auto c = benches::kofler::layout_choices(p, p.suites, "nbody", 40, {"pos", "vel"}, {}, {"pos|vel", "mixed"});
   std::vector<std::string> names;
   for (const auto& l : c) names.push_back(std::string(l.name()) + (l.param().empty() ? "" : "/" + l.param()));
   EXPECT_EQ(names, (std::vector<std::string>{"aos", "soa", "tiled/tile:2", "tiled/tile:4", "tiled/tile:8", "tiled/tile:16",
@@ -390,7 +390,7 @@ TEST(KoflerLayouts, MistakesNameTheProblem) {
                      std::vector<std::string> ct_splits = {}) {
     const Preset p = preset_from(text);
     try {
-      kofler::layout_choices(p, p.suites, "nbody", 64, {"pos", "vel"}, ct_tiles, ct_splits);
+      benches::kofler::layout_choices(p, p.suites, "nbody", 64, {"pos", "vel"}, ct_tiles, ct_splits);
     } catch (const std::exception& e) {
       return std::string(e.what());
     }
@@ -437,11 +437,11 @@ namespace kind = layout::kind;
 TEST(KoflerLayouts, EveryChoiceBuildsItsMappingAndRunTimeEqualsCompileTimeBytes) {
   const Preset p = preset_from(R"({"layouts": ["aos", "soa", "tiled", "tiled-ct", "split", "split-ct"],
     "tiles": [4], "compile_time_tiles": [4], "partitions": {"a|b": [["a"], ["b"]]}})");
-  const auto choices = kofler::layout_choices(p, p.suites, "t", 10, {"a", "b"}, TwoFieldLayouts::compile_time_tiles(),
+  const auto choices = benches::kofler::layout_choices(p, p.suites, "t", 10, {"a", "b"}, TwoFieldLayouts::compile_time_tiles(),
                                               TwoFieldLayouts::compile_time_partitions());
   std::map<std::string, std::size_t> first_blob_bytes;
   for (const auto& c : choices)
-    kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto& m) {
+    benches::kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto& m) {
       first_blob_bytes[std::string(c.name())] = m.blob_bytes(0);
       EXPECT_EQ(m.size(), 10u);
     });
@@ -458,10 +458,10 @@ TEST(KoflerLayouts, AChoiceThatIsUnavailableHereBuildsNoMapping) {
   k.partition = "a|b";
   k.fields = {{0, 1}, {{}, {}}};
   k.unavailable = "layout 'kdlg-tree' needs a decision tree: give --kofler-tree FILE";
-  const kofler::LayoutChoice c{k};
+  const benches::kofler::LayoutChoice c{k};
   bool built = false;
   try {
-    kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto&) { built = true; });
+    benches::kofler::with_mapping<TwoFieldLayouts>(c, 10, [&](const auto&) { built = true; });
     ADD_FAILURE() << "no error";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), c.unavailable());
@@ -475,7 +475,7 @@ TEST(KoflerLayouts, AMethodLayoutRunsAsTheCompiledLayoutItNamesElseOnTheRunTimeP
   k.fields = {{0, 0}, {{layout::ClusterLayout::Kind::tiled, 4}}};
   const auto ran = [&] {
     std::string which = "other";
-    kofler::with_mapping<TwoFieldLayouts>(kofler::LayoutChoice{k}, 10, [&](const auto& m) {
+    benches::kofler::with_mapping<TwoFieldLayouts>(benches::kofler::LayoutChoice{k}, 10, [&](const auto& m) {
       using M = std::decay_t<decltype(m)>;
       if constexpr (std::is_same_v<M, layout::AoSoAMapping<TwoFields, 4>>) which = "tiled-ct 4";
       if constexpr (std::is_same_v<M, layout::SoAMapping<TwoFields>>) which = "soa";

@@ -13,7 +13,7 @@
 #include <filesystem>
 
 #include "gpu_available.hpp"
-#include "inner/programs.hpp"
+#include "inner/traffic_bench.hpp"
 #include "lb/datasets/street_network.hpp"
 #include "traffic_test_city.hpp"
 
@@ -100,7 +100,7 @@ TEST(TrafficGpuLarge, EveryLayoutEndsInTheReferencesStateOnLowerManhattanFor100S
 
 TEST(TrafficGpuLarge, TheBenchVariantValidatesAndCatchesASkippedMove) {
   REQUIRE_GPU();
-  using namespace lb::harness::inner;
+  using namespace lb::benches::inner;
   TrafficCase c;
   c.source = find_traffic_network("lowermanhattan.graphml");
   if (!c.source.missing.empty()) GTEST_SKIP() << c.source.missing;

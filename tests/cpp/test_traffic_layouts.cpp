@@ -12,7 +12,7 @@
 
 #include <tuple>
 
-#include "inner/programs.hpp"
+#include "inner/traffic_bench.hpp"
 #include "lb/inner/strategies.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/traffic/layouts.hpp"
@@ -298,13 +298,13 @@ TEST_F(TrafficPlan, SchedulesAddTheirNameAndBaseKeepsTheOldOne) {
 }
 
 TEST_F(TrafficPlan, AMissingNetworkFileIsSkippedWithWhereItWasLookedFor) {
-  const inner::TrafficSource s = inner::find_traffic_network("no-such-city.graphml");
+  const benches::inner::TrafficSource s = benches::inner::find_traffic_network("no-such-city.graphml");
   EXPECT_TRUE(s.path.empty());
   EXPECT_NE(s.missing.find("network no-such-city.graphml not found (looked in "), std::string::npos) << s.missing;
   EXPECT_NE(s.missing.find("shared/datasets/no-such-city.graphml"), std::string::npos) << s.missing;
-  inner::TrafficCase c;
+  benches::inner::TrafficCase c;
   c.source = s;
-  const auto variant = inner::make_traffic_variant(c);
+  const auto variant = benches::inner::make_traffic_variant(c);
   variant->setup(nullptr);
   variant->run(nullptr);
   const Check check = variant->validate(nullptr);

@@ -1,14 +1,13 @@
 //! Springer, Sun & Masuhara 2018 (inner array inlining): what the suite's programs share, their
 //! axes and inline counts. Each program lives in benches/inner/ with its axes and expansion.
 
+#include "inner/suite.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "inner/programs.hpp"
-
-namespace lb::harness {
-namespace inner {
+namespace lb::benches::inner {
 
 std::vector<Axis> inner_axes(std::size_t max_inline, bool inline_required, std::vector<Axis> more,
                              std::vector<std::string> layout_names) {
@@ -56,6 +55,4 @@ std::vector<Step> inline_steps(const Point& at, const std::vector<AxisValue>& in
 InnerStrategy strategy_of(const Point& at) { return lb::inner::parse_inner_strategy(at.text("strategy")); }
 InnerLayout layout_of(const Point& at) { return lb::inner::parse_inner_layout(at.text("layout")); }
 
-}  // namespace inner
-
-}  // namespace lb::harness
+}  // namespace lb::benches::inner

@@ -1,10 +1,10 @@
-#include "idw/config.hpp"
+#include "idw/shepard_config.hpp"
 
 #include <fmt/format.h>
 
-namespace lb::harness::idw_bench {
+namespace lb::benches::idw {
 
-Axis layout_axis() { return {"layout", layout::layout_names(idw::AllLayouts{})}; }
+Axis layout_axis() { return {"layout", layout::layout_names(lb::idw::AllLayouts{})}; }
 
 Settings read_settings(const Reader& read) {
   const Preset& preset = read.preset();
@@ -35,7 +35,7 @@ Settings read_settings(const Reader& read) {
           scope.max_size_by_power[p] = size.get<std::size_t>();
         }
       }
-      s.scopes[idw::parse_version(name)] = scope;
+      s.scopes[lb::idw::parse_version(name)] = scope;
     }
   }
   if (j.contains("layout_overrides")) {
@@ -46,9 +46,9 @@ Settings read_settings(const Reader& read) {
       layouts.check(preset, name, name, "layout_overrides");
       preset.check_keys(o, name, {"versions", "precisions"});
       LayoutScope scope;
-      if (o.contains("versions")) scope.versions = preset.parsed_list_at(o, "versions", name, idw::parse_version);
+      if (o.contains("versions")) scope.versions = preset.parsed_list_at(o, "versions", name, lb::idw::parse_version);
       if (o.contains("precisions"))
-        scope.precisions = preset.parsed_list_at(o, "precisions", name, idw::parse_precision);
+        scope.precisions = preset.parsed_list_at(o, "precisions", name, lb::idw::parse_precision);
       s.layout_scopes[name] = scope;
     }
   }
@@ -60,4 +60,4 @@ Settings read_settings(const Reader& read) {
   return s;
 }
 
-}  // namespace lb::harness::idw_bench
+}  // namespace lb::benches::idw

@@ -1,7 +1,8 @@
 #pragma once
 //! The decision tree's training suite's preset object ("kofler-tree", docs/kofler-tree.md)
-//! read and checked, apart from its expansion (kofler_tree_bench.cpp, CUDA) so the preset fuzz
-//! target (fuzz/targets/fuzz_preset.cpp) runs the same checks without a GPU build.
+//! read and checked, apart from its expansion (synthetic_bench.cpp, CUDA) so the preset fuzz
+//! target (fuzz/targets/fuzz_preset.cpp) runs the same checks without a GPU build: hence
+//! without kofler_tree/suite.hpp (the harness's names qualified).
 
 #include <bit>
 #include <cstddef>
@@ -13,7 +14,7 @@
 
 #include "lb/harness/preset.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 
 //! The training's tiles and iteration counts are powers of two.
 inline bool power_of_two(std::size_t x) { return std::has_single_bit(x); }
@@ -33,6 +34,6 @@ struct TreeSection {
 };
 
 //! The section `j` (found under `where`), or a PresetError at the line of the key at fault.
-TreeSection read_tree_section(const Preset& preset, const nlohmann::json& j, std::string_view where);
+TreeSection read_tree_section(const harness::Preset& preset, const nlohmann::json& j, std::string_view where);
 
-}  // namespace lb::harness::kofler_tree
+}  // namespace lb::benches::kofler_tree

@@ -1,4 +1,4 @@
-#include "idw/variants.hpp"
+#include "idw/shepard_variants.hpp"
 
 #include <omp.h>
 
@@ -17,7 +17,7 @@
 #include "lb/idw/validation.hpp"
 #include "lb/layout/host_storage.hpp"
 
-namespace lb::harness::idw_bench {
+namespace lb::benches::idw {
 namespace {
 
 constexpr std::uint64_t kDataSeed = 20160104;        // the paper's publication date
@@ -50,7 +50,7 @@ const Inputs& rounded_inputs(std::size_t size, Precision prec) {
   if (it == cache.end()) {
     if (cache.size() >= 2) cache.erase(cache.begin());
     const Inputs& in = inputs(size);
-    it = cache.emplace(key, Inputs{idw::rounded_to(in.data, prec), idw::rounded_to(in.pred, prec)}).first;
+    it = cache.emplace(key, Inputs{lb::idw::rounded_to(in.data, prec), lb::idw::rounded_to(in.pred, prec)}).first;
   }
   return it->second;
 }
@@ -58,27 +58,27 @@ const Inputs& rounded_inputs(std::size_t size, Precision prec) {
 //! What validation checks a variant against, cached per (size, precision, power, block): the
 //! sample's reference values and the probes planted next to every data tile (see
 //! lb/idw/validation.hpp).
-const idw::ValidationSet& validation_set(std::size_t size, Precision prec, double p, int block) {
-  static std::map<std::tuple<std::size_t, Precision, double, int>, idw::ValidationSet> cache;
+const lb::idw::ValidationSet& validation_set(std::size_t size, Precision prec, double p, int block) {
+  static std::map<std::tuple<std::size_t, Precision, double, int>, lb::idw::ValidationSet> cache;
   const auto key = std::make_tuple(size, prec, p, block);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() >= 2) cache.erase(cache.begin());
     const Inputs& in = rounded_inputs(size, prec);
-    it = cache.emplace(key, idw::make_validation_set(in.data, in.pred, prec, p, static_cast<std::size_t>(block))).first;
+    it = cache.emplace(key, lb::idw::make_validation_set(in.data, in.pred, prec, p, static_cast<std::size_t>(block))).first;
   }
   return it->second;
 }
 
 //! The device problem of the current (layout, precision, size); one at a time on the GPU.
-idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, std::size_t size) {
+lb::idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, std::size_t size) {
   static std::tuple<std::string, Precision, std::size_t> key;
-  static std::unique_ptr<idw::DeviceProblem> problem;
+  static std::unique_ptr<lb::idw::DeviceProblem> problem;
   const auto wanted = std::make_tuple(layout, prec, size);
   if (!problem || key != wanted) {
     problem.reset();
     const Inputs& in = inputs(size);
-    problem = idw::make_device_problem(layout, prec, in.data, in.pred);
+    problem = lb::idw::make_device_problem(layout, prec, in.data, in.pred);
     key = wanted;
   }
   return *problem;
@@ -89,7 +89,7 @@ idw::DeviceProblem& device_problem(const std::string& layout, Precision prec, st
 //! for the GPU versions).
 MemoryNeed memory_need(const std::string& layout, Precision prec, std::size_t size, bool on_device) {
   const double inputs = 2.0 * 3 * sizeof(double) * double(size);
-  const double copy = 2.0 * double(idw::footprint_bytes(layout, prec, size));
+  const double copy = 2.0 * double(lb::idw::footprint_bytes(layout, prec, size));
   return {.host_bytes = inputs + copy, .device_bytes = on_device ? copy : 0.0};
 }
 
@@ -112,7 +112,7 @@ Work idw_work(Precision prec, std::size_t size) {
   return w;
 }
 
-Check check_of(const idw::Validation& v) {
+Check check_of(const lb::idw::Validation& v) {
   return {v.ok, v.message, false, {{"max_rel_err", v.max_rel_err}, {"checked", double(v.checked)}, {"tolerance", v.tolerance}}};
 }
 
@@ -124,10 +124,10 @@ class GpuIdw final : public Variant {
  public:
   explicit GpuIdw(const GpuCase& c) : c_(c) {}
   void setup(cudaStream_t) override { problem_ = &device_problem(c_.layout, c_.prec, c_.size); }
-  void poison(cudaStream_t stream) override { idw::start_validation_run(*problem_, validation(), stream); }
+  void poison(cudaStream_t stream) override { lb::idw::start_validation_run(*problem_, validation(), stream); }
   void run(cudaStream_t stream) override { problem_->launch(c_.version, c_.p, c_.block, stream); }
   Check validate(cudaStream_t stream) override {
-    const idw::Validation v = idw::finish_validation_run(*problem_, validation(), inputs(c_.size).pred, stream);
+    const lb::idw::Validation v = lb::idw::finish_validation_run(*problem_, validation(), inputs(c_.size).pred, stream);
     Check out = check_of(v);
     out.counters["checked_probes"] = static_cast<double>(v.probes);
     out.counters["max_probe_share"] = v.max_probe_share;
@@ -141,9 +141,9 @@ class GpuIdw final : public Variant {
   double footprint_bytes() const override { return static_cast<double>(problem_->footprint_bytes()); }
 
  private:
-  const idw::ValidationSet& validation() const { return validation_set(c_.size, c_.prec, c_.p, c_.block); }
+  const lb::idw::ValidationSet& validation() const { return validation_set(c_.size, c_.prec, c_.p, c_.block); }
   GpuCase c_;
-  idw::DeviceProblem* problem_ = nullptr;
+  lb::idw::DeviceProblem* problem_ = nullptr;
 };
 
 
@@ -153,7 +153,7 @@ class GpuIdw final : public Variant {
 //! so. Its output is validated before timing, as the GPU versions' are.
 template <class T>
 class CpuIdw final : public Variant {
-  using M = idw::MappingOf<idw::LayoutAoS, T>;
+  using M = lb::idw::MappingOf<lb::idw::LayoutAoS, T>;
 
  public:
   explicit CpuIdw(const CpuCase& c)
@@ -168,8 +168,8 @@ class CpuIdw final : public Variant {
     layout::fill(pred_.view(), [&](std::size_t i) { return point(in.pred, i, std::numeric_limits<T>::quiet_NaN()); });
   }
   void run(cudaStream_t) override {
-    idw::with_power(c_.p, [&](auto power) {
-      const idw::NaiveBody body{data_.view(), pred_.view(), power};
+    lb::idw::with_power(c_.p, [&](auto power) {
+      const lb::idw::NaiveBody body{data_.view(), pred_.view(), power};
       const auto index_of = [this](std::size_t k) { return sample_index(k); };
       if (c_.parallel)
         exec::run_openmp_on(count_, index_of, body);
@@ -179,12 +179,12 @@ class CpuIdw final : public Variant {
   }
   Check validate(cudaStream_t) override {
     const Inputs& rounded = rounded_inputs(c_.size, c_.prec);
-    const auto points = idw::cpu_check_points(count_, [this](std::size_t k) { return sample_index(k); });
-    return check_of(idw::check_cpu_run(rounded.data, rounded.pred, c_.prec, c_.p, points,
-                                       [&](std::size_t i) { return pred_.view().template get<idw::Z>(i); }));
+    const auto points = lb::idw::cpu_check_points(count_, [this](std::size_t k) { return sample_index(k); });
+    return check_of(lb::idw::check_cpu_run(rounded.data, rounded.pred, c_.prec, c_.p, points,
+                                       [&](std::size_t i) { return pred_.view().template get<lb::idw::Z>(i); }));
   }
   Work work() const override { return idw_work(c_.prec, c_.size); }
-  double footprint_bytes() const override { return 2.0 * double(idw::footprint_bytes("aos", c_.prec, c_.size)); }
+  double footprint_bytes() const override { return 2.0 * double(lb::idw::footprint_bytes("aos", c_.prec, c_.size)); }
   double sampled_fraction() const override { return double(count_) / double(c_.size); }
   void add_counters(benchmark::State& state, double) const override {
     state.counters["sampled"] = count_ < c_.size ? 1 : 0;
@@ -202,11 +202,11 @@ class CpuIdw final : public Variant {
     return std::min(c.size, std::max(min_sample, static_cast<std::size_t>(budget / c.size)));
   }
   std::size_t sample_index(std::size_t k) const { return count_ == c_.size ? k : k * (c_.size - 1) / (count_ - 1); }
-  static layout::RecordValue<idw::Point<T>> point(const datasets::PointSet& s, std::size_t i, T z) {
-    layout::RecordValue<idw::Point<T>> r;
-    r.template get<idw::X>() = static_cast<T>(s.x[i]);
-    r.template get<idw::Y>() = static_cast<T>(s.y[i]);
-    r.template get<idw::Z>() = z;
+  static layout::RecordValue<lb::idw::Point<T>> point(const datasets::PointSet& s, std::size_t i, T z) {
+    layout::RecordValue<lb::idw::Point<T>> r;
+    r.template get<lb::idw::X>() = static_cast<T>(s.x[i]);
+    r.template get<lb::idw::Y>() = static_cast<T>(s.y[i]);
+    r.template get<lb::idw::Z>() = z;
     return r;
   }
   CpuCase c_;
@@ -227,4 +227,4 @@ ProgramCase cpu_case(const CpuCase& c) {
           }};
 }
 
-}  // namespace lb::harness::idw_bench
+}  // namespace lb::benches::idw

@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "kofler_tree/suite.hpp"
 #include "lb/harness/plan.hpp"
 #include "lb/harness/program.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 
 //! One training kernel: `fields` floats a record, `iterations` a thread, `threads` threads
 //! (0: records / iterations) over `records` records laid out as `layout` ("aos", "soa" or
@@ -41,4 +42,4 @@ std::unique_ptr<TreeVariant> make_tree_variant(const TreeCase& c);
 //! The id of a case: gpu/<layout>/float[/tile:<t>]/fields:<m>/n:<n>.
 BenchmarkId tree_id(const TreeCase& c);
 
-}  // namespace lb::harness::kofler_tree
+}  // namespace lb::benches::kofler_tree

@@ -1,5 +1,5 @@
 #pragma once
-//! LavaMD's variants, for the planner and the GPU tests (which inject faults).
+//! LavaMD's variants (lavamd_bench.cpp), for the planner and the GPU tests (which inject faults).
 
 #include <memory>
 #include <string_view>
@@ -8,11 +8,11 @@
 #include "lb/harness/program.hpp"
 #include "lb/kofler/lavamd.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 //! LavaMD over boxes_1d³ boxes in `precision` (float, double) with the particle and force
 //! records in `choice`'s layout.
 std::unique_ptr<Variant> make_lavamd_variant(const LayoutChoice& choice, int boxes_1d, std::string_view precision,
                                              lb::kofler::LavaFault fault);
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler

@@ -6,13 +6,14 @@
 #include <cstddef>
 #include <string>
 
+#include "idw/suite.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/idw/device.hpp"
 
-namespace lb::harness::idw_bench {
+namespace lb::benches::idw {
 
-using idw::Precision;
-using idw::Version;
+using lb::idw::Precision;
+using lb::idw::Version;
 
 struct GpuCase {
   Version version;
@@ -34,4 +35,4 @@ struct CpuCase {
 ProgramCase gpu_case(const GpuCase& c);
 ProgramCase cpu_case(const CpuCase& c);
 
-}  // namespace lb::harness::idw_bench
+}  // namespace lb::benches::idw

@@ -11,7 +11,7 @@
 //!
 //! ("fit" is the artifact step's, read by harness/run.py.)
 
-#include "kofler_tree_bench.hpp"
+#include "kofler_tree/synthetic_bench.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +23,7 @@
 #include <utility>
 
 #include "kofler/layout_choice.hpp"
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 #include "lb/common/cuda_check.hpp"
 #include "lb/harness/suite.hpp"
 #include "lb/kofler/tree_synthetic_device.hpp"
@@ -31,7 +31,7 @@
 #include "lb/layout/device_storage.hpp"
 #include "lb/layout/host_storage.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 
 namespace tree = lb::kofler::tree;
 using tree::Checksum;
@@ -272,18 +272,11 @@ Expansion expand_tree(const Reader& read) {
 
 }  // namespace
 
-}  // namespace lb::harness::kofler_tree
-
-namespace lb::harness {
-
-Program kofler_tree_program() {
-  using kofler_tree::counts;
-  using kofler_tree::power_of_two;
-  namespace tree = lb::kofler::tree;
+Program synthetic_program() {
   // The training's tiles are the classes a tree may name (lb::layout::kMaxTreeTile).
   return {"synthetic",
           {{"version", {"gpu"}},
-           {.name = "layout", .values = kofler_tree::kTreeLayouts, .key = "layouts"},
+           {.name = "layout", .values = kTreeLayouts, .key = "layouts"},
            {.name = "precision", .values = {"float"}, .shorthand = Shorthand::precision},
            {.name = "tile",
             .type = AxisType::count,
@@ -304,7 +297,7 @@ Program kofler_tree_program() {
             .limits = counts("iterations", power_of_two, "a power of two")}},
           {"fields", "cluster_bytes", "records", "loop_iterations", "gpu_threads"},
           {"records", "threads", "block", "repetitions", "min_time_s", "fit"},
-          kofler_tree::expand_tree};
+          expand_tree};
 }
 
-}  // namespace lb::harness
+}  // namespace lb::benches::kofler_tree

@@ -1,8 +1,8 @@
-#include "kriging/config.hpp"
+#include "kriging/ok_config.hpp"
 
 #include <fmt/format.h>
 
-namespace lb::harness::kriging_bench {
+namespace lb::benches::kriging {
 namespace {
 
 Prec parse_prec(const Preset& preset, const std::string& s, const char* key) {
@@ -27,7 +27,7 @@ Settings read_settings(const Reader& read) {
   else
     c.exp7_precisions = {Prec::f32, Prec::f64};
   if (j.contains("exp4_layouts"))
-    c.exp4_layouts = preset.parsed_list_at(j, "exp4_layouts", "kriging", kriging::parse_well_layout);
+    c.exp4_layouts = preset.parsed_list_at(j, "exp4_layouts", "kriging", lb::kriging::parse_well_layout);
   if (j.contains("cpu_programs")) {
     if (!j["cpu_programs"].is_boolean()) throw preset.error_at("cpu_programs", "'cpu_programs' must be true or false");
     c.cpu_programs = j["cpu_programs"].get<bool>();
@@ -50,4 +50,4 @@ Settings read_settings(const Reader& read) {
   return c;
 }
 
-}  // namespace lb::harness::kriging_bench
+}  // namespace lb::benches::kriging

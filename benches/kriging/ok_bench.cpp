@@ -8,8 +8,8 @@
 //! too wide to fail a wrong program. Experiment 6 also reports its difference from experiment
 //! 5 over every estimate (the paper's accuracy question).
 //!
-//! This file: the program's axes and expansion; its settings in kriging/config, its variants
-//! in kriging/variants; the one planner (lb/harness/plan.hpp) reads, expands, names and runs them.
+//! This file: the program's axes and expansion; its settings in ok_config, its variants in
+//! ok_variants; the one planner (lb/harness/plan.hpp) reads, expands, names and runs them.
 //!
 //! Names: kriging/ok/<version>/<layout>/<precision>/scale:<s>/wells:<n>, with version
 //! cpu-exp1|cpu-exp2|cpu-exp4|cpu-exp8 (the CPU programs; exps 3, 5, 6 use 2, 4, 4 in float)
@@ -20,16 +20,16 @@
 
 #include <fmt/format.h>
 
-#include "kriging/config.hpp"
-#include "kriging/variants.hpp"
+#include "kriging/ok_config.hpp"
+#include "kriging/ok_variants.hpp"
+#include "kriging/suite.hpp"
 #include "lb/datasets/wells.hpp"
 #include "lb/harness/plan.hpp"
 
-namespace lb::harness {
+namespace lb::benches::kriging {
 namespace {
 
-using namespace kriging_bench;
-using kriging::CpuProgram;
+using lb::kriging::CpuProgram;
 
 const char* layout_of(int experiment) {
   if (experiment >= 7) return "dense";
@@ -64,7 +64,7 @@ std::vector<Step> gpu_steps(const Settings& s, const Point& at) {
   std::vector<std::string> layouts{layout_of(e)};
   if (e == 4) {
     layouts.clear();
-    for (kriging::WellLayout l : s.exp4_layouts) layouts.emplace_back(kriging::to_string(l));
+    for (lb::kriging::WellLayout l : s.exp4_layouts) layouts.emplace_back(lb::kriging::to_string(l));
   }
   std::vector<Step> out;
   for (Prec p : precisions)
@@ -108,7 +108,7 @@ Expansion expand_ok(const Reader& read) {
               return cpu_case({at.get<CpuProgram>("version"), prec, scale, s.cpu_sample_estimates});
             const int e = static_cast<int>(at.get<std::int64_t>("experiment"));
             return gpu_case({e, prec, scale, at.get<std::size_t>("wells"),
-                             e == 4 ? kriging::parse_well_layout(at.text("layout")) : kriging::WellLayout::soa});
+                             e == 4 ? lb::kriging::parse_well_layout(at.text("layout")) : lb::kriging::WellLayout::soa});
           }};
 }
 
@@ -150,4 +150,4 @@ Program ok_program() {
           expand_ok};
 }
 
-}  // namespace lb::harness
+}  // namespace lb::benches::kriging

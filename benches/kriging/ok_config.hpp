@@ -1,16 +1,16 @@
 #pragma once
 //! Kriging's preset object ("kriging"): its axes (scales, experiments, the well sweep's wells)
-//! are the program's (kriging_bench.cpp), read by the one planner; here its settings:
+//! are the program's (ok_bench.cpp), read by the one planner; here its settings:
 //! exp7_precisions, exp4_layouts, cpu_programs, cpu_sample_estimates, the well sweep's scales and
 //! experiments (model is the suite's artifact step's).
 
 #include <cstdint>
 #include <vector>
 
-#include "kriging/variants.hpp"
+#include "kriging/ok_variants.hpp"
 #include "lb/harness/plan.hpp"
 
-namespace lb::harness::kriging_bench {
+namespace lb::benches::kriging {
 
 struct WellSweep {
   std::vector<std::int64_t> scales;
@@ -25,7 +25,7 @@ struct Settings {
   WellSweep well_sweep;
   //! Experiment 4's well layouts: soa (the paper's), and beyond the paper aosoa32 (Kofler's
   //! method's choice for the well record, docs/advisor.md §6).
-  std::vector<kriging::WellLayout> exp4_layouts{kriging::WellLayout::soa};
+  std::vector<lb::kriging::WellLayout> exp4_layouts{lb::kriging::WellLayout::soa};
 };
 
 //! "no experiment <e> (1..8)" for an experiment out of range, else "".
@@ -34,4 +34,4 @@ std::string experiment_problem(std::int64_t e);
 //! The settings of the program's object (read.object()).
 Settings read_settings(const Reader& read);
 
-}  // namespace lb::harness::kriging_bench
+}  // namespace lb::benches::kriging

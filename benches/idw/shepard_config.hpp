@@ -1,6 +1,6 @@
 #pragma once
 //! IDW's preset object ("idw"): its axes (sizes, versions, layouts, precisions, powers, block)
-//! are the program's (idw_bench.cpp), read by the one planner; here its settings,
+//! are the program's (shepard_bench.cpp), read by the one planner; here its settings,
 //! cpu_baselines, version_overrides and layout_overrides, and the constraint those put on a GPU
 //! version's points.
 
@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "idw/suite.hpp"
 #include "lb/harness/plan.hpp"
 #include "lb/idw/device.hpp"
 
-namespace lb::harness::idw_bench {
+namespace lb::benches::idw {
 
-using idw::Precision;
-using idw::Version;
+using lb::idw::Precision;
+using lb::idw::Version;
 
 //! What one version runs, where the preset narrows it ("version_overrides"): e.g. the
 //! original CDP version only at the sizes where a child grid per point is affordable.
@@ -65,4 +66,4 @@ Axis layout_axis();
 //! The settings of the program's object (read.object()).
 Settings read_settings(const Reader& read);
 
-}  // namespace lb::harness::idw_bench
+}  // namespace lb::benches::idw

@@ -1,19 +1,18 @@
 //! IDW (Mei & Tian 2016) benchmarks: every GPU version x layout x precision x power x size,
 //! each validated against the double CPU reference before it is timed, plus the paper's
 //! single-core CPU baseline and an OpenMP CPU time. The program's axes and expansion; its
-//! settings in idw/config, its variants in idw/variants; the one planner (lb/harness/plan.hpp)
+//! settings in shepard_config, its variants in shepard_variants; the one planner (lb/harness/plan.hpp)
 //! reads, expands, names and runs them.
 
 #include <fmt/format.h>
 
-#include "idw/config.hpp"
-#include "idw/variants.hpp"
+#include "idw/shepard_config.hpp"
+#include "idw/shepard_variants.hpp"
+#include "idw/suite.hpp"
 #include "lb/harness/plan.hpp"
 
-namespace lb::harness {
+namespace lb::benches::idw {
 namespace {
-
-using namespace idw_bench;
 
 bool on_cpu(const Point& at) { return at.text("version").starts_with("cpu-"); }
 
@@ -34,7 +33,7 @@ Expansion expand_shepard(const Reader& read) {
   const Steps layouts = [](const Point& at, const Reader& r) {
     const auto& narrowed = r.values("layout");  // none: "all", or no key
     std::vector<Step> out;
-    for (const auto& l : idw::layout_names(idw::parse_precision(at.text("precision"))))
+    for (const auto& l : lb::idw::layout_names(lb::idw::parse_precision(at.text("precision"))))
       if (narrowed.empty() ||
           std::any_of(narrowed.begin(), narrowed.end(), [&](const AxisValue& v) { return v.text == l; }))
         out.push_back({{"layout", {l, l}}});
@@ -52,17 +51,17 @@ Expansion expand_shepard(const Reader& read) {
                                                   {over("version", gpu_versions, {over("p", {over("block")})})})})})},
           .make =
               [](const Point& at) {
-                const Precision prec = idw::parse_precision(at.text("precision"));
+                const Precision prec = lb::idw::parse_precision(at.text("precision"));
                 const double p = at.get<double>("p");
                 const std::size_t size = at.get<std::size_t>("size");
                 if (on_cpu(at)) return cpu_case({at.text("version") == "cpu-omp", prec, p, size});
-                return gpu_case({idw::parse_version(at.text("version")), at.text("layout"), prec, p, size,
+                return gpu_case({lb::idw::parse_version(at.text("version")), at.text("layout"), prec, p, size,
                                  static_cast<int>(at.get<std::int64_t>("block"))});
               },
           .admits =
               [s](const Point& at) {
-                return on_cpu(at) || s.runs(idw::parse_version(at.text("version")), at.text("layout"),
-                                            idw::parse_precision(at.text("precision")), at.get<double>("p"),
+                return on_cpu(at) || s.runs(lb::idw::parse_version(at.text("version")), at.text("layout"),
+                                            lb::idw::parse_precision(at.text("precision")), at.get<double>("p"),
                                             at.get<std::size_t>("size"));
               }};
 }
@@ -71,8 +70,8 @@ Expansion expand_shepard(const Reader& read) {
 
 //! IDW's one program, Shepard's interpolation (the suite's section is its object).
 Program shepard_program() {
-  Axis versions{.name = "version", .key = "versions", .limits = parsed_by(idw::parse_version)};
-  for (Version v : idw::gpu_versions()) versions.values.emplace_back(idw::to_string(v));
+  Axis versions{.name = "version", .key = "versions", .limits = parsed_by(lb::idw::parse_version)};
+  for (Version v : lb::idw::gpu_versions()) versions.values.emplace_back(lb::idw::to_string(v));
   versions.values.insert(versions.values.end(), {"cpu-serial", "cpu-omp"});  // cpu_baselines
   Axis layouts = layout_axis();
   layouts.key = "layouts";
@@ -84,7 +83,7 @@ Program shepard_program() {
            {.name = "precision",
             .values = {"float", "double"},
             .key = "precisions",
-            .limits = parsed_by(idw::parse_precision),
+            .limits = parsed_by(lb::idw::parse_precision),
             .shorthand = Shorthand::precision},
            {.name = "p",
             .type = AxisType::number,
@@ -108,4 +107,4 @@ Program shepard_program() {
           expand_shepard};
 }
 
-}  // namespace lb::harness
+}  // namespace lb::benches::idw

@@ -1,4 +1,4 @@
-#include "kofler_tree_section.hpp"
+#include "kofler_tree/synthetic_config.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include "lb/kofler/tree_synthetic.hpp"
 #include "lb/layout/decision_tree.hpp"
 
-namespace lb::harness::kofler_tree {
+namespace lb::benches::kofler_tree {
 
 namespace {
 
@@ -18,7 +18,7 @@ namespace tree = lb::kofler::tree;
 
 //! The integers of `key`, each checked by `ok` (else "<key>: <requirement>; <value> is not").
 template <class Ok>
-std::vector<std::size_t> integers(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
+std::vector<std::size_t> integers(const harness::Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
                                   Ok ok, std::string_view requirement) {
   const auto values = preset.list_at<std::size_t>(j, key, where);
   for (std::size_t v : values)
@@ -33,7 +33,7 @@ bool integer_within(const nlohmann::json& v, std::uint64_t low, std::uint64_t hi
 }
 
 //! A positive number (`key` of j), or `fallback` where the object has none.
-double positive_number(const Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
+double positive_number(const harness::Preset& preset, const nlohmann::json& j, const char* key, std::string_view where,
                        double fallback, double max) {
   if (!j.contains(key)) return fallback;
   if (!j[key].is_number() || j[key].get<double>() <= 0 || j[key].get<double>() > max)
@@ -43,7 +43,7 @@ double positive_number(const Preset& preset, const nlohmann::json& j, const char
 
 }  // namespace
 
-TreeSection read_tree_section(const Preset& preset, const nlohmann::json& j, std::string_view where) {
+TreeSection read_tree_section(const harness::Preset& preset, const nlohmann::json& j, std::string_view where) {
   preset.check_keys(j, where, {"records", "threads", "iterations", "fields", "layouts", "tiles", "block",
                                "repetitions", "min_time_s", "fit"});
   TreeSection s;
@@ -96,4 +96,4 @@ TreeSection read_tree_section(const Preset& preset, const nlohmann::json& j, std
   return s;
 }
 
-}  // namespace lb::harness::kofler_tree
+}  // namespace lb::benches::kofler_tree

@@ -1,4 +1,4 @@
-#include "kriging/variants.hpp"
+#include "kriging/ok_variants.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,7 +17,7 @@
 #include "lb/kriging/device.hpp"
 #include "lb/kriging/reference.hpp"
 
-namespace lb::harness::kriging_bench {
+namespace lb::benches::kriging {
 namespace {
 
 // --- inputs and references, cached ---------------------------------------------------------
@@ -31,28 +31,28 @@ const datasets::KrigingCase& kriging_case(int scale, std::size_t wells) {
 }
 
 template <class T>
-const kriging::KrigingInput<T>& input(int scale, std::size_t wells) {
-  static std::map<std::pair<int, std::size_t>, kriging::KrigingInput<T>> cache;
+const lb::kriging::KrigingInput<T>& input(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, lb::kriging::KrigingInput<T>> cache;
   const auto key = std::make_pair(scale, wells);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() >= 2) cache.erase(cache.begin());
     const auto& c = kriging_case(scale, wells);
-    it = cache.emplace(key, kriging::make_input<T>(c.wells, c.grid, kriging::Variogram::for_domain(c.width, c.height)))
+    it = cache.emplace(key, lb::kriging::make_input<T>(c.wells, c.grid, lb::kriging::Variogram::for_domain(c.width, c.height)))
              .first;
   }
   return it->second;
 }
 
 template <class T>
-const kriging::CheckReference& reference(int scale, std::size_t wells) {
-  static std::map<std::pair<int, std::size_t>, kriging::CheckReference> cache;
+const lb::kriging::CheckReference& reference(int scale, std::size_t wells) {
+  static std::map<std::pair<int, std::size_t>, lb::kriging::CheckReference> cache;
   const auto key = std::make_pair(scale, wells);
   auto it = cache.find(key);
   if (it == cache.end()) {
     if (cache.size() >= 2) cache.erase(cache.begin());
     const auto& in = input<T>(scale, wells);
-    it = cache.emplace(key, kriging::make_check_reference(in, kriging::reference_points(in.points(), in.wells))).first;
+    it = cache.emplace(key, lb::kriging::make_check_reference(in, lb::kriging::reference_points(in.points(), in.wells))).first;
   }
   return it->second;
 }
@@ -67,7 +67,7 @@ std::pair<double, double> max_difference(const std::vector<T>& a, const std::vec
   return {worst, scale > 0 ? worst / scale : worst};
 }
 
-Check check_of(const kriging::EstimateCheck& c) {
+Check check_of(const lb::kriging::EstimateCheck& c) {
   return {c.ok, c.message, c.unvalidated,
           {{"max_abs_err", c.max_abs}, {"max_rel_err", c.max_rel}, {"tolerance", c.tolerance},
            {"checked", double(c.checked)}, {"kappa", c.kappa}}};
@@ -95,7 +95,7 @@ class MeanOfLoop {
 //! The host (and device) bytes of one run, estimated from the mesh before anything is made.
 MemoryNeed memory_need(int experiment, int scale, std::size_t wells, std::size_t value_bytes, bool on_device) {
   const auto mesh = datasets::kriging_mesh({.scale = scale, .wells = wells});
-  const auto b = kriging::run_bytes(experiment, mesh.nx, mesh.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes,
+  const auto b = lb::kriging::run_bytes(experiment, mesh.nx, mesh.ny, datasets::kKrigingBaseSurfaces, wells, value_bytes,
                                     on_device);
   return {.host_bytes = b.host, .device_bytes = b.device};
 }
@@ -136,7 +136,7 @@ class GpuExperiment final : public Variant {
   void setup(cudaStream_t stream) override {
     in_ = &input<T>(c_.scale, c_.wells);
     try {
-      experiment_ = std::make_unique<kriging::DeviceExperiment<T>>(c_.experiment, *in_, c_.well_layout);
+      experiment_ = std::make_unique<lb::kriging::DeviceExperiment<T>>(c_.experiment, *in_, c_.well_layout);
     } catch (const datasets::InputError& e) {  // a design limit (constant memory, solver capacity)
       throw std::runtime_error(fmt::format("does not run: {}", e.what()));
     }
@@ -149,10 +149,10 @@ class GpuExperiment final : public Variant {
   double run_timed(cudaStream_t stream) override {
     if (poison_next_) {  // the validation run: kept for validate, not part of the device time
       poison_next_ = false;
-      checked_run_ = experiment_->run(stream, kriging::Poison::yes);
+      checked_run_ = experiment_->run(stream, lb::kriging::Poison::yes);
       return checked_run_.seconds;
     }
-    const kriging::DeviceTimes r = experiment_->run_in_place(stream);  // the estimates stay pinned
+    const lb::kriging::DeviceTimes r = experiment_->run_in_place(stream);  // the estimates stay pinned
     device_.add(r.device_seconds);
     host_solve_.add(r.host_solve_seconds);
     device_solve_.add(r.device_solve_seconds);
@@ -169,7 +169,7 @@ class GpuExperiment final : public Variant {
   //! (point, well, surface) one FMA.
   Work work() const override {
     const double estimates = double(in_->points()) * double(in_->surfaces);
-    const auto bus = kriging::bus_bytes(c_.experiment, in_->grid_x.size(), in_->grid_y.size(), in_->surfaces,
+    const auto bus = lb::kriging::bus_bytes(c_.experiment, in_->grid_x.size(), in_->grid_y.size(), in_->surfaces,
                                         in_->wells, sizeof(T), experiment_->solve(), c_.well_layout);
     Work w{.unit = "estimates",
            .units = estimates,
@@ -196,14 +196,14 @@ class GpuExperiment final : public Variant {
     if (solve_choice_) {  // experiment 8: what the rule was given and what it chose
       state.counters["solve_trial_host_s"] = solve_choice_->host_seconds;
       state.counters["solve_trial_device_s"] = solve_choice_->device_seconds;
-      state.counters["solve_on_device"] = solve_choice_->place == kriging::SolvePlace::device ? 1 : 0;
+      state.counters["solve_on_device"] = solve_choice_->place == lb::kriging::SolvePlace::device ? 1 : 0;
     }
   }
 
  private:
   //! The validation run's estimates against the reference (experiment 6 also against 5).
   Check checked(cudaStream_t stream) {
-    const kriging::DeviceRun<T> run = std::move(checked_run_);
+    const lb::kriging::DeviceRun<T> run = std::move(checked_run_);
     checked_run_ = {};
     Check out = check_of(estimates_check(run));
     if (out.ok && c_.experiment == 6) {
@@ -211,8 +211,8 @@ class GpuExperiment final : public Variant {
       // original input, over every estimate, where exp 5 can run.
       const auto& in_d = input<double>(c_.scale, c_.wells);
       try {
-        kriging::check_device_experiment(5, in_d.wells, in_d.surfaces, sizeof(double));
-        const auto r5 = kriging::run_device_experiment(5, in_d, stream);
+        lb::kriging::check_device_experiment(5, in_d.wells, in_d.surfaces, sizeof(double));
+        const auto r5 = lb::kriging::run_device_experiment(5, in_d, stream);
         std::tie(out.counters["vs_exp5_max_abs"], out.counters["vs_exp5_max_rel"]) =
             max_difference(run.estimates, r5.estimates);
       } catch (const datasets::InputError&) {
@@ -223,29 +223,29 @@ class GpuExperiment final : public Variant {
   //! Between validation and timing (see the class comment): the OpenMP pool released, then
   //! untimed runs in place for kWarmUpSeconds (at least one).
   void settle(cudaStream_t stream) {
-    kriging::release_host_threads();
+    lb::kriging::release_host_threads();
     const auto start = std::chrono::steady_clock::now();
     do experiment_->run_in_place(stream);
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < kWarmUpSeconds);
   }
-  kriging::EstimateCheck estimates_check(const kriging::DeviceRun<T>& run) const {
-    const kriging::CheckReference& ref = reference<T>(c_.scale, c_.wells);
+  lb::kriging::EstimateCheck estimates_check(const lb::kriging::DeviceRun<T>& run) const {
+    const lb::kriging::CheckReference& ref = reference<T>(c_.scale, c_.wells);
     if (run.unwritten > 0) {  // checked first: a skipped point would otherwise read as NaN
       const std::size_t points = ref.in.points();
-      kriging::EstimateCheck out;
+      lb::kriging::EstimateCheck out;
       out.message = fmt::format("validation: {} of {} estimates never written (first: surface {}, grid point {})",
                                 run.unwritten, run.estimates.size(), run.first_unwritten / points,
                                 run.first_unwritten % points);
       return out;
     }
-    return kriging::check_estimates(ref, run.estimates, kriging::float_algorithm_of(c_.experiment));
+    return lb::kriging::check_estimates(ref, run.estimates, lb::kriging::float_algorithm_of(c_.experiment));
   }
   GpuCase c_;
-  const kriging::KrigingInput<T>* in_ = nullptr;
-  std::unique_ptr<kriging::DeviceExperiment<T>> experiment_;
+  const lb::kriging::KrigingInput<T>* in_ = nullptr;
+  std::unique_ptr<lb::kriging::DeviceExperiment<T>> experiment_;
   bool poison_next_ = false;
-  kriging::DeviceRun<T> checked_run_;
-  std::optional<kriging::SolveChoice> solve_choice_;  //!< experiment 8
+  lb::kriging::DeviceRun<T> checked_run_;
+  std::optional<lb::kriging::SolveChoice> solve_choice_;  //!< experiment 8
   MeanOfLoop device_, host_solve_, device_solve_;     //!< over the current timed loop's runs
   double device_s_ = std::numeric_limits<double>::quiet_NaN();  //!< the last loop's means
   double host_solve_s_ = std::numeric_limits<double>::quiet_NaN();
@@ -266,8 +266,8 @@ namespace {
 
 //! Every k-th mesh row: each grid point costs the same, so a sample's time scales by P / P'.
 template <class T>
-kriging::KrigingInput<T> sampled_rows(const kriging::KrigingInput<T>& in, std::size_t every) {
-  kriging::KrigingInput<T> s = in;
+lb::kriging::KrigingInput<T> sampled_rows(const lb::kriging::KrigingInput<T>& in, std::size_t every) {
+  lb::kriging::KrigingInput<T> s = in;
   s.grid_y.clear();
   for (std::size_t i = 0; i < in.grid_y.size(); i += every) s.grid_y.push_back(in.grid_y[i]);
   return s;
@@ -292,13 +292,13 @@ class CpuProgram final : public Variant {
   //! Each run returns a new output vector: nothing of an earlier run can be left in it.
   void poison(cudaStream_t) override {}
   void prepare(cudaStream_t) override { out_ = {}; }  // frees the last output outside the timed region
-  void run(cudaStream_t) override { out_ = kriging::run_cpu_program(c_.program, sample_); }
+  void run(cudaStream_t) override { out_ = lb::kriging::run_cpu_program(c_.program, sample_); }
   Check validate(cudaStream_t) override {  // at spread points of the sample
     const double m = double(sample_.wells + 1);
-    return check_of(kriging::check_estimates(
-        kriging::make_check_reference(sample_, kriging::reference_points(sample_.points(), sample_.wells,
+    return check_of(lb::kriging::check_estimates(
+        lb::kriging::make_check_reference(sample_, lb::kriging::reference_points(sample_.points(), sample_.wells,
                                                                          kCpuCheckedPoints * m * m)),
-        out_, kriging::float_algorithm_of(static_cast<int>(c_.program))));
+        out_, lb::kriging::float_algorithm_of(static_cast<int>(c_.program))));
   }
   Work work() const override {
     return {.unit = "estimates", .units = double(in_->points()) * double(in_->surfaces)};
@@ -314,8 +314,8 @@ class CpuProgram final : public Variant {
 
  private:
   CpuCase c_;
-  const kriging::KrigingInput<T>* in_ = nullptr;
-  kriging::KrigingInput<T> sample_;
+  const lb::kriging::KrigingInput<T>* in_ = nullptr;
+  lb::kriging::KrigingInput<T> sample_;
   std::vector<T> out_;
 };
 
@@ -331,4 +331,4 @@ ProgramCase cpu_case(const CpuCase& c) {
           }};
 }
 
-}  // namespace lb::harness::kriging_bench
+}  // namespace lb::benches::kriging

@@ -4,11 +4,12 @@
 
 #include <cstddef>
 
+#include "kriging/suite.hpp"
 #include "lb/harness/program.hpp"
 #include "lb/kriging/cpu.hpp"
 #include "lb/kriging/device.hpp"
 
-namespace lb::harness::kriging_bench {
+namespace lb::benches::kriging {
 
 enum class Prec { f32, f64 };
 inline const char* to_string(Prec p) { return p == Prec::f32 ? "float" : "double"; }
@@ -18,11 +19,11 @@ struct GpuCase {
   Prec prec;
   int scale;
   std::size_t wells;
-  kriging::WellLayout well_layout = kriging::WellLayout::soa;  //!< experiment 4 also runs aosoa32
+  lb::kriging::WellLayout well_layout = lb::kriging::WellLayout::soa;  //!< experiment 4 also runs aosoa32
 };
 
 struct CpuCase {
-  kriging::CpuProgram program;
+  lb::kriging::CpuProgram program;
   Prec prec;
   int scale;
   double sample_estimates;
@@ -32,4 +33,4 @@ struct CpuCase {
 ProgramCase gpu_case(const GpuCase& c);
 ProgramCase cpu_case(const CpuCase& c);
 
-}  // namespace lb::harness::kriging_bench
+}  // namespace lb::benches::kriging

@@ -8,11 +8,11 @@
 #include "lb/harness/program.hpp"
 #include "lb/kofler/sampo.hpp"
 
-namespace lb::harness::kofler {
+namespace lb::benches::kofler {
 
 //! The variant of `choice`, checked against `expected` (its snapshot is the run's start).
 std::unique_ptr<Variant> make_sampo_variant(const LayoutChoice& choice, const lb::kofler::sampo::Config& cfg,
                                             std::shared_ptr<const lb::kofler::sampo::ReferenceRun> expected,
                                             lb::kofler::sampo::Fault fault = lb::kofler::sampo::Fault::none);
 
-}  // namespace lb::harness::kofler
+}  // namespace lb::benches::kofler
