@@ -165,7 +165,16 @@ def _scalar(measured, rule):
 
 
 def rule_at_most(paper, measured, rule):
-    return measured.value <= rule["limit"], f"limit {rule['limit']:g}"
+    """At most `limit`, judged on the measured interval where the measure has one (the
+    repetitions' extremes): inconclusive when it straddles the limit, as every band's edge
+    (judge_band); on the value alone where the measure is exact (counts, bytes)."""
+    limit = rule["limit"]
+    if not measured.interval:
+        return measured.value <= limit, f"limit {limit:g}"
+    low, high = measured.interval
+    if low <= limit < high:
+        return INCONCLUSIVE, f"limit {limit:g}; the interval straddles it", _interval_text((low, high))
+    return high <= limit, f"limit {limit:g}", _interval_text((low, high))
 
 
 def rule_rises(paper, measured, rule):

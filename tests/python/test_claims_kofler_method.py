@@ -438,11 +438,17 @@ def test_the_extended_value_is_judged_never_slower_than_aos_per_program():
 
 def test_the_extended_regret_is_the_geometric_mean_over_every_point_that_ran_it():
     assert claim(EXTENDED_REGRET)["rule"] == {"rule": "at_most", "limit": 1.01}
-    assert verdict(EXTENDED_REGRET).verdict == REPRODUCED  # the fastest everywhere: 1.000×
-    # 1.2× the fastest at one of the 9 points: 1.2^(1/9) = 1.0205
-    one = verdict(EXTENDED_REGRET, {("lavamd", "double", "kdlg-tree-plus", None): 1.2})
-    assert one.verdict == NOT_REPRODUCED and one.measured.startswith("1.020× over 9 point(s)")
-    assert "worst 1.20× (LavaMD double at size 1000)" in one.note
+    # the fastest everywhere, 1.000×, but the fixture's repetitions spread ±2 %: the interval
+    # 0.98–1.02 straddles the limit, so the noise cannot tell (inconclusive), as at any band's edge
+    exact = verdict(EXTENDED_REGRET)
+    assert exact.measured.startswith("1.000×") and exact.verdict == INCONCLUSIVE, exact.note
+    # 1.5× the fastest at one of the 9 points: 1.5^(1/9) = 1.0461, its interval above 1.01
+    one = verdict(EXTENDED_REGRET, {("lavamd", "double", "kdlg-tree-plus", None): 1.5})
+    assert one.verdict == NOT_REPRODUCED and one.measured.startswith("1.046× over 9 point(s)"), one.note
+    assert "worst 1.50× (LavaMD double at size 1000)" in one.note
+    # 1.2× at one point: 1.0205, but the ±2 % noise reaches below 1.01: inconclusive
+    near = verdict(EXTENDED_REGRET, {("lavamd", "double", "kdlg-tree-plus", None): 1.2})
+    assert near.verdict == INCONCLUSIVE and near.measured.startswith("1.020× over 9 point(s)"), near.note
     # it times one of the other layouts again: never the fastest it is measured against
     lucky = verdict(EXTENDED_REGRET, {("nbody", "kdlg-tree-plus", None): 0.5})
     assert lucky.measured.startswith(f"{0.5 ** (2 / 9):.3f}×") and lucky.verdict == REPRODUCED

@@ -589,3 +589,21 @@ def test_kriging_verdicts_of_three_runs_of_the_same_code_differ_only_through_inc
     # 108 against "more than 110" straddles the edge: shown, not judged (an absolute speedup
     # over the paper's CPU is not transferable), where it was inconclusive
     assert runs[2]["exp6-speedup-peak-above-110"].verdict == NOT_TRANSFERABLE
+
+
+@pytest.mark.parametrize("interval, verdict", [
+    ((1.000, 1.009), REPRODUCED),       # all of it at or below the limit
+    ((1.005, 1.015), INCONCLUSIVE),     # straddles the limit: the noise cannot tell
+    ((1.011, 1.020), NOT_REPRODUCED),   # all of it above
+    (None, NOT_REPRODUCED),             # an exact value (a count): the value alone
+])
+def test_at_most_is_judged_on_the_interval_and_inconclusive_where_it_straddles(interval, verdict):
+    """The standard's rule for every band's edge holds for a limit too: a median of 1.0104
+    against at most 1.01 whose repetitions reach below the limit is inconclusive, not a miss."""
+    from plots.claims.rules import rule_at_most
+    from plots.claims.verdicts import Measured
+    measured = Measured(1.0104 if interval is None else sum(interval) / 2, "", "", {}, interval=interval)
+    outcome, note, *_ = rule_at_most(None, measured, {"rule": "at_most", "limit": 1.01})
+    if isinstance(outcome, bool):
+        outcome = REPRODUCED if outcome else NOT_REPRODUCED
+    assert outcome == verdict, note
