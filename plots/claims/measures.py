@@ -370,7 +370,10 @@ def measure_limit_ratio(spec, scope):
     where = f"{scope.sweep} {size}" + ("" if target else ", the largest run")
     detail = (f"time {format_seconds(benchmark.time_s)} vs limit_s {format_seconds(limit)} "
               f"({100 / value:.1f} % of the limit) at {where}")
-    return Measured(value, f"{value:.2f}× the limit", detail, {})
+    # the interval: the repetitions' fastest and slowest over the same limit, as a time's
+    times = benchmark.repetitions_s or (benchmark.time_s,)
+    interval = (min(times) / limit, max(times) / limit)
+    return Measured(value, f"{value:.2f}× the limit", detail, {}, interval=interval, hull=interval)
 
 
 def measure_speedup_curve(spec, scope):
@@ -411,7 +414,11 @@ def measure_counter(spec, scope):
     alongside = "".join(f"; {reduce} {n} {pick(values[n].values()):.3g}" for n in also)
     detail = (f"{reduce} over {coverage.labelled}, at {scope.sweep} {at} "
               f"({benchmarks[at].name}){alongside}")
-    return Measured(value, f"{counter} {value:.2g}", detail, {})
+    # the interval: the counter's extremes over the repetitions (a benchmark's value alone
+    # where the file has no repetitions), reduced over the sizes as the value is
+    ranges = [b.counter_ranges.get(counter) or (b.counters[counter],) * 2 for b in benchmarks.values()]
+    interval = (pick(r[0] for r in ranges), pick(r[1] for r in ranges))
+    return Measured(value, f"{counter} {value:.2g}", detail, {}, interval=interval, hull=interval)
 
 
 _REDUCERS = {"max": max, "min": min}

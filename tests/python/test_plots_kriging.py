@@ -9,14 +9,15 @@ import importlib.util
 import io
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
 
 from plots.__main__ import main
-from plots.claims import (NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE, REPRODUCED, ClaimsError,
-                          Scope, evaluate_claim, evaluate_claims, load_claims)
+from plots.claims import (INCONCLUSIVE, NOT_MEASURED, NOT_REPRODUCED, NOT_TRANSFERABLE, REPRODUCED,
+                          ClaimsError, Scope, evaluate_claim, evaluate_claims, load_claims)
 from plots.figures import figure_notes
 from plots.kriging import accuracy, beyond, curves, data, model_figure, model_files
 from plots.load import Benchmark, ResultsError, load_results
@@ -516,6 +517,20 @@ def test_counter_measure_takes_the_worst_scale_and_reports_companions():
     assert result.measured == "vs_exp5_max_rel 5e-05"
     assert "max over scales 1–10 (2), at scale 10" in result.note
     assert "max vs_exp5_max_abs 0.07" in result.note
+
+
+@pytest.mark.parametrize("ranges, verdict", [
+    ({1: (1e-7, 3e-7), 10: (4e-5, 6e-5)}, REPRODUCED),        # every repetition under the limit
+    ({1: (1e-7, 3e-7), 10: (4e-5, 1.5e-4)}, INCONCLUSIVE),    # the worst scale's straddle it
+    ({1: (1e-7, 3e-7), 10: (1.1e-4, 1.5e-4)}, NOT_REPRODUCED),
+])
+def test_counter_measure_carries_the_repetitions_extremes(ranges, verdict):
+    """A counter's value is its median, its interval its extremes over the repetitions, each
+    reduced over the scales as the value is: at_most is then inconclusive where they straddle."""
+    rows = tuple(replace(bench(krig("gpu-x", s), 1.0, vs_exp5_max_rel=sum(r) / 2),
+                         counter_ranges={"vs_exp5_max_rel": r}) for s, r in ranges.items())
+    result = evaluate_claim(counter_claim(), Scope(rows, {}, {}, "scale"))
+    assert result.verdict == verdict, result.note
 
 
 @pytest.mark.parametrize("rows, complaint", [
