@@ -177,30 +177,66 @@ def rule_at_most(paper, measured, rule):
     return high <= limit, f"limit {limit:g}", _interval_text((low, high))
 
 
+def _shape_verdict(holds, at_worst, at_best):
+    """A curve rule's outcome from its test on the medians (`holds`), on the points'
+    intervals read against it (`at_worst`) and for it (`at_best`): reproduced when it holds
+    whatever the noise, not reproduced when it fails whatever the noise, else inconclusive
+    (the points' intervals straddle the rule's edge)."""
+    if at_worst:
+        return True, ""
+    if not at_best:
+        return False, ""
+    return INCONCLUSIVE, "; the points' intervals straddle it" + (
+        " (the medians hold it)" if holds else " (the medians miss it)")
+
+
+def _bounds(measured, values):
+    """(lows, highs) of a curve's points: their intervals (per_size), else the values."""
+    if len(measured.per_size) == len(values):
+        return [e.low for e in measured.per_size], [e.high for e in measured.per_size]
+    return list(values), list(values)
+
+
 def rule_rises(paper, measured, rule):
-    """A curve's peak comes after its first point and is at least `factor` × that point."""
+    """A curve's peak comes after its first point and is at least `factor` × that point (on
+    the points' intervals: the peak's low over the first point's high must reach it)."""
     values, points, sweep = _curve(measured, rule, 2)
+    lows, highs = _bounds(measured, values)
     peak = values.index(max(values))
     gain = values[peak] / values[0]
-    return peak > 0 and gain >= rule["factor"], (
-        f"peak at {sweep} {points[peak]} is {gain:.2f}× the value at {sweep} {points[0]} "
-        f"(needs ≥ {rule['factor']:g}×, after the first {sweep})")
+    factor = rule["factor"]
+    outcome, why = _shape_verdict(peak > 0 and gain >= factor,
+                                  peak > 0 and lows[peak] / highs[0] >= factor,
+                                  peak > 0 and highs[peak] / lows[0] >= factor)
+    return outcome, (f"peak at {sweep} {points[peak]} is {gain:.2f}× the value at {sweep} {points[0]} "
+                     f"(needs ≥ {factor:g}×, after the first {sweep}){why}")
 
 
 def rule_peak_then_level(paper, measured, rule):
     """The peak lies before the last `points` points, which are all at least `drop` below it
-    and within `flat` of each other: the curve peaks, then levels off."""
+    and within `flat` of each other: the curve peaks, then levels off. Judged on the points'
+    intervals too: the fall and the flatness are tested at the intervals' worst and best."""
     count = rule["points"]
     values, points, sweep = _curve(measured, rule, count + 1)
+    lows, highs = _bounds(measured, values)
     peak = values.index(max(values))
-    tail = values[-count:]
+    tail, tail_lows, tail_highs = values[-count:], lows[-count:], highs[-count:]
     fall, spread = values[peak] / max(tail), max(tail) / min(tail)
-    ok = peak < len(values) - count and fall >= 1 + rule["drop"] and spread <= 1 + rule["flat"]
+    before = peak < len(values) - count
+    drop, flat = 1 + rule["drop"], 1 + rule["flat"]
+
+    def shape(fall_, spread_):
+        return before and fall_ >= drop and spread_ <= flat
+
+    outcome, why = _shape_verdict(
+        shape(fall, spread),
+        shape(lows[peak] / max(tail_highs), max(tail_highs) / min(tail_lows)),
+        shape(highs[peak] / max(tail_lows), max(1.0, max(tail_lows) / min(tail_highs))))
     last = ", ".join(map(str, points[-count:]))
-    return ok, (f"peak {values[peak]:.3g} at {sweep} {points[peak]}; last {count} {sweep}s "
-                f"({last}): peak / highest of them {fall:.2f} (needs ≥ {1 + rule['drop']:g}, "
-                f"peak before them), highest / lowest {spread:.2f} "
-                f"(needs ≤ {1 + rule['flat']:g})")
+    return outcome, (f"peak {values[peak]:.3g} at {sweep} {points[peak]}; last {count} {sweep}s "
+                     f"({last}): peak / highest of them {fall:.2f} (needs ≥ {drop:g}, "
+                     f"peak before them), highest / lowest {spread:.2f} "
+                     f"(needs ≤ {flat:g}){why}")
 
 
 def _curve(measured, rule, need):

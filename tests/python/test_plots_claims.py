@@ -607,3 +607,41 @@ def test_at_most_is_judged_on_the_interval_and_inconclusive_where_it_straddles(i
     if isinstance(outcome, bool):
         outcome = REPRODUCED if outcome else NOT_REPRODUCED
     assert outcome == verdict, note
+
+
+def _curve_measured(points, estimates):
+    from plots.claims.verdicts import Measured
+    from plots.estimates import Estimate
+    per_size = tuple(Estimate(v, lo, hi) for v, lo, hi in estimates)
+    return Measured([e.value for e in per_size], "", "", {}, tuple(points), "scale", per_size=per_size)
+
+
+@pytest.mark.parametrize("estimates, verdict", [
+    # the peak at scale 4 falls 16 % to scales 8 and 10, which agree within 2 %: levels off
+    ([(100, 99, 101), (336, 330, 340), (290, 285, 295), (285, 280, 290)], REPRODUCED),
+    # the same medians, but the points' noise (a CPU time on a shared host) reaches a fall
+    # under 10 % and a tail wider than 10 %: the noise cannot tell
+    ([(100, 80, 120), (336, 280, 390), (290, 240, 340), (285, 235, 335)], INCONCLUSIVE),
+    # no fall after the peak whatever the noise
+    ([(100, 99, 101), (266, 263, 269), (262, 259, 265), (253, 250, 256)], NOT_REPRODUCED),
+])
+def test_peak_then_level_is_judged_on_the_points_intervals(estimates, verdict):
+    from plots.claims.rules import rule_peak_then_level
+    measured = _curve_measured((1, 4, 8, 10), estimates)
+    outcome, note = rule_peak_then_level(None, measured, {"points": 2, "drop": 0.1, "flat": 0.1})
+    if isinstance(outcome, bool):
+        outcome = REPRODUCED if outcome else NOT_REPRODUCED
+    assert outcome == verdict, note
+
+
+@pytest.mark.parametrize("estimates, verdict", [
+    ([(1.0, 0.99, 1.01), (1.3, 1.28, 1.32)], REPRODUCED),
+    ([(1.0, 0.9, 1.1), (1.15, 1.05, 1.25)], INCONCLUSIVE),   # 1.15 on the medians, the noise wide
+    ([(1.0, 0.99, 1.01), (1.02, 1.01, 1.03)], NOT_REPRODUCED),
+])
+def test_rises_is_judged_on_the_points_intervals(estimates, verdict):
+    from plots.claims.rules import rule_rises
+    outcome, note = rule_rises(None, _curve_measured((1, 10), estimates), {"factor": 1.1})
+    if isinstance(outcome, bool):
+        outcome = REPRODUCED if outcome else NOT_REPRODUCED
+    assert outcome == verdict, note
