@@ -569,22 +569,30 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies>,
     blob_alignment_[arena_blob<I>] = alignof(T);
   }
 
-  //! One blob of records packed by C's struct rules (packing.hpp): each scalar, and per array
-  //! its length, its arena offset (none, partial) and its inline slots as one run.
-  void place_aos() {
-    detail::FieldShape shapes[3 * field_count];
-    std::size_t offsets[3 * field_count], count = 0;
+  //! The runs a record packs, in field order: each scalar, and per array its length, its arena
+  //! offset (none, partial) and, `with_slots`, its inline slots as one run. Returns the count.
+  std::size_t record_runs(detail::FieldShape* shapes, bool with_slots) const {
+    std::size_t count = 0;
     for_each_field<Rec>([&](auto f) {
       constexpr std::size_t I = decltype(f)::value;
       if constexpr (detail::is_array_field<Rec, I>) {
         using T = typename Rec::template field_type<I>::element;
         shapes[count++] = {4, 4};
         if (field_has_arena<I>) shapes[count++] = {4, 4};
-        if (places_[I].inline_count > 0) shapes[count++] = {places_[I].inline_count * sizeof(T), alignof(T)};
+        if (with_slots && places_[I].inline_count > 0)
+          shapes[count++] = {places_[I].inline_count * sizeof(T), alignof(T)};
       } else {
         shapes[count++] = {Rec::size_of(I), Rec::align_of(I)};
       }
     });
+    return count;
+  }
+
+  //! One blob of records packed by C's struct rules (packing.hpp): record_runs with the slots.
+  void place_aos() {
+    detail::FieldShape shapes[3 * field_count];
+    std::size_t offsets[3 * field_count];
+    const std::size_t count = record_runs(shapes, true);
     record_stride_ = detail::pack_runs(shapes, count, 1, offsets);
     std::size_t k = 0;
     for_each_field<Rec>([&](auto f) {
@@ -649,17 +657,9 @@ class InnerFieldsMapping : public detail::UniformStrategy<Strategies>,
   //! arena offset (none, partial), a run of kInnerTileLanes values each, packed as AoSoA packs
   //! a record's fields (packing.hpp); the slots and arenas as SoA's (place_slot_columns).
   void place_tiled() {
-    detail::FieldShape shapes[2 * field_count];
-    std::size_t offsets[2 * field_count], count = 0;
-    for_each_field<Rec>([&](auto f) {
-      constexpr std::size_t I = decltype(f)::value;
-      if constexpr (detail::is_array_field<Rec, I>) {
-        shapes[count++] = {4, 4};
-        if (field_has_arena<I>) shapes[count++] = {4, 4};
-      } else {
-        shapes[count++] = {Rec::size_of(I), Rec::align_of(I)};
-      }
-    });
+    detail::FieldShape shapes[3 * field_count];
+    std::size_t offsets[3 * field_count];
+    const std::size_t count = record_runs(shapes, false);
     this->tile_bytes_ = detail::pack_runs(shapes, count, kInnerTileLanes, offsets);
     std::size_t k = 0;
     for_each_field<Rec>([&](auto f) {
